@@ -1,0 +1,22 @@
+import { existsSync, readdirSync } from "node:fs";
+import { defineConfig } from "vitest/config";
+
+/** Every package and service with a test/ folder is a project named after its folder (infra too). */
+const projectDirs = [
+  ...["packages", "services"].flatMap((group) => readdirSync(group).map((name) => `${group}/${name}`)),
+  "infra",
+].filter((dir) => existsSync(`${dir}/test`));
+
+export default defineConfig({
+  test: {
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // A folder with its own vitest.config.ts (longer timeouts for real browsers, say) uses it.
+    projects: projectDirs.map((dir) =>
+      existsSync(`${dir}/vitest.config.ts`)
+        ? `${dir}/vitest.config.ts`
+        : { extends: true, test: { name: dir.split("/").at(-1), root: dir, include: ["test/**/*.test.ts"] } },
+    ),
+  },
+});

@@ -1,0 +1,86 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { integerSetting, listSetting } from "./env.js";
+import { SERVICE_NAMES, defaultPort, envPrefix, type ServiceName, DEFAULT_ADMIN_PORT } from "./services.js";
+
+export interface ServiceEndpoint {
+  name: ServiceName;
+  port: number;
+  host: string;
+}
+
+export interface PlatformConfig {
+  /** "api.local" by default: a service's public host is `<name>.<publicDomain>`. */
+  publicDomain: string;
+  /** Address the listeners bind to. */
+  bindAddress: string;
+  services: ServiceEndpoint[];
+  adminPort: number;
+  /** Unset: the embedded PGlite database is used. */
+  databaseUrl?: string;
+  /** Directory where the embedded database persists; unset keeps it in memory. */
+  embeddedDataDir?: string;
+  /** Unset: counters, caches and pub/sub live in-process. */
+  redisUrl?: string;
+  adminToken?: string;
+  /** Marketplace-proxy mode is on when this shared secret is set. */
+  gatewayProxySecret?: string;
+  authCacheTtlMs: number;
+  /** Per-second limits per plan; an operator may turn them off when the marketplace enforces its own. */
+  rateLimitsEnabled: boolean;
+  meteringFlushMs: number;
+  outboundAllowCidrs: string[];
+  datasetsDir: string;
+  modelsDir: string;
+  logLevel: string;
+  /** Fastify's trustProxy: false, true, or a comma-separated list of proxy addresses/CIDRs (TRUST_PROXY). */
+  trustProxy: boolean | string;
+  /** The raw environment, for a service's own settings (read in main.ts only). */
+  env: Record<string, string | undefined>;
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** The shared/ folder beside the checkout, where datasets and models live in development. */
+function defaultSharedDir(): string {
+  const beside = path.resolve(repoRoot, "../shared");
+  return existsSync(beside) ? beside : path.resolve(repoRoot, "shared");
+}
+
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): PlatformConfig {
+  const publicDomain = env.PUBLIC_DOMAIN || "api.local";
+  const services = SERVICE_NAMES.map((name) => ({
+    name,
+    port: integerSetting(env, `${envPrefix(name)}_PORT`, defaultPort(name)),
+    host: `${name}.${publicDomain}`,
+  }));
+  const shared = defaultSharedDir();
+  return {
+    publicDomain,
+    bindAddress: env.BIND_ADDRESS || "0.0.0.0",
+    services,
+    adminPort: integerSetting(env, "ADMIN_PORT", DEFAULT_ADMIN_PORT),
+    databaseUrl: env.DATABASE_URL || undefined,
+    embeddedDataDir: env.EMBEDDED_DATA_DIR || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    adminToken: env.ADMIN_TOKEN || undefined,
+    gatewayProxySecret: env.GATEWAY_PROXY_SECRET || undefined,
+    authCacheTtlMs: integerSetting(env, "AUTH_CACHE_TTL_MS", 5_000),
+    rateLimitsEnabled: env.RATE_LIMITS !== "off",
+    meteringFlushMs: integerSetting(env, "METERING_FLUSH_MS", 2_000),
+    outboundAllowCidrs: listSetting(env.OUTBOUND_ALLOW_CIDRS),
+    datasetsDir: env.DATASETS_DIR || path.join(shared, "datasets"),
+    modelsDir: env.MODELS_DIR || path.join(shared, "models"),
+    logLevel: env.LOG_LEVEL || "info",
+    trustProxy: env.TRUST_PROXY === "true" ? true : env.TRUST_PROXY || false,
+    env,
+  };
+}
+
+export function serviceEndpoint(config: PlatformConfig, service: ServiceName): ServiceEndpoint {
+  const endpoint = config.services.find((s) => s.name === service);
+  if (!endpoint) throw new Error(`unknown service ${service}`);
+  return endpoint;
+}

@@ -1,0 +1,43 @@
+/**
+ * A small bounded cache with expiry, and single flight: concurrent misses for one key share one load.
+ * Entries leave after `ttlMs`, so a change in the database (a revoked key) shows within that time.
+ */
+export class TtlCache<V> {
+  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  private readonly loading = new Map<string, Promise<V>>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async get(key: string, load: () => Promise<V>): Promise<V> {
+    const entry = this.entries.get(key);
+    if (entry && entry.expiresAt > this.now()) return entry.value;
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const promise = load()
+      .then((value) => {
+        this.store(key, value);
+        return value;
+      })
+      .finally(() => this.loading.delete(key));
+    this.loading.set(key, promise);
+    return promise;
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  private store(key: string, value: V): void {
+    if (this.ttlMs <= 0) return;
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
+  }
+}

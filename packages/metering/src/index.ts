@@ -1,0 +1,8 @@
+import { fileURLToPath } from "node:url";
+
+export * from "./calendar.js";
+export * from "./usage-recorder.js";
+export * from "./plugin.js";
+export * from "./billing.js";
+
+export const meteringMigrations = fileURLToPath(new URL("../migrations", import.meta.url));

@@ -1,0 +1,187 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { isIP } from "node:net";
+import { Agent, request, type Dispatcher } from "undici";
+import { ApiError, errors } from "@apiplat/errors";
+import { AddressPolicy } from "./address-policy.js";
+
+export interface OutboundOptions {
+  /** CIDRs that may be reached although private or loopback (tests, private deployments). */
+  allowCidrs?: readonly string[];
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+  userAgent?: string;
+}
+
+export interface FetchOptions {
+  method?: string;
+  headers?: Record<string, string | string[]>;
+  body?: Buffer | string;
+  timeoutMs?: number;
+  maxBytes?: number;
+  /** 0 returns redirects as they are. */
+  maxRedirects?: number;
+  /** The request field that held the URL, named in errors (default "url"). */
+  field?: string;
+}
+
+export interface FetchResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  /** The URL that answered, after redirects. */
+  url: string;
+}
+
+export interface OutboundClient {
+  /** Refuses (ApiError 400 naming the field) a URL that is not http(s) or does not resolve to allowed addresses. */
+  check(url: string, field?: string): Promise<URL>;
+  fetch(url: string, options?: FetchOptions): Promise<FetchResult>;
+  close(): Promise<void>;
+}
+
+const DEFAULTS = { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 };
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+class BlockedAddressError extends Error {
+  constructor(readonly host: string) {
+    super(`${host} resolves to an address that may not be reached`);
+  }
+}
+
+function refused(field: string, issue: string): ApiError {
+  return errors.validation(field, issue);
+}
+
+function resolveAll(hostname: string): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) => {
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+  });
+}
+
+/** "[::1]" -> "::1": URL keeps IPv6 literals in brackets. */
+function bareHostname(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, "$1");
+}
+
+/**
+ * The one way services reach user-given URLs. The addresses are checked before the request and again
+ * at connect time (the agent's DNS lookup refuses disallowed answers), so a DNS answer that changes
+ * between the two cannot smuggle the connection to a private address. Every redirect hop is re-checked.
+ */
+export function createOutboundClient(options: OutboundOptions = {}): OutboundClient {
+  const policy = new AddressPolicy(options.allowCidrs);
+  const limits = { ...DEFAULTS, ...options };
+
+  const guardedLookup = (
+    hostname: string,
+    lookupOptions: { all?: boolean },
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    resolveAll(hostname).then(
+      (addresses) => {
+        const allowed = addresses.filter((a) => policy.allows(a.address));
+        if (allowed.length !== addresses.length || allowed.length === 0) return callback(new BlockedAddressError(hostname), "");
+        if (lookupOptions.all) return callback(null, allowed);
+        callback(null, allowed[0].address, allowed[0].family);
+      },
+      (error: Error) => callback(error, ""),
+    );
+  };
+  const agent = new Agent({ connect: { lookup: guardedLookup as never }, connections: 64 });
+
+  const check = async (raw: string, field = "url"): Promise<URL> => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw refused(field, "must be an absolute http or https URL");
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw refused(field, "must use http or https");
+    if (url.username || url.password) throw refused(field, "must not contain credentials");
+    const host = bareHostname(url);
+    if (isIP(host)) {
+      if (!policy.allows(host)) throw refused(field, "must not point to a private, loopback, link-local or metadata address");
+      return url;
+    }
+    let addresses: LookupAddress[];
+    try {
+      addresses = await resolveAll(host);
+    } catch {
+      throw errors.validation(field, `has a host name (${host}) that does not resolve`);
+    }
+    if (addresses.length === 0 || addresses.some((a) => !policy.allows(a.address))) {
+      throw refused(field, "must not resolve to a private, loopback, link-local or metadata address");
+    }
+    return url;
+  };
+
+  const readCapped = async (body: Dispatcher.ResponseData["body"], maxBytes: number, url: URL): Promise<Buffer> => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        body.destroy();
+        throw errors.upstream(`The response from ${url.host} is larger than ${maxBytes} bytes.`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks);
+  };
+
+  const send = async (url: URL, fetchOptions: FetchOptions, method: string, body: FetchOptions["body"], signal: AbortSignal) => {
+    try {
+      return await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers: { "user-agent": limits.userAgent ?? "apiplat-fetch/1.0", ...fetchOptions.headers },
+        body,
+        dispatcher: agent,
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) throw errors.upstreamTimeout(`${url.host} did not answer within ${fetchOptions.timeoutMs ?? limits.timeoutMs} ms.`);
+      const cause = error instanceof BlockedAddressError ? error : (error as { cause?: unknown }).cause;
+      if (error instanceof BlockedAddressError || cause instanceof BlockedAddressError) {
+        throw refused(fetchOptions.field ?? "url", "must not resolve to a private, loopback, link-local or metadata address");
+      }
+      throw errors.upstream(`Could not reach ${url.host}.`);
+    }
+  };
+
+  const fetch = async (raw: string, fetchOptions: FetchOptions = {}): Promise<FetchResult> => {
+    const field = fetchOptions.field ?? "url";
+    const timeoutMs = fetchOptions.timeoutMs ?? limits.timeoutMs;
+    const maxBytes = fetchOptions.maxBytes ?? limits.maxBytes;
+    const maxRedirects = fetchOptions.maxRedirects ?? limits.maxRedirects;
+    const signal = AbortSignal.timeout(timeoutMs);
+    let url = await check(raw, field);
+    let method = (fetchOptions.method ?? "GET").toUpperCase();
+    let body = fetchOptions.body;
+    for (let hop = 0; ; hop++) {
+      const response = await send(url, fetchOptions, method, body, signal);
+      const location = response.headers.location;
+      if (!REDIRECT_STATUSES.has(response.statusCode) || typeof location !== "string" || maxRedirects === 0) {
+        const data = await readCapped(response.body, maxBytes, url).catch((error) => {
+          if (signal.aborted) throw errors.upstreamTimeout(`${url.host} did not answer within ${timeoutMs} ms.`);
+          throw error;
+        });
+        return { status: response.statusCode, headers: response.headers, body: data, url: url.toString() };
+      }
+      await response.body.dump();
+      if (hop >= maxRedirects) throw errors.upstream(`Gave up after ${maxRedirects} redirects.`);
+      const next = new URL(location, url);
+      try {
+        url = await check(next.toString(), field);
+      } catch {
+        throw errors.upstream(`The URL redirected to ${next.host}, which may not be reached.`);
+      }
+      if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === "POST")) {
+        method = "GET";
+        body = undefined;
+      }
+    }
+  };
+
+  return { check, fetch, close: () => agent.close() };
+}

@@ -1,0 +1,115 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from "fastify";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { serviceEndpoint, type ServiceName } from "@apiplat/config";
+import { AccountStore, gatewayAuth, gatewayAuthMigrations } from "@apiplat/gateway-auth";
+import { metering, meteringMigrations } from "@apiplat/metering";
+import { migrate, type MigrationSource } from "@apiplat/storage";
+import type { PlatformDeps } from "./deps.js";
+import { installDocs } from "./docs.js";
+import { installErrorHandling } from "./error-handler.js";
+import { installHealth, type ReadinessCheck } from "./health.js";
+import { installMetrics } from "./metrics.js";
+import { requestIdFor } from "./request-id.js";
+import { validatorCompiler } from "./validators.js";
+
+export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    platform: PlatformDeps;
+  }
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface BaseAppOptions {
+  /** Names the app in logs, metrics and OpenAPI. */
+  name: string;
+  /** The public host shown in OpenAPI. */
+  host: string;
+  deps: PlatformDeps;
+  bodyLimit?: number;
+  description?: string;
+  /** Extra /ready checks beside the database and the cache. */
+  readiness?: Record<string, ReadinessCheck>;
+  gatewaySecurity?: boolean;
+}
+
+/** What every app shares, with or without gateway auth: envelope, request ids, logs, health, metrics, docs. */
+export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp> {
+  const { deps } = options;
+  const app = Fastify({
+    logger: {
+      level: deps.config.logLevel,
+      base: { service: options.name },
+      redact: {
+        paths: ['req.headers["x-gateway-key"]', 'req.headers["x-gateway-proxy-secret"]', "req.headers.authorization", "req.headers.cookie"],
+        censor: "[redacted]",
+      },
+    },
+    genReqId: requestIdFor,
+    logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: deps.config.env.LOG_REQUESTS === "false" }),
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    forceCloseConnections: "idle",
+    // Behind nginx the client address comes from X-Forwarded-For, trusted only from the configured proxies.
+    trustProxy: deps.config.trustProxy,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorate("platform", deps);
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  installErrorHandling(app);
+  installMetrics(app, options.name);
+  await installDocs(app, {
+    service: options.name,
+    host: options.host,
+    description: options.description,
+    gatewaySecurity: options.gatewaySecurity ?? true,
+  });
+  installHealth(app, { database: () => deps.db.ping(), cache: () => deps.kv.ping(), ...options.readiness });
+  return app;
+}
+
+/** The platform's own tables (accounts, keys, subscriptions, usage). */
+export async function migratePlatform(deps: PlatformDeps): Promise<void> {
+  await migrate(deps.db, "gateway-auth", gatewayAuthMigrations);
+  await migrate(deps.db, "metering", meteringMigrations);
+}
+
+export interface ServiceAppOptions {
+  service: ServiceName;
+  deps: PlatformDeps;
+  /** The service's own numbered SQL migrations. */
+  migrations?: MigrationSource;
+  bodyLimit?: number;
+  description?: string;
+  readiness?: Record<string, ReadinessCheck>;
+}
+
+/** A product service: the base app plus gateway auth and metering on every route not marked public. */
+export async function createServiceApp(options: ServiceAppOptions): Promise<ServiceApp> {
+  const { deps, service } = options;
+  await migratePlatform(deps);
+  if (options.migrations) await migrate(deps.db, service, options.migrations);
+  const host = serviceEndpoint(deps.config, service).host;
+  const app = await createBaseApp({ ...options, name: service, host });
+  await app.register(gatewayAuth, {
+    service,
+    host,
+    accounts: new AccountStore(deps.db),
+    cacheTtlMs: deps.config.authCacheTtlMs,
+    proxySecret: deps.config.gatewayProxySecret,
+  });
+  await app.register(metering, {
+    service,
+    db: deps.db,
+    kv: deps.kv,
+    now: deps.now,
+    flushIntervalMs: deps.config.meteringFlushMs,
+    rateLimitsEnabled: deps.config.rateLimitsEnabled,
+  });
+  return app;
+}

@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { ApiError, errorEnvelope, isApiError } from "@apiplat/errors";
+import { validationDetails } from "./validation.js";
+
+/** Codes of CONVENTIONS.md for client errors raised by Fastify or a plugin rather than by our code. */
+const CODE_BY_STATUS: Record<number, string> = {
+  400: "VALIDATION_ERROR",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  422: "UNPROCESSABLE",
+  429: "RATE_LIMITED",
+};
+
+function toApiError(error: FastifyError, bodyLimit: number | undefined): ApiError {
+  if (isApiError(error)) return error;
+  if (error.validation) {
+    const details = validationDetails(error.validation as never, error.validationContext ?? "body");
+    const message = details.map((d) => `${d.field} ${d.issue}`).join("; ") + ".";
+    return new ApiError(400, "VALIDATION_ERROR", message, details);
+  }
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new ApiError(413, "PAYLOAD_TOO_LARGE", "The request body is larger than this endpoint accepts.", [
+        { field: "body", issue: `must be at most ${bodyLimit} bytes` },
+      ]);
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json.");
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return new ApiError(400, "VALIDATION_ERROR", "The JSON body is empty.", [{ field: "body", issue: "is required" }]);
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return new ApiError(400, "VALIDATION_ERROR", "Content-Length does not match the body.");
+  }
+  if (error instanceof SyntaxError || error.code === "FST_ERR_CTP_INVALID_JSON_BODY") {
+    return new ApiError(400, "VALIDATION_ERROR", "The request body is not valid JSON.", [{ field: "body", issue: "must be valid JSON" }]);
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return new ApiError(status, CODE_BY_STATUS[status] ?? "BAD_REQUEST", error.message);
+  if (status === 503) return new ApiError(503, "UNAVAILABLE", "The service is shutting down or a dependency is down; retry shortly.");
+  return new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side; quote the request_id if you contact support.");
+}
+
+/** Every error, ours or Fastify's, leaves in the shared envelope; internals stay in the log. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error, request.routeOptions.bodyLimit);
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, "request failed");
+    else request.log.info({ code: apiError.code, status: apiError.statusCode }, apiError.message);
+    if (apiError.headers) reply.headers(apiError.headers);
+    void reply
+      .status(apiError.statusCode)
+      .type("application/json; charset=utf-8")
+      .send(errorEnvelope(apiError.code, apiError.message, request.id, apiError.details));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply
+      .status(404)
+      .send(errorEnvelope("NOT_FOUND", `There is no ${request.method} ${request.url.split("?")[0]} on this service.`, request.id));
+  });
+}

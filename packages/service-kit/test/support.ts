@@ -1,0 +1,27 @@
+import { Type } from "typebox";
+import { createServiceApp, ok, type ServiceApp } from "../src/index.js";
+import type { TestDeps } from "@apiplat/testing";
+
+/** A small service on the platform, standing for any of the eighteen. */
+export async function buildProbeApp(deps: TestDeps): Promise<ServiceApp> {
+  const app = await createServiceApp({ service: "text-toolkit", deps, bodyLimit: 1024 });
+  app.post(
+    "/echo",
+    {
+      schema: {
+        body: Type.Object({
+          text: Type.String({ maxLength: 5 }),
+          count: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
+          mode: Type.Optional(Type.Union([Type.Literal("a"), Type.Literal("b")])),
+        }),
+      },
+    },
+    async (request) => ok({ text: request.body.text, account_id: request.subscriber.accountId, plan: request.subscriber.plan }),
+  );
+  app.get("/ping", { schema: { querystring: Type.Object({ times: Type.Integer({ minimum: 1, maximum: 9, default: 1 }) }) } }, async () => ok({ pong: true }));
+  app.get("/public", { config: { public: true } }, async () => ok({ open: true }));
+  app.get("/boom", async () => {
+    throw new Error("connection to 10.0.0.5:5432 failed at /srv/app/src/db.ts:42");
+  });
+  return app;
+}

@@ -1,0 +1,21 @@
+export interface QueryResult<Row> {
+  rows: Row[];
+  rowCount: number;
+}
+
+/** What SQL code needs: the same calls on real PostgreSQL and on the embedded PGlite. */
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<Row>>;
+  /** Runs one or more statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: "postgres" | "embedded";
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL type ids whose parsing we make identical on both back ends. */
+export const INT8_OID = 20;

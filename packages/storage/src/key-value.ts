@@ -1,0 +1,46 @@
+/** Outcome of admitting one metered request (see KeyValueStore.admitRequest). */
+export type Admission =
+  | { outcome: "admitted"; used: number }
+  | { outcome: "rate_limited"; used: number }
+  | { outcome: "quota_exceeded"; used: number }
+  /** The monthly counter is unknown here (new month, or the store was emptied): call again with `seed`. */
+  | { outcome: "needs_seed" };
+
+export interface AdmitRequest {
+  rateKey: string;
+  /** null: no per-second limit. */
+  ratePerSecond: number | null;
+  quotaKey: string;
+  /** Hard monthly limit; null when the plan allows overage. */
+  quotaLimit: number | null;
+  quotaTtlSeconds: number;
+  /** Requests already recorded this month, used when the counter is missing. */
+  seed?: number;
+}
+
+/**
+ * What may be lost or rebuilt: caches, counters, pub/sub. Redis in production; in-process when no
+ * REDIS_URL is configured. Every operation is atomic on its own.
+ */
+export interface KeyValueStore {
+  readonly kind: "redis" | "memory";
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  del(...keys: string[]): Promise<void>;
+  /** Increments and returns the new value; the TTL is set when the key is created. */
+  incr(key: string, ttlSeconds?: number): Promise<number>;
+  /** Adds `by` and returns the new value; the TTL is set when the key is created. */
+  incrBy(key: string, by: number, ttlSeconds?: number): Promise<number>;
+  /** Increments only while the value is below `limit`; returns the new value, or null at the limit. */
+  incrIfBelow(key: string, limit: number, ttlSeconds?: number): Promise<number | null>;
+  /**
+   * The platform's hot path in one round trip: refuse when the monthly quota is used up, else count the
+   * request in this second's window and refuse past the per-second limit, else count it in the month.
+   */
+  admitRequest(request: AdmitRequest): Promise<Admission>;
+  publish(channel: string, message: string): Promise<void>;
+  /** Returns a function that unsubscribes this handler. */
+  subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

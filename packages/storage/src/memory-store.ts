@@ -1,0 +1,95 @@
+import { EventEmitter } from "node:events";
+import type { Admission, AdmitRequest, KeyValueStore } from "./key-value.js";
+
+interface Entry {
+  value: string;
+  expiresAt: number | null;
+}
+
+const SWEEP_INTERVAL_MS = 30_000;
+
+/** The in-process store of the embedded mode: same semantics as the Redis one, for a single process. */
+export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
+  const entries = new Map<string, Entry>();
+  const bus = new EventEmitter();
+  bus.setMaxListeners(0);
+
+  const read = (key: string): string | null => {
+    const entry = entries.get(key);
+    if (!entry) return null;
+    if (entry.expiresAt !== null && entry.expiresAt <= now()) {
+      entries.delete(key);
+      return null;
+    }
+    return entry.value;
+  };
+  const write = (key: string, value: string, ttlMs?: number) => {
+    entries.set(key, { value, expiresAt: ttlMs ? now() + ttlMs : null });
+  };
+  const increment = (key: string, ttlMs?: number, by = 1): number => {
+    const current = read(key);
+    const next = (current === null ? 0 : Number(current)) + by;
+    if (current === null) write(key, String(next), ttlMs);
+    else entries.get(key)!.value = String(next);
+    return next;
+  };
+
+  const sweeper = setInterval(() => {
+    for (const key of entries.keys()) read(key);
+  }, SWEEP_INTERVAL_MS);
+  sweeper.unref();
+
+  return {
+    kind: "memory",
+    async get(key) {
+      return read(key);
+    },
+    async set(key, value, ttlSeconds) {
+      write(key, value, ttlSeconds ? ttlSeconds * 1000 : undefined);
+    },
+    async del(...keys) {
+      for (const key of keys) entries.delete(key);
+    },
+    async incr(key, ttlSeconds) {
+      return increment(key, ttlSeconds ? ttlSeconds * 1000 : undefined);
+    },
+    async incrBy(key, by, ttlSeconds) {
+      return increment(key, ttlSeconds ? ttlSeconds * 1000 : undefined, by);
+    },
+    async incrIfBelow(key, limit, ttlSeconds) {
+      const current = Number(read(key) ?? 0);
+      if (current >= limit) return null;
+      return increment(key, ttlSeconds ? ttlSeconds * 1000 : undefined);
+    },
+    async admitRequest(request: AdmitRequest): Promise<Admission> {
+      let used = read(request.quotaKey);
+      if (used === null) {
+        if (request.seed === undefined) return { outcome: "needs_seed" };
+        used = String(request.seed);
+        write(request.quotaKey, used, request.quotaTtlSeconds * 1000);
+      }
+      const usedCount = Number(used);
+      if (request.quotaLimit !== null && usedCount >= request.quotaLimit) return { outcome: "quota_exceeded", used: usedCount };
+      if (request.ratePerSecond !== null && increment(request.rateKey, 1000) > request.ratePerSecond) {
+        return { outcome: "rate_limited", used: usedCount };
+      }
+      return { outcome: "admitted", used: increment(request.quotaKey) };
+    },
+    async publish(channel, message) {
+      // Delivered asynchronously, as Redis would.
+      queueMicrotask(() => bus.emit(channel, message));
+    },
+    async subscribe(channel, handler) {
+      bus.on(channel, handler);
+      return async () => {
+        bus.off(channel, handler);
+      };
+    },
+    async ping() {},
+    async close() {
+      clearInterval(sweeper);
+      bus.removeAllListeners();
+      entries.clear();
+    },
+  };
+}

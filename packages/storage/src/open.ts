@@ -1,0 +1,16 @@
+import type { Database } from "./database.js";
+import { createEmbeddedDatabase } from "./embedded.js";
+import type { KeyValueStore } from "./key-value.js";
+import { createMemoryStore } from "./memory-store.js";
+import { createPostgresDatabase } from "./postgres.js";
+import { createRedisStore } from "./redis-store.js";
+
+/** PostgreSQL when a URL is configured, else the embedded PGlite. */
+export async function openDatabase(url: string | undefined, embeddedDataDir?: string): Promise<Database> {
+  return url ? createPostgresDatabase(url) : createEmbeddedDatabase(embeddedDataDir);
+}
+
+/** Redis when a URL is configured, else the in-process store. */
+export async function openKeyValueStore(url: string | undefined): Promise<KeyValueStore> {
+  return url ? createRedisStore(url) : createMemoryStore();
+}

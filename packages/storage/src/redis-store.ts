@@ -1,0 +1,138 @@
+import { Redis } from "ioredis";
+import type { Admission, AdmitRequest, KeyValueStore } from "./key-value.js";
+
+export interface RedisStoreOptions {
+  /** Prefixes every key and channel (tests use one per file). */
+  keyPrefix?: string;
+}
+
+const INCRBY_WITH_TTL = `
+local v = redis.call('INCRBY', KEYS[1], ARGV[1])
+if v == tonumber(ARGV[1]) and tonumber(ARGV[2]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+return v`;
+
+const INCR_IF_BELOW = `
+local v = tonumber(redis.call('GET', KEYS[1]) or '0')
+if v >= tonumber(ARGV[1]) then return -1 end
+v = redis.call('INCR', KEYS[1])
+if v == 1 and tonumber(ARGV[2]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+return v`;
+
+// KEYS: rate window, monthly counter. ARGV: per-second limit (-1: none), monthly hard limit (-1: none), counter TTL, seed (-1: none).
+// Returns {outcome, used}: 0 admitted, 1 rate limited, 2 quota exceeded, 3 needs seed.
+const ADMIT_REQUEST = `
+local used = redis.call('GET', KEYS[2])
+if not used then
+  if tonumber(ARGV[4]) < 0 then return {3, 0} end
+  used = ARGV[4]
+  redis.call('SET', KEYS[2], used, 'EX', ARGV[3])
+end
+used = tonumber(used)
+local limit = tonumber(ARGV[2])
+if limit >= 0 and used >= limit then return {2, used} end
+if tonumber(ARGV[1]) >= 0 then
+  local rate = redis.call('INCR', KEYS[1])
+  if rate == 1 then redis.call('PEXPIRE', KEYS[1], 1000) end
+  if rate > tonumber(ARGV[1]) then return {1, used} end
+end
+return {0, redis.call('INCR', KEYS[2])}`;
+
+const OUTCOMES = ["admitted", "rate_limited", "quota_exceeded", "needs_seed"] as const;
+
+interface PlatformCommands {
+  incrByWithTtl(key: string, by: number, ttl: number): Promise<number>;
+  incrIfBelow(key: string, limit: number, ttl: number): Promise<number>;
+  admitRequest(rateKey: string, quotaKey: string, rate: number, limit: number, ttl: number, seed: number): Promise<[number, number]>;
+}
+
+export async function createRedisStore(url: string, options: RedisStoreOptions = {}): Promise<KeyValueStore> {
+  const prefix = options.keyPrefix ?? "";
+  // Fail fast instead of queueing commands while Redis is away: callers degrade (e.g. to PostgreSQL).
+  // Auto-pipelining sends the commands of one event-loop tick in one write: under load the per-request
+  // admission scripts of many requests share a round trip.
+  const connectionOptions = {
+    keyPrefix: prefix,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 3_000,
+  };
+  const redis = new Redis(url, connectionOptions) as Redis & PlatformCommands;
+  redis.on("error", () => {});
+  redis.defineCommand("incrByWithTtl", { numberOfKeys: 1, lua: INCRBY_WITH_TTL });
+  redis.defineCommand("incrIfBelow", { numberOfKeys: 1, lua: INCR_IF_BELOW });
+  redis.defineCommand("admitRequest", { numberOfKeys: 2, lua: ADMIT_REQUEST });
+  await redis.connect();
+
+  let subscriber: Redis | undefined;
+  const handlers = new Map<string, Set<(message: string) => void>>();
+  const subscriberConnection = async (): Promise<Redis> => {
+    if (subscriber) return subscriber;
+    subscriber = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null });
+    subscriber.on("error", () => {});
+    subscriber.on("message", (channel: string, message: string) => {
+      for (const handler of handlers.get(channel) ?? []) handler(message);
+    });
+    await subscriber.connect();
+    return subscriber;
+  };
+
+  return {
+    kind: "redis",
+    get: (key) => redis.get(key),
+    async set(key, value, ttlSeconds) {
+      if (ttlSeconds) await redis.set(key, value, "EX", ttlSeconds);
+      else await redis.set(key, value);
+    },
+    async del(...keys) {
+      if (keys.length > 0) await redis.del(...keys);
+    },
+    incr: (key, ttlSeconds) => redis.incrByWithTtl(key, 1, ttlSeconds ?? 0),
+    incrBy: (key, by, ttlSeconds) => redis.incrByWithTtl(key, by, ttlSeconds ?? 0),
+    async incrIfBelow(key, limit, ttlSeconds) {
+      const value = await redis.incrIfBelow(key, limit, ttlSeconds ?? 0);
+      return value < 0 ? null : value;
+    },
+    async admitRequest(request: AdmitRequest): Promise<Admission> {
+      const [code, used] = await redis.admitRequest(
+        request.rateKey,
+        request.quotaKey,
+        request.ratePerSecond ?? -1,
+        request.quotaLimit ?? -1,
+        request.quotaTtlSeconds,
+        request.seed ?? -1,
+      );
+      const outcome = OUTCOMES[code];
+      return outcome === "needs_seed" ? { outcome } : { outcome, used };
+    },
+    async publish(channel, message) {
+      await redis.publish(prefix + channel, message);
+    },
+    async subscribe(channel, handler) {
+      const connection = await subscriberConnection();
+      const name = prefix + channel;
+      let set = handlers.get(name);
+      if (!set) {
+        set = new Set();
+        handlers.set(name, set);
+        await connection.subscribe(name);
+      }
+      set.add(handler);
+      return async () => {
+        set!.delete(handler);
+        if (set!.size === 0) {
+          handlers.delete(name);
+          await connection.unsubscribe(name).catch(() => {});
+        }
+      };
+    },
+    async ping() {
+      await redis.ping();
+    },
+    async close() {
+      subscriber?.disconnect();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { timingSafeEqual } from "node:crypto";
+import { ApiError, errors } from "@apiplat/errors";
+import { AccountStore } from "@apiplat/gateway-auth";
+import { createBaseApp, migratePlatform, type PlatformDeps, type ServiceApp } from "@apiplat/service-kit";
+import { adminRoutes } from "./routes/admin.js";
+
+export interface AdminDeps extends PlatformDeps {
+  /** The bearer token every admin route requires. */
+  adminToken: string;
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header?.startsWith("Bearer ") ? header.slice(7) : "");
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** The operator's API: accounts, subscriptions, keys, usage and invoices, behind ADMIN_TOKEN. */
+export async function buildAdminApp(deps: AdminDeps): Promise<ServiceApp> {
+  await migratePlatform(deps);
+  const app = await createBaseApp({
+    name: "admin",
+    host: `admin.${deps.config.publicDomain}`,
+    deps,
+    gatewaySecurity: false,
+    description: "Accounts, subscriptions, API keys, usage and invoices of the API platform.",
+  });
+  app.addHook("onRequest", async (request) => {
+    if (request.is404 || request.routeOptions.config?.public) return;
+    if (!request.headers.authorization) throw new ApiError(401, "MISSING_ADMIN_TOKEN", "Send Authorization: Bearer <ADMIN_TOKEN>.");
+    if (!tokenMatches(request.headers.authorization, deps.adminToken)) {
+      throw errors.forbidden("INVALID_ADMIN_TOKEN", "The admin token is not valid.");
+    }
+  });
+  await app.register(adminRoutes, { accounts: new AccountStore(deps.db), db: deps.db, now: deps.now });
+  return app;
+}

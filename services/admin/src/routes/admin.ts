@@ -1,0 +1,73 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { SERVICE_NAMES } from "@apiplat/config";
+import { errors, ok } from "@apiplat/errors";
+import type { AccountStore } from "@apiplat/gateway-auth";
+import { invoice, monthOf, usageReport } from "@apiplat/metering";
+import type { Database } from "@apiplat/storage";
+import { AccountMonthQuery, AccountParams, CreateAccountBody, KeyParams, SubscribeBody, SubscriptionParams } from "../schemas.js";
+
+export interface AdminRoutesOptions {
+  accounts: AccountStore;
+  db: Database;
+  now: () => Date;
+}
+
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastify, { accounts, db, now }) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  const existingAccount = async (id: string) => {
+    const account = await accounts.getAccount(id);
+    if (!account) throw errors.notFound(`There is no account ${id}.`);
+    return account;
+  };
+
+  app.post("/admin/accounts", { schema: { body: CreateAccountBody } }, async (request, reply) => {
+    const account = await accounts.createAccount(request.body.name);
+    return reply.status(201).send(ok({ id: account.id, name: account.name, created_at: account.created_at }));
+  });
+
+  app.get("/admin/accounts", async () => ok({ accounts: await accounts.listAccounts() }));
+
+  app.get("/admin/accounts/:id", { schema: { params: AccountParams } }, async (request) => {
+    const account = await existingAccount(request.params.id);
+    return ok({
+      ...account,
+      subscriptions: await accounts.listSubscriptions(account.id),
+      keys: await accounts.listKeys(account.id),
+    });
+  });
+
+  app.put(
+    "/admin/accounts/:id/subscriptions/:service",
+    { schema: { params: SubscriptionParams, body: SubscribeBody } },
+    async (request) => {
+      const account = await existingAccount(request.params.id);
+      const services = request.params.service === "*" ? SERVICE_NAMES : [request.params.service];
+      return ok({ subscriptions: await accounts.subscribe(account.id, services, request.body.plan) });
+    },
+  );
+
+  app.post("/admin/accounts/:id/keys", { schema: { params: AccountParams } }, async (request, reply) => {
+    const account = await existingAccount(request.params.id);
+    const { record, key } = await accounts.createKey(account.id);
+    return reply.status(201).send(ok({ id: record.id, key, key_prefix: record.key_prefix, account_id: account.id, created_at: record.created_at }));
+  });
+
+  app.delete("/admin/keys/:key_id", { schema: { params: KeyParams } }, async (request) => {
+    const key = await accounts.revokeKey(request.params.key_id);
+    if (!key) throw errors.notFound(`There is no key ${request.params.key_id}.`);
+    return ok(key);
+  });
+
+  app.get("/admin/usage", { schema: { querystring: AccountMonthQuery } }, async (request) => {
+    const account = await existingAccount(request.query.account_id);
+    const month = request.query.month ?? monthOf(now());
+    return ok({ account_id: account.id, month, services: await usageReport(db, account.id, month) });
+  });
+
+  app.get("/admin/invoices", { schema: { querystring: AccountMonthQuery } }, async (request) => {
+    const account = await existingAccount(request.query.account_id);
+    return ok(await invoice(db, account.id, request.query.month ?? monthOf(now())));
+  });
+};

@@ -1,0 +1,124 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
+import type { ServiceApp } from "@apiplat/service-kit";
+import { buildAdminApp } from "../src/app.js";
+
+const TOKEN = "admin-token-for-tests";
+const auth = { authorization: `Bearer ${TOKEN}` };
+let platform: TestPlatform;
+let app: ServiceApp;
+
+beforeAll(async () => {
+  platform = await createTestPlatform();
+  app = await buildAdminApp({ ...platform.deps, adminToken: TOKEN });
+});
+afterAll(async () => {
+  await app.close();
+  await platform.close();
+});
+
+const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
+  app.inject({ method, url, headers: auth, payload });
+
+describe("admin API", () => {
+  it("requires the admin token", async () => {
+    const missing = await app.inject({ method: "GET", url: "/admin/accounts" });
+    expect(missing.statusCode).toBe(401);
+    expect(missing.json().error.code).toBe("MISSING_ADMIN_TOKEN");
+    const wrong = await app.inject({ method: "GET", url: "/admin/accounts", headers: { authorization: "Bearer nope" } });
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.json().error.code).toBe("INVALID_ADMIN_TOKEN");
+  });
+
+  it("creates an account, subscribes it, issues and revokes a key", async () => {
+    const created = await call("POST", "/admin/accounts", { name: "Acme" });
+    expect(created.statusCode).toBe(201);
+    const account = created.json().data;
+    expect(Object.keys(account).sort()).toEqual(["created_at", "id", "name"]);
+    expect(account.name).toBe("Acme");
+
+    const all = await call("PUT", `/admin/accounts/${account.id}/subscriptions/*`, { plan: "PRO" });
+    expect(all.json().data.subscriptions).toHaveLength(18);
+    const one = await call("PUT", `/admin/accounts/${account.id}/subscriptions/geocoding`, { plan: "MEGA" });
+    expect(one.json().data.subscriptions).toEqual([expect.objectContaining({ service: "geocoding", plan: "MEGA" })]);
+
+    const key = (await call("POST", `/admin/accounts/${account.id}/keys`)).json().data;
+    expect(key.key).toMatch(/^gk_[A-Za-z0-9_-]{32}$/);
+    const grant = await platform.accounts.grantForKey((await import("@apiplat/gateway-auth")).hashApiKey(key.key), "geocoding");
+    expect(grant).toMatchObject({ accountId: account.id, active: true, plan: "MEGA" });
+
+    const shown = (await call("GET", `/admin/accounts/${account.id}`)).json().data;
+    expect(shown.keys).toEqual([expect.objectContaining({ id: key.id, status: "active", key_prefix: key.key.slice(0, 7) })]);
+    expect(JSON.stringify(shown)).not.toContain(key.key);
+
+    const revoked = await call("DELETE", `/admin/keys/${key.id}`);
+    expect(revoked.json().data).toMatchObject({ id: key.id, status: "revoked" });
+    expect((await call("GET", "/admin/accounts")).json().data.accounts.map((a: { id: string }) => a.id)).toContain(account.id);
+  });
+
+  it("answers 404 for unknown accounts and keys, 400 for bad plans and services", async () => {
+    const ghost = "00000000-0000-4000-8000-000000000000";
+    expect((await call("POST", `/admin/accounts/${ghost}/keys`)).statusCode).toBe(404);
+    expect((await call("DELETE", `/admin/keys/${ghost}`)).statusCode).toBe(404);
+    const account = (await call("POST", "/admin/accounts", { name: "B" })).json().data;
+    const badPlan = await call("PUT", `/admin/accounts/${account.id}/subscriptions/geocoding`, { plan: "GOLD" });
+    expect(badPlan.json().error.details).toEqual([{ field: "plan", issue: "must be one of: BASIC, PRO, ULTRA, MEGA" }]);
+    expect((await call("PUT", `/admin/accounts/${account.id}/subscriptions/weather`, { plan: "PRO" })).statusCode).toBe(400);
+    expect((await call("POST", "/admin/accounts", { name: "" })).statusCode).toBe(400);
+  });
+
+  it("reports usage and invoices for a month", async () => {
+    const account = (await call("POST", "/admin/accounts", { name: "Billing" })).json().data;
+    await call("PUT", `/admin/accounts/${account.id}/subscriptions/time-zone`, { plan: "ULTRA" });
+    await call("PUT", `/admin/accounts/${account.id}/subscriptions/text-toolkit`, { plan: "BASIC" });
+    const key = (await call("POST", `/admin/accounts/${account.id}/keys`)).json().data;
+    await platform.deps.db.query(
+      `INSERT INTO usage_counts (month, account_id, key_id, service, endpoint, requests) VALUES
+        ('2026-10', $1, $2, 'time-zone', 'GET /lookup', 100500), ('2026-10', $1, $2, 'time-zone', 'GET /list', 700),
+        ('2026-10', $1, $2, 'text-toolkit', 'POST /hash', 100)`,
+      [account.id, key.id],
+    );
+    const usage = (await call("GET", `/admin/usage?account_id=${account.id}&month=2026-10`)).json().data;
+    expect(usage.services).toEqual([
+      { service: "text-toolkit", plan: "BASIC", requests: 100, included: 100, overage: 0, endpoints: [{ endpoint: "POST /hash", requests: 100 }] },
+      {
+        service: "time-zone",
+        plan: "ULTRA",
+        requests: 101_200,
+        included: 100_000,
+        overage: 1_200,
+        endpoints: [
+          { endpoint: "GET /list", requests: 700 },
+          { endpoint: "GET /lookup", requests: 100_500 },
+        ],
+      },
+    ]);
+    const bill = (await call("GET", `/admin/invoices?account_id=${account.id}&month=2026-10`)).json().data;
+    expect(bill.lines.map((l: { service: string; overage_amount: string; total: string }) => [l.service, l.overage_amount, l.total])).toEqual([
+      ["text-toolkit", "0.00", "0.00"],
+      ["time-zone", "2.40", "32.39"],
+    ]);
+    expect(bill.total).toBe("32.39");
+    expect((await call("GET", `/admin/usage?account_id=${account.id}&month=2026-13`)).json().error.details[0].field).toBe("month");
+  });
+});
+
+describe("admin CLI", () => {
+  it("runs quickstart against a listening admin API", async () => {
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const port = (app.server.address() as AddressInfo).port;
+    const tsx = path.resolve(__dirname, "../../../node_modules/.bin/tsx");
+    const { stdout } = await promisify(execFile)(tsx, [path.resolve(__dirname, "../src/cli.ts"), "quickstart", "cli-user", "ultra"], {
+      env: { ...process.env, ADMIN_URL: `http://127.0.0.1:${port}`, ADMIN_TOKEN: TOKEN },
+    });
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ plan: "ULTRA", key: expect.stringMatching(/^gk_/) });
+    const subs = await platform.accounts.listSubscriptions(result.account_id);
+    expect(subs).toHaveLength(18);
+    expect(new Set(subs.map((s) => s.plan))).toEqual(new Set(["ULTRA"]));
+  });
+});

@@ -1,0 +1,444 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
+import type { ServiceApp } from "@apiplat/service-kit";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApp, loadGeocodingIndex } from "../src/app.js";
+import { defaultGazetteerFiles, readLocalizedNames } from "../src/data/geonames-files.js";
+import { readSnapshot, snapshotFromBytes, snapshotToBytes, writeSnapshot } from "../src/data/index-snapshot.js";
+import type { GeocodingIndex } from "../src/domain/build.js";
+import { Gazetteer } from "../src/domain/gazetteer.js";
+import { greatCircleKm } from "../src/domain/kd-tree.js";
+import { reverseGeocode } from "../src/domain/reverse.js";
+import { PlaceSearch } from "../src/domain/search.js";
+
+const PARIS_FR = {
+  id: 2988507,
+  name: "Paris",
+  latitude: 48.85341,
+  longitude: 2.3488,
+  country: "France",
+  country_code: "FR",
+  admin1: "Île-de-France",
+  timezone: "Europe/Paris",
+  population: 2138551,
+  feature_code: "PPLC",
+};
+const PARIS_TEXAS = {
+  id: 4717560,
+  name: "Paris",
+  latitude: 33.66094,
+  longitude: -95.55551,
+  country: "United States",
+  country_code: "US",
+  admin1: "Texas",
+  timezone: "America/Chicago",
+  population: 24782,
+  feature_code: "PPLA2",
+};
+const MUNICH_ID = 2867714;
+const SAO_PAULO_ID = 3448439;
+const LONDON_ID = 2643743;
+const BERLIN_ID = 2950159;
+
+let platform: TestPlatform;
+let app: ServiceApp;
+let headers: Record<string, string>;
+let built: GeocodingIndex;
+let restored: Gazetteer;
+
+beforeAll(async () => {
+  // One request per simulated second, so that the per-second plan limit never interferes.
+  let tick = Date.UTC(2026, 0, 10);
+  platform = await createTestPlatform({ now: () => new Date((tick += 1000)) });
+  // Built from the files, then served from its snapshot: every HTTP test below also checks the snapshot.
+  built = loadGeocodingIndex(defaultGazetteerFiles(), { snapshotDir: null });
+  const localizedNames = readLocalizedNames(defaultGazetteerFiles().localeDir);
+  restored = new Gazetteer(snapshotFromBytes(snapshotToBytes(built.gazetteer.parts())), localizedNames);
+  const index = { gazetteer: restored, search: new PlaceSearch(restored), buildMs: 0, builtFrom: "snapshot" as const };
+  app = await buildApp({ ...platform.deps, index });
+  headers = (await platform.subscribe("geocoding", "MEGA")).headers;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await platform?.close();
+});
+
+async function get(url: string, requestHeaders: Record<string, string> = headers) {
+  const response = await app.inject({ method: "GET", url, headers: requestHeaders });
+  return { status: response.statusCode, body: response.json(), headers: response.headers };
+}
+
+function expectValidationError(body: any, field: string, issue: string) {
+  expect(body.status).toBe("error");
+  expect(body.error.code).toBe("VALIDATION_ERROR");
+  expect(body.error.details).toEqual([{ field, issue }]);
+}
+
+describe("GET /search", () => {
+  it("ranks Paris, France before Paris, Texas and the other Parises", async () => {
+    const { status, body } = await get("/search?q=Paris");
+    expect(status).toBe(200);
+    expect(body.status).toBe("success");
+    expect(body.data.count).toBe(10);
+    expect(body.data.results[0]).toEqual(PARIS_FR);
+    expect(body.data.results[1]).toEqual(PARIS_TEXAS);
+    expect(body.data.query).toEqual({ q: "Paris", name: "paris", qualifiers: [], limit: 10, language: null, country: null });
+  });
+
+  it("narrows with a region or country qualifier", async () => {
+    for (const q of ["Paris, Texas", "paris,texas", "Paris, TX", "Paris, Tex", "Paris, Texas, USA"]) {
+      const { body } = await get(`/search?q=${encodeURIComponent(q)}`);
+      expect(body.data.results, q).toEqual([PARIS_TEXAS]);
+    }
+    const { body } = await get(`/search?q=${encodeURIComponent("Paris, France")}`);
+    expect(body.data.results[0]).toEqual(PARIS_FR);
+    expect(body.data.results.every((place: any) => place.country_code === "FR")).toBe(true);
+    expect(body.data.query.qualifiers).toEqual(["france"]);
+  });
+
+  it("accepts country names in other languages as qualifiers", async () => {
+    const { body } = await get(`/search?q=${encodeURIComponent("Berlin, Deutschland")}`);
+    expect(body.data.results[0].id).toBe(BERLIN_ID);
+    expect(new Set(body.data.results.map((place: any) => place.country_code))).toEqual(new Set(["DE"]));
+  });
+
+  it("returns nothing when a qualifier matches no country or region of the place", async () => {
+    const { status, body } = await get(`/search?q=${encodeURIComponent("Paris, Atlantis")}`);
+    expect(status).toBe(200);
+    expect(body.data).toMatchObject({ count: 0, results: [] });
+  });
+
+  it("filters by country code, in either case", async () => {
+    for (const country of ["US", "us"]) {
+      const { body } = await get(`/search?q=Paris&country=${country}`);
+      expect(body.data.results[0]).toEqual(PARIS_TEXAS);
+      expect(body.data.results.every((place: any) => place.country_code === "US")).toBe(true);
+      expect(body.data.query.country).toBe("US");
+    }
+  });
+
+  it("localizes München, its region and its country in German, English and Japanese", async () => {
+    const expected = {
+      de: { name: "München", country: "Deutschland", admin1: "Bayern" },
+      en: { name: "Munich", country: "Germany", admin1: "Bavaria" },
+      ja: { name: "ミュンヘン", country: "ドイツ", admin1: "バイエルン州" },
+    };
+    for (const [language, names] of Object.entries(expected)) {
+      const { body } = await get(`/search?q=${encodeURIComponent("München")}&language=${language}&limit=1`);
+      expect(body.data.results).toEqual([
+        {
+          id: MUNICH_ID,
+          ...names,
+          latitude: 48.13743,
+          longitude: 11.57549,
+          country_code: "DE",
+          timezone: "Europe/Berlin",
+          population: 1260391,
+          feature_code: "PPLA",
+        },
+      ]);
+    }
+  });
+
+  it("finds a place by a name in another script", async () => {
+    const { body } = await get(`/search?q=${encodeURIComponent("ミュンヘン")}&limit=1`);
+    expect(body.data.results[0].id).toBe(MUNICH_ID);
+    expect(body.data.results[0].name).toBe("Munich");
+  });
+
+  it("falls back to the GeoNames name where a language has no translation", async () => {
+    const { body } = await get(`/search?q=${encodeURIComponent("Sant Julià de Lòria")}&language=ja&limit=1`);
+    expect(body.data.results[0]).toMatchObject({ id: 3039163, name: "Sant Julià de Lòria", country: "アンドラ" });
+  });
+
+  it("matches São Paulo without accents and in any case", async () => {
+    for (const q of ["Sao Paulo", "SAO PAULO", "são paulo", "São-Paulo"]) {
+      const { body } = await get(`/search?q=${encodeURIComponent(q)}&limit=1`);
+      expect(body.data.results[0], q).toMatchObject({ id: SAO_PAULO_ID, name: "São Paulo", country_code: "BR", admin1: "São Paulo" });
+    }
+  });
+
+  it("weighs a capital or region seat without letting a small one outrank a large city", async () => {
+    const { body } = await get("/search?q=Frankfurt&limit=2");
+    expect(body.data.results.map((place: any) => [place.id, place.name, place.feature_code])).toEqual([
+      [2925533, "Frankfurt am Main", "PPLA3"],
+      [4292188, "Frankfort", "PPLA"],
+    ]);
+  });
+
+  it("matches prefixes from three characters on", async () => {
+    const { body } = await get("/search?q=lond&limit=3");
+    expect(body.data.results.map((place: any) => [place.name, place.country_code])).toEqual([
+      ["London", "GB"],
+      ["Londrina", "BR"],
+      ["London", "CA"],
+    ]);
+    expect(body.data.results[0].id).toBe(LONDON_ID);
+    const three = await get("/search?q=Lon&limit=100");
+    expect(three.body.data.results.map((place: any) => place.id)).toContain(LONDON_ID);
+  });
+
+  it("matches two characters exactly only", async () => {
+    const { body } = await get("/search?q=lo&limit=100");
+    expect(body.data.results.map((place: any) => place.name)).toEqual(["Lo"]);
+  });
+
+  it("applies the limit: default 10, 1 to 100", async () => {
+    expect((await get("/search?q=san")).body.data.count).toBe(10);
+    expect((await get("/search?q=san&limit=1")).body.data.count).toBe(1);
+    expect((await get("/search?q=san&limit=100")).body.data.count).toBe(100);
+    const zero = await get("/search?q=san&limit=0");
+    expect(zero.status).toBe(400);
+    expectValidationError(zero.body, "limit", "must be at least 1");
+    const over = await get("/search?q=san&limit=101");
+    expect(over.status).toBe(400);
+    expectValidationError(over.body, "limit", "must be at most 100");
+    const fraction = await get("/search?q=san&limit=2.5");
+    expect(fraction.status).toBe(400);
+    expectValidationError(fraction.body, "limit", "must be an integer");
+  });
+
+  it("bounds q: 2 to 200 characters, with at least two letters before a comma", async () => {
+    expect((await get("/search?q=" + "a".repeat(200))).status).toBe(200);
+    const long = await get("/search?q=" + "a".repeat(201));
+    expect(long.status).toBe(400);
+    expectValidationError(long.body, "q", "must be at most 200 characters long");
+    const short = await get("/search?q=a");
+    expect(short.status).toBe(400);
+    expectValidationError(short.body, "q", "must be at least 2 characters long");
+    const punctuation = await get(`/search?q=${encodeURIComponent("a, Texas")}`);
+    expect(punctuation.status).toBe(400);
+    expectValidationError(punctuation.body, "q", "must name a place with at least 2 letters or digits before any comma");
+    const missing = await get("/search");
+    expect(missing.status).toBe(400);
+    expectValidationError(missing.body, "q", "is required");
+  });
+
+  it("refuses an unsupported language or unknown country", async () => {
+    const language = await get("/search?q=Paris&language=xx");
+    expect(language.status).toBe(400);
+    expectValidationError(language.body, "language", "must be a supported ISO 639-1 code (GET /languages lists them)");
+    const country = await get("/search?q=Paris&country=ZZ");
+    expect(country.status).toBe(400);
+    expectValidationError(country.body, "country", "must be the ISO 3166-1 alpha-2 code of a country with places in the gazetteer");
+    const alpha3 = await get("/search?q=Paris&country=USA");
+    expect(alpha3.status).toBe(400);
+    expectValidationError(alpha3.body, "country", "must be at most 2 characters long");
+    const empty = await get("/search?q=Paris&language=");
+    expect(empty.status).toBe(400);
+    expectValidationError(empty.body, "language", "must not be empty");
+  });
+
+  it("accepts a language code in upper case", async () => {
+    const { status, body } = await get(`/search?q=Munich&language=DE&limit=1`);
+    expect(status).toBe(200);
+    expect(body.data.results[0].name).toBe("München");
+    expect(body.data.query.language).toBe("de");
+  });
+});
+
+describe("GET /reverse", () => {
+  it.each([
+    { lat: 48.8566, lon: 2.3522, locality: "Paris", admin1: "Île-de-France", country: "France", code: "FR", tz: "Europe/Paris", id: 2988507 },
+    { lat: 52.52, lon: 13.405, locality: "Berlin", admin1: "State of Berlin", country: "Germany", code: "DE", tz: "Europe/Berlin", id: BERLIN_ID },
+    { lat: -35.2809, lon: 149.13, locality: "Canberra", admin1: "Australian Capital Territory", country: "Australia", code: "AU", tz: "Australia/Sydney", id: 2172517 },
+    { lat: 38.9072, lon: -77.0369, locality: "Washington", admin1: "District of Columbia", country: "United States", code: "US", tz: "America/New_York", id: 4140963 },
+    { lat: -1.2921, lon: 36.8219, locality: "Nairobi", admin1: "Nairobi County", country: "Kenya", code: "KE", tz: "Africa/Nairobi", id: 184745 },
+  ])("finds $locality at its capital coordinates", async (capital) => {
+    const { status, body } = await get(`/reverse?lat=${capital.lat}&lon=${capital.lon}`);
+    expect(status).toBe(200);
+    const data = body.data;
+    expect(data).toMatchObject({
+      latitude: capital.lat,
+      longitude: capital.lon,
+      within_max_distance: true,
+      locality: capital.locality,
+      admin1: capital.admin1,
+      country: capital.country,
+      country_code: capital.code,
+      timezone: capital.tz,
+      max_distance_km: 50,
+    });
+    expect(data.nearest_place.id).toBe(capital.id);
+    const expectedKm = greatCircleKm(capital.lat, capital.lon, data.nearest_place.latitude, data.nearest_place.longitude);
+    expect(data.distance_km).toBeCloseTo(expectedKm, 2);
+    expect(data.distance_km).toBeLessThan(2);
+    expect(data.nearest_place.distance_km).toBe(data.distance_km);
+  });
+
+  it("reports the Paris distance exactly", async () => {
+    const { body } = await get("/reverse?lat=48.8566&lon=2.3522");
+    expect(body.data.distance_km).toBe(0.433);
+    expect(body.data.nearest_place).toEqual({ ...PARIS_FR, distance_km: 0.433 });
+  });
+
+  it("says when the point is far from any place instead of borrowing a country", async () => {
+    const { body } = await get("/reverse?lat=0&lon=-30");
+    expect(body.data).toMatchObject({
+      within_max_distance: false,
+      locality: null,
+      admin1: null,
+      country: null,
+      country_code: null,
+      timezone: null,
+      distance_km: 504.085,
+    });
+    expect(body.data.nearest_place).toMatchObject({ id: 6317136, country_code: "BR", distance_km: 504.085 });
+  });
+
+  it("widens with max_distance_km, up to half the Earth's circumference", async () => {
+    const wide = await get("/reverse?lat=0&lon=-30&max_distance_km=20016");
+    expect(wide.status).toBe(200);
+    expect(wide.body.data).toMatchObject({ within_max_distance: true, country_code: "BR", max_distance_km: 20016 });
+    const narrow = await get("/reverse?lat=48.8566&lon=2.3522&max_distance_km=0.4");
+    expect(narrow.body.data).toMatchObject({ within_max_distance: false, locality: null, distance_km: 0.433 });
+    const zero = await get("/reverse?lat=48.85341&lon=2.3488&max_distance_km=0");
+    expect(zero.body.data).toMatchObject({ within_max_distance: true, locality: "Paris", distance_km: 0 });
+    const over = await get("/reverse?lat=0&lon=0&max_distance_km=20017");
+    expect(over.status).toBe(400);
+    expectValidationError(over.body, "max_distance_km", "must be at most 20016");
+    const negative = await get("/reverse?lat=0&lon=0&max_distance_km=-1");
+    expect(negative.status).toBe(400);
+    expectValidationError(negative.body, "max_distance_km", "must be at least 0");
+  });
+
+  it("treats longitude 180 and -180 as the same meridian and looks across it", async () => {
+    const east = await get("/reverse?lat=-16.8&lon=180&max_distance_km=100");
+    const west = await get("/reverse?lat=-16.8&lon=-180&max_distance_km=100");
+    expect(east.body.data.nearest_place).toEqual(west.body.data.nearest_place);
+    expect(east.body.data).toMatchObject({ locality: "Labasa", country_code: "FJ", timezone: "Pacific/Fiji", distance_km: 79.047 });
+    // West of the antimeridian, the nearest place lies east of it.
+    const across = await get("/reverse?lat=-16.5&lon=-179.99&max_distance_km=100");
+    expect(across.body.data).toMatchObject({ locality: "Labasa", distance_km: 69.231 });
+    expect(across.body.data.nearest_place.longitude).toBe(179.36451);
+  });
+
+  it("answers at both poles whatever the longitude", async () => {
+    for (const lon of [0, 123, -180, 180]) {
+      const north = await get(`/reverse?lat=90&lon=${lon}`);
+      expect(north.body.data).toMatchObject({ within_max_distance: false, locality: null, distance_km: 1309.507 });
+      expect(north.body.data.nearest_place).toMatchObject({ name: "Longyearbyen", country_code: "SJ" });
+      const south = await get(`/reverse?lat=-90&lon=${lon}`);
+      expect(south.body.data).toMatchObject({ within_max_distance: false, distance_km: 1351.429 });
+      expect(south.body.data.nearest_place).toMatchObject({ name: "McMurdo Station", country_code: "AQ" });
+    }
+  });
+
+  it("localizes the locality and the country", async () => {
+    const { body } = await get("/reverse?lat=48.1374&lon=11.5755&language=ja");
+    expect(body.data).toMatchObject({ locality: "ミュンヘン", admin1: "バイエルン州", country: "ドイツ", country_code: "DE" });
+  });
+
+  it("refuses coordinates out of range, at the edge and past it", async () => {
+    for (const [lat, lon] of [[90, 180], [-90, -180]]) {
+      expect((await get(`/reverse?lat=${lat}&lon=${lon}`)).status).toBe(200);
+    }
+    const cases: Array<[string, string, string]> = [
+      ["lat=90.0001&lon=0", "lat", "must be at most 90"],
+      ["lat=-90.0001&lon=0", "lat", "must be at least -90"],
+      ["lat=0&lon=180.0001", "lon", "must be at most 180"],
+      ["lat=0&lon=-180.0001", "lon", "must be at least -180"],
+      ["lat=north&lon=0", "lat", "must be a number"],
+      ["lat=&lon=0", "lat", "must not be empty"],
+      ["lon=0", "lat", "is required"],
+      ["lat=0", "lon", "is required"],
+    ];
+    for (const [query, field, issue] of cases) {
+      const { status, body } = await get(`/reverse?${query}`);
+      expect(status, query).toBe(400);
+      expectValidationError(body, field, issue);
+    }
+  });
+});
+
+describe("GET /places/{id} and /languages", () => {
+  it("returns a place by GeoNames id, localized on request", async () => {
+    expect((await get("/places/2988507")).body.data).toEqual(PARIS_FR);
+    expect((await get("/places/2988507?language=ja")).body.data).toMatchObject({ name: "パリ", country: "フランス" });
+  });
+
+  it("says 404 for an id not in the gazetteer and 400 for a malformed one", async () => {
+    const missing = await get("/places/1");
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toEqual({ code: "NOT_FOUND", message: "No place has the GeoNames id 1 in this gazetteer." });
+    const malformed = await get("/places/paris");
+    expect(malformed.status).toBe(400);
+    expectValidationError(malformed.body, "id", "must be an integer");
+  });
+
+  it("lists the languages with their coverage", async () => {
+    const { body } = await get("/languages");
+    expect(body.data.count).toBe(body.data.languages.length);
+    expect(body.data.count).toBeGreaterThan(100);
+    const japanese = body.data.languages.find((language: any) => language.code === "ja");
+    expect(japanese).toMatchObject({ code: "ja", name: "Japanese", localized_country_names: true });
+    expect(japanese.localized_place_names).toBeGreaterThan(5000);
+  });
+});
+
+describe("gateway authentication and metering", () => {
+  it("refuses a request without a key", async () => {
+    const { status, body } = await get("/search?q=Paris", { "x-gateway-host": "geocoding.api.local" });
+    expect(status).toBe(401);
+    expect(body.error.code).toBe("MISSING_API_KEY");
+  });
+
+  it("refuses an unknown key and a host naming another service", async () => {
+    const unknown = await get("/reverse?lat=0&lon=0", { "x-gateway-key": "not-a-key", "x-gateway-host": "geocoding.api.local" });
+    expect(unknown.status).toBe(403);
+    expect(unknown.body.error.code).toBe("INVALID_API_KEY");
+    const wrongHost = await get("/reverse?lat=0&lon=0", { ...headers, "x-gateway-host": "time-zone.api.local" });
+    expect(wrongHost.status).toBe(403);
+    expect(wrongHost.body.error.code).toBe("HOST_MISMATCH");
+  });
+
+  it("meters every answered request against the plan", async () => {
+    const subscriber = await platform.subscribe("geocoding", "BASIC");
+    const first = await get("/search?q=Paris", subscriber.headers);
+    expect(first.headers["x-ratelimit-requests-limit"]).toBe("100");
+    expect(first.headers["x-ratelimit-requests-remaining"]).toBe("99");
+    const second = await get("/reverse?lat=0&lon=0", subscriber.headers);
+    expect(second.headers["x-ratelimit-requests-remaining"]).toBe("98");
+  });
+
+  it("serves health and OpenAPI without a key", async () => {
+    expect((await app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+    const spec = (await app.inject({ method: "GET", url: "/openapi.json" })).json();
+    expect(Object.keys(spec.paths).sort()).toEqual(["/languages", "/places/{id}", "/reverse", "/search"]);
+  });
+});
+
+describe("index snapshot", () => {
+  it("answers exactly as the index built from the files", () => {
+    const fromSnapshot = new PlaceSearch(restored);
+    for (const q of ["Paris", "lond", "Berlin, Germany", "san", "München", "ミュンヘン", "Paris, TX", "new yo"]) {
+      for (const language of [undefined, "ja"]) {
+        expect(fromSnapshot.search({ q, limit: 50, language }), q).toEqual(built.search.search({ q, limit: 50, language }));
+      }
+    }
+    for (const [latitude, longitude] of [[48.85, 2.35], [-16.8, 180], [90, 0], [-33.9, 18.4], [64.1, -21.9]]) {
+      const request = { latitude, longitude, maxDistanceKm: 50 };
+      expect(reverseGeocode(restored, request)).toEqual(reverseGeocode(built.gazetteer, request));
+    }
+  });
+
+  it("is written, replaces older snapshots, is read back, and is ignored when corrupt", () => {
+    const dir = mkdtempSync(join(tmpdir(), "geocoding-snapshot-"));
+    try {
+      const localizedNames = readLocalizedNames(defaultGazetteerFiles().localeDir);
+      const path = join(dir, "index-000000000000000000000000.bin");
+      writeFileSync(join(dir, "index-111111111111111111111111.bin"), "an older snapshot");
+      writeSnapshot(path, built.gazetteer);
+      const reread = readSnapshot(path, localizedNames)!;
+      expect(reread.describe(reread.indexOfId(2988507)!, "de")).toEqual(built.gazetteer.describe(built.gazetteer.indexOfId(2988507)!, "de"));
+      expect(existsSync(join(dir, "index-111111111111111111111111.bin"))).toBe(false);
+      writeFileSync(path, "GEOIDX01 but truncated");
+      expect(readSnapshot(path, localizedNames)).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

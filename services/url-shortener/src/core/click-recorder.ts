@@ -1,0 +1,76 @@
+import { ClickBuffer, type RawClick } from "../domain/click-buffer.js";
+import type { CountryLookup } from "../domain/geo.js";
+import { LruCache } from "../domain/lru.js";
+import { referrerDomain } from "../domain/referrer.js";
+import type { UserAgentClassifier } from "../domain/user-agent.js";
+import { utcDay, visitorFingerprint } from "../domain/visitor.js";
+import { writeClicks, type ClickRecord } from "../store/clicks.js";
+import { saltForDay } from "../store/salts.js";
+import type { TransactionalSql } from "../store/sql.js";
+
+export interface ClickRecorderOptions {
+  db: TransactionalSql;
+  countries: CountryLookup;
+  userAgents: UserAgentClassifier;
+  batchSize: number;
+  maxBuffered: number;
+  onError: (error: unknown, pending: number) => void;
+}
+
+/**
+ * Turns raw clicks into stored ones: country, device, browser, OS, bot flag and visitor fingerprint are
+ * derived when a batch is written, so the redirect only appends to memory. The client address is used
+ * for the country and the fingerprint and then forgotten.
+ */
+export class ClickRecorder {
+  readonly buffer: ClickBuffer;
+  private readonly salts = new Map<string, Buffer>();
+  /** Visitor days known to be stored: their first click was already counted, so they need no database check. */
+  private readonly knownVisitorDays = new LruCache<true>(100_000);
+
+  constructor(private readonly options: ClickRecorderOptions) {
+    this.buffer = new ClickBuffer({
+      write: (batch) => this.write(batch),
+      batchSize: options.batchSize,
+      maxBuffered: options.maxBuffered,
+      onError: options.onError,
+    });
+  }
+
+  record(click: RawClick): void {
+    this.buffer.push(click);
+  }
+
+  private async write(batch: RawClick[]): Promise<void> {
+    const records: ClickRecord[] = [];
+    for (const click of batch) records.push(await this.enrich(click));
+    const stored = await this.options.db.transaction((tx) => writeClicks(tx, records, (key) => this.knownVisitorDays.get(key) === true));
+    for (const key of stored) this.knownVisitorDays.set(key, true, 2 * 86_400_000);
+  }
+
+  private async enrich(click: RawClick): Promise<ClickRecord> {
+    const profile = this.options.userAgents.classify(click.userAgent);
+    const salt = await this.saltFor(utcDay(click.at));
+    return {
+      linkId: click.linkId,
+      at: click.at,
+      referrerDomain: referrerDomain(click.referer),
+      country: this.options.countries.country(click.ip),
+      deviceType: profile.deviceType,
+      browser: profile.browser,
+      os: profile.os,
+      isBot: profile.isBot,
+      visitorHash: visitorFingerprint(salt, click.linkId, click.ip, click.userAgent),
+      counted: click.counted,
+    };
+  }
+
+  private async saltFor(day: string): Promise<Buffer> {
+    const known = this.salts.get(day);
+    if (known) return known;
+    const salt = await saltForDay(this.options.db, day);
+    this.salts.set(day, salt);
+    for (const oldDay of this.salts.keys()) if (oldDay < day && this.salts.size > 2) this.salts.delete(oldDay);
+    return salt;
+  }
+}

@@ -1,0 +1,56 @@
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import { errors, type ServiceApp } from "@apiplat/service-kit";
+import type { ShortenerCore } from "../core/shortener-core.js";
+
+const NOT_FOUND_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><title>Link not found</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:15vh auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}</style>
+</head><body><h1>This short link does not exist or no longer works</h1>
+<p>It may have been mistyped, expired, reached its click limit or been deleted by its owner.</p></body></html>
+`;
+
+/** The client address: the socket peer, or the entry added by the nearest trusted reverse proxy. */
+function clientIp(request: FastifyRequest, trustedProxyHops: number): string {
+  if (trustedProxyHops === 0) return request.ip;
+  const header = request.headers["x-forwarded-for"];
+  const chain = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").map((s) => s.trim()).filter(Boolean);
+  return chain[chain.length - trustedProxyHops] ?? chain[0] ?? request.ip;
+}
+
+function wantsHtml(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? "";
+  return accept.includes("text/html");
+}
+
+/** GET /{code} on the short-link host: public, unmetered, not logged per request (it is the hot path). */
+export const redirectRoutes = (core: ShortenerCore): FastifyPluginAsync => async (instance) => {
+  const app = instance as unknown as ServiceApp;
+  // No params schema: any unknown or malformed code is a 404 like every other, never a 400.
+  app.get<{ Params: { code: string } }>(
+    "/:code",
+    { config: { public: true }, logLevel: "warn", schema: { hide: true } },
+    async (request, reply) => {
+      const outcome = await core.redirector
+        .visit({
+          host: request.hostname,
+          code: request.params.code,
+          ip: clientIp(request, core.settings.trustedProxyHops),
+          userAgent: request.headers["user-agent"] ?? "",
+          referer: request.headers.referer,
+          countClick: request.method === "GET",
+        })
+        .catch((error: unknown) => {
+          request.log.error({ err: error }, "redirect lookup failed");
+          throw errors.unavailable("Short links cannot be looked up right now; retry in a moment.");
+        });
+      if (outcome.kind === "target") {
+        const cacheControl = outcome.status === 301 ? "private, max-age=3600" : "private, no-cache";
+        return reply.header("cache-control", cacheControl).redirect(outcome.location, outcome.status);
+      }
+      if (outcome.kind === "fallback") return reply.header("cache-control", "private, no-cache").redirect(outcome.location, 302);
+      if (wantsHtml(request)) return reply.code(404).type("text/html; charset=utf-8").header("cache-control", "no-store").send(NOT_FOUND_PAGE);
+      throw errors.notFound(`There is no active short link with the code ${request.params.code}.`);
+    },
+  );
+};

@@ -1,0 +1,175 @@
+import type { Sql } from "./sql.js";
+
+export interface ClickRecord {
+  linkId: number;
+  at: Date;
+  referrerDomain: string | null;
+  country: string | null;
+  deviceType: string;
+  browser: string | null;
+  os: string | null;
+  isBot: boolean;
+  visitorHash: string;
+  /** Already added to the link's counter at redirect time. */
+  counted: boolean;
+}
+
+/**
+ * Writes a batch of clicks, their daily aggregates and the not-yet-counted ones to their links' counters (call it in
+ * one transaction). Returns the visitor-day keys stored, for the caller to remember once the transaction commits.
+ */
+export async function writeClicks(tx: Sql, clicks: readonly ClickRecord[], knownVisitorDay: (key: string) => boolean = () => false): Promise<string[]> {
+  await tx.query(
+    `INSERT INTO shortener_clicks (link_id, clicked_at, referrer_domain, country, device_type, browser, os, is_bot, visitor_hash)
+     SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::text[])`,
+    [
+      clicks.map((c) => c.linkId),
+      clicks.map((c) => c.at.toISOString()),
+      clicks.map((c) => c.referrerDomain),
+      clicks.map((c) => c.country),
+      clicks.map((c) => c.deviceType),
+      clicks.map((c) => c.browser),
+      clicks.map((c) => c.os),
+      clicks.map((c) => c.isBot),
+      clicks.map((c) => c.visitorHash),
+    ],
+  );
+  const visitorDays = await updateRollups(tx, clicks, knownVisitorDay);
+  const perLink = new Map<number, { count: number; last: number }>();
+  for (const click of clicks) {
+    if (click.counted) continue;
+    const entry = perLink.get(click.linkId) ?? { count: 0, last: 0 };
+    entry.count++;
+    entry.last = Math.max(entry.last, click.at.getTime());
+    perLink.set(click.linkId, entry);
+  }
+  if (perLink.size === 0) return visitorDays;
+  const ids = [...perLink.keys()].sort((a, b) => a - b);
+  await tx.query(
+    `UPDATE shortener_links AS l SET clicks = l.clicks + v.n, last_clicked_at = greatest(l.last_clicked_at, v.at)
+     FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::bigint[]) AS n, unnest($3::timestamptz[]) AS at) AS v
+     WHERE l.id = v.id`,
+    [ids, ids.map((id) => perLink.get(id)!.count), ids.map((id) => new Date(perLink.get(id)!.last).toISOString())],
+  );
+  return visitorDays;
+}
+
+export type Dimension = "day" | "referrer" | "country" | "device_type" | "browser" | "os";
+
+export interface DimensionRow {
+  dimension: Dimension;
+  value: string;
+  hits: number;
+  visitors: number;
+}
+
+const DIMENSION_COLUMNS: Dimension[] = ["day", "referrer", "country", "device_type", "browser", "os"];
+
+/** Human hits and visitors of a link between two UTC days (both included), summed per value of each dimension. */
+export async function dimensionTotals(db: Sql, linkId: number, fromDay: string, toDay: string): Promise<DimensionRow[]> {
+  const result = await db.query<Record<Dimension, string | null> & { hits: number; visitors: number }>(
+    `SELECT day::text AS day, referrer, country, device_type, browser, os, sum(hits)::bigint AS hits, sum(visitors)::bigint AS visitors
+     FROM shortener_click_daily
+     WHERE link_id = $1 AND day >= $2::date AND day <= $3::date AND NOT is_bot
+     GROUP BY GROUPING SETS ((day), (referrer), (country), (device_type), (browser), (os))`,
+    [linkId, fromDay, toDay],
+  );
+  return result.rows.map((row) => {
+    const dimension = DIMENSION_COLUMNS.find((column) => row[column] !== null)!;
+    return { dimension, value: row[dimension]!, hits: Number(row.hits), visitors: Number(row.visitors) };
+  });
+}
+
+/** Bot hits of a link between two UTC days, or over its whole life when no days are given. */
+export async function botHits(db: Sql, linkId: number, fromDay: string | null, toDay: string | null): Promise<number> {
+  const result = await db.query<{ hits: number | null }>(
+    `SELECT sum(hits)::bigint AS hits FROM shortener_click_daily
+     WHERE link_id = $1 AND is_bot AND ($2::date IS NULL OR day >= $2::date) AND ($3::date IS NULL OR day <= $3::date)`,
+    [linkId, fromDay, toDay],
+  );
+  return Number(result.rows[0]?.hits ?? 0);
+}
+
+/** All-time totals of a link from its daily aggregates. */
+export async function lifetimeTotals(db: Sql, linkId: number): Promise<{ hits: number; visitors: number; bot_hits: number }> {
+  const result = await db.query<{ hits: number | null; visitors: number | null; bot_hits: number | null }>(
+    `SELECT sum(hits) FILTER (WHERE NOT is_bot)::bigint AS hits,
+            sum(visitors) FILTER (WHERE NOT is_bot)::bigint AS visitors,
+            sum(hits) FILTER (WHERE is_bot)::bigint AS bot_hits
+     FROM shortener_click_daily WHERE link_id = $1`,
+    [linkId],
+  );
+  const row = result.rows[0];
+  return { hits: Number(row?.hits ?? 0), visitors: Number(row?.visitors ?? 0), bot_hits: Number(row?.bot_hits ?? 0) };
+}
+
+function dayOf(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/** The key of a visitor's day on a link, as shortener_daily_visitors holds it. */
+export function visitorDayKey(click: ClickRecord): string {
+  return `${click.linkId}|${dayOf(click.at)}|${click.visitorHash}`;
+}
+
+function combinationOf(click: ClickRecord): string[] {
+  if (click.isBot) return ["", "", "", "", ""];
+  return [click.referrerDomain ?? "direct", click.country ?? "unknown", click.deviceType, click.browser ?? "unknown", click.os ?? "unknown"];
+}
+
+/**
+ * Adds a batch to the daily aggregates: each click adds a hit to its combination of values; a visitor's first click of
+ * the day (a new row in shortener_daily_visitors) also adds a visitor. `known` says which visitor days are already
+ * stored, so that they are not sent again. Returns the visitor-day keys that are stored once this transaction commits.
+ */
+async function updateRollups(tx: Sql, clicks: readonly ClickRecord[], known: (key: string) => boolean): Promise<string[]> {
+  const firstClickOf = new Map<string, ClickRecord>();
+  for (const click of clicks) {
+    if (click.isBot) continue;
+    const key = visitorDayKey(click);
+    if (!firstClickOf.has(key) && !known(key)) firstClickOf.set(key, click);
+  }
+  // A fixed order keeps concurrent flushes of several processes from deadlocking on the same rows.
+  const candidates = [...firstClickOf.keys()].sort();
+  const fresh = new Set<string>();
+  if (candidates.length > 0) {
+    const firstClicks = candidates.map((key) => firstClickOf.get(key)!);
+    const inserted = await tx.query<{ link_id: number; day: string; visitor_hash: string }>(
+      `INSERT INTO shortener_daily_visitors (link_id, day, visitor_hash)
+       SELECT * FROM unnest($1::bigint[], $2::date[], $3::text[])
+       ON CONFLICT DO NOTHING
+       RETURNING link_id, day::text AS day, visitor_hash`,
+      [firstClicks.map((c) => c.linkId), firstClicks.map((c) => dayOf(c.at)), firstClicks.map((c) => c.visitorHash)],
+    );
+    for (const row of inserted.rows) fresh.add(`${row.link_id}|${row.day}|${row.visitor_hash}`);
+  }
+  const rows = new Map<string, { linkId: number; day: string; isBot: boolean; values: string[]; hits: number; visitors: number }>();
+  for (const click of clicks) {
+    const values = combinationOf(click);
+    const day = dayOf(click.at);
+    const key = `${click.linkId}|${day}|${click.isBot}|${values.join("|")}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = { linkId: click.linkId, day, isBot: click.isBot, values, hits: 0, visitors: 0 };
+      rows.set(key, row);
+    }
+    row.hits++;
+    if (!click.isBot && firstClickOf.get(visitorDayKey(click)) === click && fresh.has(visitorDayKey(click))) row.visitors++;
+  }
+  const ordered = [...rows.keys()].sort().map((key) => rows.get(key)!);
+  await tx.query(
+    `INSERT INTO shortener_click_daily (link_id, day, is_bot, referrer, country, device_type, browser, os, hits, visitors)
+     SELECT * FROM unnest($1::bigint[], $2::date[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::bigint[])
+     ON CONFLICT (link_id, day, is_bot, referrer, country, device_type, browser, os)
+     DO UPDATE SET hits = shortener_click_daily.hits + excluded.hits, visitors = shortener_click_daily.visitors + excluded.visitors`,
+    [
+      ordered.map((r) => r.linkId),
+      ordered.map((r) => r.day),
+      ordered.map((r) => r.isBot),
+      ...[0, 1, 2, 3, 4].map((i) => ordered.map((r) => r.values[i])),
+      ordered.map((r) => r.hits),
+      ordered.map((r) => r.visitors),
+    ],
+  );
+  return candidates;
+}

@@ -1,0 +1,52 @@
+import { createServiceApp, type PlatformDeps, type ServiceApp } from "@apiplat/service-kit";
+import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
+import { relaySettingsFromEnv } from "./config.js";
+import { LIMITS } from "./limits.js";
+import { defaultRelaySettings, Relay, type RelaySettings } from "./relay.js";
+import { forwardingRoutes } from "./routes/forwarding.js";
+import { hookRoutes } from "./routes/hooks.js";
+import { inboxRoutes } from "./routes/inboxes.js";
+import { streamRoutes } from "./routes/stream.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The relay's worker, feed and purge job (tests run the purge on demand). */
+    webhookRelay: Relay;
+  }
+}
+
+export interface WebhookRelayDeps extends PlatformDeps {
+  relay?: Partial<RelaySettings>;
+}
+
+const SERVICE = "webhook-relay" as const;
+
+export async function buildApp(deps: WebhookRelayDeps): Promise<ServiceApp> {
+  const host = deps.config.services.find((s) => s.name === SERVICE)?.host ?? `${SERVICE}.${deps.config.publicDomain}`;
+  const settings: RelaySettings = { ...defaultRelaySettings(host), ...deps.relay };
+  const outbound: OutboundClient = createOutboundClient({ allowCidrs: deps.config.outboundAllowCidrs, userAgent: "webhook-relay/1.0" });
+  const app = await createServiceApp({
+    service: SERVICE,
+    deps,
+    migrations: new URL("../migrations", import.meta.url),
+    description:
+      "Temporary webhook endpoints that capture every request, stream them live, forward them signed (Standard Webhooks) with retries, and replay them.",
+  });
+  const relay = new Relay(deps, outbound, settings, app.log);
+  app.decorate("webhookRelay", relay);
+  await app.register(hookRoutes, { relay, maxBodyBytes: LIMITS.maxBodyBytes });
+  await app.register(inboxRoutes, { relay, maxInboxesPerAccount: LIMITS.maxInboxesPerAccount });
+  await app.register(forwardingRoutes, { relay });
+  await app.register(streamRoutes, { relay });
+  app.addHook("onClose", async () => {
+    await relay.stop();
+    await outbound.close();
+  });
+  await relay.start();
+  return app;
+}
+
+export const service = {
+  name: SERVICE,
+  build: (platform: PlatformDeps) => buildApp({ ...platform, relay: relaySettingsFromEnv(platform.config.env) }),
+};

@@ -1,0 +1,177 @@
+import { destinationUrl } from "../domain/forwarding.js";
+import { isSuccess, nextRetryDelayMs, type RetryPolicy } from "../domain/retry.js";
+import { BatchWriter } from "../batch-writer.js";
+import { claimDueDeliveries, finishDeliveryAttempts, type DeliveryJob, type FinishedDelivery } from "../store/deliveries.js";
+import type { SqlClient } from "../store/sql.js";
+import { toBuffer } from "../store/sql.js";
+import { activeSecrets, sendRequest, type OutboundFetcher, type SendResult } from "./sender.js";
+
+export interface DeliveryWorkerOptions {
+  concurrency: number;
+  pollIntervalMs: number;
+  timeoutMs: number;
+  retryPolicy: RetryPolicy;
+  random: () => number;
+}
+
+interface Logger {
+  error(obj: unknown, msg?: string): void;
+}
+
+/**
+ * Sends queued deliveries. Captures wake it at once (so forwarding is immediate on the replica that
+ * captured); a poll picks up retries that come due and work left by other replicas.
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private pumping: Promise<void> | null = null;
+  private pumpAgain = false;
+  private backlog = false;
+  private stopped = true;
+  /** Slots promised to captures that will hand over their first attempt (see reserve). */
+  private reserved = 0;
+  private readonly results: BatchWriter<FinishedDelivery, void>;
+
+  constructor(
+    private readonly db: SqlClient,
+    private readonly outbound: OutboundFetcher,
+    private readonly now: () => Date,
+    private readonly log: Logger,
+    private readonly options: DeliveryWorkerOptions,
+  ) {
+    this.results = new BatchWriter<FinishedDelivery, void>(async (items) => {
+      await finishDeliveryAttempts(db, items);
+      return items.map(() => undefined);
+    }, 2, 100);
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.wake(), this.options.pollIntervalMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Finishes the deliveries in flight; claims nothing new. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.pumping;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** How long a claim lasts: a worker that dies mid-delivery gives the delivery back after this. */
+  claimUntil(now: Date): Date {
+    return new Date(now.getTime() + this.options.timeoutMs + 60_000);
+  }
+
+  /**
+   * Promises a slot to a capture about to be stored already claimed, so that its first attempt goes
+   * out without a second query. False when the worker is full (the capture is then queued unclaimed).
+   */
+  reserve(): boolean {
+    if (this.stopped || this.inFlight.size + this.reserved >= this.options.concurrency) return false;
+    this.reserved++;
+    return true;
+  }
+
+  /** Gives back a reserved slot: with the claimed job to send, or with nothing when storing failed. */
+  release(job: DeliveryJob | null): void {
+    this.reserved--;
+    if (job) this.track(this.deliver(job));
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = this.pump().finally(() => {
+      this.pumping = null;
+    });
+  }
+
+  private async pump(): Promise<void> {
+    do {
+      this.pumpAgain = false;
+      const room = this.options.concurrency - this.inFlight.size - this.reserved;
+      if (room <= 0) {
+        this.backlog = true;
+        return;
+      }
+      try {
+        const now = this.now();
+        const jobs = await claimDueDeliveries(this.db, now, this.claimUntil(now), room);
+        this.backlog = jobs.length === room;
+        for (const job of jobs) this.track(this.deliver(job));
+      } catch (error) {
+        this.log.error({ err: error }, "claiming deliveries failed");
+        return;
+      }
+    } while ((this.pumpAgain || this.backlog) && !this.stopped);
+  }
+
+  private track(work: Promise<void>): void {
+    this.inFlight.add(work);
+    void work.finally(() => {
+      this.inFlight.delete(work);
+      if (this.backlog) this.wake();
+    });
+  }
+
+  private async deliver(job: DeliveryJob): Promise<void> {
+    const startedAt = this.now();
+    try {
+      const result = await this.send(job, startedAt);
+      await this.record(job, startedAt, result);
+    } catch (error) {
+      // The claim lapses after its lock time and another pass retries the delivery.
+      this.log.error({ err: error, request_id: job.request_id }, "delivery failed to record");
+    }
+  }
+
+  private async send(job: DeliveryJob, startedAt: Date): Promise<SendResult> {
+    let url: string;
+    try {
+      url = destinationUrl(job.destination_url, job.path, job.query_string);
+    } catch {
+      return { url: job.destination_url, statusCode: null, latencyMs: 0, error: "destination URL is invalid", responseBody: null, permanentError: true };
+    }
+    const request = {
+      messageId: job.request_id,
+      method: job.method,
+      headers: job.headers,
+      body: toBuffer(job.body),
+      dropAuthorization: job.has_basic_auth,
+      secrets: activeSecrets(job.signing_secret, job.previous_signing_secret, job.previous_secret_expires_at, startedAt),
+    };
+    return sendRequest(this.outbound, url, request, Math.floor(startedAt.getTime() / 1000), this.options.timeoutMs);
+  }
+
+  private async record(job: DeliveryJob, startedAt: Date, result: SendResult): Promise<void> {
+    const now = this.now();
+    const outcome = { statusCode: result.statusCode, permanentError: result.permanentError, retryAfter: result.retryAfter };
+    const delay = nextRetryDelayMs(job.attempt, outcome, now, this.options.random(), this.options.retryPolicy);
+    const nextAttemptAt = delay === null ? null : new Date(now.getTime() + delay);
+    const state = isSuccess(outcome) ? "succeeded" : nextAttemptAt === null ? "failed" : "pending";
+    await this.results.write({
+      deliveryId: job.delivery_id,
+      attempt: {
+        requestId: job.request_id,
+        kind: "forward",
+        attempt: job.attempt,
+        url: result.url,
+        startedAt,
+        statusCode: result.statusCode,
+        latencyMs: result.latencyMs,
+        error: result.error,
+        responseBody: result.responseBody,
+        nextAttemptAt,
+      },
+      state,
+      now,
+    });
+  }
+}

@@ -1,0 +1,192 @@
+import type { FastifyBaseLogger, FastifyRequest } from "fastify";
+import { errors, type PlatformDeps } from "@apiplat/service-kit";
+import type { OutboundClient } from "@apiplat/outbound-guard";
+import { credentialsMatch, parseBasicAuthorization } from "./domain/basic-auth.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./domain/retry.js";
+import { DeliveryWorker } from "./delivery/worker.js";
+import { findLiveInbox, purgeExpiredInboxes, trimOverfullInboxes, type InboxRow } from "./store/inboxes.js";
+import { toBuffer } from "./store/sql.js";
+import { CaptureFeed, type CaptureEvent } from "./stream/feed.js";
+import { InboxCache } from "./inbox-cache.js";
+import { BatchWriter } from "./batch-writer.js";
+import { insertCaptures, type CaptureToStore, type StoredCapture } from "./store/requests.js";
+import { isPrivate } from "./views.js";
+
+export interface RelaySettings {
+  /** Public base of hook URLs: an inbox's hook URL is `${hooksUrl}/${id}`. */
+  hooksUrl: string;
+  forwardTimeoutMs: number;
+  workerConcurrency: number;
+  /** How often the delivery queue is polled for retries that came due and work of other replicas. */
+  pollIntervalMs: number;
+  purgeIntervalMs: number;
+  /** SSE keep-alive comment interval. */
+  keepAliveMs: number;
+  /** How long the hook URL may use an inbox read from the database (changes also announce themselves). */
+  inboxCacheMs: number;
+  /** Most captures written by one INSERT (1 writes each capture alone). */
+  captureBatchMax: number;
+  /** Proxies whose X-Forwarded-For is believed for the sender's address. */
+  trustedProxies: string[];
+  retryPolicy: RetryPolicy;
+  random: () => number;
+}
+
+export function defaultRelaySettings(host: string): RelaySettings {
+  return {
+    hooksUrl: `http://${host}/h`,
+    forwardTimeoutMs: 15_000,
+    workerConcurrency: 64,
+    pollIntervalMs: 1_000,
+    purgeIntervalMs: 60_000,
+    keepAliveMs: 15_000,
+    inboxCacheMs: 5_000,
+    captureBatchMax: 100,
+    trustedProxies: ["127.0.0.0/8", "::1/128"],
+    retryPolicy: DEFAULT_RETRY_POLICY,
+    random: Math.random,
+  };
+}
+
+/** Concurrent batch writes per kind; the rest of the pool stays free for reads and the worker. */
+const WRITES_IN_FLIGHT = 4;
+
+/** insertCaptures' rows in the order of `items` (RETURNING does not promise an order). */
+async function storeCaptures(db: PlatformDeps["db"], items: CaptureToStore[]): Promise<StoredCapture[]> {
+  const stored = new Map((await insertCaptures(db, items)).map((s) => [s.id, s]));
+  return items.map((item) => {
+    const result = stored.get(item.capture.id);
+    if (!result) throw new Error(`capture ${item.capture.id} was not stored`);
+    return result;
+  });
+}
+
+export interface InboxAccess {
+  inbox: InboxRow;
+  owner: boolean;
+}
+
+/** The service's moving parts, shared by its routes: delivery worker, capture feed, purge job, access rules. */
+export class Relay {
+  readonly feed: CaptureFeed;
+  readonly worker: DeliveryWorker;
+  readonly inboxes: InboxCache;
+  readonly captures: BatchWriter<CaptureToStore, StoredCapture>;
+  private purgeTimer: NodeJS.Timeout | undefined;
+  private readonly publishing = new Set<Promise<void>>();
+  private readonly capturing = new Set<Promise<unknown>>();
+  private unannounced = new Map<string, CaptureEvent[]>();
+
+  constructor(
+    readonly deps: PlatformDeps,
+    readonly outbound: OutboundClient,
+    readonly settings: RelaySettings,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.feed = new CaptureFeed(deps.kv);
+    this.inboxes = new InboxCache(deps, settings.inboxCacheMs, (error) =>
+      log.warn({ err: error }, "announcing an inbox change to other replicas failed; they see it within the cache lifetime"),
+    );
+    this.captures = new BatchWriter((items) => storeCaptures(deps.db, items), WRITES_IN_FLIGHT, settings.captureBatchMax);
+    this.worker = new DeliveryWorker(deps.db, outbound, deps.now, log, {
+      concurrency: settings.workerConcurrency,
+      pollIntervalMs: settings.pollIntervalMs,
+      timeoutMs: settings.forwardTimeoutMs,
+      retryPolicy: settings.retryPolicy,
+      random: settings.random,
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.inboxes.start();
+    this.worker.start();
+    this.purgeTimer = setInterval(() => {
+      void this.track(this.purgeNow().catch((error) => this.log.error({ err: error }, "retention purge failed")));
+    }, this.settings.purgeIntervalMs);
+    this.purgeTimer.unref();
+  }
+
+  /**
+   * Runs work that shutdown must wait for. A capture whose sender hung up mid-request keeps running
+   * after the server has closed, and it still needs the database; so does a purge pass.
+   */
+  track<T>(capture: Promise<T>): Promise<T> {
+    this.capturing.add(capture);
+    void capture.then(
+      () => this.capturing.delete(capture),
+      () => this.capturing.delete(capture),
+    );
+    return capture;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.purgeTimer);
+    await Promise.allSettled([...this.capturing]);
+    await this.worker.stop();
+    this.flushAnnouncements();
+    await Promise.allSettled([...this.publishing]);
+    await this.inboxes.stop();
+  }
+
+  /**
+   * Announces a capture to live streams without making the sender wait; a failure is only logged.
+   * Captures of one inbox made in the same turn of the event loop go out as one message.
+   */
+  announce(inboxId: string, event: CaptureEvent): void {
+    const queued = this.unannounced.get(inboxId);
+    if (queued) return void queued.push(event);
+    if (this.unannounced.size === 0) setImmediate(() => this.flushAnnouncements());
+    this.unannounced.set(inboxId, [event]);
+  }
+
+  private flushAnnouncements(): void {
+    const batches = this.unannounced;
+    this.unannounced = new Map();
+    for (const [inboxId, events] of batches) {
+      const publishing = this.feed
+        .publish(inboxId, events.sort((a, b) => a.seq - b.seq))
+        .catch((error) => this.log.warn({ err: error, inbox_id: inboxId }, "publishing captures to live streams failed"))
+        .finally(() => this.publishing.delete(publishing));
+      this.publishing.add(publishing);
+    }
+  }
+
+  /** Deletes inboxes past their retention with their captures, then captures past each inbox's cap. */
+  async purgeNow(): Promise<{ expired_inboxes: number; trimmed_requests: number }> {
+    const expired = await purgeExpiredInboxes(this.deps.db, this.deps.now());
+    const trimmed = await trimOverfullInboxes(this.deps.db);
+    return { expired_inboxes: expired, trimmed_requests: trimmed };
+  }
+
+  async liveInbox(id: string): Promise<InboxRow> {
+    const inbox = await findLiveInbox(this.deps.db, id, this.deps.now());
+    if (!inbox) throw errors.notFound(`There is no inbox ${id}, or it has expired.`);
+    return inbox;
+  }
+
+  /**
+   * The owner reads everything. As the product description states, anyone holding a public inbox's
+   * URL may read it too; a private inbox also lets in a caller presenting its Basic credentials.
+   */
+  async readableInbox(request: FastifyRequest, id: string): Promise<InboxAccess> {
+    const inbox = await this.liveInbox(id);
+    if (inbox.account_id === request.subscriber.accountId) return { inbox, owner: true };
+    if (!isPrivate(inbox)) return { inbox, owner: false };
+    if (inbox.basic_auth_username !== null && inbox.basic_auth_salt && inbox.basic_auth_hash) {
+      const stored = { username: inbox.basic_auth_username, salt: toBuffer(inbox.basic_auth_salt), hash: toBuffer(inbox.basic_auth_hash) };
+      if (credentialsMatch(parseBasicAuthorization(request.headers.authorization), stored)) return { inbox, owner: false };
+    }
+    throw errors.forbidden(
+      "INBOX_PRIVATE",
+      "This inbox is private: only its owner's account, or a caller sending its Basic credentials in Authorization, may read it.",
+    );
+  }
+
+  async ownedInbox(request: FastifyRequest, id: string): Promise<InboxRow> {
+    const inbox = await this.liveInbox(id);
+    if (inbox.account_id !== request.subscriber.accountId) {
+      throw errors.forbidden("NOT_INBOX_OWNER", "Only the account that created this inbox may change it, forward it or replay its requests.");
+    }
+    return inbox;
+  }
+}

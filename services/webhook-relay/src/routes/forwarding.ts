@@ -1,0 +1,82 @@
+import { errors, ok, type ServiceApp } from "@apiplat/service-kit";
+import { destinationUrl } from "../domain/forwarding.js";
+import { generateSigningSecret } from "../domain/signature.js";
+import { activeSecrets, sendRequest } from "../delivery/sender.js";
+import { LIMITS } from "../limits.js";
+import type { Relay } from "../relay.js";
+import { emptyBodyAsObject, ForwardBody, InboxParams, ReplayBody, RequestParams } from "../schemas.js";
+import { recordReplayAttempt } from "../store/deliveries.js";
+import { rotateSigningSecret, setForwardUrl } from "../store/inboxes.js";
+import { findRequest } from "../store/requests.js";
+import { toBuffer } from "../store/sql.js";
+import { forwardingView } from "../views.js";
+
+export async function forwardingRoutes(app: ServiceApp, options: { relay: Relay }): Promise<void> {
+  const { relay } = options;
+  const { db, now } = relay.deps;
+
+  app.post(
+    "/forward/:id",
+    { schema: { params: InboxParams, body: ForwardBody, summary: "Set or clear the forwarding URL; rotate the signing secret" } },
+    async (request) => {
+      let inbox = await relay.ownedInbox(request, request.params.id);
+      const { url, rotate_secret } = request.body;
+      if (url !== undefined && url !== null) await relay.outbound.check(url, "url");
+      if (url !== undefined) inbox = await setForwardUrl(db, inbox.id, url, now());
+      if (rotate_secret) {
+        inbox = await rotateSigningSecret(db, inbox.id, generateSigningSecret(), new Date(now().getTime() + LIMITS.secretGraceMs));
+      }
+      await relay.inboxes.changed(inbox.id);
+      return ok(forwardingView(inbox, now()));
+    },
+  );
+
+  app.get("/forward/:id", { schema: { params: InboxParams, summary: "The forwarding URL and signing secret" } }, async (request) => {
+    const inbox = await relay.ownedInbox(request, request.params.id);
+    return ok(forwardingView(inbox, now()));
+  });
+
+  app.post(
+    "/replay/:id/:request_id",
+    { preValidation: emptyBodyAsObject, schema: { params: RequestParams, body: ReplayBody, summary: "Send a captured request again, now, and return the answer" } },
+    async (request) => {
+      const inbox = await relay.ownedInbox(request, request.params.id);
+      const base = request.body.url ?? inbox.forward_url;
+      if (!base) throw errors.conflict("This inbox has no forwarding URL; give one in url.", [{ field: "url", issue: "is required when the inbox does not forward" }]);
+      await relay.outbound.check(base, "url");
+      const row = await findRequest(db, inbox.id, request.params.request_id);
+      if (!row || row.body === null) throw errors.notFound(`Inbox ${inbox.id} has no request ${request.params.request_id}.`);
+      const startedAt = now();
+      const target = destinationUrl(base, row.path, row.query_string);
+      const outgoing = {
+        messageId: row.id,
+        method: row.method,
+        headers: row.headers,
+        body: toBuffer(row.body),
+        dropAuthorization: inbox.basic_auth_username !== null,
+        secrets: activeSecrets(inbox.signing_secret, inbox.previous_signing_secret, inbox.previous_secret_expires_at, startedAt),
+      };
+      const result = await sendRequest(relay.outbound, target, outgoing, Math.floor(startedAt.getTime() / 1000), relay.settings.forwardTimeoutMs);
+      if (result.permanentError && result.statusCode === null) throw errors.validation("url", result.error ?? "was refused");
+      const attempt = await recordReplayAttempt(db, {
+        requestId: row.id,
+        url: result.url,
+        startedAt,
+        statusCode: result.statusCode,
+        latencyMs: result.latencyMs,
+        error: result.error,
+        responseBody: result.responseBody,
+      });
+      return ok({
+        request_id: row.id,
+        replay: attempt,
+        url: result.url,
+        started_at: startedAt.toISOString(),
+        status_code: result.statusCode,
+        latency_ms: result.latencyMs,
+        error: result.error,
+        response_body: result.responseBody,
+      });
+    },
+  );
+}

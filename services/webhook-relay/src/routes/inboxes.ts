@@ -1,0 +1,132 @@
+import { randomUUID } from "node:crypto";
+import { errors, ok, type ServiceApp } from "@apiplat/service-kit";
+import { decodeCursor, encodeCursor } from "../domain/cursor.js";
+import { expiresAt, maxRequestsPerInbox } from "../domain/retention.js";
+import { generateSigningSecret } from "../domain/signature.js";
+import { settingsChange } from "../inbox-settings.js";
+import { LIMITS } from "../limits.js";
+import type { Relay } from "../relay.js";
+import { CreateInboxBody, emptyBodyAsObject, InboxParams, PageQuery, RequestListQuery, RequestParams, UpdateInboxBody, type RequestListQueryInput } from "../schemas.js";
+import { attemptsOf } from "../store/deliveries.js";
+import { countLiveInboxes, deleteInbox, insertInbox, listInboxes, updateInboxSettings } from "../store/inboxes.js";
+import { findRequest, listRequests, type RequestFilters } from "../store/requests.js";
+import { toBuffer } from "../store/sql.js";
+import { attemptView, ownerInboxView, publicInboxView, requestView } from "../views.js";
+
+export interface InboxRoutesOptions {
+  relay: Relay;
+  maxInboxesPerAccount: number;
+}
+
+function cursorPosition(cursor: string | undefined): number | null {
+  if (cursor === undefined) return null;
+  const position = decodeCursor(cursor);
+  if (position === null) throw errors.validation("cursor", "must be a next_cursor returned by this endpoint");
+  return position;
+}
+
+function parseInstant(value: string | undefined, field: string): Date | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time)) throw errors.validation(field, "must be an ISO 8601 date-time");
+  return new Date(time);
+}
+
+function requestFilters(query: RequestListQueryInput): RequestFilters {
+  const since = parseInstant(query.since, "since");
+  const until = parseInstant(query.until, "until");
+  if (since && until && since >= until) throw errors.validation("until", "must be later than since");
+  return { method: query.method, since, until, contains: query.q };
+}
+
+export async function inboxRoutes(app: ServiceApp, options: InboxRoutesOptions): Promise<void> {
+  const { relay } = options;
+  const { db, now } = relay.deps;
+  const hooksUrl = relay.settings.hooksUrl;
+
+  app.post("/create", { preValidation: emptyBodyAsObject, schema: { body: CreateInboxBody, summary: "Create an inbox (a hook URL)" } }, async (request, reply) => {
+    const subscriber = request.subscriber;
+    const createdAt = now();
+    const change = settingsChange(request.body);
+    if ((await countLiveInboxes(db, subscriber.accountId, createdAt)) >= options.maxInboxesPerAccount) {
+      throw errors.conflict(`An account may hold at most ${options.maxInboxesPerAccount} live inboxes; delete one first.`);
+    }
+    const inbox = await insertInbox(db, {
+      id: randomUUID(),
+      accountId: subscriber.accountId,
+      createdAt,
+      expiresAt: expiresAt(createdAt, subscriber.plan),
+      maxRequests: maxRequestsPerInbox(subscriber.plan),
+      signingSecret: generateSigningSecret(),
+      settings: change,
+    });
+    return reply.code(201).send(ok(ownerInboxView(inbox, hooksUrl)));
+  });
+
+  app.get("/inboxes", { schema: { querystring: PageQuery, summary: "List the account's inboxes, newest first" } }, async (request) => {
+    const { limit, cursor } = request.query;
+    const rows = await listInboxes(db, request.subscriber.accountId, now(), limit + 1, cursorPosition(cursor));
+    const page = rows.slice(0, limit);
+    return ok({
+      inboxes: page.map((inbox) => ownerInboxView(inbox, hooksUrl)),
+      next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null,
+    });
+  });
+
+  app.get(
+    "/inbox/:id",
+    { schema: { params: InboxParams, querystring: RequestListQuery, summary: "An inbox and its captured requests, newest first" } },
+    async (request) => {
+      const { inbox, owner } = await relay.readableInbox(request, request.params.id);
+      const { limit, cursor } = request.query;
+      const rows = await listRequests(db, inbox.id, requestFilters(request.query), limit + 1, cursorPosition(cursor), LIMITS.inlineBodyBytes);
+      const page = rows.slice(0, limit);
+      return ok({
+        inbox: owner ? ownerInboxView(inbox, hooksUrl) : publicInboxView(inbox, hooksUrl),
+        requests: page.map(requestView),
+        next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null,
+      });
+    },
+  );
+
+  app.patch("/inbox/:id", { schema: { params: InboxParams, body: UpdateInboxBody, summary: "Change an inbox's settings" } }, async (request) => {
+    const inbox = await relay.ownedInbox(request, request.params.id);
+    const updated = await updateInboxSettings(db, inbox.id, settingsChange(request.body));
+    await relay.inboxes.changed(inbox.id);
+    return ok(ownerInboxView(updated, hooksUrl));
+  });
+
+  app.delete("/inbox/:id", { schema: { params: InboxParams, summary: "Delete an inbox and everything it captured" } }, async (request) => {
+    const inbox = await relay.ownedInbox(request, request.params.id);
+    await deleteInbox(db, inbox.id);
+    await relay.inboxes.changed(inbox.id);
+    return ok({ id: inbox.id, deleted: true });
+  });
+
+  app.get(
+    "/inbox/:id/requests/:request_id",
+    { schema: { params: RequestParams, summary: "One captured request with its whole body and delivery attempts" } },
+    async (request) => {
+      const { inbox } = await relay.readableInbox(request, request.params.id);
+      const row = await findRequest(db, inbox.id, request.params.request_id);
+      if (!row) throw errors.notFound(`Inbox ${inbox.id} has no request ${request.params.request_id}.`);
+      const attempts = await attemptsOf(db, row.id);
+      return ok({ ...requestView(row), attempts: attempts.map(attemptView) });
+    },
+  );
+
+  app.get(
+    "/inbox/:id/requests/:request_id/raw",
+    { schema: { params: RequestParams, summary: "The body of a captured request, byte for byte, with its Content-Type" } },
+    async (request, reply) => {
+      const { inbox } = await relay.readableInbox(request, request.params.id);
+      const row = await findRequest(db, inbox.id, request.params.request_id);
+      if (!row || row.body === null) throw errors.notFound(`Inbox ${inbox.id} has no request ${request.params.request_id}.`);
+      return reply
+        .type(row.content_type ?? "application/octet-stream")
+        .header("content-disposition", "attachment")
+        .header("x-content-type-options", "nosniff")
+        .send(toBuffer(row.body));
+    },
+  );
+}

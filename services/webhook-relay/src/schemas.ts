@@ -1,0 +1,93 @@
+import { Type, type Static, type TObject } from "typebox";
+import { LIMITS } from "./limits.js";
+
+export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"] as const;
+
+const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+const Uuid = Type.String({ pattern: UUID_PATTERN, description: "a UUID" });
+
+export const InboxParams = Type.Object({ id: Uuid });
+export const RequestParams = Type.Object({ id: Uuid, request_id: Uuid });
+
+/**
+ * An object or null, as one JSON Schema type list rather than a union, so that a bad field inside
+ * the object is reported alone instead of with a "must be null" from the other branch.
+ */
+function nullable<T extends TObject>(schema: T) {
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: ["object", "null"] });
+}
+
+export const DefaultResponse = Type.Object(
+  {
+    status: Type.Integer({ minimum: 200, maximum: 599, description: "HTTP status answered to senders" }),
+    body: Type.Optional(Type.String({ maxLength: LIMITS.defaultResponseBodyChars, description: 'default ""' })),
+    content_type: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: LIMITS.contentTypeChars,
+        // Printable ASCII only: a header value cannot carry control characters.
+        pattern: "^[\\x20-\\x7E]+$",
+        description: 'default "text/plain; charset=utf-8"',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const BasicAuth = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: LIMITS.credentialChars, pattern: "^[^:]*$" }),
+    password: Type.String({ minLength: 1, maxLength: LIMITS.credentialChars }),
+  },
+  { additionalProperties: false },
+);
+
+const InboxSettingsFields = {
+  default_response: Type.Optional(nullable(DefaultResponse)),
+  cors: Type.Optional(Type.Boolean({ description: "default true" })),
+  basic_auth: Type.Optional(nullable(BasicAuth)),
+  ip_allowlist: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: LIMITS.allowlistEntries, description: "IP addresses or CIDR ranges" }),
+  ),
+};
+
+export const CreateInboxBody = Type.Object(InboxSettingsFields, { additionalProperties: false });
+export const UpdateInboxBody = Type.Object(InboxSettingsFields, { additionalProperties: false });
+export type InboxSettingsInput = Static<typeof UpdateInboxBody>;
+
+export const PageQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: LIMITS.pageSizeMax, default: LIMITS.pageSizeDefault }),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+});
+
+export const RequestListQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: LIMITS.pageSizeMax, default: LIMITS.pageSizeDefault }),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  method: Type.Optional(Type.Union(HTTP_METHODS.map((m) => Type.Literal(m)))),
+  since: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "ISO 8601 date-time, inclusive" })),
+  until: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "ISO 8601 date-time, exclusive" })),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.searchChars, description: "text in the body or a header value" })),
+});
+export type RequestListQueryInput = Static<typeof RequestListQuery>;
+
+export const StreamQuery = Type.Object({
+  last_event_id: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
+});
+
+export const ForwardBody = Type.Object(
+  {
+    url: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: LIMITS.urlChars }), Type.Null()])),
+    rotate_secret: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const ReplayBody = Type.Object(
+  { url: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.urlChars })) },
+  { additionalProperties: false },
+);
+
+/** For routes whose body is optional: no body at all is validated as {}. */
+export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}

@@ -1,0 +1,164 @@
+import type { HeaderEntry } from "../domain/captured-request.js";
+import type { SqlClient } from "./sql.js";
+
+export interface NewCapture {
+  id: string;
+  inboxId: string;
+  receivedAt: Date;
+  method: string;
+  path: string;
+  queryString: string;
+  headers: HeaderEntry[];
+  body: Buffer;
+  contentType: string | null;
+  sourceIp: string;
+}
+
+export interface RequestRow {
+  seq: number;
+  id: string;
+  inbox_id: string;
+  received_at: Date;
+  method: string;
+  path: string;
+  query_string: string;
+  headers: HeaderEntry[];
+  /** Null in listings when the body is larger than the inline limit. */
+  body: Uint8Array | null;
+  body_size: number;
+  content_type: string | null;
+  source_ip: string;
+  delivery_state: string | null;
+  delivery_attempts: number | null;
+  delivery_next_attempt_at: Date | null;
+  delivery_url: string | null;
+}
+
+export interface CaptureToStore {
+  capture: NewCapture;
+  /** The inbox's destination at capture time; null when it does not forward. */
+  forwardUrl: string | null;
+  /** Set when this process sends the first attempt itself: the delivery is stored already claimed until then. */
+  claimedUntil: Date | null;
+}
+
+export interface StoredCapture {
+  id: string;
+  seq: number;
+  queued: boolean;
+  /** The delivery job's id when one was queued. */
+  delivery_id: number | null;
+}
+
+const CAPTURE_CASTS = ["uuid", "uuid", "timestamptz", "text", "text", "text", "jsonb", "bytea", "int", "text", "text", "text", "timestamptz"];
+const CAPTURE_COLUMNS = CAPTURE_CASTS.length;
+
+function captureParams({ capture, forwardUrl, claimedUntil }: CaptureToStore): unknown[] {
+  return [
+    capture.id,
+    capture.inboxId,
+    capture.receivedAt,
+    capture.method,
+    capture.path,
+    capture.queryString,
+    JSON.stringify(capture.headers),
+    capture.body,
+    capture.body.length,
+    capture.contentType,
+    capture.sourceIp,
+    forwardUrl,
+    claimedUntil,
+  ];
+}
+
+/**
+ * Stores captures and, for those whose inbox forwards, their delivery jobs, in one statement (one
+ * round trip, one transaction): a capture is never stored without its job or the reverse.
+ */
+export async function insertCaptures(db: SqlClient, items: CaptureToStore[]): Promise<StoredCapture[]> {
+  const rows = items.map((_, row) => {
+    const placeholders = CAPTURE_CASTS.map((cast, column) => `$${row * CAPTURE_COLUMNS + column + 1}::${cast}`);
+    return `(${placeholders.join(", ")})`;
+  });
+  const { rows: stored } = await db.query<StoredCapture>(
+    `WITH input (id, inbox_id, received_at, method, path, query_string, headers, body, body_size, content_type, source_ip, forward_url, claimed_until) AS (
+       VALUES ${rows.join(", ")}
+     ), captured AS (
+       INSERT INTO webhook_requests (id, inbox_id, received_at, method, path, query_string, headers, body, body_size, content_type, source_ip)
+       SELECT id, inbox_id, received_at, method, path, query_string, headers, body, body_size, content_type, source_ip FROM input
+       RETURNING seq, id
+     ), queued AS (
+       INSERT INTO webhook_deliveries (request_id, inbox_id, destination_url, state, attempts, next_attempt_at, locked_until, created_at, updated_at)
+       SELECT input.id, input.inbox_id, input.forward_url, 'pending', CASE WHEN input.claimed_until IS NULL THEN 0 ELSE 1 END,
+         input.received_at, input.claimed_until, input.received_at, input.received_at
+       FROM input JOIN captured ON captured.id = input.id
+       WHERE input.forward_url IS NOT NULL
+       RETURNING id, request_id
+     )
+     SELECT captured.id, captured.seq, queued.id IS NOT NULL AS queued, queued.id AS delivery_id
+     FROM captured LEFT JOIN queued ON queued.request_id = captured.id`,
+    items.flatMap(captureParams),
+  );
+  return stored;
+}
+
+export interface RequestFilters {
+  method?: string;
+  since?: Date;
+  until?: Date;
+  /** Case-sensitive text contained in the body bytes (as UTF-8) or in any header value. */
+  contains?: string;
+}
+
+const DELIVERY_COLUMNS = `d.state AS delivery_state, d.attempts AS delivery_attempts,
+  d.next_attempt_at AS delivery_next_attempt_at, d.destination_url AS delivery_url`;
+
+export async function listRequests(
+  db: SqlClient,
+  inboxId: string,
+  filters: RequestFilters,
+  limit: number,
+  beforeSeq: number | null,
+  inlineBodyMax: number,
+): Promise<RequestRow[]> {
+  const { rows } = await db.query<RequestRow>(
+    `SELECT r.seq, r.id, r.inbox_id, r.received_at, r.method, r.path, r.query_string, r.headers,
+       CASE WHEN r.body_size <= $8 THEN r.body END AS body, r.body_size, r.content_type, r.source_ip, ${DELIVERY_COLUMNS}
+     FROM webhook_requests r LEFT JOIN webhook_deliveries d ON d.request_id = r.id
+     WHERE r.inbox_id = $1
+       AND ($2::bigint IS NULL OR r.seq < $2)
+       AND ($3::text IS NULL OR r.method = $3)
+       AND ($4::timestamptz IS NULL OR r.received_at >= $4)
+       AND ($5::timestamptz IS NULL OR r.received_at < $5)
+       AND ($6::text IS NULL
+            OR position(convert_to($6::text, 'UTF8') IN r.body) > 0
+            OR EXISTS (SELECT 1 FROM jsonb_array_elements(r.headers) h WHERE strpos(h->>'value', $6::text) > 0))
+     ORDER BY r.seq DESC LIMIT $7`,
+    [inboxId, beforeSeq, filters.method ?? null, filters.since ?? null, filters.until ?? null, filters.contains ?? null, limit, inlineBodyMax],
+  );
+  return rows;
+}
+
+export async function findRequest(db: SqlClient, inboxId: string, requestId: string): Promise<RequestRow | null> {
+  const { rows } = await db.query<RequestRow>(
+    `SELECT r.seq, r.id, r.inbox_id, r.received_at, r.method, r.path, r.query_string, r.headers, r.body, r.body_size,
+       r.content_type, r.source_ip, ${DELIVERY_COLUMNS}
+     FROM webhook_requests r LEFT JOIN webhook_deliveries d ON d.request_id = r.id
+     WHERE r.inbox_id = $1 AND r.id = $2`,
+    [inboxId, requestId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Captures after `afterSeq`, oldest first: what an SSE client resuming with Last-Event-ID missed. */
+export async function requestsAfter(db: SqlClient, inboxId: string, afterSeq: number, limit: number, inlineBodyMax: number): Promise<RequestRow[]> {
+  const { rows } = await db.query<RequestRow>(
+    `SELECT r.seq, r.id, r.inbox_id, r.received_at, r.method, r.path, r.query_string, r.headers,
+       CASE WHEN r.body_size <= $4 THEN r.body END AS body, r.body_size, r.content_type, r.source_ip, ${DELIVERY_COLUMNS}
+     FROM webhook_requests r LEFT JOIN webhook_deliveries d ON d.request_id = r.id
+     WHERE r.inbox_id = $1 AND r.seq > $2
+     ORDER BY r.seq ASC LIMIT $3`,
+    [inboxId, afterSeq, limit, inlineBodyMax],
+  );
+  return rows;
+}

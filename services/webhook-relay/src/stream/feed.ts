@@ -1,0 +1,30 @@
+import type { PlatformDeps } from "@apiplat/service-kit";
+
+type KeyValueStore = PlatformDeps["kv"];
+
+/** What is published for each capture: its position (the SSE event id) and its JSON view. */
+export interface CaptureEvent {
+  seq: number;
+  request: unknown;
+}
+
+const CHANNEL_PREFIX = "webhook-relay:inbox:";
+
+/**
+ * Captures fan out through the platform's pub/sub (Redis across replicas, in-process when embedded),
+ * so a stream opened on one replica sees requests captured on any other.
+ */
+export class CaptureFeed {
+  constructor(private readonly kv: Pick<KeyValueStore, "publish" | "subscribe">) {}
+
+  /** Several captures of one inbox go as one message (a JSON array, in capture order). */
+  publish(inboxId: string, events: CaptureEvent[]): Promise<void> {
+    return this.kv.publish(CHANNEL_PREFIX + inboxId, JSON.stringify(events));
+  }
+
+  listen(inboxId: string, handler: (event: CaptureEvent) => void): Promise<() => Promise<void>> {
+    return this.kv.subscribe(CHANNEL_PREFIX + inboxId, (message) => {
+      for (const event of JSON.parse(message) as CaptureEvent[]) handler(event);
+    });
+  }
+}

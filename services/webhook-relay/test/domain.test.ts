@@ -1,0 +1,197 @@
+import { describe, expect, it } from "vitest";
+import { Webhook } from "standardwebhooks";
+import { credentialsMatch, parseBasicAuthorization, protectCredentials } from "../src/domain/basic-auth.js";
+import { bodyEncoding, headerEntries, hookTarget, parseQueryString, renderBody } from "../src/domain/captured-request.js";
+import { decodeCursor, encodeCursor } from "../src/domain/cursor.js";
+import { destinationUrl, forwardableHeaders, headersForFetch } from "../src/domain/forwarding.js";
+import { isIpAllowed, normalizeAllowlistEntry } from "../src/domain/ip-allowlist.js";
+import { expiresAt } from "../src/domain/retention.js";
+import { MAX_ATTEMPTS, RETRY_BASE_DELAYS_MS, nextRetryDelayMs, parseRetryAfter } from "../src/domain/retry.js";
+import { generateSigningSecret, signatureHeaders, signPayload } from "../src/domain/signature.js";
+import { parseLastEventId, sseEvent } from "../src/domain/sse.js";
+
+describe("Standard Webhooks signature", () => {
+  it("is verified by the standardwebhooks reference library", () => {
+    const secret = generateSigningSecret();
+    const body = Buffer.from('{"event":"ping","n":1}');
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = signatureHeaders([secret], "msg_1", timestamp, body);
+    expect(new Webhook(secret).verify(body.toString("utf8"), headers)).toEqual({ event: "ping", n: 1 });
+  });
+
+  it("matches the HMAC-SHA256 of id.timestamp.body under the decoded key", () => {
+    const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    // Value computed independently: echo -n 'msg_p5jXN8AQM9LWM0D4loKWxJek.1614265330.{"test": 2432232314}' | openssl dgst -sha256 -hmac <decoded key> -binary | base64
+    expect(signPayload(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, Buffer.from('{"test": 2432232314}'))).toBe(
+      "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+    );
+  });
+
+  it("gives one signature per secret, space separated", () => {
+    const headers = signatureHeaders([generateSigningSecret(), generateSigningSecret()], "m", 1, Buffer.from("x"));
+    expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
+    expect(generateSigningSecret()).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  });
+});
+
+describe("retention", () => {
+  it("is 24 hours on BASIC, 30 days on PRO, 90 days on ULTRA and MEGA", () => {
+    const t = new Date("2026-01-01T00:00:00.000Z");
+    expect(expiresAt(t, "BASIC").toISOString()).toBe("2026-01-02T00:00:00.000Z");
+    expect(expiresAt(t, "PRO").toISOString()).toBe("2026-01-31T00:00:00.000Z");
+    expect(expiresAt(t, "ULTRA").toISOString()).toBe("2026-04-01T00:00:00.000Z");
+    expect(expiresAt(t, "MEGA").toISOString()).toBe("2026-04-01T00:00:00.000Z");
+  });
+});
+
+describe("IP allow-list", () => {
+  it("normalizes addresses and CIDR ranges and refuses the rest", () => {
+    expect(normalizeAllowlistEntry("203.0.113.7")).toBe("203.0.113.7/32");
+    expect(normalizeAllowlistEntry("10.0.0.0/8")).toBe("10.0.0.0/8");
+    expect(normalizeAllowlistEntry("2001:db8::/32")).toBe("2001:db8::/32");
+    expect(normalizeAllowlistEntry("::1")).toBe("::1/128");
+    expect(normalizeAllowlistEntry("10.0.0.0/33")).toBeNull();
+    expect(normalizeAllowlistEntry("example.com")).toBeNull();
+    expect(normalizeAllowlistEntry("1.2.3")).toBeNull();
+  });
+
+  it("matches IPv4, IPv6 and IPv4-mapped IPv6 senders", () => {
+    const list = ["10.0.0.0/8", "2001:db8::/32"];
+    expect(isIpAllowed("10.1.2.3", list)).toBe(true);
+    expect(isIpAllowed("::ffff:10.1.2.3", list)).toBe(true);
+    expect(isIpAllowed("11.0.0.1", list)).toBe(false);
+    expect(isIpAllowed("2001:db8::1", list)).toBe(true);
+    expect(isIpAllowed("2001:db9::1", list)).toBe(false);
+    expect(isIpAllowed("not-an-ip", list)).toBe(false);
+  });
+});
+
+describe("Basic credentials", () => {
+  it("parses the header and checks against the salted digest", () => {
+    const stored = protectCredentials({ username: "ops", password: "s3cr:et" });
+    const header = `Basic ${Buffer.from("ops:s3cr:et").toString("base64")}`;
+    expect(parseBasicAuthorization(header)).toEqual({ username: "ops", password: "s3cr:et" });
+    expect(credentialsMatch(parseBasicAuthorization(header), stored)).toBe(true);
+    expect(credentialsMatch({ username: "ops", password: "wrong" }, stored)).toBe(false);
+    expect(credentialsMatch({ username: "Ops", password: "s3cr:et" }, stored)).toBe(false);
+    expect(credentialsMatch(null, stored)).toBe(false);
+    expect(parseBasicAuthorization("Bearer abc")).toBeNull();
+    expect(parseBasicAuthorization(`Basic ${Buffer.from("nocolon").toString("base64")}`)).toBeNull();
+  });
+});
+
+describe("captured request", () => {
+  it("keeps repeated headers in order with their case", () => {
+    expect(headerEntries(["X-A", "1", "x-a", "2", "Host", "h"])).toEqual([
+      { name: "X-A", value: "1" },
+      { name: "x-a", value: "2" },
+      { name: "Host", value: "h" },
+    ]);
+  });
+
+  it("parses repeated query keys into lists", () => {
+    expect(parseQueryString("a=1&a=2&b=&c=x%20y")).toEqual({ a: ["1", "2"], b: "", c: "x y" });
+    expect(parseQueryString("")).toEqual({});
+  });
+
+  it("splits the sub-path and raw query", () => {
+    expect(hookTarget("/h/abc/github/push?x=1&x=2", "/h/abc")).toEqual({ path: "/github/push", queryString: "x=1&x=2" });
+    expect(hookTarget("/h/abc", "/h/abc")).toEqual({ path: "/", queryString: "" });
+    expect(hookTarget("/h/abc/?", "/h/abc")).toEqual({ path: "/", queryString: "" });
+  });
+
+  it("shows UTF-8 as text and anything else as base64", () => {
+    expect(bodyEncoding(Buffer.from("héllo"))).toBe("text");
+    expect(bodyEncoding(Buffer.from([0xff, 0xfe, 0x00]))).toBe("base64");
+    expect(bodyEncoding(Buffer.from([0x61, 0x00, 0x62]))).toBe("base64");
+    expect(renderBody(Buffer.from([1, 2, 255]))).toEqual({ body: "AQL/", body_encoding: "base64" });
+    expect(renderBody(Buffer.alloc(0))).toEqual({ body: "", body_encoding: "text" });
+  });
+});
+
+describe("forwarding", () => {
+  it("drops hop-by-hop, recomputed, signature and connection-named headers", () => {
+    const headers = headerEntries([
+      "Host", "relay", "Connection", "keep-alive, X-Drop", "X-Drop", "1", "Keep-Alive", "5",
+      "Transfer-Encoding", "chunked", "Content-Length", "3", "Content-Type", "text/plain",
+      "X-Keep", "a", "X-Keep", "b", "webhook-signature", "v1,old", "Authorization", "Basic x",
+    ]);
+    expect(forwardableHeaders(headers, { dropAuthorization: false })).toEqual([
+      { name: "Content-Type", value: "text/plain" },
+      { name: "X-Keep", value: "a" },
+      { name: "X-Keep", value: "b" },
+      { name: "Authorization", value: "Basic x" },
+    ]);
+    expect(forwardableHeaders(headers, { dropAuthorization: true }).map((h) => h.name)).toEqual(["Content-Type", "X-Keep", "X-Keep"]);
+  });
+
+  it("keeps repeated values as separate lines for the fetch", () => {
+    expect(headersForFetch(headerEntries(["X-Keep", "a", "x-keep", "b", "X-Keep", "c", "Content-Type", "text/plain"]))).toEqual({
+      "x-keep": ["a", "b", "c"],
+      "content-type": "text/plain",
+    });
+  });
+
+  it("appends the sub-path and the query to the destination", () => {
+    expect(destinationUrl("https://x.test/in?k=1", "/github/push", "a=2")).toBe("https://x.test/in/github/push?k=1&a=2");
+    expect(destinationUrl("https://x.test/in/", "/", "")).toBe("https://x.test/in/");
+    expect(destinationUrl("https://x.test", "/a", "b=1&b=2")).toBe("https://x.test/a?b=1&b=2");
+  });
+});
+
+describe("retry schedule", () => {
+  const now = new Date("2026-01-01T00:00:00Z");
+  it("has 8 attempts: 5 s then four times longer each retry", () => {
+    expect(MAX_ATTEMPTS).toBe(8);
+    expect(RETRY_BASE_DELAYS_MS).toEqual([5_000, 20_000, 80_000, 320_000, 1_280_000, 5_120_000, 20_480_000]);
+  });
+
+  it("retries network errors, 5xx and 429 with jitter of 20% either way", () => {
+    expect(nextRetryDelayMs(1, { statusCode: null }, now, 0)).toBe(4_000);
+    expect(nextRetryDelayMs(1, { statusCode: 503 }, now, 0.5)).toBe(5_000);
+    expect(nextRetryDelayMs(2, { statusCode: 429 }, now, 0.999999)).toBe(24_000);
+  });
+
+  it("stops on success, other 4xx, 3xx, permanent errors and after the last attempt", () => {
+    expect(nextRetryDelayMs(1, { statusCode: 200 }, now, 0.5)).toBeNull();
+    expect(nextRetryDelayMs(1, { statusCode: 400 }, now, 0.5)).toBeNull();
+    expect(nextRetryDelayMs(1, { statusCode: 404 }, now, 0.5)).toBeNull();
+    expect(nextRetryDelayMs(1, { statusCode: 302 }, now, 0.5)).toBeNull();
+    expect(nextRetryDelayMs(1, { statusCode: null, permanentError: true }, now, 0.5)).toBeNull();
+    expect(nextRetryDelayMs(7, { statusCode: 500 }, now, 0.5)).toBe(20_480_000);
+    expect(nextRetryDelayMs(8, { statusCode: 500 }, now, 0.5)).toBeNull();
+  });
+
+  it("honours a longer Retry-After", () => {
+    expect(nextRetryDelayMs(1, { statusCode: 429, retryAfter: "60" }, now, 0.5)).toBe(60_000);
+    expect(nextRetryDelayMs(1, { statusCode: 429, retryAfter: "1" }, now, 0.5)).toBe(5_000);
+    expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:30 GMT", now)).toBe(30_000);
+    expect(parseRetryAfter("soon", now)).toBeNull();
+  });
+});
+
+describe("cursor and SSE", () => {
+  it("round-trips cursors and refuses tampered ones", () => {
+    expect(decodeCursor(encodeCursor(42))).toBe(42);
+    expect(decodeCursor("garbage")).toBeNull();
+    expect(decodeCursor(Buffer.from("p0").toString("base64url"))).toBeNull();
+  });
+
+  it("formats events and parses Last-Event-ID", () => {
+    expect(sseEvent("7", "request", '{"a":1}')).toBe('id: 7\nevent: request\ndata: {"a":1}\n\n');
+    expect(parseLastEventId("12")).toBe(12);
+    expect(parseLastEventId("x")).toBeNull();
+    expect(parseLastEventId(undefined)).toBeNull();
+  });
+});
+
+describe("client IP", () => {
+  it("believes X-Forwarded-For only through trusted proxies", async () => {
+    const { clientIp } = await import("../src/domain/client-ip.js");
+    const trusted = ["127.0.0.0/8"];
+    expect(clientIp("::ffff:127.0.0.1", undefined, trusted)).toBe("127.0.0.1");
+    expect(clientIp("127.0.0.1", "203.0.113.9", trusted)).toBe("203.0.113.9");
+    expect(clientIp("127.0.0.1", "198.51.100.1, 203.0.113.9, 127.0.0.2", trusted)).toBe("203.0.113.9");
+    expect(clientIp("198.51.100.7", "203.0.113.9", trusted)).toBe("198.51.100.7");
+  });
+});

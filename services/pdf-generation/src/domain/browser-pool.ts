@@ -1,0 +1,382 @@
+import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
+import { RenderError } from "./errors.js";
+
+export interface BrowserPoolOptions {
+  executablePath: string;
+  /** Chromium processes kept running; a hung or crashed one only takes its own jobs down. */
+  browsers: number;
+  /** Pages rendering at once in each browser. */
+  pagesPerBrowser: number;
+  /** Jobs waiting for a page beyond this are refused at once (busy) instead of piling up. */
+  maxQueue: number;
+  /** A job that waited this long for a page is refused (busy). */
+  queueTimeoutMs: number;
+  /** A browser is restarted after serving this many jobs, to return the memory Chromium keeps. */
+  recycleAfterJobs: number;
+  launchTimeoutMs: number;
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+/** Flags for a headless Chromium running as root in a container, with nothing phoning home. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--no-first-run",
+  "--no-default-browser-check",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--disable-extensions",
+  "--disable-default-apps",
+  "--disable-domain-reliability",
+  "--metrics-recording-only",
+  "--mute-audio",
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  "--font-render-hinting=none",
+];
+
+const HARD_TIMEOUT_GRACE_MS = 1_500;
+/** A healthy browser closes a context in milliseconds; one that takes this long is hung. */
+const CONTEXT_CLOSE_TIMEOUT_MS = 3_000;
+
+interface FreshPage {
+  context: BrowserContext;
+  page: Page;
+}
+
+interface Lease extends FreshPage {
+  /** A page of the shared context, to be parked for the next script-free job. */
+  reusable: boolean;
+}
+
+interface Slot {
+  index: number;
+  browser: Browser | null;
+  launching: Promise<Browser> | null;
+  active: number;
+  jobsServed: number;
+  /** A context and page opened ahead of time: starting a renderer process is most of a small job's latency. */
+  spare: { browser: Browser; ready: Promise<FreshPage | null> } | null;
+  /** The context whose pages script-free jobs share, with its idle pages. */
+  shared: { browser: Browser; context: Promise<BrowserContext>; idle: Page[] } | null;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface PoolStats {
+  browsers_running: number;
+  pages_active: number;
+  queue_length: number;
+  jobs_completed: number;
+  browsers_restarted: number;
+}
+
+export type PageJob<T> = (page: Page, deadline: number) => Promise<T>;
+
+export class BrowserPool {
+  private readonly slots: Slot[];
+  private readonly waiters: Waiter[] = [];
+  private freePages: number;
+  private closed = false;
+  private jobsCompleted = 0;
+  private browsersRestarted = 0;
+
+  constructor(private options: BrowserPoolOptions) {
+    this.slots = Array.from({ length: options.browsers }, (_, index) => ({ index, browser: null, launching: null, active: 0, jobsServed: 0, spare: null, shared: null }));
+    this.freePages = options.browsers * options.pagesPerBrowser;
+  }
+
+  setLogger(log: BrowserPoolOptions["log"]): void {
+    this.options = { ...this.options, log };
+  }
+
+  /** Starts every browser, with one idle shared page, now so the first requests are warm. */
+  async start(): Promise<void> {
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        const browser = await this.browserOf(slot);
+        const lease = await this.takeIdlePage(slot, browser);
+        slot.shared?.idle.push(lease.page);
+      }),
+    );
+  }
+
+  /**
+   * Runs a job on a page, within the timeout. By default the page is fresh, in its own browser context (no
+   * cookies, cache or storage shared with other jobs), and the context is closed whatever happens.
+   * `reusePage` is for jobs that run no scripts (static HTML and Markdown): they take an idle page of a shared
+   * context, which saves starting a renderer process (most of a small job's CPU); the page goes back to the idle
+   * set only when the job succeeded, blanked first.
+   */
+  async run<T>(job: PageJob<T>, timeoutMs: number, options: { reusePage?: boolean } = {}): Promise<T> {
+    await this.acquire();
+    const slot = this.leastBusySlot();
+    slot.active += 1;
+    try {
+      return await this.runOnSlot(slot, job, timeoutMs, options.reusePage ?? false);
+    } finally {
+      slot.active -= 1;
+      slot.jobsServed += 1;
+      this.jobsCompleted += 1;
+      this.recycleIfDue(slot);
+      this.release();
+    }
+  }
+
+  /** True when at least one browser answers. */
+  async healthy(): Promise<boolean> {
+    if (this.closed) return false;
+    for (const slot of this.slots) {
+      try {
+        const browser = await this.browserOf(slot);
+        await withTimeout(browser.version(), 5_000, () => new Error("browser did not answer"));
+        return true;
+      } catch {
+        continue;
+      }
+    }
+    return false;
+  }
+
+  stats(): PoolStats {
+    return {
+      browsers_running: this.slots.filter((s) => s.browser?.connected).length,
+      pages_active: this.slots.reduce((sum, s) => sum + s.active, 0),
+      queue_length: this.waiters.length,
+      jobs_completed: this.jobsCompleted,
+      browsers_restarted: this.browsersRestarted,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const waiter of this.waiters.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new RenderError("browser_unavailable", "The service is shutting down."));
+    }
+    await Promise.all(this.slots.map((slot) => this.shutDownBrowser(slot)));
+  }
+
+  private async runOnSlot<T>(slot: Slot, job: PageJob<T>, timeoutMs: number, reusePage: boolean): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    const browser = await this.browserOf(slot);
+    let lease: Lease | null = null;
+    let abandoned = false;
+    let succeeded = false;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      // The job sees the deadline and times its own steps out precisely; this is the backstop for a step that hangs.
+      timer = setTimeout(() => reject(new RenderError("timeout", `Rendering did not finish within ${timeoutMs} ms.`)), timeoutMs + HARD_TIMEOUT_GRACE_MS);
+    });
+    try {
+      const work = (async () => {
+        const taken = reusePage ? await this.takeIdlePage(slot, browser) : await this.takeFreshPage(slot, browser);
+        if (abandoned) {
+          await discard(taken);
+          throw new RenderError("timeout", `Rendering did not finish within ${timeoutMs} ms.`);
+        }
+        lease = taken;
+        const page = taken.page;
+        let onCrash: (() => void) | undefined;
+        const crashed = new Promise<never>((_, reject) => {
+          onCrash = () => reject(new RenderError("renderer_crashed", "The document crashed the browser tab while rendering; it is probably too large or too complex."));
+          page.once("error", onCrash);
+        });
+        try {
+          return await Promise.race([job(page, deadline), crashed]);
+        } finally {
+          page.off("error", onCrash!);
+        }
+      })();
+      work.catch(() => undefined);
+      const result = await Promise.race([work, timedOut]);
+      succeeded = true;
+      return result;
+    } catch (error) {
+      throw this.explain(error, browser);
+    } finally {
+      abandoned = true;
+      clearTimeout(timer);
+      if (lease === null && browser.connected && Date.now() >= deadline) {
+        // Not even a page could be opened in the whole time budget: the browser is hung.
+        this.options.log?.("browser did not open a page in time; replacing it", { slot: slot.index });
+        if (slot.browser === browser) await this.shutDownBrowser(slot, true);
+      }
+      if (lease !== null) await this.endLease(slot, browser, lease, succeeded);
+    }
+  }
+
+  /** An idle page of this browser's shared context, or a new one in it. */
+  private async takeIdlePage(slot: Slot, browser: Browser): Promise<Lease> {
+    if (slot.shared?.browser !== browser) slot.shared = { browser, context: browser.createBrowserContext(), idle: [] };
+    const shared = slot.shared;
+    const context = await shared.context.catch((error: unknown) => {
+      if (slot.shared === shared) slot.shared = null;
+      throw error;
+    });
+    const idle = shared.idle.pop();
+    return { context, page: idle ?? (await context.newPage()), reusable: true };
+  }
+
+  /** A reusable page that did its job is blanked and parked; anything else is closed, and a hang replaces the browser. */
+  private async endLease(slot: Slot, browser: Browser, lease: Lease, succeeded: boolean): Promise<void> {
+    if (!browser.connected) return;
+    try {
+      if (lease.reusable && succeeded && slot.shared?.browser === browser && !this.closed) {
+        await withTimeout(lease.page.goto("about:blank"), CONTEXT_CLOSE_TIMEOUT_MS, () => new Error("blanking the page timed out"));
+        slot.shared.idle.push(lease.page);
+        return;
+      }
+      await withTimeout(discard(lease), CONTEXT_CLOSE_TIMEOUT_MS, () => new Error("closing the page timed out"));
+    } catch (error) {
+      this.options.log?.("browser hung while closing a page; replacing it", { slot: slot.index, error: String(error) });
+      if (slot.browser === browser) await this.shutDownBrowser(slot, true);
+    }
+  }
+
+  /** The spare page if one is ready in this browser, else a new one; a new spare is then prepared in the background. */
+  private async takeFreshPage(slot: Slot, browser: Browser): Promise<Lease> {
+    const taken = slot.spare;
+    slot.spare = null;
+    const spare = taken?.browser === browser ? await taken.ready : null;
+    const fresh = spare ?? (await openPage(browser));
+    if (!this.closed && browser.connected) {
+      const ready = openPage(browser).catch(() => null);
+      slot.spare = { browser, ready };
+    }
+    return { ...fresh, reusable: false };
+  }
+
+  /** A protocol error because the browser went away is the browser's fault, not the document's. */
+  private explain(error: unknown, browser: Browser): unknown {
+    if (error instanceof RenderError) return error;
+    if (!browser.connected) return new RenderError("browser_unavailable", "The browser stopped while rendering; it has been restarted, please retry.");
+    if (error instanceof Error && /page crashed|Target crashed/i.test(error.message)) {
+      return new RenderError("renderer_crashed", "The document crashed the browser tab while rendering; it is probably too large or too complex.");
+    }
+    return error;
+  }
+
+  private async browserOf(slot: Slot): Promise<Browser> {
+    if (this.closed) throw new RenderError("browser_unavailable", "The service is shutting down.");
+    if (slot.browser?.connected) return slot.browser;
+    if (!slot.launching) {
+      slot.launching = this.launch(slot).finally(() => {
+        slot.launching = null;
+      });
+    }
+    return slot.launching;
+  }
+
+  private async launch(slot: Slot): Promise<Browser> {
+    try {
+      const browser = await puppeteer.launch({
+        executablePath: this.options.executablePath,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        timeout: this.options.launchTimeoutMs,
+        protocolTimeout: 120_000,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+      if (slot.browser) this.browsersRestarted += 1;
+      slot.browser = browser;
+      slot.jobsServed = 0;
+      browser.once("disconnected", () => {
+        if (slot.browser === browser) this.options.log?.("browser disconnected", { slot: slot.index });
+      });
+      return browser;
+    } catch (error) {
+      this.options.log?.("browser failed to start", { slot: slot.index, error: String(error) });
+      throw new RenderError("browser_unavailable", "The PDF engine could not be started; please retry shortly.");
+    }
+  }
+
+  private async shutDownBrowser(slot: Slot, kill = false): Promise<void> {
+    const browser = slot.browser;
+    if (!browser) return;
+    try {
+      if (kill) browser.process()?.kill("SIGKILL");
+      await withTimeout(browser.close(), 5_000, () => new Error("browser close timed out"));
+    } catch {
+      browser.process()?.kill("SIGKILL");
+    }
+    // Keep the reference so the next launch counts as a replacement; browserOf() relaunches it when needed.
+  }
+
+  private recycleIfDue(slot: Slot): void {
+    if (slot.active === 0 && slot.jobsServed >= this.options.recycleAfterJobs && slot.browser?.connected) {
+      void this.shutDownBrowser(slot);
+    }
+  }
+
+  private leastBusySlot(): Slot {
+    const healthyFirst = [...this.slots].sort((a, b) => a.active - b.active);
+    return healthyFirst.find((s) => s.active < this.options.pagesPerBrowser) ?? healthyFirst[0];
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.closed) throw new RenderError("browser_unavailable", "The service is shutting down.");
+    if (this.freePages > 0) {
+      this.freePages -= 1;
+      return;
+    }
+    if (this.waiters.length >= this.options.maxQueue) {
+      throw new RenderError("busy", `All rendering slots are busy and ${this.options.maxQueue} jobs are already waiting; retry in a few seconds.`);
+    }
+    await new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          const at = this.waiters.indexOf(waiter);
+          if (at >= 0) this.waiters.splice(at, 1);
+          reject(new RenderError("busy", `No rendering slot became free within ${this.options.queueTimeoutMs} ms; retry in a few seconds.`));
+        }, this.options.queueTimeoutMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  private release(): void {
+    const next = this.waiters.shift();
+    if (next) {
+      clearTimeout(next.timer);
+      next.resolve();
+    } else {
+      this.freePages += 1;
+    }
+  }
+}
+
+/** A fresh lease goes with its context; a shared page goes alone. */
+async function discard(lease: Lease): Promise<void> {
+  if (lease.reusable) await lease.page.close();
+  else await lease.context.close();
+}
+
+async function openPage(browser: Browser): Promise<FreshPage> {
+  const context = await browser.createBrowserContext();
+  try {
+    return { context, page: await context.newPage() };
+  } catch (error) {
+    await context.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+export async function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(onTimeout()), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

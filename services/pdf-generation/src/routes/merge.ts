@@ -1,0 +1,123 @@
+import type { IncomingMessage } from "node:http";
+import { Busboy } from "@fastify/busboy";
+import { errors, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import { LIMITS } from "../domain/limits.js";
+import { assertWithinPageLimit, pageLimitFor } from "../domain/page-limit.js";
+import { mergePdfs } from "../domain/pdf-document.js";
+import { resolveFilename } from "../domain/page-setup.js";
+import { MergeBody, RenderResultSchema, ResponseQuery, type Merge } from "../schemas.js";
+import { toApiError } from "./errors.js";
+import { sendPdf } from "./pdf-reply.js";
+
+/** Base64 of the largest accepted total, plus room for the JSON around it. */
+export const MERGE_BODY_LIMIT = Math.ceil((LIMITS.mergeTotalBytesMax * 4) / 3) + 1024 * 1024;
+const TOTAL_ISSUE = `must total at most ${LIMITS.mergeTotalBytesMax} bytes of PDF`;
+
+export async function mergeRoutes(app: ServiceApp): Promise<void> {
+  // Uploads arrive as multipart/form-data and become the same body as the JSON form, so one schema checks both.
+  app.addContentTypeParser("multipart/form-data", (request, payload, done) => {
+    readMultipart(payload, request.headers as Record<string, string>).then((body) => done(null, body), (error: Error) => done(error));
+  });
+
+  app.post(
+    "/merge",
+    {
+      bodyLimit: MERGE_BODY_LIMIT,
+      schema: {
+        summary: "Concatenate PDFs in order",
+        description:
+          "JSON {files: [base64...]} or multipart/form-data with one file part per PDF (in order) and an optional filename field. " +
+          "The page limit of the plan applies to the merged document.",
+        body: MergeBody,
+        querystring: ResponseQuery,
+        response: { 200: successSchema(RenderResultSchema) },
+      },
+    },
+    async (request, reply) => {
+      const started = performance.now();
+      const inputs = decodeFiles(request.body.files);
+      const plan = request.subscriber.plan;
+      try {
+        const merged = await mergePdfs(inputs);
+        assertWithinPageLimit(merged.pageCount, plan);
+        return sendPdf(
+          reply,
+          {
+            pdf: merged.pdf,
+            filename: resolveFilename(request.body.filename ?? "merged.pdf"),
+            pageCount: merged.pageCount,
+            pageLimit: pageLimitFor(plan),
+            renderTimeMs: Math.round(performance.now() - started),
+            // pdf-lib copies pages, not the inputs' structure trees: a merged document is never tagged.
+            tagged: false,
+            blockedRequests: [],
+          },
+          request.query.response,
+        );
+      } catch (error) {
+        throw toApiError(error);
+      }
+    },
+  );
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const DATA_URL_PREFIX = /^data:application\/pdf;base64,/i;
+
+function decodeFiles(files: Merge["files"]): Buffer[] {
+  let total = 0;
+  return files.map((encoded, index) => {
+    const text = encoded.replace(DATA_URL_PREFIX, "").replace(/\s+/g, "");
+    if (text.length % 4 === 1 || !BASE64.test(text)) throw errors.validation(`files[${index}]`, "must be a base64-encoded PDF");
+    const bytes = Buffer.from(text, "base64");
+    total += bytes.byteLength;
+    if (total > LIMITS.mergeTotalBytesMax) throw errors.payloadTooLarge("files", TOTAL_ISSUE);
+    return bytes;
+  });
+}
+
+function readMultipart(payload: IncomingMessage, headers: Record<string, string>): Promise<Partial<Merge>> {
+  return new Promise((resolve, reject) => {
+    const files: string[] = [];
+    let filename: string | undefined;
+    let total = 0;
+    let failed = false;
+    const fail = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      payload.unpipe();
+      payload.resume();
+      reject(error);
+    };
+    let parser: InstanceType<typeof Busboy>;
+    try {
+      parser = new Busboy({
+        headers: headers as { "content-type": string },
+        limits: { files: LIMITS.mergeFilesMax + 1, fields: 10, fieldSize: 4096, fileSize: LIMITS.mergeTotalBytesMax + 1 },
+      });
+    } catch {
+      reject(errors.validation("body", "must be multipart/form-data with a boundary"));
+      return;
+    }
+    parser.on("file", (_field: string, stream: NodeJS.ReadableStream) => {
+      const chunks: Buffer[] = [];
+      const slot = files.push("") - 1;
+      stream.on("data", (chunk: Buffer) => {
+        total += chunk.byteLength;
+        if (total > LIMITS.mergeTotalBytesMax) return fail(errors.payloadTooLarge("files", TOTAL_ISSUE));
+        chunks.push(chunk);
+      });
+      stream.on("end", () => {
+        files[slot] = Buffer.concat(chunks).toString("base64");
+      });
+    });
+    parser.on("field", (name: string, value: string) => {
+      if (name === "filename") filename = value;
+    });
+    parser.on("finish", () => {
+      if (!failed) resolve({ files, ...(filename !== undefined ? { filename } : {}) });
+    });
+    parser.on("error", () => fail(errors.validation("body", "must be a well-formed multipart/form-data body")));
+    payload.pipe(parser);
+  });
+}

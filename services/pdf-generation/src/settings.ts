@@ -1,0 +1,27 @@
+import { integerSetting } from "@apiplat/config";
+import type { BrowserPoolOptions } from "./domain/browser-pool.js";
+
+/** The service's own settings, read from the environment by main.ts (and the start-all entry). */
+export type PdfSettings = Omit<BrowserPoolOptions, "log">;
+
+export const DEFAULT_SETTINGS: PdfSettings = {
+  executablePath: "/usr/bin/chromium",
+  browsers: 2,
+  pagesPerBrowser: 2,
+  maxQueue: 32,
+  queueTimeoutMs: 30_000,
+  recycleAfterJobs: 500,
+  launchTimeoutMs: 30_000,
+};
+
+export function settingsFromEnv(env: Record<string, string | undefined>): PdfSettings {
+  return {
+    executablePath: env.CHROMIUM_PATH || DEFAULT_SETTINGS.executablePath,
+    browsers: integerSetting(env, "PDF_BROWSERS", DEFAULT_SETTINGS.browsers, 1),
+    pagesPerBrowser: integerSetting(env, "PDF_PAGES_PER_BROWSER", DEFAULT_SETTINGS.pagesPerBrowser, 1),
+    maxQueue: integerSetting(env, "PDF_MAX_QUEUE", DEFAULT_SETTINGS.maxQueue, 1),
+    queueTimeoutMs: integerSetting(env, "PDF_QUEUE_TIMEOUT_MS", DEFAULT_SETTINGS.queueTimeoutMs, 1),
+    recycleAfterJobs: integerSetting(env, "PDF_RECYCLE_AFTER_JOBS", DEFAULT_SETTINGS.recycleAfterJobs, 1),
+    launchTimeoutMs: integerSetting(env, "PDF_LAUNCH_TIMEOUT_MS", DEFAULT_SETTINGS.launchTimeoutMs, 1),
+  };
+}

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { BrowserPool } from "../src/domain/browser-pool.js";
+import { RenderError } from "../src/domain/errors.js";
+import { DEFAULT_SETTINGS } from "../src/settings.js";
+import { html, pdfBytes, startService, type TestService } from "./helpers.js";
+import { pageTexts } from "./pdf-tools.js";
+
+function pool(overrides: Partial<typeof DEFAULT_SETTINGS> = {}) {
+  return new BrowserPool({ ...DEFAULT_SETTINGS, browsers: 1, pagesPerBrowser: 1, ...overrides });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function failure(promise: Promise<unknown>): Promise<RenderError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RenderError) return error;
+    throw error;
+  }
+  throw new Error("expected the job to fail");
+}
+
+describe("the service under bad jobs", () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startService();
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  test("/ready reports the browser", async () => {
+    const res = await service.app.inject({ method: "GET", url: "/ready" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.checks.browser).toBe("ok");
+  });
+
+  test("a document that never finishes loading is cut at timeout_ms, and the next job renders", async () => {
+    const headers = await service.headers("MEGA");
+    const started = Date.now();
+    const stuck = await service.app.inject({
+      method: "POST", url: "/from-html", headers,
+      payload: { html: html("<script>while (true) {}</script>"), javascript: true, timeout_ms: 2000 },
+    });
+    expect(stuck.statusCode).toBe(422);
+    expect(stuck.json().error.code).toBe("UNPROCESSABLE");
+    expect(stuck.json().error.message).toContain("did not finish within 2000 ms");
+    expect(Date.now() - started).toBeLessThan(12_000);
+    const next = await service.app.inject({ method: "POST", url: "/from-html", headers, payload: { html: html("<p>Still serving</p>") } });
+    expect(next.statusCode).toBe(200);
+    expect(pageTexts(pdfBytes(next))[0]).toContain("Still serving");
+  });
+
+  test("two renders run side by side", async () => {
+    const headers = await service.headers("MEGA");
+    const [a, b] = await Promise.all(
+      ["Left job", "Right job"].map((text) => service.app.inject({ method: "POST", url: "/from-html", headers, payload: { html: html(`<p>${text}</p>`) } })),
+    );
+    expect(pageTexts(pdfBytes(a))[0]).toContain("Left job");
+    expect(pageTexts(pdfBytes(b))[0]).toContain("Right job");
+  });
+});
+
+describe("BrowserPool", () => {
+  // One page, a queue of one and a 1.5 s queue timeout, shared by the tests that leave the pool healthy.
+  let shared: BrowserPool | undefined;
+  const sharedPool = async () => {
+    if (!shared) {
+      shared = pool({ maxQueue: 1, queueTimeoutMs: 1500 });
+      await shared.start();
+    }
+    return shared;
+  };
+  afterAll(async () => {
+    await shared?.close();
+  });
+
+  test("a crashed browser is replaced and the next job succeeds", async () => {
+    const browsers = pool();
+    try {
+      const error = await failure(browsers.run(async (page) => {
+        page.browser().process()!.kill("SIGKILL");
+        await sleep(500);
+        return page.evaluate(() => 1);
+      }, 10_000));
+      expect(error.kind).toBe("browser_unavailable");
+      expect(await browsers.run((page) => page.evaluate(() => 6 * 7), 10_000)).toBe(42);
+      expect(browsers.stats().browsers_restarted).toBe(1);
+    } finally {
+      await browsers.close();
+    }
+  });
+
+  test("a hung browser is killed and replaced after the job's timeout", async () => {
+    const browsers = pool();
+    try {
+      const error = await failure(browsers.run(async (page) => {
+        process.kill(page.browser().process()!.pid!, "SIGSTOP");
+        return page.evaluate(() => 1);
+      }, 1_000));
+      expect(error.kind).toBe("timeout");
+      expect(await browsers.run((page) => page.evaluate(() => "alive"), 10_000)).toBe("alive");
+      expect(browsers.stats().browsers_restarted).toBe(1);
+    } finally {
+      await browsers.close();
+    }
+  });
+
+  test("a crashed tab fails only its own job", async () => {
+    const browsers = pool();
+    try {
+      const error = await failure(browsers.run(async (page) => {
+        const cdp = await page.createCDPSession();
+        void cdp.send("Page.crash").catch(() => undefined);
+        await sleep(1000);
+        return page.evaluate(() => 1);
+      }, 10_000));
+      expect(error.kind).toBe("renderer_crashed");
+      expect(await browsers.run((page) => page.evaluate(() => "fine"), 10_000)).toBe("fine");
+      expect(browsers.stats().browsers_restarted).toBe(0);
+    } finally {
+      await browsers.close();
+    }
+  });
+
+  test("jobs beyond the free pages wait in a bounded queue; past it they are refused at once", async () => {
+    const browsers = await sharedPool();
+    {
+      const holding = browsers.run(async () => { await sleep(800); return "first"; }, 10_000);
+      await sleep(50);
+      const queued = browsers.run(async () => "second", 10_000);
+      const refused = await failure(browsers.run(async () => "third", 10_000));
+      expect(refused.kind).toBe("busy");
+      expect(refused.message).toContain("1 jobs are already waiting");
+      expect(await holding).toBe("first");
+      expect(await queued).toBe("second");
+    }
+  });
+
+  test("a job that waits longer than the queue timeout is refused", async () => {
+    const browsers = await sharedPool();
+    const holding = browsers.run(async () => { await sleep(2500); return "done"; }, 10_000);
+    await sleep(50);
+    const refused = await failure(browsers.run(async () => "late", 10_000));
+    expect(refused.kind).toBe("busy");
+    expect(refused.message).toContain("within 1500 ms");
+    expect(await holding).toBe("done");
+  });
+
+  test("script-free jobs share an idle page, blanked between jobs; a failed job's page is not reused", async () => {
+    const browsers = await sharedPool();
+    {
+      const first = await browsers.run(async (page) => { await page.setContent("<p>first document</p>"); return page; }, 10_000, { reusePage: true });
+      const second = await browsers.run(async (page) => ({ page, text: await page.evaluate(() => document.body?.innerText ?? "") }), 10_000, { reusePage: true });
+      expect(second.page).toBe(first);
+      expect(second.text).toBe("");
+      await failure(browsers.run(async () => { throw new RenderError("invalid_option", "bad"); }, 10_000, { reusePage: true }));
+      const fourth = await browsers.run(async (page) => page, 10_000, { reusePage: true });
+      expect(fourth).not.toBe(first);
+      expect(first.isClosed()).toBe(true);
+    }
+  });
+
+  test("each job gets a fresh browser context: nothing stored by one is seen by the next", async () => {
+    const browsers = await sharedPool();
+    {
+      const url = "https://example.test/";
+      const stored = await browsers.run(async (page) => {
+        await page.setCookie({ name: "leak", value: "1", url });
+        return (await page.cookies(url)).length;
+      }, 10_000);
+      expect(stored).toBe(1);
+      const seen = await browsers.run(async (page) => (await page.cookies(url)).length, 10_000);
+      expect(seen).toBe(0);
+    }
+  });
+});

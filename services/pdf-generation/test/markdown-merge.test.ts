@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { pdfBytes, startService, type TestService } from "./helpers.js";
+import { pageTexts, pdfInfo, wordBoxes } from "./pdf-tools.js";
+import { markdownToHtml } from "../src/domain/markdown.js";
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(async () => {
+  await service?.close();
+});
+
+type Plan = "BASIC" | "PRO" | "ULTRA" | "MEGA";
+
+async function post(path: string, payload: unknown, plan: Plan = "MEGA", query = "") {
+  return service.app.inject({ method: "POST", url: `${path}${query}`, headers: await service.headers(plan), payload: payload as object });
+}
+
+const SAMPLE = [
+  "# Release notes",
+  "",
+  "Intro paragraph with **bold** and `inline code`.",
+  "",
+  "## Changes",
+  "",
+  "| Version | Date |",
+  "|---|---|",
+  "| 2.1.0 | 2026-03-01 |",
+  "| 2.0.0 | 2026-01-15 |",
+  "",
+  "```typescript",
+  "const answer: number = 42;",
+  "```",
+  "",
+  "![dot](data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=)",
+].join("\n");
+
+describe("POST /from-markdown", () => {
+  test("renders headings, tables and code with the default stylesheet; the first heading is the title", async () => {
+    const res = await post("/from-markdown", { markdown: SAMPLE, pdf_ua: true }, "MEGA", "?response=json");
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ title: "Release notes", tagged: true, lang: "en", page_count: 1, blocked_requests: [] });
+    const pdf = Buffer.from(res.json().data.content_base64, "base64");
+    expect(pdfInfo(pdf).title).toBe("Release notes");
+    const text = pageTexts(pdf)[0];
+    for (const expected of ["Release notes", "Intro paragraph with bold and inline code", "Changes", "2.1.0", "2026-03-01", "const answer: number = 42;"]) {
+      expect(text).toContain(expected);
+    }
+    const words = wordBoxes(pdf);
+    const height = (word: string) => { const w = words.find((x) => x.word === word)!; return w.yMax - w.yMin; };
+    // h1 (2em of 11pt) is drawn larger than body text.
+    expect(height("Release")).toBeGreaterThan(height("Intro") * 1.6);
+    // Table cells sit side by side.
+    const version = words.find((w) => w.word === "2.1.0")!;
+    const date = words.find((w) => w.word === "2026-03-01")!;
+    expect(date.xMin).toBeGreaterThan(version.xMax);
+    expect(Math.abs(date.yMin - version.yMin)).toBeLessThan(2);
+  });
+
+  test("code blocks are highlighted by language", () => {
+    const out = markdownToHtml("```typescript\nconst answer: number = 42;\n```", { title: "t", lang: "en" });
+    expect(out).toContain('<code class="hljs language-typescript"><span class="hljs-keyword">const</span>');
+    expect(out).toContain(".hljs-keyword");
+  });
+
+  test("raw HTML in Markdown cannot reach the network", async () => {
+    const res = await post("/from-markdown", { markdown: '# Doc\n\n<img src="http://169.254.169.254/latest/meta-data/">' }, "MEGA", "?response=json");
+    expect(res.json().data.blocked_requests).toEqual([{ url: "http://169.254.169.254/latest/meta-data/", reason: "http://169.254.169.254 is not in allowed_origins" }]);
+  });
+
+  test("takes the same page options as HTML", async () => {
+    const res = await post("/from-markdown", { markdown: "# A\n\n<div class=\"page-break\"></div>\n\n# B", page_size: "Letter", footer_html: "{{page}}/{{pages}}", filename: "notes" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-disposition"]).toContain('filename="notes.pdf"');
+    const pages = pageTexts(pdfBytes(res));
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toContain("1/2");
+    expect(pages[1]).toContain("2/2");
+    expect(pdfInfo(pdfBytes(res)).widthPt).toBe(612);
+  });
+});
+
+/** A PDF whose every page carries "<label> <n>", made with pdf-lib so it does not depend on the renderer. */
+async function labelledPdf(label: string, pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) doc.addPage([300, 300]).drawText(`${label} ${i}`, { x: 40, y: 150, size: 18, font });
+  return doc.save();
+}
+
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+
+function multipart(files: Uint8Array[], fields: Record<string, string> = {}) {
+  const boundary = "----pdfgen-test-boundary";
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  files.forEach((file, i) => {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="part-${i}.pdf"\r\nContent-Type: application/pdf\r\n\r\n`));
+    parts.push(Buffer.from(file), Buffer.from("\r\n"));
+  });
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+describe("POST /merge", () => {
+  test("concatenates base64 PDFs in the order given", async () => {
+    const res = await post("/merge", { files: [b64(await labelledPdf("Beta", 2)), b64(await labelledPdf("Alpha", 1))] });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/pdf");
+    expect(res.headers["content-disposition"]).toContain('filename="merged.pdf"');
+    expect(res.headers["x-page-count"]).toBe("3");
+    expect(pageTexts(pdfBytes(res)).map((t) => t.trim())).toEqual(["Beta 1", "Beta 2", "Alpha 1"]);
+  });
+
+  test("accepts uploads as multipart/form-data, in part order", async () => {
+    const { body, contentType } = multipart([await labelledPdf("First", 1), await labelledPdf("Second", 1), await labelledPdf("Third", 1)], { filename: "bundle" });
+    const res = await service.app.inject({ method: "POST", url: "/merge?response=json", headers: { ...(await service.headers("MEGA")), "content-type": contentType }, payload: body });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ filename: "bundle.pdf", page_count: 3, page_limit: 1000 });
+    const pdf = Buffer.from(res.json().data.content_base64, "base64");
+    expect(pageTexts(pdf).map((t) => t.trim())).toEqual(["First 1", "Second 1", "Third 1"]);
+  });
+
+  test("merges pages rendered by the service itself", async () => {
+    const one = await post("/from-html", { html: "<p>Rendered one</p>" });
+    const two = await post("/from-markdown", { markdown: "Rendered two" });
+    const res = await post("/merge", { files: [b64(pdfBytes(one)), b64(pdfBytes(two))] });
+    const pages = pageTexts(pdfBytes(res));
+    expect(pages[0]).toContain("Rendered one");
+    expect(pages[1]).toContain("Rendered two");
+  });
+
+  test("the page limit applies to the merged result: 100 pages pass on BASIC, 101 do not", async () => {
+    const sixty = b64(await labelledPdf("P", 60));
+    const atLimit = await post("/merge", { files: [sixty, b64(await labelledPdf("Q", 40))] }, "BASIC");
+    expect(atLimit.statusCode).toBe(200);
+    expect(atLimit.headers["x-page-count"]).toBe("100");
+    const over = await post("/merge", { files: [sixty, b64(await labelledPdf("Q", 41))] }, "BASIC");
+    expect(over.statusCode).toBe(422);
+    expect(over.json().error.details).toEqual([{ field: "page_count", issue: "is 101, above the BASIC plan limit of 100" }]);
+  });
+
+  test("takes 2 to 50 files", async () => {
+    const one = b64(await labelledPdf("One", 1));
+    const fifty = await post("/merge", { files: Array.from({ length: 50 }, () => one) });
+    expect(fifty.statusCode).toBe(200);
+    expect(fifty.headers["x-page-count"]).toBe("50");
+    const tooMany = await post("/merge", { files: Array.from({ length: 51 }, () => one) });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().error.details).toEqual([{ field: "files", issue: "must have at most 50 items" }]);
+    const single = await post("/merge", { files: [one] });
+    expect(single.json().error.details).toEqual([{ field: "files", issue: "must have at least 2 items" }]);
+  });
+
+  test("25 MiB of PDFs in total pass; one byte more is 413", async () => {
+    const small = await labelledPdf("Small", 1);
+    const big = await labelledPdf("Big", 1);
+    const limit = 25 * 1024 * 1024;
+    // Whitespace after %%EOF is ignored by PDF readers: it sizes the file exactly.
+    const padded = (extra: number) => Buffer.concat([Buffer.from(big), Buffer.alloc(limit - small.byteLength - big.byteLength + extra, 0x0a)]);
+    const atLimit = await post("/merge", { files: [b64(small), b64(padded(0))] });
+    expect(atLimit.statusCode).toBe(200);
+    expect(atLimit.headers["x-page-count"]).toBe("2");
+    const over = await post("/merge", { files: [b64(small), b64(padded(1))] });
+    expect(over.statusCode).toBe(413);
+    expect(over.json().error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: [{ field: "files", issue: "must total at most 26214400 bytes of PDF" }] });
+  }, 60_000);
+
+  test("a file that is not base64 is a 400 naming it; one that is not a PDF is a 422 naming it", async () => {
+    const good = b64(await labelledPdf("Good", 1));
+    const notBase64 = await post("/merge", { files: [good, "this is not base64!"] });
+    expect(notBase64.statusCode).toBe(400);
+    expect(notBase64.json().error.details).toEqual([{ field: "files[1]", issue: "must be a base64-encoded PDF" }]);
+    const notPdf = await post("/merge", { files: [Buffer.from("hello world").toString("base64"), good] });
+    expect(notPdf.statusCode).toBe(422);
+    expect(notPdf.json().error.details).toEqual([{ field: "files[0]", issue: "must be a PDF document" }]);
+    const damaged = await post("/merge", { files: [good, Buffer.from("%PDF-1.7\n garbage").toString("base64")] });
+    expect(damaged.statusCode).toBe(422);
+    expect(damaged.json().error.details[0].field).toBe("files[1]");
+  });
+
+  test("an encrypted PDF is a 422 naming it", async () => {
+    // pdf-lib cannot encrypt; an /Encrypt dictionary in the trailer is what readers (and pdf-lib) detect.
+    const plain = Buffer.from(await (await PDFDocument.load(await labelledPdf("Secret", 1))).save({ useObjectStreams: false })).toString("latin1");
+    const encrypted = plain.replace(/trailer\s*<</, "trailer\n<<\n/Encrypt << /Filter /Standard /V 1 /R 2 /O <00> /U <00> /P -4 >>");
+    expect(encrypted).not.toBe(plain);
+    const res = await post("/merge", { files: [b64(await labelledPdf("Open", 1)), Buffer.from(encrypted, "latin1").toString("base64")] });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.details).toEqual([{ field: "files[1]", issue: "must not be encrypted" }]);
+  });
+
+  test("a data: URL form of base64 is accepted", async () => {
+    const res = await post("/merge", { files: [`data:application/pdf;base64,${b64(await labelledPdf("A", 1))}`, b64(await labelledPdf("B", 1))] });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["x-page-count"]).toBe("2");
+  });
+
+  test("without an API key it is 401", async () => {
+    const res = await service.app.inject({ method: "POST", url: "/merge", headers: { "x-gateway-host": "pdf-generation.api.local" }, payload: { files: [] } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.code).toBe("MISSING_API_KEY");
+  });
+});

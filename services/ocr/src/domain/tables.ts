@@ -1,0 +1,272 @@
+import type { GrayImage } from "./gray-image.js";
+import { detectAlignedTables } from "./alignment-tables.js";
+import { makeBox, type Box } from "./geometry.js";
+
+/**
+ * Table detection from ruling lines (for tables drawn without lines, see alignment-tables.ts).
+ *
+ * 1. Binarise the page with Otsu's threshold.
+ * 2. Find horizontal ruling lines: per pixel row, dark runs at least `minLineLength` long (gaps of up to 2 px
+ *    bridged), stacked over consecutive rows into segments no thicker than `maxLineThickness`. Text strokes are far
+ *    shorter than a table's width, so they drop out. Vertical lines the same way, per pixel column.
+ * 3. Horizontal and vertical segments that cross (within a few pixels) are joined into connected groups; a group
+ *    with at least two of each, where every line crosses at least two of the other kind, is a table.
+ * 4. Row boundaries are the clustered y positions of its horizontal lines, column boundaries the clustered x
+ *    positions of its vertical lines. Where a row lacks the vertical line between two columns, the cells merge
+ *    (column_span > 1).
+ * 5. OCR words are placed in the cell containing their centre and keep Tesseract's reading order inside a cell.
+ */
+
+export interface TableWord {
+  text: string;
+  confidence: number;
+  /** Pixel rectangle: left, top, right, bottom. */
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export interface TableCell {
+  row_index: number;
+  column_index: number;
+  column_span: number;
+  text: string;
+  confidence: number | null;
+  box: Box;
+}
+
+export interface Table {
+  /** How the table was found: its ruling lines, or the alignment of its words into rows and columns. */
+  detection: "ruling_lines" | "alignment";
+  row_count: number;
+  column_count: number;
+  box: Box;
+  rows: Array<{ row_index: number; cells: TableCell[] }>;
+}
+
+interface Segment {
+  /** Extent along the line. */
+  start: number;
+  end: number;
+  /** Extent across the line (its thickness). */
+  from: number;
+  to: number;
+}
+
+const GAP_BRIDGE = 2;
+const CROSS_TOLERANCE = 6;
+
+export function otsuThreshold(data: Buffer): number {
+  const histogram = new Float64Array(256);
+  for (let i = 0; i < data.length; i++) histogram[data[i]]++;
+  const total = data.length;
+  let sumAll = 0;
+  for (let v = 0; v < 256; v++) sumAll += v * histogram[v];
+  let sumBackground = 0;
+  let weightBackground = 0;
+  let best = 128;
+  let bestVariance = -1;
+  for (let v = 0; v < 256; v++) {
+    weightBackground += histogram[v];
+    if (weightBackground === 0) continue;
+    const weightForeground = total - weightBackground;
+    if (weightForeground === 0) break;
+    sumBackground += v * histogram[v];
+    const meanBackground = sumBackground / weightBackground;
+    const meanForeground = (sumAll - sumBackground) / weightForeground;
+    const variance = weightBackground * weightForeground * (meanBackground - meanForeground) ** 2;
+    if (variance > bestVariance) {
+      bestVariance = variance;
+      best = v;
+    }
+  }
+  return Math.min(200, Math.max(60, best));
+}
+
+/** Scans lines of pixels (rows or columns) for long dark runs and stacks them into segments. */
+function findSegments(lineCount: number, lineLength: number, isDark: (line: number, position: number) => boolean, minLength: number, maxThickness: number): Segment[] {
+  const finished: Segment[] = [];
+  let open: Segment[] = [];
+  for (let line = 0; line < lineCount; line++) {
+    const runs = longRuns(lineLength, (position) => isDark(line, position), minLength);
+    const stillOpen: Segment[] = [];
+    for (const [start, end] of runs) {
+      const match = open.find((segment) => segment.to === line - 1 && Math.abs(segment.start - start) <= 8 && Math.abs(segment.end - end) <= 8);
+      if (match) {
+        match.to = line;
+        match.start = Math.min(match.start, start);
+        match.end = Math.max(match.end, end);
+        stillOpen.push(match);
+        open = open.filter((segment) => segment !== match);
+      } else {
+        stillOpen.push({ start, end, from: line, to: line });
+      }
+    }
+    finished.push(...open);
+    open = stillOpen;
+  }
+  finished.push(...open);
+  return finished.filter((segment) => segment.to - segment.from + 1 <= maxThickness);
+}
+
+function longRuns(length: number, isDark: (position: number) => boolean, minLength: number): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  let runStart = -1;
+  let lastDark = -GAP_BRIDGE - 2;
+  for (let position = 0; position <= length; position++) {
+    const dark = position < length && isDark(position);
+    if (dark) {
+      if (runStart < 0 || position - lastDark > GAP_BRIDGE + 1) {
+        if (runStart >= 0 && lastDark - runStart + 1 >= minLength) runs.push([runStart, lastDark]);
+        runStart = position;
+      }
+      lastDark = position;
+    }
+  }
+  if (runStart >= 0 && lastDark - runStart + 1 >= minLength) runs.push([runStart, lastDark]);
+  return runs;
+}
+
+function crosses(horizontal: Segment, vertical: Segment): boolean {
+  return vertical.from - CROSS_TOLERANCE <= horizontal.end && vertical.to + CROSS_TOLERANCE >= horizontal.start
+    && horizontal.from - CROSS_TOLERANCE <= vertical.end && horizontal.to + CROSS_TOLERANCE >= vertical.start;
+}
+
+function clusterPositions(positions: number[], tolerance: number): number[] {
+  const sorted = [...positions].sort((a, b) => a - b);
+  const clusters: number[][] = [];
+  for (const position of sorted) {
+    const last = clusters[clusters.length - 1];
+    if (last && position - last[last.length - 1] <= tolerance) last.push(position);
+    else clusters.push([position]);
+  }
+  return clusters.map((cluster) => Math.round(cluster.reduce((sum, p) => sum + p, 0) / cluster.length));
+}
+
+interface LineGroup {
+  horizontals: Segment[];
+  verticals: Segment[];
+}
+
+function groupCrossingLines(horizontals: Segment[], verticals: Segment[]): LineGroup[] {
+  const parent = Array.from({ length: horizontals.length + verticals.length }, (_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  horizontals.forEach((horizontal, h) => {
+    verticals.forEach((vertical, v) => {
+      if (crosses(horizontal, vertical)) parent[find(h)] = find(horizontals.length + v);
+    });
+  });
+  const groups = new Map<number, LineGroup>();
+  const groupOf = (i: number) => {
+    const root = find(i);
+    if (!groups.has(root)) groups.set(root, { horizontals: [], verticals: [] });
+    return groups.get(root)!;
+  };
+  horizontals.forEach((segment, h) => groupOf(h).horizontals.push(segment));
+  verticals.forEach((segment, v) => groupOf(horizontals.length + v).verticals.push(segment));
+  return [...groups.values()];
+}
+
+/** Drops lines that cross fewer than two lines of the other direction (stray strokes touching a table). */
+function pruneGroup(group: LineGroup): LineGroup {
+  let { horizontals, verticals } = group;
+  for (let pass = 0; pass < 3; pass++) {
+    const keptH = horizontals.filter((h) => verticals.filter((v) => crosses(h, v)).length >= 2);
+    const keptV = verticals.filter((v) => keptH.filter((h) => crosses(h, v)).length >= 2);
+    if (keptH.length === horizontals.length && keptV.length === verticals.length) break;
+    horizontals = keptH;
+    verticals = keptV;
+  }
+  return { horizontals, verticals };
+}
+
+export interface TableDetectionOptions {
+  minLineLength?: number;
+  maxLineThickness?: number;
+}
+
+/** Ruled tables first; the words outside them are then searched for tables drawn without lines. */
+export function findTables(image: GrayImage, words: TableWord[]): Table[] {
+  const ruled = detectTables(image, words);
+  const outside = words.filter((word) => !ruled.some((table) => contains(table.box, word)));
+  const aligned = detectAlignedTables(outside, image);
+  return [...ruled, ...aligned].sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
+}
+
+function contains(box: Box, word: TableWord): boolean {
+  const x = (word.left + word.right) / 2;
+  const y = (word.top + word.bottom) / 2;
+  return x >= box.left && x <= box.left + box.width && y >= box.top && y <= box.top + box.height;
+}
+
+export function detectTables(image: GrayImage, words: TableWord[], options: TableDetectionOptions = {}): Table[] {
+  const { width, height, data } = image;
+  const threshold = otsuThreshold(data);
+  const dark = new Uint8Array(width * height);
+  for (let i = 0; i < dark.length; i++) dark[i] = data[i] < threshold ? 1 : 0;
+  const minLineLength = options.minLineLength ?? Math.max(40, Math.round(0.03 * Math.max(width, height)));
+  const maxLineThickness = options.maxLineThickness ?? Math.max(6, Math.round(0.004 * Math.max(width, height)));
+
+  const horizontals = findSegments(height, width, (y, x) => dark[y * width + x] === 1, minLineLength, maxLineThickness);
+  const verticals = findSegments(width, height, (x, y) => dark[y * width + x] === 1, minLineLength, maxLineThickness);
+
+  const tables: Table[] = [];
+  for (const group of groupCrossingLines(horizontals, verticals)) {
+    const pruned = pruneGroup(group);
+    if (pruned.horizontals.length < 2 || pruned.verticals.length < 2) continue;
+    const table = buildTable(pruned, words, { width, height }, maxLineThickness);
+    if (table) tables.push(table);
+  }
+  return tables.sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
+}
+
+function buildTable(group: LineGroup, words: TableWord[], page: { width: number; height: number }, maxThickness: number): Table | null {
+  const tolerance = maxThickness + 4;
+  const rowEdges = clusterPositions(group.horizontals.map((h) => (h.from + h.to) / 2), tolerance);
+  const columnEdges = clusterPositions(group.verticals.map((v) => (v.from + v.to) / 2), tolerance);
+  const rowCount = rowEdges.length - 1;
+  const columnCount = columnEdges.length - 1;
+  if (rowCount < 1 || columnCount < 1 || rowCount * columnCount < 2) return null;
+
+  const hasSeparator = (columnEdge: number, top: number, bottom: number) => {
+    const middle = (top + bottom) / 2;
+    return group.verticals.some((v) => Math.abs((v.from + v.to) / 2 - columnEdge) <= tolerance && v.start - tolerance <= middle && v.end + tolerance >= middle);
+  };
+
+  const rows: Table["rows"] = [];
+  for (let r = 0; r < rowCount; r++) {
+    const top = rowEdges[r];
+    const bottom = rowEdges[r + 1];
+    const cells: TableCell[] = [];
+    let c = 0;
+    while (c < columnCount) {
+      let span = 1;
+      while (c + span < columnCount && !hasSeparator(columnEdges[c + span], top, bottom)) span++;
+      const left = columnEdges[c];
+      const right = columnEdges[c + span];
+      const inside = words.filter((word) => {
+        const centreX = (word.left + word.right) / 2;
+        const centreY = (word.top + word.bottom) / 2;
+        return centreX >= left && centreX < right && centreY >= top && centreY < bottom && !/^[|_]+$/.test(word.text);
+      });
+      cells.push({
+        row_index: r,
+        column_index: c,
+        column_span: span,
+        text: inside.map((word) => word.text).join(" "),
+        confidence: inside.length === 0 ? null : Math.round((inside.reduce((sum, word) => sum + word.confidence, 0) / inside.length) * 1000) / 1000,
+        box: makeBox(left, top, right, bottom, page),
+      });
+      c += span;
+    }
+    rows.push({ row_index: r, cells });
+  }
+  return {
+    detection: "ruling_lines",
+    row_count: rowCount,
+    column_count: columnCount,
+    box: makeBox(columnEdges[0], rowEdges[0], columnEdges[columnCount], rowEdges[rowCount], page),
+    rows,
+  };
+}

@@ -1,0 +1,176 @@
+import type { FastifyError } from "fastify";
+import type { Static } from "typebox";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import multipart from "@fastify/multipart";
+import { ApiError, errors, ok, successSchema, ErrorSchema } from "@apiplat/service-kit";
+import type { OutboundClient } from "@apiplat/outbound-guard";
+import { InputLimitError, InvalidOptionError, OcrBusyError, OcrTimeoutError, UnreadableInputError, UnsupportedFormatError } from "../domain/errors.js";
+import type { Extractor, ExtractionRequest, RecognizingEngine } from "../domain/extract.js";
+import { listInstalledLanguages, parseLanguageSpec } from "../domain/languages.js";
+import {
+  ExtractResultSchema, ROTATIONS, StructuredResultSchema, SUPPORTED_PSM, extractBodySchema, type ExtractBody,
+} from "../schemas.js";
+import type { OcrSettings } from "../settings.js";
+
+export interface ExtractRoutesOptions {
+  settings: OcrSettings;
+  extractor: Extractor<RecognizingEngine>;
+  outbound: OutboundClient;
+}
+
+const MULTIPART_ERRORS: Record<string, (settings: OcrSettings) => ApiError> = {
+  FST_REQ_FILE_TOO_LARGE: (s) => errors.payloadTooLarge("file", `must be at most ${s.maxImageBytes} bytes`),
+  FST_FILES_LIMIT: () => errors.validation("file", "must be a single file"),
+  FST_FIELDS_LIMIT: () => errors.validation("body", "has too many form fields"),
+  FST_PARTS_LIMIT: () => errors.validation("body", "has too many form parts"),
+  FST_PROTO_VIOLATION: () => errors.validation("body", "is not a valid form"),
+  FST_INVALID_MULTIPART_CONTENT_TYPE: () => errors.unsupportedMediaType("Send application/json or multipart/form-data."),
+};
+
+const routeErrors = {
+  400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 413: ErrorSchema, 415: ErrorSchema, 422: ErrorSchema,
+  429: ErrorSchema, 502: ErrorSchema, 503: ErrorSchema, 504: ErrorSchema,
+};
+
+/** POST /extract and POST /extract/structured: the same input, text only or text with layout and tables. */
+export const extractRoutes: FastifyPluginAsyncTypebox<ExtractRoutesOptions> = async (app, { settings, extractor, outbound }) => {
+  // Only JSON and multipart bodies carry an input; anything else is 415, not a confusing schema error.
+  app.removeContentTypeParser("text/plain");
+  await app.register(multipart, {
+    attachFieldsToBody: "keyValues",
+    limits: { fileSize: settings.maxImageBytes, files: 1, fields: 10, fieldSize: 4096, parts: 11, headerPairs: 50 },
+  });
+
+  // Form fields arrive as text: turn the numeric and boolean options into what the body schema expects.
+  app.addHook("preValidation", async (request) => {
+    if (!request.isMultipart() || typeof request.body !== "object" || request.body === null) return;
+    const body = request.body as Record<string, unknown>;
+    for (const field of ["psm", "dpi", "rotate"]) {
+      if (typeof body[field] === "string" && /^-?\d+$/.test(body[field] as string)) body[field] = Number(body[field]);
+    }
+    for (const field of ["deskew", "auto_rotate"]) {
+      if (body[field] === "true" || body[field] === "false") body[field] = body[field] === "true";
+    }
+  });
+
+  // Multipart's own errors re-thrown in the shared envelope; everything else goes to the platform handler as is.
+  app.setErrorHandler((error: FastifyError) => {
+    const mapped = error.code ? MULTIPART_ERRORS[error.code] : undefined;
+    throw mapped ? mapped(settings) : error;
+  });
+
+  const bodySchema = extractBodySchema(settings.maxImageBytes);
+  const description = "An image (PNG, JPEG, TIFF, WebP, BMP) or PDF by `url`, base64 `image`, or multipart upload in field `file`.";
+
+  const handle = async (body: ExtractBody, structured: boolean) => {
+    const request = await toExtractionRequest(body, structured, settings, outbound);
+    try {
+      return await extractor.extract(request);
+    } catch (error) {
+      throw toApiError(error, settings);
+    }
+  };
+
+  app.post("/extract", {
+    schema: {
+      summary: "Extract the text of an image or PDF",
+      description,
+      consumes: ["application/json", "multipart/form-data"],
+      body: bodySchema,
+      response: { 200: successSchema(ExtractResultSchema), ...routeErrors },
+    },
+  }, async (request) => ok(await handle(request.body, false)));
+
+  app.post("/extract/structured", {
+    schema: {
+      summary: "Extract text with blocks, lines, words, bounding boxes and tables",
+      description,
+      consumes: ["application/json", "multipart/form-data"],
+      body: bodySchema,
+      response: { 200: successSchema(StructuredResultSchema), ...routeErrors },
+    },
+  }, async (request) => ok((await handle(request.body, true)) as Static<typeof StructuredResultSchema>));
+};
+
+async function toExtractionRequest(body: ExtractBody, structured: boolean, settings: OcrSettings, outbound: OutboundClient): Promise<ExtractionRequest> {
+  const sources = (["url", "image", "file"] as const).filter((key) => body[key] !== undefined);
+  if (sources.length !== 1) {
+    throw errors.validation(
+      sources.length === 0 ? "url" : sources.join(","),
+      "give exactly one of url, image (base64) or an uploaded file",
+    );
+  }
+  const language = body.language ?? settings.defaultLanguage;
+  const languages = parseLanguageSpec(language, await listInstalledLanguages(settings.langPath));
+  if (!languages.ok) throw errors.validation("language", languages.issue);
+  const psm = body.psm ?? 3;
+  if (!(SUPPORTED_PSM as readonly number[]).includes(psm)) throw errors.validation("psm", `must be one of: ${SUPPORTED_PSM.join(", ")}`);
+  const rotate = body.rotate ?? 0;
+  if (!(ROTATIONS as readonly number[]).includes(rotate)) throw errors.validation("rotate", `must be one of: ${ROTATIONS.join(", ")}`);
+  return {
+    bytes: await inputBytes(body, settings, outbound),
+    language: languages.codes.join("+"),
+    psm,
+    pages: body.pages,
+    dpi: body.dpi ?? 300,
+    rotate,
+    autoRotate: body.auto_rotate ?? false,
+    deskew: body.deskew ?? true,
+    structured,
+  };
+}
+
+async function inputBytes(body: ExtractBody, settings: OcrSettings, outbound: OutboundClient): Promise<Buffer> {
+  if (body.file !== undefined) {
+    if (!Buffer.isBuffer(body.file)) throw errors.validation("file", "must be an uploaded file (multipart/form-data)");
+    if (body.file.length === 0) throw errors.validation("file", "must not be empty");
+    return body.file;
+  }
+  if (body.image !== undefined) return decodeBase64Image(body.image, settings.maxImageBytes);
+  return fetchImage(body.url!, settings, outbound);
+}
+
+function decodeBase64Image(text: string, maxBytes: number): Buffer {
+  const payload = text.startsWith("data:") ? text.slice(text.indexOf(",") + 1) : text;
+  if (!/^[A-Za-z0-9+/_\-\r\n]*={0,2}\s*$/.test(payload)) throw errors.validation("image", "must be base64-encoded");
+  const bytes = Buffer.from(payload, "base64");
+  if (bytes.length === 0) throw errors.validation("image", "must not be empty");
+  if (bytes.length > maxBytes) throw errors.payloadTooLarge("image", `must decode to at most ${maxBytes} bytes (got ${bytes.length})`);
+  return bytes;
+}
+
+async function fetchImage(url: string, settings: OcrSettings, outbound: OutboundClient): Promise<Buffer> {
+  let response;
+  try {
+    response = await outbound.fetch(url, { timeoutMs: settings.fetchTimeoutMs, maxBytes: settings.maxImageBytes, maxRedirects: 5 });
+  } catch (error) {
+    // The guard reports an oversized download as an upstream failure; for us it is the input size limit.
+    if (error instanceof ApiError && error.statusCode === 502 && /larger than/.test(error.message)) {
+      throw errors.payloadTooLarge("url", `must point to a file of at most ${settings.maxImageBytes} bytes`);
+    }
+    throw error;
+  }
+  if (response.status < 200 || response.status > 299) {
+    throw errors.upstream(`Fetching the url returned HTTP ${response.status}.`);
+  }
+  if (response.body.length === 0) throw errors.upstream("The url returned an empty body.");
+  return response.body;
+}
+
+function toApiError(error: unknown, settings: OcrSettings): unknown {
+  if (error instanceof InputLimitError) return errors.payloadTooLarge(error.field, error.issue);
+  if (error instanceof InvalidOptionError) return errors.validation(error.field, error.issue);
+  if (error instanceof UnsupportedFormatError) return new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", `Unsupported input: ${error.message}.`);
+  if (error instanceof UnreadableInputError) return errors.unprocessable(`The input could not be read: ${error.message}.`);
+  if (error instanceof OcrTimeoutError) {
+    return errors.unprocessable(`${error.message}; send fewer pages (pages), a lower dpi or a smaller image.`, [
+      { field: "timeout", issue: `processing must finish within ${settings.timeoutMs} ms` },
+    ]);
+  }
+  if (error instanceof OcrBusyError) {
+    return new ApiError(503, "UNAVAILABLE", `OCR is at capacity: ${error.message}; retry shortly.`, undefined, { "retry-after": "5" });
+  }
+  // Anything else is ours (a failed worker, missing data): a 500 in the envelope, the cause in the log.
+  return error instanceof Error ? error : new Error(String(error));
+}
+

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import sharp from "sharp";
+import { startOcr, multipartBody, type OcrTestContext } from "./support/app.js";
+import { renderSvgPng } from "./support/render.js";
+import { LANGUAGE_CATALOGUE } from "../src/domain/languages.js";
+
+let ctx: OcrTestContext;
+let smallPng: Buffer;
+
+beforeAll(async () => {
+  ctx = await startOcr({}, { OUTBOUND_ALLOW_CIDRS: "" });
+  smallPng = await renderSvgPng(400, 120, '<text x="20" y="80" font-family="DejaVu Sans" font-size="48">Hello</text>');
+});
+afterAll(async () => ctx?.close());
+
+const post = (url: string, payload: unknown, headers = ctx.headers) => ctx.app.inject({ method: "POST", url, headers, payload: payload as object });
+const errorOf = (res: { json(): { error: { code: string; details?: Array<{ field: string; issue: string }> } } }) => res.json().error;
+
+describe("authentication", () => {
+  it("answers 401 MISSING_API_KEY without a key", async () => {
+    const res = await post("/extract", { image: smallPng.toString("base64") }, { "x-gateway-host": "ocr.api.local" });
+    expect(res.statusCode).toBe(401);
+    expect(errorOf(res).code).toBe("MISSING_API_KEY");
+  });
+  it("answers 403 INVALID_API_KEY for an unknown key and HOST_MISMATCH for another service's host", async () => {
+    const unknown = await post("/extract", {}, { "x-gateway-key": "not-a-real-key", "x-gateway-host": "ocr.api.local" });
+    expect([unknown.statusCode, errorOf(unknown).code]).toEqual([403, "INVALID_API_KEY"]);
+    const otherHost = await ctx.app.inject({ method: "GET", url: "/languages", headers: { ...ctx.headers, "x-gateway-host": "geocoding.api.local" } });
+    expect([otherHost.statusCode, errorOf(otherHost).code]).toEqual([403, "HOST_MISMATCH"]);
+  });
+  it("meters an authenticated call with the plan's quota headers", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: "/languages", headers: ctx.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["x-ratelimit-requests-limit"]).toBe("1000000");
+  });
+});
+
+describe("platform routes", () => {
+  it("is ready when the database, the cache and the default language's data answer", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: "/ready" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({ status: "ready", checks: { database: "ok", cache: "ok", language_data: "ok" } });
+  });
+  it("is not ready when the language folder lacks the default language", async () => {
+    const broken = await startOcr({ langPath: "/nonexistent/tessdata", warmLanguages: "" });
+    try {
+      const res = await broken.app.inject({ method: "GET", url: "/ready" });
+      expect([res.statusCode, res.json().error.details]).toEqual([503, [{ field: "language_data", issue: "did not answer" }]]);
+    } finally {
+      await broken.close();
+    }
+  });
+  it("describes the three endpoints in OpenAPI", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: "/openapi.json" });
+    expect(res.statusCode).toBe(200);
+    const paths = res.json().paths;
+    expect(Object.keys(paths).filter((p) => !p.startsWith("/docs")).sort()).toEqual(["/extract", "/extract/structured", "/languages"]);
+    expect(Object.keys(paths["/extract"].post.requestBody.content).sort()).toEqual(["application/json", "multipart/form-data"]);
+  });
+});
+
+describe("GET /languages", () => {
+  it("lists every Tesseract language with the installed ones marked", async () => {
+    const res = await ctx.app.inject({ method: "GET", url: "/languages", headers: ctx.headers });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.default_language).toBe("eng");
+    expect(data.max_languages_per_request).toBe(5);
+    expect(data.languages).toHaveLength(LANGUAGE_CATALOGUE.length);
+    const installed = data.languages.filter((l: { installed: boolean }) => l.installed).map((l: { code: string }) => l.code).sort();
+    expect(installed).toEqual(["ara", "chi_sim", "deu", "eng", "fra", "heb", "ita", "jpn", "nld", "por", "rus", "spa"]);
+    expect(data.installed_count).toBe(12);
+    expect(data.languages.find((l: { code: string }) => l.code === "jpn")).toEqual({ code: "jpn", name: "Japanese", installed: true, debian_package: "tesseract-ocr-jpn" });
+    expect(data.languages.find((l: { code: string }) => l.code === "tha")).toEqual({ code: "tha", name: "Thai", installed: false, debian_package: "tesseract-ocr-tha" });
+  });
+});
+
+describe("input errors", () => {
+  it("requires exactly one of url, image or file", async () => {
+    const none = await post("/extract", { language: "eng" });
+    expect([none.statusCode, errorOf(none).code, errorOf(none).details]).toEqual([400, "VALIDATION_ERROR", [{ field: "url", issue: "give exactly one of url, image (base64) or an uploaded file" }]]);
+    const both = await post("/extract", { url: "https://example.com/a.png", image: smallPng.toString("base64") });
+    expect([both.statusCode, errorOf(both).details]).toEqual([400, [{ field: "url,image", issue: "give exactly one of url, image (base64) or an uploaded file" }]]);
+  });
+  it("refuses text that is not base64", async () => {
+    const res = await post("/extract", { image: "this is not base64!" });
+    expect([res.statusCode, errorOf(res).details]).toEqual([400, [{ field: "image", issue: "must be base64-encoded" }]]);
+  });
+  it("answers 415 for a format it does not read (GIF) and 422 for a damaged PNG or PDF", async () => {
+    const gif = await post("/extract", { image: (await sharp(smallPng).gif().toBuffer()).toString("base64") });
+    expect([gif.statusCode, errorOf(gif).code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
+    const truncated = await post("/extract", { image: smallPng.subarray(0, 200).toString("base64") });
+    expect([truncated.statusCode, errorOf(truncated).code]).toEqual([422, "UNPROCESSABLE"]);
+    const brokenPdf = await post("/extract", { image: Buffer.from("%PDF-1.4\nthis is no pdf at all\n%%EOF").toString("base64") });
+    expect([brokenPdf.statusCode, errorOf(brokenPdf).code, res422Message(brokenPdf)]).toEqual([422, "UNPROCESSABLE", "The input could not be read: the PDF could not be read (damaged or not a PDF)."]);
+  });
+  it("validates language against what is installed", async () => {
+    const notInstalled = await post("/extract", { image: smallPng.toString("base64"), language: "eng+kor" });
+    expect([notInstalled.statusCode, errorOf(notInstalled).details]).toEqual([400, [{ field: "language", issue: "'kor' is not installed; GET /languages lists the installed ones" }]]);
+    const tooMany = await post("/extract", { image: smallPng.toString("base64"), language: "eng+deu+fra+spa+ita+nld" });
+    expect([tooMany.statusCode, errorOf(tooMany).details]).toEqual([400, [{ field: "language", issue: "must name at most 5 languages" }]]);
+    const malformed = await post("/extract", { image: smallPng.toString("base64"), language: "English" });
+    expect(malformed.statusCode).toBe(400);
+  });
+  it("bounds psm, rotate and dpi", async () => {
+    const image = smallPng.toString("base64");
+    const cases: Array<[object, string, string]> = [
+      [{ psm: 2 }, "psm", "must be at least 3"],
+      [{ psm: 14 }, "psm", "must be at most 13"],
+      [{ psm: 12 }, "psm", "must be one of: 3, 4, 5, 6, 7, 8, 9, 10, 11, 13"],
+      [{ rotate: 45 }, "rotate", "must be one of: 0, 90, 180, 270"],
+      [{ dpi: 69 }, "dpi", "must be at least 70"],
+      [{ dpi: 601 }, "dpi", "must be at most 600"],
+    ];
+    for (const [options, field, issue] of cases) {
+      const res = await post("/extract", { image, ...options });
+      expect([res.statusCode, errorOf(res).details]).toEqual([400, [{ field, issue }]]);
+    }
+  });
+  it("bounds the url length at 2048 characters", async () => {
+    const base = "http://169.254.169.254/";
+    const atLimit = await post("/extract", { url: base + "a".repeat(2048 - base.length) });
+    // At the limit the URL is accepted by the schema and then refused by the outbound guard.
+    expect([atLimit.statusCode, errorOf(atLimit).details]).toEqual([400, [{ field: "url", issue: "must not point to a private, loopback, link-local or metadata address" }]]);
+    const over = await post("/extract", { url: base + "a".repeat(2049 - base.length) });
+    expect([over.statusCode, errorOf(over).details]).toEqual([400, [{ field: "url", issue: "must be at most 2048 characters long" }]]);
+  });
+  it("refuses URLs to private, loopback and metadata addresses and non-http schemes", async () => {
+    for (const url of ["http://127.0.0.1:9/a.png", "http://10.0.0.1/a.png", "http://[::1]/a.png"]) {
+      const res = await post("/extract", { url });
+      expect([res.statusCode, errorOf(res).details]).toEqual([400, [{ field: "url", issue: "must not point to a private, loopback, link-local or metadata address" }]]);
+    }
+    const file = await post("/extract", { url: "file:///etc/passwd" });
+    expect([file.statusCode, errorOf(file).details]).toEqual([400, [{ field: "url", issue: "must use http or https" }]]);
+  });
+  it("checks multipart uploads: one file, a real file field", async () => {
+    const textField = await multipartBody(null, { file: "not a file" });
+    const res = await ctx.app.inject({ method: "POST", url: "/extract", headers: { ...ctx.headers, "content-type": textField.contentType }, payload: textField.payload });
+    expect([res.statusCode, errorOf(res).details]).toEqual([400, [{ field: "file", issue: "must be an uploaded file (multipart/form-data)" }]]);
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(smallPng)]), "a.png");
+    form.append("file", new Blob([new Uint8Array(smallPng)]), "b.png");
+    const request = new Request("http://localhost/", { method: "POST", body: form });
+    const two = await ctx.app.inject({ method: "POST", url: "/extract", headers: { ...ctx.headers, "content-type": request.headers.get("content-type")! }, payload: Buffer.from(await request.arrayBuffer()) });
+    expect([two.statusCode, errorOf(two).details]).toEqual([400, [{ field: "file", issue: "must be a single file" }]]);
+  });
+  it("answers 415 for a body that is neither JSON nor multipart", async () => {
+    const res = await ctx.app.inject({ method: "POST", url: "/extract", headers: { ...ctx.headers, "content-type": "text/plain" }, payload: "hello" });
+    expect([res.statusCode, errorOf(res).code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
+  });
+});
+
+function res422Message(res: { json(): { error: { message: string } } }): string {
+  return res.json().error.message;
+}

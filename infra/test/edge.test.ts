@@ -1,0 +1,131 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
+import type { ServiceApp } from "@apiplat/service-kit";
+import { buildApp as buildTextToolkit } from "@apiplat/text-toolkit";
+import { buildApp as buildTimeZone } from "@apiplat/time-zone";
+
+const run = promisify(execFile);
+const infra = path.resolve(import.meta.dirname, "..");
+const repo = path.resolve(infra, "..");
+
+describe("deployment files", () => {
+  it("docker-compose.yml is valid for docker-compose", async () => {
+    const { stdout } = await run("docker-compose", ["-f", path.join(repo, "docker-compose.yml"), "config", "--services"], {
+      env: { ...process.env, ADMIN_TOKEN: "checked-only" },
+    });
+    expect(stdout.trim().split("\n").sort()).toEqual(
+      ["admin", "currency-exchange", "geocoding", "nginx", "ocr", "pdf-generation", "postgres", "public-holidays", "redis", "text-toolkit", "time-zone", "url-shortener", "webhook-relay"],
+    );
+  });
+
+  it("the nginx configuration passes nginx -t", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "nginx-check-"));
+    for (const file of ["nginx.conf", "routing.conf", "service-addresses.conf"]) copyFileSync(path.join(infra, "nginx", file), path.join(dir, file));
+    const { stderr } = await run("nginx", ["-t", "-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")]);
+    expect(stderr).toContain("test is successful");
+  });
+});
+
+describe("the real nginx in front of running services", () => {
+  let platform: TestPlatform;
+  let apps: ServiceApp[];
+  let nginx: ChildProcess;
+  let edge: string;
+  let key: string;
+
+  const freePort = async () => {
+    const { createServer } = await import("node:net");
+    return new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const port = (server.address() as AddressInfo).port;
+        server.close(() => resolve(port));
+      });
+    });
+  };
+
+  beforeAll(async () => {
+    platform = await createTestPlatform();
+    apps = [await buildTextToolkit(platform.deps), await buildTimeZone(platform.deps)];
+    const ports = [];
+    for (const app of apps) {
+      await app.listen({ port: 0, host: "127.0.0.1" });
+      ports.push((app.server.address() as AddressInfo).port);
+    }
+    const account = await platform.accounts.createAccount("edge test");
+    await platform.accounts.subscribe(account.id, ["text-toolkit", "time-zone"], "PRO");
+    key = (await platform.accounts.createKey(account.id)).key;
+
+    // The production routing and server blocks, with the services' loopback addresses and a free port.
+    const dir = mkdtempSync(path.join(tmpdir(), "nginx-edge-"));
+    const edgePort = await freePort();
+    copyFileSync(path.join(infra, "nginx/routing.conf"), path.join(dir, "routing.conf"));
+    writeFileSync(
+      path.join(dir, "service-addresses.conf"),
+      `map $service $service_address { default ""; text-toolkit 127.0.0.1:${ports[0]}; time-zone 127.0.0.1:${ports[1]}; }\n`,
+    );
+    const conf = readFileSync(path.join(infra, "nginx/nginx.conf"), "utf8")
+      .replace("listen 8080 default_server;", `listen 127.0.0.1:${edgePort} default_server;`)
+      .replace("worker_processes auto;", "worker_processes 1;")
+      .replace(/access_log [^;]+;/, "access_log off;");
+    writeFileSync(path.join(dir, "nginx.conf"), conf);
+    nginx = spawn("nginx", ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log"), "-g", `daemon off; pid ${dir}/nginx.pid;`], {
+      stdio: "inherit",
+    });
+    edge = `http://127.0.0.1:${edgePort}`;
+    for (let i = 0; i < 50; i++) {
+      const up = await fetch(`${edge}/nginx-health`).then((r) => r.ok, () => false);
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+  afterAll(async () => {
+    nginx?.kill("SIGQUIT");
+    for (const app of apps ?? []) await app.close();
+    await platform?.close();
+  });
+
+  // fetch() will not send a Host header of our choosing, so these requests use node:http.
+  const call = async (pathname: string, headers: Record<string, string>) => {
+    const { request } = await import("node:http");
+    return new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = request(`${edge}${pathname}`, { headers }, (res) => {
+        let data = "";
+        res.on("data", (c) => (data += c));
+        res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(data) }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  };
+
+  it("routes by Host", async () => {
+    const res = await call("/uuid?count=2", { host: "text-toolkit.api.local", "x-gateway-key": key, "x-gateway-host": "text-toolkit.api.local" });
+    expect(res.status).toBe(200);
+    expect(res.body.data.uuids).toHaveLength(2);
+    const tz = await call("/lookup?tz=Asia/Tokyo&at=2026-01-15T00:00:00Z", { host: "time-zone.api.local", "x-gateway-key": key, "x-gateway-host": "time-zone.api.local" });
+    expect(tz.status).toBe(200);
+    expect(tz.body.data).toMatchObject({ timezone: "Asia/Tokyo", utc_offset: "+09:00", abbreviation: "JST" });
+  });
+
+  it("routes by X-Gateway-Host on the shared gateway host", async () => {
+    const viaGateway = (service: string) => call(service === "text-toolkit" ? "/uuid" : "/lookup?tz=Europe/Paris&at=2026-07-01T12:00:00Z", {
+      host: "gateway.api.local",
+      "x-gateway-key": key,
+      "x-gateway-host": `${service}.api.local`,
+    });
+    expect((await viaGateway("text-toolkit")).body.data.uuids).toHaveLength(1);
+    expect((await viaGateway("time-zone")).body.data).toMatchObject({ timezone: "Europe/Paris", abbreviation: "CEST" });
+  });
+
+  it("answers an unknown gateway target with the JSON envelope", async () => {
+    const res = await call("/uuid", { host: "gateway.api.local", "x-gateway-host": "nothing.api.local" });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ status: "error", error: { code: "NOT_FOUND" } });
+  });
+});

@@ -1,0 +1,36 @@
+/** Runs autocannon over named scenarios (each a list of GET paths taken in turn) and summarizes each. */
+import autocannon from "autocannon";
+
+export interface Scenario {
+  name: string;
+  paths: string[];
+}
+
+export async function runScenarios(
+  baseUrl: string,
+  headers: Record<string, string>,
+  scenarios: Scenario[],
+  options: { connections: number; seconds: number },
+): Promise<Record<string, unknown>[]> {
+  const results: Record<string, unknown>[] = [];
+  for (const scenario of scenarios) {
+    const result = await autocannon({
+      url: baseUrl,
+      connections: options.connections,
+      duration: options.seconds,
+      workers: 1,
+      headers,
+      requests: scenario.paths.map((path) => ({ method: "GET", path })),
+    });
+    results.push({
+      scenario: scenario.name,
+      requests_per_second: Math.round(result.requests.average),
+      latency_ms: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+      bytes_per_response: Math.round(result.throughput.total / Math.max(1, result.requests.total)),
+      total: result.requests.total,
+      non_2xx: result.non2xx,
+      errors: result.errors,
+    });
+  }
+  return results;
+}

@@ -121,9 +121,12 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
       set.add(handler);
       return async () => {
         set!.delete(handler);
-        if (set!.size === 0) {
+        if (set!.size === 0 && handlers.get(name) === set) {
           handlers.delete(name);
-          await connection.unsubscribe(name).catch(() => {});
+          // While Redis is away the command would wait in the offline queue for its return, and a shutdown
+          // with it; a subscription does not outlive its connection anyway, and without a handler a message
+          // on a resubscribed channel is dropped.
+          if (connection.status === "ready") await connection.unsubscribe(name).catch(() => {});
         }
       };
     },
@@ -131,6 +134,7 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
       await redis.ping();
     },
     async close() {
+      handlers.clear();
       subscriber?.disconnect();
       await redis.quit().catch(() => redis.disconnect());
     },

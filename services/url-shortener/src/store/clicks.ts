@@ -3,6 +3,8 @@ import type { Sql } from "./sql.js";
 export interface ClickRecord {
   linkId: number;
   at: Date;
+  /** The UTC day of `at` (YYYY-MM-DD), computed once per click. */
+  day: string;
   referrerDomain: string | null;
   country: string | null;
   deviceType: string;
@@ -103,13 +105,9 @@ export async function lifetimeTotals(db: Sql, linkId: number): Promise<{ hits: n
   return { hits: Number(row?.hits ?? 0), visitors: Number(row?.visitors ?? 0), bot_hits: Number(row?.bot_hits ?? 0) };
 }
 
-function dayOf(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
-
 /** The key of a visitor's day on a link, as shortener_daily_visitors holds it. */
 export function visitorDayKey(click: ClickRecord): string {
-  return `${click.linkId}|${dayOf(click.at)}|${click.visitorHash}`;
+  return `${click.linkId}|${click.day}|${click.visitorHash}`;
 }
 
 function combinationOf(click: ClickRecord): string[] {
@@ -139,14 +137,14 @@ async function updateRollups(tx: Sql, clicks: readonly ClickRecord[], known: (ke
        SELECT * FROM unnest($1::bigint[], $2::date[], $3::text[])
        ON CONFLICT DO NOTHING
        RETURNING link_id, day::text AS day, visitor_hash`,
-      [firstClicks.map((c) => c.linkId), firstClicks.map((c) => dayOf(c.at)), firstClicks.map((c) => c.visitorHash)],
+      [firstClicks.map((c) => c.linkId), firstClicks.map((c) => c.day), firstClicks.map((c) => c.visitorHash)],
     );
     for (const row of inserted.rows) fresh.add(`${row.link_id}|${row.day}|${row.visitor_hash}`);
   }
   const rows = new Map<string, { linkId: number; day: string; isBot: boolean; values: string[]; hits: number; visitors: number }>();
   for (const click of clicks) {
     const values = combinationOf(click);
-    const day = dayOf(click.at);
+    const day = click.day;
     const key = `${click.linkId}|${day}|${click.isBot}|${values.join("|")}`;
     let row = rows.get(key);
     if (!row) {

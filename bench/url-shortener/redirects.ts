@@ -1,21 +1,25 @@
 /**
  * URL shortener benchmark: starts the service (src/main.ts) on real PostgreSQL and Redis, creates 10,000 links,
  * warms the cache, then measures with autocannon:
- *   1. redirect throughput and latency over the 10k links,
+ *   1. redirect throughput and latency over the 10k links: at saturation (autocannon, closed loop), then at a constant
+ *      BENCH_RATE redirects/s (default 10,000; bench/lib/open-loop.ts), the rate the latency target is stated at,
  *   2. RSS before and after BENCH_CLICKS redirects (default 1,000,000) and whether click recording kept up,
  *   3. link creation throughput (POST /shorten).
+ * The service runs pinned to core 0 when taskset exists ("on one core"; BENCH_PIN=0 lets it float); the load comes
+ * from the other core.
  * Run: bash scripts/pnpm.sh exec tsx bench/url-shortener/redirects.ts
  * Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/url_shortener_bench, created if missing),
  *      BENCH_REDIS_URL (default redis://127.0.0.1:6379/2), BENCH_PORT (3101), BENCH_DURATION (seconds, 20),
- *      BENCH_CONNECTIONS (64), BENCH_CLICKS (1000000), BENCH_LINKS (10000),
+ *      BENCH_CONNECTIONS (64), BENCH_RATE (10000), BENCH_CLICKS (1000000), BENCH_LINKS (10000),
  *      BENCH_NODE_ARGS (extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { AccountStore } from "../../packages/gateway-auth/src/index.js";
 import { createPostgresDatabase } from "../../packages/storage/src/index.js";
+import { runOpenLoop } from "../lib/open-loop.js";
 
 const serviceDir = fileURLToPath(new URL("../../services/url-shortener/", import.meta.url));
 const require = createRequire(`${serviceDir}package.json`);
@@ -27,6 +31,7 @@ const REDIS_URL = env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379/2";
 const PORT = Number(env.BENCH_PORT ?? 3101);
 const DURATION = Number(env.BENCH_DURATION ?? 20);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 64);
+const RATE = Number(env.BENCH_RATE ?? 10_000);
 const CLICKS = Number(env.BENCH_CLICKS ?? 1_000_000);
 const LINKS = Number(env.BENCH_LINKS ?? 10_000);
 const HOST = "url-shortener.api.local";
@@ -45,7 +50,10 @@ async function ensureDatabase(): Promise<void> {
 
 function startService(): ChildProcess {
   const extraNodeArgs = (env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...extraNodeArgs, "--import", "tsx", "src/main.ts"], {
+  const command = [process.execPath, ...extraNodeArgs, "--import", "tsx", "src/main.ts"];
+  const pin = env.BENCH_PIN !== "0" && spawnSync("which", ["taskset"]).status === 0;
+  const pinned = pin ? ["taskset", "-c", "0", ...command] : command;
+  const child = spawn(pinned[0], pinned.slice(1), {
     cwd: serviceDir,
     env: {
       ...env,
@@ -181,6 +189,18 @@ async function main(): Promise<void> {
     const redirectCpu = cpuSeconds(pid) - cpuBefore;
     console.log("redirects (warm cache):", JSON.stringify({ ...throughput, service_cpu_seconds: redirectCpu, redirects_per_cpu_second: Math.round(throughput.total / redirectCpu) }));
 
+    cpuBefore = cpuSeconds(pid);
+    let next = 0;
+    const steady = await runOpenLoop({
+      origin: ORIGIN,
+      rate: RATE,
+      durationSeconds: DURATION,
+      connections: CONNECTIONS,
+      request: () => ({ method: "GET", path: `/${codes[next++ % codes.length]}`, headers: { host: HOST, "user-agent": UA, referer: "https://news.example/item" } }),
+    });
+    const steadyCpu = cpuSeconds(pid) - cpuBefore;
+    console.log(`redirects at a constant ${RATE}/s:`, JSON.stringify({ ...steady, service_cpu_share_of_one_core: Number((steadyCpu / DURATION).toFixed(2)) }));
+
     const rssBefore = await rssMegabytes();
     started = Date.now();
     cpuBefore = cpuSeconds(pid);
@@ -217,7 +237,7 @@ async function main(): Promise<void> {
     service.kill("SIGTERM");
     await new Promise((resolve) => service.once("exit", resolve));
     const stored = (await clicksStored()) - clicksAtStart;
-    const served = throughput.status_3xx + million.status_3xx;
+    const served = throughput.status_3xx + (steady.statusCounts["302"] ?? 0) + million.status_3xx;
     console.log(JSON.stringify({ rss_mb: { before_clicks: rssBefore, right_after_clicks: rssAfterRun, after_settling: rssAfter }, clicks_served: served, clicks_stored: stored }));
   } finally {
     if (service.exitCode === null) service.kill("SIGTERM");

@@ -27,6 +27,10 @@ export async function serveForBenchmark(mode: string, options: BenchServerOption
     await options.registerBareRoutes(app);
     await app.listen({ port: 0, host: "127.0.0.1" });
     announce(app, "");
+    process.once("SIGTERM", async () => {
+      await app.close();
+      process.exit(0);
+    });
     return;
   }
   // Per-second limits off so that one key can be driven at full speed; everything else as in production.

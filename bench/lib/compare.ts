@@ -33,7 +33,9 @@ function redisPid(): number | null {
 
 async function start(script: string, mode: string): Promise<{ child: ChildProcess; port: number; key: string; pid: number }> {
   // Pinned to core 0 when taskset exists, so that autocannon (here) and the server do not share a core.
-  const command = ["bash", "scripts/pnpm.sh", "exec", "tsx", script, mode];
+  // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server (node refuses --cpu-prof in NODE_OPTIONS).
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const command = [process.execPath, ...profile, "--import", "tsx", script, mode];
   const pinned = spawnSync("which", ["taskset"]).status === 0 ? ["taskset", "-c", "0", ...command] : command;
   const child = spawn(pinned[0], pinned.slice(1), { stdio: ["ignore", "pipe", "inherit"], detached: true });
   const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));

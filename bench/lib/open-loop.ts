@@ -29,8 +29,8 @@ export interface OpenLoopOptions {
   durationSeconds: number;
   /** Keep-alive connections; a request due while all are busy waits for one, and that wait is counted. */
   connections: number;
-  /** The i-th request to send. */
-  request: (index: number) => OpenLoopRequest;
+  /** The i-th request to send, due at `dueAt` (performance.now() clock). */
+  request: (index: number, dueAt: number) => OpenLoopRequest;
 }
 
 export interface OpenLoopResult {
@@ -113,7 +113,7 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   const finished = new Promise<void>((resolve) => (finish = resolve));
 
   const dispatch = (connection: Connection, index: number, dueAt: number): void => {
-    connection.send(serialize(origin.host, options.request(index)), (status) => {
+    connection.send(serialize(origin.host, options.request(index, dueAt)), (status) => {
       latencies[completed++] = performance.now() - dueAt;
       statusCounts[status] = (statusCounts[status] ?? 0) + 1;
       if (completed + errors === total) finish();

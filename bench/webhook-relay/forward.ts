@@ -1,13 +1,16 @@
 /**
  * Forwarding latency under load: captures arrive at a steady rate into an inbox that forwards to a
- * destination on loopback; each capture carries the time it was sent, and the destination notes when
+ * destination on loopback; each capture carries the time it was due, and the destination notes when
  * the signed copy arrived. The figure is sender -> destination, so it includes the capture itself.
+ * Captures are spaced evenly (bench/lib/open-loop.ts), not sent in once-a-second bursts as autocannon's
+ * overallRate does.
  *   bash scripts/pnpm.sh exec tsx bench/webhook-relay/forward.ts
  * Env: BENCH_RATE (captures per second, default 500), BENCH_SECONDS (default 20).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { autocannon, BASE, cpuSeconds, createInbox, ensureDatabase, percentile, startService, stopService, subscriberHeaders } from "./support.js";
+import { runOpenLoop } from "../lib/open-loop.js";
+import { BASE, cpuSeconds, createInbox, ensureDatabase, percentile, startService, stopService, subscriberHeaders } from "./support.js";
 
 const rate = Number(process.env.BENCH_RATE ?? 500);
 const duration = Number(process.env.BENCH_SECONDS ?? 20);
@@ -37,19 +40,17 @@ try {
   const forward = await fetch(`${BASE}/forward/${inboxId}`, { method: "POST", headers, body: JSON.stringify({ url: destinationUrl }) });
   if (!forward.ok) throw new Error(`setting the destination failed: ${await forward.text()}`);
   const run = (seconds: number) =>
-    autocannon({
-      url: `${BASE}/h/${inboxId}`,
-      method: "POST",
-      connections: 20,
-      overallRate: rate,
-      duration: seconds,
-      requests: [
-        {
-          method: "POST",
-          body,
-          setupRequest: (request: any) => ({ ...request, headers: { ...request.headers, "content-type": "application/json", "x-sent-at": now().toFixed(3) } }),
-        },
-      ],
+    runOpenLoop({
+      origin: BASE,
+      rate,
+      durationSeconds: seconds,
+      connections: 32,
+      request: (_, dueAt) => ({
+        method: "POST",
+        path: `/h/${inboxId}`,
+        body,
+        headers: { "content-type": "application/json", "x-sent-at": (performance.timeOrigin + dueAt).toFixed(3) },
+      }),
     });
   await run(3);
   await new Promise((r) => setTimeout(r, 1000));
@@ -65,13 +66,15 @@ try {
       {
         target_rate_per_s: rate,
         duration_s: duration,
-        captures: result.requests.total,
-        capture_non_2xx: result.non2xx,
+        captures: result.completed,
+        capture_statuses: result.statusCounts,
+        capture_errors: result.errors,
         forwarded: latencies.length,
         unsigned,
-        capture_latency_ms: { p50: result.latency.p50, p99: result.latency.p99 },
+        capture_latency_ms: result.latencyMs,
+        client_loop_delay_ms: result.clientLoopDelayMs,
         sender_to_destination_ms: { p50: ms(percentile(latencies, 50)), p90: ms(percentile(latencies, 90)), p99: ms(percentile(latencies, 99)), max: ms(latencies[latencies.length - 1]) },
-        service_cpu_us_per_capture_and_forward: Math.round((cpuUsed * 1e6) / result.requests.total),
+        service_cpu_us_per_capture_and_forward: Math.round((cpuUsed * 1e6) / result.completed),
       },
       null,
       2,

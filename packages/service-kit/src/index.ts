@@ -6,4 +6,5 @@ export * from "./schemas.js";
 export * from "./create-app.js";
 export * from "./run.js";
 export type { ReadinessCheck } from "./health.js";
+export { exposeMetric, type ExposedMetric } from "./metrics.js";
 export * from "./http-cache.js";

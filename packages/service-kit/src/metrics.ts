@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -46,4 +46,23 @@ export function installMetrics(app: FastifyInstance, service: string): void {
     void reply.type(registry.contentType);
     return registry.metrics();
   });
+}
+
+export interface ExposedMetric {
+  name: string;
+  help: string;
+  /** counter: a running total that only grows; gauge: a level (a queue's length). */
+  type: "counter" | "gauge";
+  read: () => number;
+}
+
+/** Puts a value the app already keeps on /metrics, read when scraped, so that the hot path pays nothing for it. */
+export function exposeMetric(app: FastifyInstance, metric: ExposedMetric): void {
+  const { name, help, read } = metric;
+  const registers = [app.metricsRegistry];
+  if (metric.type === "gauge") {
+    new Gauge({ name, help, registers, collect() { this.set(read()); } });
+  } else {
+    new Counter({ name, help, registers, collect() { this.reset(); this.inc(read()); } });
+  }
 }

@@ -67,8 +67,15 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
 
   let subscriber: Redis | undefined;
   const handlers = new Map<string, Set<(message: string) => void>>();
-  const subscriberConnection = async (): Promise<Redis> => {
-    if (subscriber) return subscriber;
+  let subscriberReady: Promise<Redis> | undefined;
+  // One connection for every subscription, shared as a promise: a second subscribe while the first is still
+  // connecting must wait for the connection, or its SUBSCRIBE overtakes the connection's ready check.
+  const subscriberConnection = (): Promise<Redis> =>
+    (subscriberReady ??= connectSubscriber().catch((error: unknown) => {
+      subscriberReady = undefined;
+      throw error;
+    }));
+  const connectSubscriber = async (): Promise<Redis> => {
     subscriber = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null });
     subscriber.on("error", () => {});
     subscriber.on("message", (channel: string, message: string) => {

@@ -69,6 +69,14 @@ describe("Redis store during an outage", () => {
     await expect(closing.get("anything")).rejects.toThrow();
   });
 
+  it("subscriptions made at once on a new store share one connection and all receive their messages", async () => {
+    store = await createRedisStore(`redis://${REDIS_HOST}:${REDIS_PORT}`, { keyPrefix: `test:concurrent:${process.pid}:` });
+    const received: string[] = [];
+    await Promise.all(["a", "b", "c"].map((channel) => store!.subscribe(channel, (message) => received.push(`${channel}:${message}`))));
+    await Promise.all(["a", "b", "c"].map((channel) => store!.publish(channel, "hello")));
+    await expect.poll(() => [...received].sort()).toEqual(["a:hello", "b:hello", "c:hello"]);
+  });
+
   it("delivers published messages to every handler of the channel until each unsubscribes", async () => {
     store = await createRedisStore(`redis://${REDIS_HOST}:${REDIS_PORT}`, { keyPrefix: `test:pubsub:${process.pid}:` });
     const first: string[] = [];

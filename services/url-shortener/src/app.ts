@@ -1,5 +1,5 @@
 import { promises as dnsPromises } from "node:dns";
-import { createServiceApp, type PlatformDeps } from "@apiplat/service-kit";
+import { createServiceApp, exposeMetric, type PlatformDeps } from "@apiplat/service-kit";
 import { createOutboundClient } from "@apiplat/outbound-guard";
 import { ClickRecorder } from "./core/click-recorder.js";
 import { GuardedKv } from "./core/kv-guard.js";
@@ -32,6 +32,9 @@ export interface ShortenerDeps extends PlatformDeps {
 }
 
 let sharedCountries: CountryLookup | undefined;
+
+/** While the click buffer is full, the error saying so is logged at most this often. */
+const DROP_WARNING_INTERVAL_MS = 10_000;
 /** The GeoIP tables are read once per process (~15 MB), whatever the number of apps built. */
 function countries(): CountryLookup {
   sharedCountries ??= CountryLookup.fromInstalledPackage();
@@ -41,6 +44,7 @@ function countries(): CountryLookup {
 export async function buildApp(deps: ShortenerDeps) {
   const settings: ShortenerSettings = { ...defaultSettings(deps.config), ...deps.settings };
   let clickBacklog = () => 0;
+  let lastDropWarning = 0;
   const app = await createServiceApp({
     service: "url-shortener",
     deps,
@@ -95,8 +99,17 @@ export async function buildApp(deps: ShortenerDeps) {
     batchSize: settings.clickBatchSize,
     maxBuffered: settings.clickBufferMax,
     onError: (error, pending) => log.error({ err: error, pending }, "writing clicks failed; they stay buffered"),
+    onDrop: (droppedTotal) => {
+      const now = Date.now();
+      if (now - lastDropWarning < DROP_WARNING_INTERVAL_MS) return;
+      lastDropWarning = now;
+      log.error({ dropped_total: droppedTotal, cap: settings.clickBufferMax }, "click buffer full: clicks are being dropped");
+    },
   });
   clickBacklog = () => clicks.buffer.size;
+  exposeMetric(app, { name: "shortener_click_backlog", help: "Clicks waiting to be written to PostgreSQL", type: "gauge", read: () => clicks.buffer.size });
+  exposeMetric(app, { name: "shortener_clicks_written_total", help: "Clicks written to PostgreSQL", type: "counter", read: () => clicks.buffer.writtenTotal });
+  exposeMetric(app, { name: "shortener_clicks_dropped_total", help: "Clicks dropped because the buffer was full", type: "counter", read: () => clicks.buffer.droppedTotal });
   const linkService = new LinkService({ db: deps.db, settings, safety, links, now: deps.now, checkOutbound, generateCode: deps.generateCode });
 
   const domainForHost = (host: string): string => {

@@ -57,6 +57,32 @@ describe("readiness", () => {
   });
 });
 
+describe("click buffer metrics", () => {
+  it("counts clicks written and dropped once the buffer is full, and shows the backlog", async () => {
+    const app = await buildApp({ ...platform.deps, settings: { ...settings, clickBufferMax: 3, clickBatchSize: 100 } });
+    try {
+      const user = await platform.subscribe("url-shortener", "PRO");
+      await app.inject({ method: "POST", url: "/shorten", headers: user.headers, payload: { url: "https://example.com/full", alias: "buffer-full" } });
+      for (let i = 0; i < 5; i++) {
+        expect((await app.inject({ method: "GET", url: "/buffer-full", headers: { host: SHORT_HOST } })).statusCode).toBe(302);
+      }
+      const metric = async (name: string) => {
+        const text = (await app.inject({ method: "GET", url: "/metrics" })).body;
+        return Number(new RegExp(`^${name}\\{[^}]*\\} (\\d+)$`, "m").exec(text)?.[1]);
+      };
+      expect(await metric("shortener_click_backlog")).toBe(3);
+      expect(await metric("shortener_clicks_dropped_total")).toBe(2);
+      expect(await metric("shortener_clicks_written_total")).toBe(0);
+      await app.inject({ method: "GET", url: "/stats/buffer-full", headers: user.headers });
+      expect(await metric("shortener_click_backlog")).toBe(0);
+      expect(await metric("shortener_clicks_written_total")).toBe(3);
+      expect(await clickCount("buffer-full")).toEqual({ rows: 3, counter: 3 });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe("Redis outage", () => {
   it("keeps redirecting, limiting clicks and recording them from PostgreSQL", async () => {
     const kv = await createRedisStore(TEST_REDIS_URL, { keyPrefix: `test:outage:${Date.now()}:` });

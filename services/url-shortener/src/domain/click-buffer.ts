@@ -16,6 +16,8 @@ export interface ClickBufferOptions {
   /** Hard cap on clicks held in memory; clicks beyond it (storage down for long) are dropped and counted. */
   maxBuffered: number;
   onError?: (error: unknown, pending: number) => void;
+  /** Called for every click dropped because the buffer is full, with the running total. */
+  onDrop?: (droppedTotal: number) => void;
 }
 
 /** Collects clicks in memory and writes them in batches, on a timer, when a batch fills, and on close. */
@@ -35,6 +37,7 @@ export class ClickBuffer {
   push(click: RawClick): void {
     if (this.pending.length >= this.options.maxBuffered) {
       this.droppedTotal++;
+      this.options.onDrop?.(this.droppedTotal);
       return;
     }
     this.pending.push(click);

@@ -1,5 +1,8 @@
 import type { Sql } from "./sql.js";
 
+/** Clicks keyed into rollup rows between two calls of `pause`. */
+const ROLLUP_SLICE = 500;
+
 export interface ClickRecord {
   linkId: number;
   at: Date;
@@ -20,7 +23,13 @@ export interface ClickRecord {
  * Writes a batch of clicks, their daily aggregates and the not-yet-counted ones to their links' counters (call it in
  * one transaction). Returns the visitor-day keys stored, for the caller to remember once the transaction commits.
  */
-export async function writeClicks(tx: Sql, clicks: readonly ClickRecord[], knownVisitorDay: (key: string) => boolean = () => false): Promise<string[]> {
+export async function writeClicks(
+  tx: Sql,
+  clicks: readonly ClickRecord[],
+  knownVisitorDay: (key: string) => boolean = () => false,
+  /** Awaited between slices of a large batch (the caller lets other work run there). */
+  pause: () => Promise<void> = async () => {},
+): Promise<string[]> {
   await tx.query(
     `INSERT INTO shortener_clicks (link_id, clicked_at, referrer_domain, country, device_type, browser, os, is_bot, visitor_hash)
      SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::text[])`,
@@ -36,7 +45,7 @@ export async function writeClicks(tx: Sql, clicks: readonly ClickRecord[], known
       clicks.map((c) => c.visitorHash),
     ],
   );
-  const visitorDays = await updateRollups(tx, clicks, knownVisitorDay);
+  const visitorDays = await updateRollups(tx, clicks, knownVisitorDay, pause);
   const perLink = new Map<number, { count: number; last: number }>();
   for (const click of clicks) {
     if (click.counted) continue;
@@ -120,7 +129,7 @@ function combinationOf(click: ClickRecord): string[] {
  * the day (a new row in shortener_daily_visitors) also adds a visitor. `known` says which visitor days are already
  * stored, so that they are not sent again. Returns the visitor-day keys that are stored once this transaction commits.
  */
-async function updateRollups(tx: Sql, clicks: readonly ClickRecord[], known: (key: string) => boolean): Promise<string[]> {
+async function updateRollups(tx: Sql, clicks: readonly ClickRecord[], known: (key: string) => boolean, pause: () => Promise<void>): Promise<string[]> {
   const firstClickOf = new Map<string, ClickRecord>();
   for (const click of clicks) {
     if (click.isBot) continue;
@@ -142,7 +151,9 @@ async function updateRollups(tx: Sql, clicks: readonly ClickRecord[], known: (ke
     for (const row of inserted.rows) fresh.add(`${row.link_id}|${row.day}|${row.visitor_hash}`);
   }
   const rows = new Map<string, { linkId: number; day: string; isBot: boolean; values: string[]; hits: number; visitors: number }>();
+  let counted = 0;
   for (const click of clicks) {
+    if (++counted % ROLLUP_SLICE === 0) await pause();
     const values = combinationOf(click);
     const day = click.day;
     const key = `${click.linkId}|${day}|${click.isBot}|${values.join("|")}`;

@@ -45,7 +45,7 @@ export function defaultSettings(config: PlatformConfig): ShortenerSettings {
     blocklistFiles: [],
     blocklistReloadMs: 300_000,
     clickFlushMs: 1_000,
-    clickBatchSize: 5_000,
+    clickBatchSize: 1_000,
     clickBufferMax: 200_000,
     linkCacheEntries: 50_000,
     linkCacheTtlMs: 60_000,

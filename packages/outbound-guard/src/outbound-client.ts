@@ -4,6 +4,16 @@ import { Agent, request, type Dispatcher } from "undici";
 import { ApiError, errors } from "@apiplat/errors";
 import { AddressPolicy } from "./address-policy.js";
 
+/**
+ * The answer was bigger than the caller's `maxBytes`: a 502 as it stands, which a caller whose limit is the user's
+ * input limit (a URL to a file, say) can tell apart and answer as 413.
+ */
+export class ResponseTooLargeError extends ApiError {
+  constructor(readonly host: string, readonly maxBytes: number) {
+    super(502, "UPSTREAM_ERROR", `The response from ${host} is larger than ${maxBytes} bytes.`);
+  }
+}
+
 export interface OutboundOptions {
   /** CIDRs that may be reached although private or loopback (tests, private deployments). */
   allowCidrs?: readonly string[];
@@ -123,7 +133,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       size += chunk.length;
       if (size > maxBytes) {
         body.destroy();
-        throw errors.upstream(`The response from ${url.host} is larger than ${maxBytes} bytes.`);
+        throw new ResponseTooLargeError(url.host, maxBytes);
       }
       chunks.push(chunk as Buffer);
     }

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isApiError } from "@apiplat/errors";
-import { AddressPolicy, createOutboundClient } from "../src/index.js";
+import { AddressPolicy, createOutboundClient, ResponseTooLargeError } from "../src/index.js";
 
 function listen(server: Server, host: string): Promise<number> {
   return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
@@ -124,7 +124,10 @@ describe("outbound client", () => {
     const client = onlyTestHost();
     expect((await client.fetch(`http://127.0.0.2:${targetPort}/big`, { maxBytes: 2048 })).body.length).toBe(2048);
     const error = await refusal(client.fetch(`http://127.0.0.2:${targetPort}/big`, { maxBytes: 2047 }));
-    expect(error).toMatchObject({ status: 502, code: "UPSTREAM_ERROR" });
+    expect(error).toMatchObject({ status: 502, code: "UPSTREAM_ERROR", message: `The response from 127.0.0.2:${targetPort} is larger than 2047 bytes.` });
+    const typed = await client.fetch(`http://127.0.0.2:${targetPort}/big`, { maxBytes: 2047 }).catch((e: unknown) => e);
+    expect(typed).toBeInstanceOf(ResponseTooLargeError);
+    expect(typed).toMatchObject({ maxBytes: 2047, host: `127.0.0.2:${targetPort}` });
   });
 
   it("bounds the time", async () => {

@@ -3,7 +3,7 @@ import type { Static } from "typebox";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import multipart from "@fastify/multipart";
 import { ApiError, errors, ok, successSchema, ErrorSchema } from "@apiplat/service-kit";
-import type { OutboundClient } from "@apiplat/outbound-guard";
+import { ResponseTooLargeError, type OutboundClient } from "@apiplat/outbound-guard";
 import { InputLimitError, InvalidOptionError, OcrBusyError, OcrTimeoutError, UnreadableInputError, UnsupportedFormatError } from "../domain/errors.js";
 import type { Extractor, ExtractionRequest, RecognizingEngine } from "../domain/extract.js";
 import { listInstalledLanguages, parseLanguageSpec } from "../domain/languages.js";
@@ -145,7 +145,7 @@ async function fetchImage(url: string, settings: OcrSettings, outbound: Outbound
     response = await outbound.fetch(url, { timeoutMs: settings.fetchTimeoutMs, maxBytes: settings.maxImageBytes, maxRedirects: 5 });
   } catch (error) {
     // The guard reports an oversized download as an upstream failure; for us it is the input size limit.
-    if (error instanceof ApiError && error.statusCode === 502 && /larger than/.test(error.message)) {
+    if (error instanceof ResponseTooLargeError) {
       throw errors.payloadTooLarge("url", `must point to a file of at most ${settings.maxImageBytes} bytes`);
     }
     throw error;

@@ -7,4 +7,5 @@ export * from "./create-app.js";
 export * from "./run.js";
 export type { ReadinessCheck } from "./health.js";
 export { exposeMetric, type ExposedMetric } from "./metrics.js";
+export * from "./multipart.js";
 export * from "./http-cache.js";

@@ -1,8 +1,6 @@
-import type { FastifyError } from "fastify";
 import type { Static } from "typebox";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import multipart from "@fastify/multipart";
-import { ApiError, errors, ok, successSchema, ErrorSchema } from "@apiplat/service-kit";
+import { acceptMultipart, ApiError, errors, ok, successSchema, ErrorSchema, type MultipartForm } from "@apiplat/service-kit";
 import { ResponseTooLargeError, type OutboundClient } from "@apiplat/outbound-guard";
 import { InputLimitError, InvalidOptionError, OcrBusyError, OcrTimeoutError, UnreadableInputError, UnsupportedFormatError } from "../domain/errors.js";
 import type { Extractor, ExtractionRequest, RecognizingEngine } from "../domain/extract.js";
@@ -18,15 +16,6 @@ export interface ExtractRoutesOptions {
   outbound: OutboundClient;
 }
 
-const MULTIPART_ERRORS: Record<string, (settings: OcrSettings) => ApiError> = {
-  FST_REQ_FILE_TOO_LARGE: (s) => errors.payloadTooLarge("file", `must be at most ${s.maxImageBytes} bytes`),
-  FST_FILES_LIMIT: () => errors.validation("file", "must be a single file"),
-  FST_FIELDS_LIMIT: () => errors.validation("body", "has too many form fields"),
-  FST_PARTS_LIMIT: () => errors.validation("body", "has too many form parts"),
-  FST_PROTO_VIOLATION: () => errors.validation("body", "is not a valid form"),
-  FST_INVALID_MULTIPART_CONTENT_TYPE: () => errors.unsupportedMediaType("Send application/json or multipart/form-data."),
-};
-
 const routeErrors = {
   400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 413: ErrorSchema, 415: ErrorSchema, 422: ErrorSchema,
   429: ErrorSchema, 502: ErrorSchema, 503: ErrorSchema, 504: ErrorSchema,
@@ -36,28 +25,12 @@ const routeErrors = {
 export const extractRoutes: FastifyPluginAsyncTypebox<ExtractRoutesOptions> = async (app, { settings, extractor, outbound }) => {
   // Only JSON and multipart bodies carry an input; anything else is 415, not a confusing schema error.
   app.removeContentTypeParser("text/plain");
-  await app.register(multipart, {
-    attachFieldsToBody: "keyValues",
-    limits: { fileSize: settings.maxImageBytes, files: 1, fields: 10, fieldSize: 4096, parts: 11, headerPairs: 50 },
-  });
-
-  // Form fields arrive as text: turn the numeric and boolean options into what the body schema expects.
-  app.addHook("preValidation", async (request) => {
-    if (!request.isMultipart() || typeof request.body !== "object" || request.body === null) return;
-    const body = request.body as Record<string, unknown>;
-    for (const field of ["psm", "dpi", "rotate"]) {
-      if (typeof body[field] === "string" && /^-?\d+$/.test(body[field] as string)) body[field] = Number(body[field]);
-    }
-    for (const field of ["deskew", "auto_rotate"]) {
-      if (body[field] === "true" || body[field] === "false") body[field] = body[field] === "true";
-    }
-  });
-
-  // Multipart's own errors re-thrown in the shared envelope; everything else goes to the platform handler as is.
-  app.setErrorHandler((error: FastifyError) => {
-    const mapped = error.code ? MULTIPART_ERRORS[error.code] : undefined;
-    throw mapped ? mapped(settings) : error;
-  });
+  acceptMultipart(
+    app,
+    { maxFiles: 1, maxFileBytes: settings.maxImageBytes, maxTotalBytes: settings.maxImageBytes, maxFields: 10, maxFieldBytes: 4096 },
+    { tooLarge: () => ({ field: "file", issue: `must be at most ${settings.maxImageBytes} bytes` }), tooManyFiles: { field: "file", issue: "must be a single file" } },
+    formToBody,
+  );
 
   const bodySchema = extractBodySchema(settings.maxImageBytes);
   const description = "An image (PNG, JPEG, TIFF, WebP, BMP) or PDF by `url`, base64 `image`, or multipart upload in field `file`.";
@@ -91,6 +64,19 @@ export const extractRoutes: FastifyPluginAsyncTypebox<ExtractRoutesOptions> = as
     },
   }, async (request) => ok((await handle(request.body, true)) as Static<typeof StructuredResultSchema>));
 };
+
+/** Form fields arrive as text: the numeric and boolean options become what the body schema expects; files keep their field name. */
+function formToBody(form: MultipartForm): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...form.fields };
+  for (const field of ["psm", "dpi", "rotate"]) {
+    if (typeof body[field] === "string" && /^-?\d+$/.test(body[field] as string)) body[field] = Number(body[field]);
+  }
+  for (const field of ["deskew", "auto_rotate"]) {
+    if (body[field] === "true" || body[field] === "false") body[field] = body[field] === "true";
+  }
+  for (const file of form.files) body[file.field] = file.data;
+  return body;
+}
 
 async function toExtractionRequest(body: ExtractBody, structured: boolean, settings: OcrSettings, outbound: OutboundClient): Promise<ExtractionRequest> {
   const sources = (["url", "image", "file"] as const).filter((key) => body[key] !== undefined);

@@ -1,6 +1,4 @@
-import type { IncomingMessage } from "node:http";
-import { Busboy } from "@fastify/busboy";
-import { errors, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import { acceptMultipart, errors, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import { LIMITS } from "../domain/limits.js";
 import { assertWithinPageLimit, pageLimitFor } from "../domain/page-limit.js";
 import { mergePdfs } from "../domain/pdf-document.js";
@@ -14,10 +12,22 @@ export const MERGE_BODY_LIMIT = Math.ceil((LIMITS.mergeTotalBytesMax * 4) / 3) +
 const TOTAL_ISSUE = `must total at most ${LIMITS.mergeTotalBytesMax} bytes of PDF`;
 
 export async function mergeRoutes(app: ServiceApp): Promise<void> {
-  // Uploads arrive as multipart/form-data and become the same body as the JSON form, so one schema checks both.
-  app.addContentTypeParser("multipart/form-data", (request, payload, done) => {
-    readMultipart(payload, request.headers as Record<string, string>).then((body) => done(null, body), (error: Error) => done(error));
-  });
+  // Uploads: one file part per PDF, in order, and an optional filename field; files travel as base64 like the JSON form.
+  acceptMultipart(
+    app,
+    {
+      maxFiles: LIMITS.mergeFilesMax,
+      maxFileBytes: LIMITS.mergeTotalBytesMax,
+      maxTotalBytes: LIMITS.mergeTotalBytesMax,
+      maxFields: 10,
+      maxFieldBytes: 4096,
+    },
+    { tooLarge: () => ({ field: "files", issue: TOTAL_ISSUE }), tooManyFiles: { field: "files", issue: `must have at most ${LIMITS.mergeFilesMax} items` } },
+    (form): Partial<Merge> => ({
+      files: form.files.map((file) => file.data.toString("base64")),
+      ...(form.fields.filename !== undefined ? { filename: form.fields.filename } : {}),
+    }),
+  );
 
   app.post(
     "/merge",
@@ -73,51 +83,5 @@ function decodeFiles(files: Merge["files"]): Buffer[] {
     total += bytes.byteLength;
     if (total > LIMITS.mergeTotalBytesMax) throw errors.payloadTooLarge("files", TOTAL_ISSUE);
     return bytes;
-  });
-}
-
-function readMultipart(payload: IncomingMessage, headers: Record<string, string>): Promise<Partial<Merge>> {
-  return new Promise((resolve, reject) => {
-    const files: string[] = [];
-    let filename: string | undefined;
-    let total = 0;
-    let failed = false;
-    const fail = (error: Error) => {
-      if (failed) return;
-      failed = true;
-      payload.unpipe();
-      payload.resume();
-      reject(error);
-    };
-    let parser: InstanceType<typeof Busboy>;
-    try {
-      parser = new Busboy({
-        headers: headers as { "content-type": string },
-        limits: { files: LIMITS.mergeFilesMax + 1, fields: 10, fieldSize: 4096, fileSize: LIMITS.mergeTotalBytesMax + 1 },
-      });
-    } catch {
-      reject(errors.validation("body", "must be multipart/form-data with a boundary"));
-      return;
-    }
-    parser.on("file", (_field: string, stream: NodeJS.ReadableStream) => {
-      const chunks: Buffer[] = [];
-      const slot = files.push("") - 1;
-      stream.on("data", (chunk: Buffer) => {
-        total += chunk.byteLength;
-        if (total > LIMITS.mergeTotalBytesMax) return fail(errors.payloadTooLarge("files", TOTAL_ISSUE));
-        chunks.push(chunk);
-      });
-      stream.on("end", () => {
-        files[slot] = Buffer.concat(chunks).toString("base64");
-      });
-    });
-    parser.on("field", (name: string, value: string) => {
-      if (name === "filename") filename = value;
-    });
-    parser.on("finish", () => {
-      if (!failed) resolve({ files, ...(filename !== undefined ? { filename } : {}) });
-    });
-    parser.on("error", () => fail(errors.validation("body", "must be a well-formed multipart/form-data body")));
-    payload.pipe(parser);
   });
 }

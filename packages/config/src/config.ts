@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { integerSetting, listSetting } from "./env.js";
@@ -42,10 +42,30 @@ export interface PlatformConfig {
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-/** The shared/ folder beside the checkout, where datasets and models live in development. */
-function defaultSharedDir(): string {
-  const beside = path.resolve(repoRoot, "../shared");
-  return existsSync(beside) ? beside : path.resolve(repoRoot, "shared");
+/**
+ * The shared/ folder where datasets and models live in development: beside the checkout, or, for a clone of a local
+ * repository (`git clone . /tmp/try-it`), beside the repository it was cloned from. Production sets DATASETS_DIR and
+ * MODELS_DIR instead.
+ */
+export function defaultSharedDir(checkout: string = repoRoot): string {
+  const candidates = [path.resolve(checkout, "../shared")];
+  const origin = localOriginPath(checkout);
+  if (origin) candidates.push(path.resolve(origin, "../shared"));
+  return candidates.find((dir) => existsSync(dir)) ?? path.resolve(checkout, "shared");
+}
+
+/** The path of remote "origin" when it is a folder on this machine (a plain path or a file:// URL). */
+function localOriginPath(checkout: string): string | null {
+  let gitConfig: string;
+  try {
+    gitConfig = readFileSync(path.join(checkout, ".git", "config"), "utf8");
+  } catch {
+    return null;
+  }
+  const url = /\[remote "origin"\][^[]*?^\s*url\s*=\s*(.+?)\s*$/m.exec(gitConfig)?.[1];
+  if (!url) return null;
+  if (url.startsWith("file://")) return fileURLToPath(url);
+  return path.isAbsolute(url) ? url : null;
 }
 
 

@@ -11,6 +11,8 @@ export interface TestService {
   app: App;
   platform: TestPlatform;
   headers: (plan?: PlanName) => Promise<Record<string, string>>;
+  /** POST a JSON body as a subscriber of `plan` (MEGA unless said), `query` appended to the path. */
+  post: (path: string, payload: unknown, plan?: PlanName, query?: string) => Promise<Awaited<ReturnType<App["inject"]>>>;
   close: () => Promise<void>;
 }
 
@@ -20,13 +22,16 @@ export async function startService(env: Record<string, string> = {}): Promise<Te
   const app = await buildApp({ ...platform.deps, settings: { ...DEFAULT_SETTINGS, browsers: 1, pagesPerBrowser: 2, queueTimeoutMs: 60_000 } });
   await app.ready();
   const keys = new Map<PlanName, Record<string, string>>();
+  const headers = async (plan: PlanName = "PRO") => {
+    if (!keys.has(plan)) keys.set(plan, (await platform.subscribe("pdf-generation", plan)).headers);
+    return keys.get(plan)!;
+  };
   return {
     app,
     platform,
-    async headers(plan: PlanName = "PRO") {
-      if (!keys.has(plan)) keys.set(plan, (await platform.subscribe("pdf-generation", plan)).headers);
-      return keys.get(plan)!;
-    },
+    headers,
+    post: async (path, payload, plan = "MEGA", query = "") =>
+      app.inject({ method: "POST", url: `${path}${query}`, headers: await headers(plan), payload: payload as object }),
     async close() {
       await app.close();
       await platform.close();

@@ -11,11 +11,7 @@ afterAll(async () => {
   await service?.close();
 });
 
-type Plan = "BASIC" | "PRO" | "ULTRA" | "MEGA";
-
-async function post(path: string, payload: Record<string, unknown>, plan: Plan = "MEGA", query = "") {
-  return service.app.inject({ method: "POST", url: `${path}${query}`, headers: await service.headers(plan), payload });
-}
+const post: TestService["post"] = (...args) => service.post(...args);
 
 function expectInvalid(res: { statusCode: number; json: () => any }, field: string, issue: string) {
   expect(res.statusCode).toBe(400);

@@ -13,11 +13,7 @@ afterAll(async () => {
   await service?.close();
 });
 
-type Plan = "BASIC" | "PRO" | "ULTRA" | "MEGA";
-
-async function post(path: string, payload: unknown, plan: Plan = "MEGA", query = "") {
-  return service.app.inject({ method: "POST", url: `${path}${query}`, headers: await service.headers(plan), payload: payload as object });
-}
+const post: TestService["post"] = (...args) => service.post(...args);
 
 const SAMPLE = [
   "# Release notes",

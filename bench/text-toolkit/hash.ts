@@ -1,6 +1,6 @@
 /**
  * POST /hash of a 1 KB text: the full platform stack against the same handler on bare Fastify.
- *   bash scripts/pnpm.sh exec tsx bench/text-toolkit/hash.ts [seconds] [connections]
+ *   bash scripts/pnpm.sh exec tsx bench/text-toolkit/hash.ts [seconds per run] [connections]   (BENCH_ROUNDS pairs of runs, default 6)
  */
 import { comparePlatformToBare } from "../lib/compare.js";
 

@@ -5,20 +5,23 @@
  *      BENCH_RATE redirects/s (default 10,000; bench/lib/open-loop.ts), the rate the latency target is stated at,
  *   2. RSS before and after BENCH_CLICKS redirects (default 1,000,000) and whether click recording kept up,
  *   3. link creation throughput (POST /shorten).
- * The service runs pinned to core 0 when taskset exists ("on one core"; BENCH_PIN=0 lets it float); the load comes
- * from the other core.
+ * The service runs pinned to core 0 when taskset exists ("on one core"; BENCH_PIN=0 lets it float). With BENCH_ISOLATE=1
+ * (needs root) PostgreSQL, Redis and this load generator are moved to core 1 for the run, so that nothing else shares the
+ * service's core; their affinity is restored at the end.
  * Run: bash scripts/pnpm.sh exec tsx bench/url-shortener/redirects.ts
- * Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/url_shortener_bench, created if missing),
+ * Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/url_shortener_bench, dropped and created anew),
  *      BENCH_REDIS_URL (default redis://127.0.0.1:6379/2), BENCH_PORT (3101), BENCH_DURATION (seconds, 20),
  *      BENCH_CONNECTIONS (64), BENCH_RATE (10000), BENCH_CLICKS (1000000), BENCH_LINKS (10000),
- *      BENCH_NODE_ARGS (extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ *      BENCH_NODE_ARGS (extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"),
+ *      BENCH_PHASES (comma-separated subset of saturation,rate,clicks,creation; default all four).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { AccountStore } from "../../packages/gateway-auth/src/index.js";
 import { createPostgresDatabase } from "../../packages/storage/src/index.js";
+import { onCoreZero, withCoreZeroIsolated } from "../lib/cores.js";
 import { runOpenLoop } from "../lib/open-loop.js";
 
 const serviceDir = fileURLToPath(new URL("../../services/url-shortener/", import.meta.url));
@@ -34,25 +37,27 @@ const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 64);
 const RATE = Number(env.BENCH_RATE ?? 10_000);
 const CLICKS = Number(env.BENCH_CLICKS ?? 1_000_000);
 const LINKS = Number(env.BENCH_LINKS ?? 10_000);
+const PHASES = new Set((env.BENCH_PHASES ?? "saturation,rate,clicks,creation").split(","));
 const HOST = "url-shortener.api.local";
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
 
-async function ensureDatabase(): Promise<void> {
+/** A fresh database for every run: earlier runs' rows and dead tuples (this machine's PostgreSQL runs without
+ *  autovacuum) would otherwise make each run slower than the last. */
+async function recreateDatabase(): Promise<void> {
   const url = new URL(DATABASE_URL);
   const name = url.pathname.slice(1);
   url.pathname = "/postgres";
   const admin = createPostgresDatabase(url.toString(), { maxConnections: 1 });
-  const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
-  if (exists.rowCount === 0) await admin.exec(`CREATE DATABASE "${name}"`);
+  await admin.exec(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.exec(`CREATE DATABASE "${name}"`);
   await admin.close();
 }
 
 function startService(): ChildProcess {
   const extraNodeArgs = (env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const command = [process.execPath, ...extraNodeArgs, "--import", "tsx", "src/main.ts"];
-  const pin = env.BENCH_PIN !== "0" && spawnSync("which", ["taskset"]).status === 0;
-  const pinned = pin ? ["taskset", "-c", "0", ...command] : command;
+  const pinned = env.BENCH_PIN === "0" ? command : onCoreZero(command);
   const child = spawn(pinned[0], pinned.slice(1), {
     cwd: serviceDir,
     env: {
@@ -90,10 +95,37 @@ function cpuSeconds(pid: number): number {
   return ticks / 100;
 }
 
-async function rssMegabytes(): Promise<number> {
+/** CPU seconds used by every process of one program (e.g. all PostgreSQL backends), for the share of the other core. */
+function programCpuSeconds(program: string): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (!stat.includes(`(${program}`)) continue;
+      const fields = stat.split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return ticks / 100;
+}
+
+async function metricValue(name: string): Promise<number> {
   const text = await (await fetch(`${ORIGIN}/metrics`)).text();
-  const match = /^process_resident_memory_bytes(?:\{[^}]*\})? (\d+(?:\.\d+)?(?:e\+\d+)?)/m.exec(text);
-  return match ? Math.round(Number(match[1]) / 1e5) / 10 : NaN;
+  const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, "m").exec(text);
+  return match ? Number(match[1]) : NaN;
+}
+
+async function rssMegabytes(): Promise<number> {
+  return Math.round((await metricValue("process_resident_memory_bytes")) / 1e5) / 10;
+}
+
+/** The service's event-loop delay since the last scrape (prom-client resets it on every scrape), in ms. */
+async function serviceLoopDelay(): Promise<{ p99: number; max: number }> {
+  const [p99, max] = [await metricValue("nodejs_eventloop_lag_p99_seconds"), await metricValue("nodejs_eventloop_lag_max_seconds")];
+  return { p99: Math.round(p99 * 1e4) / 10, max: Math.round(max * 1e4) / 10 };
 }
 
 async function createKeys(count: number): Promise<string[]> {
@@ -169,76 +201,109 @@ function summary(result: Awaited<ReturnType<typeof autocannon>>) {
   };
 }
 
+type Summary = ReturnType<typeof summary>;
+
+async function saturationPhase(pid: number, codes: string[]): Promise<Summary> {
+  const cpuBefore = cpuSeconds(pid);
+  const throughput = summary(await redirectRun(codes, { duration: DURATION }));
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  console.log("redirects (warm cache):", JSON.stringify({ ...throughput, service_cpu_seconds: cpu, redirects_per_cpu_second: Math.round(throughput.total / cpu) }));
+  return throughput;
+}
+
+async function ratePhase(pid: number, codes: string[]): Promise<number> {
+  const cpuBefore = cpuSeconds(pid);
+  const postgresBefore = programCpuSeconds("postgres");
+  const generatorBefore = process.cpuUsage();
+  await serviceLoopDelay();
+  const started = Date.now();
+  let next = 0;
+  const steady = await runOpenLoop({
+    origin: ORIGIN,
+    rate: RATE,
+    durationSeconds: DURATION,
+    connections: CONNECTIONS,
+    request: () => ({ method: "GET", path: `/${codes[next++ % codes.length]}`, headers: { host: HOST, "user-agent": UA, referer: "https://news.example/item" } }),
+  });
+  const seconds = (Date.now() - started) / 1000;
+  const share = (cpu: number) => Number((cpu / seconds).toFixed(2));
+  const generator = process.cpuUsage(generatorBefore);
+  const cpuShareOfOneCore = {
+    service: share(cpuSeconds(pid) - cpuBefore),
+    postgres: share(programCpuSeconds("postgres") - postgresBefore),
+    generator: share((generator.user + generator.system) / 1e6),
+  };
+  const serviceLoopDelayMs = await serviceLoopDelay();
+  console.log(`redirects at a constant ${RATE}/s:`, JSON.stringify({ ...steady, serviceLoopDelayMs, cpu_share_of_one_core: cpuShareOfOneCore }));
+  return steady.statusCounts["302"] ?? 0;
+}
+
+async function clicksPhase(pid: number, codes: string[]): Promise<Summary> {
+  const rssBefore = await rssMegabytes();
+  const started = Date.now();
+  const cpuBefore = cpuSeconds(pid);
+  const million = summary(await redirectRun(codes, { amount: CLICKS }));
+  const elapsed = (Date.now() - started) / 1000;
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  const rssAfterRun = await rssMegabytes();
+  console.log(`${CLICKS} redirects in ${elapsed.toFixed(1)} s:`, JSON.stringify({ ...million, service_cpu_seconds: cpu, redirects_per_cpu_second: Math.round(CLICKS / cpu), rss_mb_before: rssBefore, rss_mb_right_after: rssAfterRun }));
+  return million;
+}
+
+async function creationPhase(pid: number, keys: string[]): Promise<void> {
+  let i = 0;
+  const cpuBefore = cpuSeconds(pid);
+  const creation = await autocannon({
+    url: ORIGIN,
+    connections: 16,
+    duration: 10,
+    requests: [
+      {
+        method: "POST",
+        path: "/shorten",
+        setupRequest: (request) => ({
+          ...request,
+          headers: apiHeaders(keys[i % keys.length]),
+          body: JSON.stringify({ url: `https://example.com/created/${i++}` }),
+        }),
+      },
+    ],
+  });
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  console.log("creation (POST /shorten):", JSON.stringify({ ...summary(creation), status_2xx: creation["2xx"], status_4xx: creation["4xx"], service_cpu_seconds: cpu, created_per_cpu_second: Math.round(creation["2xx"] / cpu) }));
+}
+
 async function main(): Promise<void> {
-  await ensureDatabase();
+  await withCoreZeroIsolated(env.BENCH_ISOLATE === "1", runPhases);
+}
+
+async function runPhases(): Promise<void> {
+  await recreateDatabase();
   const service = startService();
   try {
     await waitForHealth();
     const keys = await createKeys(20);
-    let started = Date.now();
+    const started = Date.now();
     const codes = await createLinks(keys);
     console.log(`created ${codes.length} links via /bulk in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     await warm(codes);
     // Let the warm-up clicks reach PostgreSQL so that they are not counted below.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const clicksAtStart = await clicksStored();
-
     const pid = service.pid!;
-    let cpuBefore = cpuSeconds(pid);
-    const throughput = summary(await redirectRun(codes, { duration: DURATION }));
-    const redirectCpu = cpuSeconds(pid) - cpuBefore;
-    console.log("redirects (warm cache):", JSON.stringify({ ...throughput, service_cpu_seconds: redirectCpu, redirects_per_cpu_second: Math.round(throughput.total / redirectCpu) }));
-
-    cpuBefore = cpuSeconds(pid);
-    let next = 0;
-    const steady = await runOpenLoop({
-      origin: ORIGIN,
-      rate: RATE,
-      durationSeconds: DURATION,
-      connections: CONNECTIONS,
-      request: () => ({ method: "GET", path: `/${codes[next++ % codes.length]}`, headers: { host: HOST, "user-agent": UA, referer: "https://news.example/item" } }),
-    });
-    const steadyCpu = cpuSeconds(pid) - cpuBefore;
-    console.log(`redirects at a constant ${RATE}/s:`, JSON.stringify({ ...steady, service_cpu_share_of_one_core: Number((steadyCpu / DURATION).toFixed(2)) }));
-
-    const rssBefore = await rssMegabytes();
-    started = Date.now();
-    cpuBefore = cpuSeconds(pid);
-    const million = summary(await redirectRun(codes, { amount: CLICKS }));
-    const elapsed = (Date.now() - started) / 1000;
-    const millionCpu = cpuSeconds(pid) - cpuBefore;
-    const rssAfterRun = await rssMegabytes();
-    console.log(`${CLICKS} redirects in ${elapsed.toFixed(1)} s:`, JSON.stringify({ ...million, service_cpu_seconds: millionCpu, redirects_per_cpu_second: Math.round(CLICKS / millionCpu) }));
-
-    let i = 0;
-    cpuBefore = cpuSeconds(pid);
-    const creation = await autocannon({
-      url: ORIGIN,
-      connections: 16,
-      duration: 10,
-      requests: [
-        {
-          method: "POST",
-          path: "/shorten",
-          setupRequest: (request) => ({
-            ...request,
-            headers: apiHeaders(keys[i % keys.length]),
-            body: JSON.stringify({ url: `https://example.com/created/${i++}` }),
-          }),
-        },
-      ],
-    });
-    const creationCpu = cpuSeconds(pid) - cpuBefore;
-    console.log("creation (POST /shorten):", JSON.stringify({ ...summary(creation), status_2xx: creation["2xx"], status_4xx: creation["4xx"], service_cpu_seconds: creationCpu, created_per_cpu_second: Math.round(creation["2xx"] / creationCpu) }));
+    let served = 0;
+    if (PHASES.has("saturation")) served += (await saturationPhase(pid, codes)).status_3xx;
+    if (PHASES.has("rate")) served += await ratePhase(pid, codes);
+    if (PHASES.has("clicks")) served += (await clicksPhase(pid, codes)).status_3xx;
+    if (PHASES.has("creation")) await creationPhase(pid, keys);
 
     // The service writes clicks in the background; give it a moment, then stop it (SIGTERM flushes the rest).
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const rssAfter = await rssMegabytes();
+    const rssSettled = await rssMegabytes();
     service.kill("SIGTERM");
     await new Promise((resolve) => service.once("exit", resolve));
     const stored = (await clicksStored()) - clicksAtStart;
-    const served = throughput.status_3xx + (steady.statusCounts["302"] ?? 0) + million.status_3xx;
-    console.log(JSON.stringify({ rss_mb: { before_clicks: rssBefore, right_after_clicks: rssAfterRun, after_settling: rssAfter }, clicks_served: served, clicks_stored: stored }));
+    console.log(JSON.stringify({ rss_mb_settled: rssSettled, clicks_served: served, clicks_stored: stored }));
   } finally {
     if (service.exitCode === null) service.kill("SIGTERM");
   }

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import fp from "fastify-plugin";
-import type { FastifyRequest } from "fastify";
+import type { FastifyRequest, onRequestHookHandler, RouteOptions } from "fastify";
 import { isPlanName, type PlanName } from "@apiplat/config";
 import { errors } from "@apiplat/errors";
 import type { AccountStore, KeyGrant } from "./account-store.js";
@@ -46,6 +46,22 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+const PLATFORM_HOOK = Symbol("platform request hook");
+
+/**
+ * Adds one of the platform's request hooks (authentication, metering) to a route, from an onRoute hook: after the
+ * platform hooks added before it, before the route's own hooks, which may rely on `request.subscriber`.
+ */
+export function addPlatformHook(route: RouteOptions, hook: onRequestHookHandler): void {
+  const current = route.onRequest;
+  // A fresh array: the route's options share theirs with the HEAD route Fastify derives from a GET route.
+  const hooks: onRequestHookHandler[] = current === undefined ? [] : Array.isArray(current) ? [...current] : [current];
+  let at = 0;
+  while (at < hooks.length && PLATFORM_HOOK in hooks[at]) at++;
+  hooks.splice(at, 0, Object.assign(hook, { [PLATFORM_HOOK]: true }));
+  route.onRequest = hooks;
+}
+
 function secretsEqual(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -67,9 +83,7 @@ export const gatewayAuth = fp<GatewayAuthOptions>(
       return { accountId, keyId: PROXY_KEY_ID, plan, service: options.service };
     };
 
-    const subscriberFromKey = async (key: string): Promise<Subscriber> => {
-      // Cached by the presented key, so a hot key is not even hashed; only the hash goes to the database.
-      const grant = await grants.get(key, () => options.accounts.grantForKey(hashApiKey(key), options.service));
+    const subscriberOf = (grant: KeyGrant | null): Subscriber => {
       if (!grant || !grant.active) throw errors.invalidApiKey();
       if (!grant.plan) {
         throw errors.invalidApiKey(`This key's account has no subscription to ${options.service}; subscribe to a plan first.`);
@@ -77,15 +91,44 @@ export const gatewayAuth = fp<GatewayAuthOptions>(
       return { accountId: grant.accountId, keyId: grant.keyId, plan: grant.plan, service: options.service };
     };
 
-    app.decorateRequest("subscriber", null as unknown as Subscriber);
-    app.addHook("onRequest", async (request) => {
-      // Unmatched paths fall through to the 404 handler; public paths need no credentials.
-      if (request.is404 || request.routeOptions.config?.public) return;
+    // Cached by the presented key, so a hot key is not even hashed; only the hash goes to the database.
+    const loadGrant = (key: string) => grants.get(key, () => options.accounts.grantForKey(hashApiKey(key), options.service));
+
+    // A callback hook with a synchronous path for a cached key: most requests take it, and it costs no promise.
+    const authenticate: onRequestHookHandler = (request, _reply, done) => {
       const proxySecret = header(request, "x-gateway-proxy-secret");
       const key = header(request, "x-gateway-key");
-      if (!key && !proxySecret) throw errors.missingApiKey();
-      if (header(request, "x-gateway-host")?.toLowerCase() !== options.host) throw errors.hostMismatch(options.host);
-      request.subscriber = proxySecret ? await subscriberFromProxy(request, proxySecret) : await subscriberFromKey(key!);
+      if (!key && !proxySecret) return done(errors.missingApiKey());
+      if (header(request, "x-gateway-host")?.toLowerCase() !== options.host) return done(errors.hostMismatch(options.host));
+      if (proxySecret) {
+        subscriberFromProxy(request, proxySecret).then((subscriber) => {
+          request.subscriber = subscriber;
+          done();
+        }, done);
+        return;
+      }
+      const cached = grants.peek(key!);
+      if (cached !== undefined) {
+        try {
+          request.subscriber = subscriberOf(cached);
+        } catch (error) {
+          return done(error as Error);
+        }
+        return done();
+      }
+      loadGrant(key!)
+        .then(subscriberOf)
+        .then((subscriber) => {
+          request.subscriber = subscriber;
+          done();
+        }, done);
+    };
+
+    app.decorateRequest("subscriber", null as unknown as Subscriber);
+    // Decided once per route rather than on every request: public routes never see the hook. Unmatched paths
+    // have no route, so they fall through to the 404 handler without credentials.
+    app.addHook("onRoute", (route) => {
+      if (!route.config?.public) addPlatformHook(route, authenticate);
     });
   },
   { name: "gateway-auth" },

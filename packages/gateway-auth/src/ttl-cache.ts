@@ -12,6 +12,12 @@ export class TtlCache<V> {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The cached value when it is still fresh, without loading: lets a caller skip a promise on a hit. */
+  peek(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    return entry && entry.expiresAt > this.now() ? entry.value : undefined;
+  }
+
   async get(key: string, load: () => Promise<V>): Promise<V> {
     const entry = this.entries.get(key);
     if (entry && entry.expiresAt > this.now()) return entry.value;

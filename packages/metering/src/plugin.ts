@@ -1,8 +1,8 @@
 import fp from "fastify-plugin";
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import { PLANS, type Plan } from "@apiplat/config";
 import { errors } from "@apiplat/errors";
-import type {} from "@apiplat/gateway-auth";
+import { addPlatformHook } from "@apiplat/gateway-auth";
 import type { Admission, AdmitRequest, Database, KeyValueStore } from "@apiplat/storage";
 import { MonthCalendar } from "./calendar.js";
 import { LocalCounters } from "./local-counters.js";
@@ -85,49 +85,61 @@ export const metering = fp<MeteringOptions>(
       return admission;
     };
 
-    app.addHook("onRequest", async (request, reply) => {
-      const subscriber = request.subscriber;
-      if (!subscriber) return;
-      const plan = PLANS[subscriber.plan];
+    /** Counts an admitted request for billing and sets the quota headers. */
+    const admitted = (request: FastifyRequest, reply: FastifyReply, plan: Plan, used: number, month: string, resetSeconds: number, endpoint: string) => {
+      setQuotaHeaders(reply, plan, used, resetSeconds);
+      const { accountId, keyId } = request.subscriber;
+      recorder.record({ month, accountId, keyId, service: options.service, endpoint });
+    };
+
+    // A callback hook: a paid plan whose month this process already counts takes a synchronous path (no promise,
+    // no round trip); a hard limit (BASIC) and a first request of the month go to the shared store.
+    const meterRoute = (routeEndpoint: string | null): onRequestHookHandler => (request, reply, done) => {
+      const { accountId, plan: planName } = request.subscriber;
+      const plan = PLANS[planName];
+      const endpoint = routeEndpoint ?? `${request.method} ${request.routeOptions.url}`;
       const now = options.now();
       const nowMs = now.getTime();
       const second = Math.floor(nowMs / 1000);
       const { month, resetSeconds } = calendar.at(now);
-      const admit: AdmitRequest = {
-        rateKey: `rate:${subscriber.accountId}:${options.service}:${second}`,
-        ratePerSecond: options.rateLimitsEnabled ? plan.requestsPerSecond : null,
-        quotaKey: `quota:${subscriber.accountId}:${options.service}:${month}`,
-        quotaLimit: plan.overagePerRequest === null ? plan.monthlyRequests : null,
-        quotaTtlSeconds: resetSeconds + COUNTER_TTL_SLACK_SECONDS,
-      };
-      let used: number;
-      if (admit.quotaLimit !== null) {
-        const admission = await admitShared(admit, month, subscriber.accountId);
-        setQuotaHeaders(reply, plan, admission.used, resetSeconds);
-        if (admission.outcome === "quota_exceeded") throw errors.quotaExceeded(plan.monthlyRequests, resetSeconds);
-        if (admission.outcome === "rate_limited") throw errors.rateLimited(plan.requestsPerSecond, 1);
-        used = admission.used;
-      } else {
-        if (admit.ratePerSecond !== null && !local.takeFromSecond(admit.rateKey, second, admit.ratePerSecond)) {
-          throw errors.rateLimited(plan.requestsPerSecond, 1);
-        }
-        const counted = local.countInMonth(admit.quotaKey, nowMs);
-        if (counted === null) {
-          const admission = await admitShared({ ...admit, ratePerSecond: null }, month, subscriber.accountId);
-          used = admission.used;
-          local.adoptMonth(admit.quotaKey, used, admit.quotaTtlSeconds, nowMs);
-        } else {
-          used = counted;
-        }
-        setQuotaHeaders(reply, plan, used, resetSeconds);
+      const quotaKey = `quota:${accountId}:${options.service}:${month}`;
+      const quotaTtlSeconds = resetSeconds + COUNTER_TTL_SLACK_SECONDS;
+      const ratePerSecond = options.rateLimitsEnabled ? plan.requestsPerSecond : null;
+      const rateKey = ratePerSecond === null ? "" : `rate:${accountId}:${options.service}:${second}`;
+
+      if (plan.overagePerRequest === null) {
+        const admit: AdmitRequest = { rateKey, ratePerSecond, quotaKey, quotaLimit: plan.monthlyRequests, quotaTtlSeconds };
+        admitShared(admit, month, accountId).then((admission) => {
+          setQuotaHeaders(reply, plan, admission.used, resetSeconds);
+          if (admission.outcome === "quota_exceeded") return done(errors.quotaExceeded(plan.monthlyRequests, resetSeconds));
+          if (admission.outcome === "rate_limited") return done(errors.rateLimited(plan.requestsPerSecond, 1));
+          admitted(request, reply, plan, admission.used, month, resetSeconds, endpoint);
+          done();
+        }, done);
+        return;
       }
-      recorder.record({
-        month,
-        accountId: subscriber.accountId,
-        keyId: subscriber.keyId,
-        service: options.service,
-        endpoint: `${request.method} ${request.routeOptions.url}`,
-      });
+      if (ratePerSecond !== null && !local.takeFromSecond(rateKey, second, ratePerSecond)) {
+        return done(errors.rateLimited(plan.requestsPerSecond, 1));
+      }
+      const counted = local.countInMonth(quotaKey, nowMs);
+      if (counted !== null) {
+        admitted(request, reply, plan, counted, month, resetSeconds, endpoint);
+        return done();
+      }
+      const admit: AdmitRequest = { rateKey, ratePerSecond: null, quotaKey, quotaLimit: null, quotaTtlSeconds };
+      admitShared(admit, month, accountId).then((admission) => {
+        local.adoptMonth(quotaKey, admission.used, quotaTtlSeconds, nowMs);
+        admitted(request, reply, plan, admission.used, month, resetSeconds, endpoint);
+        done();
+      }, done);
+    };
+
+    // Only authenticated routes are metered, decided once per route. The endpoint is known then too, unless the
+    // route serves several methods.
+    app.addHook("onRoute", (route) => {
+      if (route.config?.public) return;
+      const endpoint = typeof route.method === "string" ? `${route.method} ${route.url}` : null;
+      addPlatformHook(route, meterRoute(endpoint));
     });
   },
   { name: "metering", dependencies: ["gateway-auth"] },

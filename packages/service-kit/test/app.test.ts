@@ -74,13 +74,23 @@ describe("request ids", () => {
     const made = await echo({ text: "a" }, { "x-request-id": "bad id with spaces" });
     expect(made.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it("makes distinct ids in the shape of a UUIDv4", async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const id = (await echo({ text: "a" })).headers["x-request-id"] as string;
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      ids.add(id);
+    }
+    expect(ids.size).toBe(20);
+  });
 });
 
 describe("platform routes", () => {
   it("serves a valid OpenAPI 3.1 document generated from the route schemas", async () => {
     const spec = (await app.inject({ method: "GET", url: "/openapi.json" })).json();
     expect(spec.openapi).toBe("3.1.0");
-    expect(Object.keys(spec.paths).sort()).toEqual(["/boom", "/echo", "/ping", "/public"]);
+    expect(Object.keys(spec.paths).sort()).toEqual(["/boom", "/echo", "/ping", "/public", "/whoami"]);
     expect(spec.paths["/echo"].post.requestBody.content["application/json"].schema.properties.count).toMatchObject({ minimum: 1, maximum: 3 });
     expect(spec.paths["/ping"].get.parameters).toEqual([
       expect.objectContaining({ name: "times", in: "query", required: false, schema: expect.objectContaining({ default: 1, maximum: 9 }) }),

@@ -26,6 +26,29 @@ describe("gateway auth", () => {
     expect(res.json().data).toEqual({ text: "hi", account_id: sub.accountId, plan: "ULTRA" });
   });
 
+  it("runs a route's own request hooks after authentication and metering", async () => {
+    const sub = await platform.subscribe("text-toolkit", "PRO");
+    const res = await app.inject({ method: "GET", url: "/whoami", headers: sub.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["x-seen-plan"]).toBe("PRO");
+    expect(res.headers["x-seen-remaining"]).toBe("9999");
+  });
+
+  it("guards and meters the HEAD route Fastify derives from a GET route, once per request", async () => {
+    const unauthenticated = await app.inject({ method: "HEAD", url: "/ping", headers: { "x-gateway-host": "text-toolkit.api.local" } });
+    expect(unauthenticated.statusCode).toBe(401);
+    const sub = await platform.subscribe("text-toolkit", "PRO");
+    const res = await app.inject({ method: "HEAD", url: "/ping", headers: sub.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["x-ratelimit-requests-remaining"]).toBe("9999");
+    await app.usage.flush();
+    const { rows } = await platform.deps.db.query<{ endpoint: string; requests: number }>(
+      "SELECT endpoint, requests::int AS requests FROM usage_counts WHERE account_id = $1",
+      [sub.accountId],
+    );
+    expect(rows).toEqual([{ endpoint: "HEAD /ping", requests: 1 }]);
+  });
+
   it("401 MISSING_API_KEY without a key", async () => {
     const res = await ping({ "x-gateway-host": "text-toolkit.api.local" });
     expect(res.statusCode).toBe(401);

@@ -20,6 +20,18 @@ export async function buildProbeApp(deps: TestDeps): Promise<ServiceApp> {
   );
   app.get("/ping", { schema: { querystring: Type.Object({ times: Type.Integer({ minimum: 1, maximum: 9, default: 1 }) }) } }, async () => ok({ pong: true }));
   app.get("/public", { config: { public: true } }, async () => ok({ open: true }));
+  // A route with a request hook of its own, which may rely on what the platform's hooks did before it.
+  app.get(
+    "/whoami",
+    {
+      onRequest: (request, reply, done) => {
+        reply.header("x-seen-plan", request.subscriber.plan);
+        reply.header("x-seen-remaining", String(reply.getHeader("x-ratelimit-requests-remaining")));
+        done();
+      },
+    },
+    async (request) => ok({ account_id: request.subscriber.accountId }),
+  );
   app.get("/boom", async () => {
     throw new Error("connection to 10.0.0.5:5432 failed at /srv/app/src/db.ts:42");
   });

@@ -33,7 +33,7 @@ export class UsageRecorder {
   }
 
   record(key: UsageKey): void {
-    const id = [key.month, key.accountId, key.keyId, key.service, key.endpoint].join(SEPARATOR);
+    const id = key.month + SEPARATOR + key.accountId + SEPARATOR + key.keyId + SEPARATOR + key.service + SEPARATOR + key.endpoint;
     this.pending.set(id, (this.pending.get(id) ?? 0) + 1);
   }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from "prom-client";
+import { LatencyHistogram } from "./latency-histogram.js";
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -19,28 +20,12 @@ export function installMetrics(app: FastifyInstance, service: string): void {
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
   app.decorate("metricsRegistry", registry);
-  const labelNames = ["method", "route", "status_code"] as const;
-  const latency = new Histogram({
-    name: "http_request_duration_seconds",
-    help: "Time from request received to response sent, by route",
-    labelNames,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
-
-  // One labelled child per method, route and status, found by a plain string key: prom-client would
-  // otherwise sort and join the label object on every observation.
-  const series = new Map<string, ReturnType<typeof latency.labels>>();
-  app.addHook("onResponse", async (request, reply) => {
+  const latency = new LatencyHistogram("http_request_duration_seconds", "Time from request received to response sent, by route", LATENCY_BUCKETS);
+  registry.registerMetric(latency as unknown as Metric);
+  app.addHook("onResponse", (request, reply, done) => {
     // Unmatched paths share one label so that scanners cannot blow up the series count.
-    const route = request.routeOptions.url ?? "unmatched";
-    const id = `${request.method} ${route} ${reply.statusCode}`;
-    let child = series.get(id);
-    if (!child) {
-      child = latency.labels({ method: request.method, route, status_code: reply.statusCode });
-      series.set(id, child);
-    }
-    child.observe(reply.elapsedTime / 1000);
+    latency.observe(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   app.get("/metrics", { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
     void reply.type(registry.contentType);

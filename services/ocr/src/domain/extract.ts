@@ -1,4 +1,5 @@
 import { openDocument, type PageSource, type RenderedPage } from "./document.js";
+import { crop, inkedRegion, toPageCoordinates } from "./content-crop.js";
 import { correctSkew, estimateSkewDegrees, MIN_CORRECTED_SKEW_DEGREES, rotateQuarterTurns } from "./deskew.js";
 import { OcrTimeoutError } from "./errors.js";
 import type { InputFormat } from "./formats.js";
@@ -125,7 +126,10 @@ export class Extractor<E extends RecognizingEngine> {
     const prepared = await preparePage(rendered, request);
     clock.decodeMs += Date.now() - decodeStarted;
 
-    const recognise = async (input: GrayImage) => {
+    // Tesseract's thresholding and layout passes scale with the pixels it is given, and margins are most of a page.
+    const recognise = async (page: GrayImage): Promise<EnginePage> => {
+      const region = inkedRegion(page);
+      const input = region ? crop(page, region) : page;
       const started = Date.now();
       const { result, queuedMs } = await this.pool.run(
         request.language,
@@ -135,7 +139,7 @@ export class Extractor<E extends RecognizingEngine> {
       );
       clock.queueMs += queuedMs;
       clock.recognizeMs += Date.now() - started - queuedMs;
-      return result.page;
+      return region ? toPageCoordinates(result.page, region) : result.page;
     };
     let { image } = prepared;
     let page = await recognise(image);

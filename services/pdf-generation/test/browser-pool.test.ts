@@ -127,12 +127,19 @@ describe("BrowserPool", () => {
   test("jobs beyond the free pages wait in a bounded queue; past it they are refused at once", async () => {
     const browsers = await sharedPool();
     {
-      const holding = browsers.run(async () => { await sleep(800); return "first"; }, 10_000);
-      await sleep(50);
+      // The first job holds the only page until the third has been refused: a fixed sleep could outlast the queued
+      // job's 1,500 ms wait when the machine is slow to open pages.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const holding = browsers.run(async () => { started(); await released; return "first"; }, 10_000);
+      await running;
       const queued = browsers.run(async () => "second", 10_000);
       const refused = await failure(browsers.run(async () => "third", 10_000));
       expect(refused.kind).toBe("busy");
       expect(refused.message).toContain("1 jobs are already waiting");
+      release();
       expect(await holding).toBe("first");
       expect(await queued).toBe("second");
     }

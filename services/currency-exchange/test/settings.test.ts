@@ -25,6 +25,9 @@ describe("schedule", () => {
     const job = async () => void runs++;
     const replicas = [1, 2].map(() => new DailySchedule([930], platform.deps.kv, now, job, () => undefined));
     replicas.forEach((r) => r.start());
+    // The run is due 50 ms after start: wait for it however slow the machine is, then long enough for a second
+    // replica's run to show if the lock failed to stop it.
+    for (let waited = 0; runs === 0 && waited < 5_000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
     await new Promise((resolve) => setTimeout(resolve, 400));
     await Promise.all(replicas.map((r) => r.stop()));
     await platform.close();

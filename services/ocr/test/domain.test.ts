@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { decodeBmp, BmpError } from "../src/domain/bmp.js";
+import { crop, inkedRegion, toPageCoordinates } from "../src/domain/content-crop.js";
 import { estimateSkewDegrees } from "../src/domain/deskew.js";
 import { openDocument } from "../src/domain/document.js";
 import { InputLimitError, OcrBusyError, OcrTimeoutError } from "../src/domain/errors.js";
@@ -87,6 +88,39 @@ describe("BMP decoding", () => {
     rle.writeUInt32LE(1, 30);
     expect(() => decodeBmp(rle)).toThrow(BmpError);
     expect(() => decodeBmp(encodeBmp24(gray).subarray(0, 60))).toThrow("BMP pixel data is truncated");
+  });
+});
+
+describe("cropping a page to its ink", () => {
+  const page = (width: number, height: number, inked: Array<[number, number]>) => {
+    const data = Buffer.alloc(width * height, 255);
+    for (const [x, y] of inked) data[y * width + x] = 40;
+    return { width, height, data };
+  };
+
+  it("finds the inked rectangle exactly and keeps 24 px of white around it", () => {
+    const image = page(1000, 800, [[300, 200], [650, 210], [420, 590], [299, 400]]);
+    expect(inkedRegion(image)).toEqual({ left: 299 - 24, top: 200 - 24, width: 651 + 24 - (299 - 24), height: 591 + 24 - (200 - 24) });
+    const region = inkedRegion(image)!;
+    const cropped = crop(image, region);
+    expect([cropped.width, cropped.height]).toEqual([region.width, region.height]);
+    expect(cropped.data[(200 - region.top) * cropped.width + (300 - region.left)]).toBe(40);
+  });
+
+  it("leaves a blank page, and one inked from edge to edge, uncropped", () => {
+    expect(inkedRegion(page(400, 300, []))).toBeNull();
+    expect(inkedRegion(page(400, 300, [[0, 0], [399, 299]]))).toBeNull();
+  });
+
+  it("moves every box the engine found back to page coordinates", () => {
+    const bbox = { x0: 1, y0: 2, x1: 30, y1: 40 };
+    const moved = toPageCoordinates(
+      { text: "a", confidence: 90, blocks: [{ text: "a", confidence: 90, bbox, paragraphs: [{ lines: [{ text: "a", confidence: 90, bbox, words: [{ text: "a", confidence: 90, bbox }] }] }] }] },
+      { left: 100, top: 200, width: 50, height: 60 },
+    );
+    const block = moved.blocks![0];
+    const shifted = { x0: 101, y0: 202, x1: 130, y1: 240 };
+    expect([block.bbox, block.paragraphs[0].lines[0].bbox, block.paragraphs[0].lines[0].words[0].bbox]).toEqual([shifted, shifted, shifted]);
   });
 });
 

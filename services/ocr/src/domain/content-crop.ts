@@ -21,14 +21,10 @@ function rowHasInk(image: GrayImage, y: number, from: number, to: number): boole
   return false;
 }
 
-function columnHasInk(image: GrayImage, x: number, top: number, bottom: number): boolean {
-  for (let y = top; y < bottom; y++) if (image.data[y * image.width + x] <= INK_LEVEL) return true;
-  return false;
-}
-
 /**
  * The part of a page that holds ink, with padding, or null when there is none or cropping would save little.
- * Scans inward from each edge and stops at the first inked row or column, so its cost is about the margins' area.
+ * Scans inward from each edge and stops at the first ink, so its cost is about the margins' area. The side margins
+ * are scanned row by row (in memory order), each row only as far as the left and right bounds found so far.
  */
 export function inkedRegion(image: GrayImage): Region | null {
   let top = 0;
@@ -36,10 +32,23 @@ export function inkedRegion(image: GrayImage): Region | null {
   if (top === image.height) return null;
   let bottom = image.height;
   while (bottom > top && !rowHasInk(image, bottom - 1, 0, image.width)) bottom--;
-  let left = 0;
-  while (left < image.width && !columnHasInk(image, left, top, bottom)) left++;
-  let right = image.width;
-  while (right > left && !columnHasInk(image, right - 1, top, bottom)) right--;
+  let left = image.width;
+  let right = 0;
+  for (let y = top; y < bottom; y++) {
+    const row = y * image.width;
+    for (let x = 0; x < left; x++) {
+      if (image.data[row + x] <= INK_LEVEL) {
+        left = x;
+        break;
+      }
+    }
+    for (let x = image.width - 1; x >= Math.max(right, left); x--) {
+      if (image.data[row + x] <= INK_LEVEL) {
+        right = x + 1;
+        break;
+      }
+    }
+  }
   const region = {
     left: Math.max(0, left - PADDING_PX),
     top: Math.max(0, top - PADDING_PX),

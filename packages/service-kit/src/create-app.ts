@@ -42,6 +42,7 @@ export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
       base: { service: options.name },
       redact: {
         paths: ['req.headers["x-gateway-key"]', 'req.headers["x-gateway-proxy-secret"]', "req.headers.authorization", "req.headers.cookie"],

@@ -8,4 +8,6 @@ export interface PlatformDeps {
   kv: KeyValueStore;
   /** The clock. */
   now: () => Date;
+  /** Where log lines go (standard output when unset); tests read them here. */
+  logStream?: { write(line: string): void };
 }

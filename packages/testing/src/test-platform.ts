@@ -22,6 +22,8 @@ export interface TestDeps {
   db: Database;
   kv: KeyValueStore;
   now: () => Date;
+  /** Where the app's log lines go (standard output when unset). */
+  logStream?: { write(line: string): void };
 }
 
 export interface TestSubscriber {

@@ -86,6 +86,36 @@ describe("request ids", () => {
   });
 });
 
+describe("client address behind a reverse proxy (TRUST_PROXY)", () => {
+  // nginx appends the address it saw to whatever X-Forwarded-For the client sent, so only the right-most entries
+  // were written by proxies; the left-most can be anything the client chose.
+  const forwardedFor = "6.6.6.6, 203.0.113.9, 10.0.0.2";
+  const ipSeen = async (trustProxy: string) => {
+    const behind = await createTestPlatform({ env: { TRUST_PROXY: trustProxy } });
+    const probe = await buildProbeApp(behind.deps);
+    const subscriber = await behind.subscribe("text-toolkit", "PRO");
+    try {
+      const res = await probe.inject({ method: "GET", url: "/whoami", headers: { ...subscriber.headers, "x-forwarded-for": forwardedFor } });
+      return res.json().data.ip as string;
+    } finally {
+      await probe.close();
+      await behind.close();
+    }
+  };
+
+  it("named proxy ranges give the nearest address no trusted proxy wrote: the client's, as nginx saw it", async () => {
+    expect(await ipSeen("loopback,linklocal,uniquelocal")).toBe("203.0.113.9");
+  });
+
+  it("'true' trusts every hop and so takes the left-most entry, which the client can write itself", async () => {
+    expect(await ipSeen("true")).toBe("6.6.6.6");
+  });
+
+  it("unset, the socket's address", async () => {
+    expect(await ipSeen("")).toBe("127.0.0.1");
+  });
+});
+
 describe("platform routes", () => {
   it("serves a valid OpenAPI 3.1 document generated from the route schemas", async () => {
     const spec = (await app.inject({ method: "GET", url: "/openapi.json" })).json();

@@ -30,7 +30,7 @@ export async function buildProbeApp(deps: TestDeps): Promise<ServiceApp> {
         done();
       },
     },
-    async (request) => ok({ account_id: request.subscriber.accountId }),
+    async (request) => ok({ account_id: request.subscriber.accountId, ip: request.ip }),
   );
   app.get("/boom", async () => {
     throw new Error("connection to 10.0.0.5:5432 failed at /srv/app/src/db.ts:42");

@@ -5,10 +5,10 @@
  * work, where req/s does not. BENCH_ISOLATE=1 moves PostgreSQL, Redis and autocannon off the server's core.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { onCoreZero, withCoreZeroIsolated } from "./cores.js";
+import { cpuSeconds } from "./proc-cpu.js";
 
 export interface CompareOptions {
   /** The bench server script (a file calling serveForBenchmark). */
@@ -19,13 +19,6 @@ export interface CompareOptions {
   body?: string;
   seconds: number;
   connections: number;
-}
-
-const TICKS_PER_SECOND = 100;
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
 function redisPid(): number | null {

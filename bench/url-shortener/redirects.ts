@@ -16,13 +16,13 @@
  *      BENCH_PHASES (comma-separated subset of saturation,rate,clicks,creation; default all four).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { AccountStore } from "../../packages/gateway-auth/src/index.js";
 import { createPostgresDatabase } from "../../packages/storage/src/index.js";
 import { onCoreZero, withCoreZeroIsolated } from "../lib/cores.js";
 import { runOpenLoop } from "../lib/open-loop.js";
+import { cpuSeconds, programCpuSeconds } from "../lib/proc-cpu.js";
 
 const serviceDir = fileURLToPath(new URL("../../services/url-shortener/", import.meta.url));
 const require = createRequire(`${serviceDir}package.json`);
@@ -87,45 +87,27 @@ async function waitForHealth(): Promise<void> {
   throw new Error("the service did not become healthy");
 }
 
-/** CPU seconds (user + system) the service process has used: throughput per CPU-second does not depend on
- *  how busy the rest of the (shared) machine is, unlike wall-clock requests per second. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return ticks / 100;
-}
-
-/** CPU seconds used by every process of one program (e.g. all PostgreSQL backends), for the share of the other core. */
-function programCpuSeconds(program: string): number {
-  let ticks = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (!stat.includes(`(${program}`)) continue;
-      const fields = stat.split(") ")[1].split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return ticks / 100;
-}
-
-async function metricValue(name: string): Promise<number> {
+/** One scrape of the service's /metrics; `value` reads a metric from it. */
+async function scrapeMetrics(): Promise<(name: string) => number> {
   const text = await (await fetch(`${ORIGIN}/metrics`)).text();
-  const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, "m").exec(text);
-  return match ? Number(match[1]) : NaN;
+  return (name) => {
+    const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, "m").exec(text);
+    return match ? Number(match[1]) : NaN;
+  };
 }
 
 async function rssMegabytes(): Promise<number> {
-  return Math.round((await metricValue("process_resident_memory_bytes")) / 1e5) / 10;
+  return Math.round((await scrapeMetrics())("process_resident_memory_bytes") / 1e5) / 10;
 }
 
-/** The service's event-loop delay since the last scrape (prom-client resets it on every scrape), in ms. */
+/**
+ * The service's event-loop delay since the last scrape, in ms. prom-client resets it on every scrape, so both
+ * figures come from one.
+ */
 async function serviceLoopDelay(): Promise<{ p99: number; max: number }> {
-  const [p99, max] = [await metricValue("nodejs_eventloop_lag_p99_seconds"), await metricValue("nodejs_eventloop_lag_max_seconds")];
-  return { p99: Math.round(p99 * 1e4) / 10, max: Math.round(max * 1e4) / 10 };
+  const value = await scrapeMetrics();
+  const ms = (seconds: number) => Math.round(seconds * 1e4) / 10;
+  return { p99: ms(value("nodejs_eventloop_lag_p99_seconds")), max: ms(value("nodejs_eventloop_lag_max_seconds")) };
 }
 
 async function createKeys(count: number): Promise<string[]> {

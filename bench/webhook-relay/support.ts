@@ -3,7 +3,6 @@
  * a subscriber key, and autocannon (a devDependency of the service, resolved from its folder).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../packages/config/src/index.js";
@@ -95,12 +94,7 @@ export async function createInbox(headers: Record<string, string>): Promise<stri
   return payload.data.id;
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  const ticksPerSecond = 100;
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-}
+export { cpuSeconds } from "../lib/proc-cpu.js";
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;

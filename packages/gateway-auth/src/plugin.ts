@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import fp from "fastify-plugin";
-import type { FastifyRequest, onRequestHookHandler, RouteOptions } from "fastify";
+import type { FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, RouteOptions } from "fastify";
 import { isPlanName, type PlanName } from "@apiplat/config";
 import { errors } from "@apiplat/errors";
 import type { AccountStore, KeyGrant } from "./account-store.js";
@@ -94,6 +94,18 @@ export const gatewayAuth = fp<GatewayAuthOptions>(
     // Cached by the presented key, so a hot key is not even hashed; only the hash goes to the database.
     const loadGrant = (key: string) => grants.get(key, () => options.accounts.grantForKey(hashApiKey(key), options.service));
 
+    /** Gives the request the subscriber a key's grant names, or fails it. */
+    const admitGrant = (request: FastifyRequest, grant: KeyGrant | null, done: HookHandlerDoneFunction) => {
+      let subscriber: Subscriber;
+      try {
+        subscriber = subscriberOf(grant);
+      } catch (error) {
+        return done(error as Error);
+      }
+      request.subscriber = subscriber;
+      done();
+    };
+
     // A callback hook with a synchronous path for a cached key: most requests take it, and it costs no promise.
     const authenticate: onRequestHookHandler = (request, _reply, done) => {
       const proxySecret = header(request, "x-gateway-proxy-secret");
@@ -108,20 +120,8 @@ export const gatewayAuth = fp<GatewayAuthOptions>(
         return;
       }
       const cached = grants.peek(key!);
-      if (cached !== undefined) {
-        try {
-          request.subscriber = subscriberOf(cached);
-        } catch (error) {
-          return done(error as Error);
-        }
-        return done();
-      }
-      loadGrant(key!)
-        .then(subscriberOf)
-        .then((subscriber) => {
-          request.subscriber = subscriber;
-          done();
-        }, done);
+      if (cached !== undefined) return admitGrant(request, cached, done);
+      loadGrant(key!).then((grant) => admitGrant(request, grant, done), done);
     };
 
     app.decorateRequest("subscriber", null as unknown as Subscriber);

@@ -1,3 +1,4 @@
+import type { PixelRect } from "./geometry.js";
 import type { GrayImage } from "./gray-image.js";
 import type { EngineBbox, EnginePage } from "./layout.js";
 
@@ -8,16 +9,9 @@ const PADDING_PX = 24;
 /** Cropping less than this share of the pixels is not worth the copy. */
 const MIN_SAVED_SHARE = 0.05;
 
-export interface Region {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
-
-function rowHasInk(image: GrayImage, y: number, from: number, to: number): boolean {
+function rowHasInk(image: GrayImage, y: number): boolean {
   const row = y * image.width;
-  for (let x = from; x < to; x++) if (image.data[row + x] <= INK_LEVEL) return true;
+  for (let x = 0; x < image.width; x++) if (image.data[row + x] <= INK_LEVEL) return true;
   return false;
 }
 
@@ -26,12 +20,12 @@ function rowHasInk(image: GrayImage, y: number, from: number, to: number): boole
  * Scans inward from each edge and stops at the first ink, so its cost is about the margins' area. The side margins
  * are scanned row by row (in memory order), each row only as far as the left and right bounds found so far.
  */
-export function inkedRegion(image: GrayImage): Region | null {
+export function inkedRegion(image: GrayImage): PixelRect | null {
   let top = 0;
-  while (top < image.height && !rowHasInk(image, top, 0, image.width)) top++;
+  while (top < image.height && !rowHasInk(image, top)) top++;
   if (top === image.height) return null;
   let bottom = image.height;
-  while (bottom > top && !rowHasInk(image, bottom - 1, 0, image.width)) bottom--;
+  while (bottom > top && !rowHasInk(image, bottom - 1)) bottom--;
   let left = image.width;
   let right = 0;
   for (let y = top; y < bottom; y++) {
@@ -59,7 +53,7 @@ export function inkedRegion(image: GrayImage): Region | null {
   return saved < MIN_SAVED_SHARE ? null : region;
 }
 
-export function crop(image: GrayImage, region: Region): GrayImage {
+export function crop(image: GrayImage, region: PixelRect): GrayImage {
   const data = Buffer.allocUnsafe(region.width * region.height);
   for (let y = 0; y < region.height; y++) {
     const from = (region.top + y) * image.width + region.left;
@@ -69,7 +63,7 @@ export function crop(image: GrayImage, region: Region): GrayImage {
 }
 
 /** The engine's boxes for a cropped region, moved back to the coordinates of the whole page. */
-export function toPageCoordinates(page: EnginePage, region: Region): EnginePage {
+export function toPageCoordinates(page: EnginePage, region: PixelRect): EnginePage {
   const shift = (bbox: EngineBbox): EngineBbox => ({
     x0: bbox.x0 + region.left,
     y0: bbox.y0 + region.top,

@@ -1,9 +1,13 @@
-/** A rectangle in pixels of the page image, plus the same rectangle as fractions (0-1) of the page size. */
-export interface Box {
+/** A rectangle in pixels of the page image. */
+export interface PixelRect {
   left: number;
   top: number;
   width: number;
   height: number;
+}
+
+/** A rectangle in pixels of the page image, plus the same rectangle as fractions (0-1) of the page size. */
+export interface Box extends PixelRect {
   normalized: { left: number; top: number; width: number; height: number };
 }
 

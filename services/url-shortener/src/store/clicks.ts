@@ -49,12 +49,12 @@ export async function writeClicks(
     perLink.set(click.linkId, entry);
   }
   if (perLink.size === 0) return visitorDays;
-  const ids = [...perLink.keys()].sort((a, b) => a - b);
+  const counters = [...perLink].sort(([a], [b]) => a - b);
   await tx.query(
     `UPDATE shortener_links AS l SET clicks = l.clicks + v.n, last_clicked_at = greatest(l.last_clicked_at, v.at)
      FROM json_to_recordset($1::json) AS v(id bigint, n bigint, at timestamptz)
      WHERE l.id = v.id`,
-    [asJsonRows(ids, (id) => ({ id, n: perLink.get(id)!.count, at: new Date(perLink.get(id)!.last).toISOString() }))],
+    [asJsonRows(counters, ([id, { count, last }]) => ({ id, n: count, at: new Date(last).toISOString() }))],
   );
   return visitorDays;
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { createTestPlatform, type TestPlatform, type TestSubscriber } from "@apiplat/testing";
 import type { ServiceApp } from "../src/index.js";
-import { buildProbeApp } from "./support.js";
+import { buildProbeApp, probeOnOwnPlatform } from "./support.js";
 
 let platform: TestPlatform;
 let app: ServiceApp;
@@ -91,15 +91,12 @@ describe("client address behind a reverse proxy (TRUST_PROXY)", () => {
   // were written by proxies; the left-most can be anything the client chose.
   const forwardedFor = "6.6.6.6, 203.0.113.9, 10.0.0.2";
   const ipSeen = async (trustProxy: string) => {
-    const behind = await createTestPlatform({ env: { TRUST_PROXY: trustProxy } });
-    const probe = await buildProbeApp(behind.deps);
-    const subscriber = await behind.subscribe("text-toolkit", "PRO");
+    const { app: probe, subscriber, close } = await probeOnOwnPlatform({ TRUST_PROXY: trustProxy });
     try {
       const res = await probe.inject({ method: "GET", url: "/whoami", headers: { ...subscriber.headers, "x-forwarded-for": forwardedFor } });
       return res.json().data.ip as string;
     } finally {
-      await probe.close();
-      await behind.close();
+      await close();
     }
   };
 

@@ -1,18 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { createTestPlatform } from "@apiplat/testing";
-import { buildProbeApp } from "./support.js";
+import { probeOnOwnPlatform } from "./support.js";
 
 /** A probe app whose log lines are collected, at the given level. */
 async function loggedApp(level: string) {
-  const platform = await createTestPlatform({ env: { LOG_LEVEL: level } });
   const lines: Array<Record<string, unknown> & { level: number }> = [];
-  const app = await buildProbeApp({ ...platform.deps, logStream: { write: (line: string) => void lines.push(JSON.parse(line)) } });
-  const sub = await platform.subscribe("text-toolkit", "PRO");
-  const close = async () => {
-    await app.close();
-    await platform.close();
-  };
-  return { app, sub, lines, close };
+  const probe = await probeOnOwnPlatform({ LOG_LEVEL: level }, { logStream: { write: (line: string) => void lines.push(JSON.parse(line)) } });
+  return { app: probe.app, sub: probe.subscriber, lines, close: probe.close };
 }
 
 describe("request logs", () => {

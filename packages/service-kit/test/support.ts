@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import { createServiceApp, ok, type ServiceApp } from "../src/index.js";
-import type { TestDeps } from "@apiplat/testing";
+import { createTestPlatform, type TestDeps } from "@apiplat/testing";
 
 /** A small service on the platform, standing for any of the eighteen. */
 export async function buildProbeApp(deps: TestDeps): Promise<ServiceApp> {
@@ -36,4 +36,16 @@ export async function buildProbeApp(deps: TestDeps): Promise<ServiceApp> {
     throw new Error("connection to 10.0.0.5:5432 failed at /srv/app/src/db.ts:42");
   });
   return app;
+}
+
+/** A probe app on a test platform of its own (for settings the shared one lacks), with a PRO subscriber; close() ends both. */
+export async function probeOnOwnPlatform(env: Record<string, string>, deps: Partial<TestDeps> = {}) {
+  const platform = await createTestPlatform({ env });
+  const app = await buildProbeApp({ ...platform.deps, ...deps });
+  const subscriber = await platform.subscribe("text-toolkit", "PRO");
+  const close = async () => {
+    await app.close();
+    await platform.close();
+  };
+  return { app, subscriber, close };
 }

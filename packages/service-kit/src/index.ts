@@ -9,3 +9,4 @@ export type { ReadinessCheck } from "./health.js";
 export { exposeMetric, type ExposedMetric } from "./metrics.js";
 export * from "./multipart.js";
 export * from "./http-cache.js";
+export { FrontRequest, type FrontAnswer, type FrontHandler, type FrontRoute } from "./front-door.js";

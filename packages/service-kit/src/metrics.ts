@@ -15,7 +15,7 @@ declare module "fastify" {
  * Prometheus text at /metrics: a per-route latency histogram by method and status. Its
  * http_request_duration_seconds_count series are the request counts by route and status.
  */
-export function installMetrics(app: FastifyInstance, service: string): void {
+export function installMetrics(app: FastifyInstance, service: string): LatencyHistogram {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
@@ -31,6 +31,7 @@ export function installMetrics(app: FastifyInstance, service: string): void {
     void reply.type(registry.contentType);
     return registry.metrics();
   });
+  return latency;
 }
 
 export interface ExposedMetric {

@@ -1,3 +1,5 @@
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestSubscriber } from "@apiplat/testing";
 import { CHROME_WINDOWS, GOOGLEBOT, SAFARI_IPHONE, SHORT_HOST, startService, type Harness } from "./helpers.js";
@@ -332,5 +334,106 @@ describe("GET /stats/{code}", () => {
     const badUnique = await h.app.inject({ method: "GET", url: `/stats/${code}?unique=maybe`, headers: owner.headers });
     expect(badUnique.statusCode).toBe(400);
     expect(badUnique.json().error.details[0].field).toBe("unique");
+  });
+});
+
+/** Over a real connection: a cached link is answered before Fastify routes the request (inject never goes there). */
+describe("GET /{code} over a real connection", () => {
+  let port = 0;
+  beforeAll(async () => {
+    await h.app.listen({ port: 0, host: "127.0.0.1" });
+    port = (h.app.server.address() as AddressInfo).port;
+  });
+
+  function send(method: "GET" | "HEAD", code: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest({ host: "127.0.0.1", port, method, path: `/${code}`, headers: { host: SHORT_HOST, "user-agent": CHROME_WINDOWS, ...headers } }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  }
+  const sameParts = (answer: { status: number; headers: IncomingHttpHeaders; body: string }) => ({
+    status: answer.status,
+    location: answer.headers.location,
+    cacheControl: answer.headers["cache-control"],
+    contentLength: answer.headers["content-length"],
+    body: answer.body,
+  });
+
+  it("answers a cached link exactly as the first, uncached visit was answered", async () => {
+    for (const [payload, status, cacheControl] of [
+      [{ url: "https://example.com/wire?q=1" }, 302, "private, no-cache"],
+      [{ url: "https://example.com/wire-permanent", redirect_type: 301 }, 301, "private, max-age=3600"],
+    ] as const) {
+      const code = await create(payload);
+      const first = await send("GET", code);
+      const cached = await send("GET", code);
+      expect(sameParts(first)).toEqual({ status, location: payload.url, cacheControl, contentLength: "0", body: "" });
+      expect(sameParts(cached)).toEqual(sameParts(first));
+      expect(cached.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(cached.headers["x-request-id"]).not.toBe(first.headers["x-request-id"]);
+    }
+  });
+
+  it("records clicks answered from the cache with the same detail as the others", async () => {
+    const code = await create({ url: "https://example.com/wire-stats" });
+    const desktopGb = { "x-forwarded-for": "81.2.69.142", referer: "https://www.news.example/story" };
+    for (let i = 0; i < 3; i++) expect((await send("GET", code, desktopGb)).status).toBe(302);
+    expect((await send("GET", code, { "user-agent": SAFARI_IPHONE, "x-forwarded-for": "2a01:4f8::1" })).status).toBe(302);
+    expect((await send("GET", code, { "user-agent": GOOGLEBOT, "x-forwarded-for": "66.249.66.1" })).status).toBe(302);
+    expect((await send("HEAD", code, desktopGb)).status).toBe(302);
+    const stats = await h.app.inject({ method: "GET", url: `/stats/${code}`, headers: owner.headers });
+    expect(stats.json().data).toMatchObject({
+      total_hits: 4,
+      unique_visitors: 2,
+      bot_hits: 1,
+      referrers: [
+        { value: "news.example", count: 3 },
+        { value: "direct", count: 1 },
+      ],
+      countries: [
+        { value: "GB", count: 3 },
+        { value: "DE", count: 1 },
+      ],
+      device_types: [
+        { value: "desktop", count: 3 },
+        { value: "mobile", count: 1 },
+      ],
+    });
+  });
+
+  it("leaves click limits, expiry and deletion to the full path even when the link is cached", async () => {
+    const limited = await create({ url: "https://example.com/wire-limited", max_clicks: 2 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await send("GET", limited, { accept: "application/json" })).status);
+    expect(statuses).toEqual([302, 302, 404]);
+
+    const expiresAt = Date.now() + 3_600_000;
+    const expiring = await create({ url: "https://example.com/wire-expiring", expires_at: new Date(expiresAt).toISOString(), fallback_url: "https://example.com/wire-over" });
+    try {
+      h.clock.frozenAt = expiresAt - 1;
+      expect((await send("GET", expiring)).headers.location).toBe("https://example.com/wire-expiring");
+      h.clock.frozenAt = expiresAt;
+      const after = await send("GET", expiring);
+      expect([after.status, after.headers.location]).toEqual([302, "https://example.com/wire-over"]);
+    } finally {
+      h.clock.frozenAt = null;
+    }
+
+    const deleted = await create({ url: "https://example.com/wire-deleted" });
+    expect((await send("GET", deleted)).status).toBe(302);
+    expect((await h.app.inject({ method: "DELETE", url: `/links/${deleted}`, headers: owner.headers })).statusCode).toBe(200);
+    expect((await send("GET", deleted, { accept: "application/json" })).status).toBe(404);
+  });
+
+  it("never takes one of the service's own paths for a code", async () => {
+    const health = await send("GET", "health");
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.body)).toMatchObject({ data: { status: "up" } });
   });
 });

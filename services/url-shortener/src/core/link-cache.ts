@@ -54,6 +54,11 @@ export class LinkCache {
     await this.unsubscribe?.();
   }
 
+  /** The in-process entry only: a link, null for a code known not to exist, undefined when not held here. */
+  peek(domain: string, code: string): CachedLink | null | undefined {
+    return this.local.get(cacheKey(domain, code));
+  }
+
   async get(domain: string, code: string): Promise<CachedLink | null> {
     const key = cacheKey(domain, code);
     const local = this.local.get(key);

@@ -2,7 +2,7 @@ import { isPlausibleCode } from "../domain/codes.js";
 import { hasClicksLeft, takeLimitedClick } from "../store/links.js";
 import type { Sql } from "../store/sql.js";
 import type { ClickRecorder } from "./click-recorder.js";
-import type { LinkCache } from "./link-cache.js";
+import type { CachedLink, LinkCache } from "./link-cache.js";
 import type { LocalLookup } from "./local-lookup.js";
 
 export interface Visit {
@@ -34,6 +34,20 @@ export interface RedirectorDeps {
 export class Redirector {
   constructor(private readonly deps: RedirectorDeps) {}
 
+  /**
+   * The common case answered without waiting: a counted visit to an active link without a click limit, held in the
+   * in-process cache. Undefined for everything else, which `visit` answers.
+   */
+  visitFromMemory(visit: Visit): RedirectOutcome | undefined {
+    if (!visit.countClick || !isPlausibleCode(visit.code)) return undefined;
+    const link = this.deps.links.peek(this.deps.domainForHost(visit.host), visit.code);
+    if (!link || link.maxClicks !== null) return undefined;
+    const now = this.deps.now();
+    if (link.deleted || (link.expiresAt !== null && link.expiresAt <= now.getTime())) return undefined;
+    this.recordClick(link, visit, now);
+    return { kind: "target", location: link.url, status: link.redirectStatus };
+  }
+
   async visit(visit: Visit): Promise<RedirectOutcome> {
     if (!isPlausibleCode(visit.code)) return { kind: "not_found" };
     const domain = this.deps.domainForHost(visit.host);
@@ -45,17 +59,21 @@ export class Redirector {
     if (active && !visit.countClick) return { kind: "target", location: link.url, status: link.redirectStatus };
     if (active && link.maxClicks !== null) active = await takeLimitedClick(this.deps.db, link.id, now);
     if (active) {
-      this.deps.clicks.record({
-        linkId: link.id,
-        at: now,
-        ip: visit.ip,
-        userAgent: visit.userAgent,
-        referer: visit.referer,
-        counted: link.maxClicks !== null,
-      });
+      this.recordClick(link, visit, now);
       return { kind: "target", location: link.url, status: link.redirectStatus };
     }
     const fallback = link.fallbackUrl ?? (await this.deps.accountFallbacks.get(link.accountId));
     return fallback ? { kind: "fallback", location: fallback } : { kind: "not_found" };
+  }
+
+  private recordClick(link: CachedLink, visit: Visit, now: Date): void {
+    this.deps.clicks.record({
+      linkId: link.id,
+      at: now,
+      ip: visit.ip,
+      userAgent: visit.userAgent,
+      referer: visit.referer,
+      counted: link.maxClicks !== null,
+    });
   }
 }

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
-import { errors, type ServiceApp } from "@apiplat/service-kit";
+import type { IncomingHttpHeaders } from "node:http";
+import { errors, type FrontAnswer, type FrontRequest, type ServiceApp } from "@apiplat/service-kit";
+import { isReservedCode } from "../domain/codes.js";
 import type { ShortenerCore } from "../core/shortener-core.js";
 
 const NOT_FOUND_PAGE = `<!doctype html>
@@ -11,11 +13,39 @@ const NOT_FOUND_PAGE = `<!doctype html>
 `;
 
 /** The client address: the socket peer, or the entry added by the nearest trusted reverse proxy. */
-function clientIp(request: FastifyRequest, trustedProxyHops: number): string {
+function clientIp(request: { ip: string; headers: IncomingHttpHeaders }, trustedProxyHops: number): string {
   if (trustedProxyHops === 0) return request.ip;
   const header = request.headers["x-forwarded-for"];
   const chain = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").map((s) => s.trim()).filter(Boolean);
   return chain[chain.length - trustedProxyHops] ?? chain[0] ?? request.ip;
+}
+
+function cacheControlFor(status: 301 | 302): string {
+  return status === 301 ? "private, max-age=3600" : "private, no-cache";
+}
+
+/**
+ * GET /{code} for a link held in the process's cache, answered before Fastify routes the request: the redirect and
+ * the queued click, nothing else. Anything it does not answer (HEAD, cache misses, click-limited, expired or
+ * deleted links, unknown codes) goes through the route below.
+ */
+function redirectFromMemory(core: ShortenerCore, request: FrontRequest): FrontAnswer | null {
+  if (request.method !== "GET") return null;
+  const path = request.path;
+  const code = path.slice(1);
+  // A reserved word is one of the service's own paths (/health, /metrics, /docs...), never a link.
+  if (path[0] !== "/" || isReservedCode(code)) return null;
+  const headers = request.raw.headers;
+  const outcome = core.redirector.visitFromMemory({
+    host: request.hostname,
+    code,
+    ip: clientIp({ ip: request.ip, headers }, core.settings.trustedProxyHops),
+    userAgent: headers["user-agent"] ?? "",
+    referer: headers.referer,
+    countClick: true,
+  });
+  if (outcome?.kind !== "target") return null;
+  return { status: outcome.status, headers: { "cache-control": cacheControlFor(outcome.status), location: outcome.location } };
 }
 
 function wantsHtml(request: FastifyRequest): boolean {
@@ -26,6 +56,7 @@ function wantsHtml(request: FastifyRequest): boolean {
 /** GET /{code} on the short-link host: public, unmetered, not logged per request (it is the hot path). */
 export const redirectRoutes = (core: ShortenerCore): FastifyPluginAsync => async (instance) => {
   const app = instance as unknown as ServiceApp;
+  app.addFrontRoute({ route: "/:code", handler: (request) => redirectFromMemory(core, request) });
   // No params schema: any unknown or malformed code is a 404 like every other, never a 400.
   app.get<{ Params: { code: string } }>(
     "/:code",
@@ -44,10 +75,7 @@ export const redirectRoutes = (core: ShortenerCore): FastifyPluginAsync => async
           request.log.error({ err: error }, "redirect lookup failed");
           throw errors.unavailable("Short links cannot be looked up right now; retry in a moment.");
         });
-      if (outcome.kind === "target") {
-        const cacheControl = outcome.status === 301 ? "private, max-age=3600" : "private, no-cache";
-        return reply.header("cache-control", cacheControl).redirect(outcome.location, outcome.status);
-      }
+      if (outcome.kind === "target") return reply.header("cache-control", cacheControlFor(outcome.status)).redirect(outcome.location, outcome.status);
       if (outcome.kind === "fallback") return reply.header("cache-control", "private, no-cache").redirect(outcome.location, 302);
       if (wantsHtml(request)) return reply.code(404).type("text/html; charset=utf-8").header("cache-control", "no-store").send(NOT_FOUND_PAGE);
       throw errors.notFound(`There is no active short link with the code ${request.params.code}.`);

@@ -43,12 +43,29 @@ export interface OpenLoopResult {
   latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number };
   /** The generator's own event-loop delay: when its p99 nears the latencies above, they measure the client. */
   clientLoopDelayMs: { p99: number; max: number };
+  /**
+   * How late the generator's own loop handled requests after they were due, whether a connection was free or not:
+   * the share of the latencies above that is the client's, not the server's.
+   */
+  tickLagMs: { p50: number; p99: number; max: number };
 }
 
 /** Nearest-rank percentile of an ascending list. */
 export function percentileOf(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** Requests are serialized once per request object: a bench that hands out the same objects pays for it once. */
+const serialized = new WeakMap<OpenLoopRequest, Buffer>();
+
+function serializeOnce(host: string, request: OpenLoopRequest): Buffer {
+  let bytes = serialized.get(request);
+  if (!bytes) {
+    bytes = serialize(host, request);
+    serialized.set(request, bytes);
+  }
+  return bytes;
 }
 
 function serialize(host: string, request: OpenLoopRequest): Buffer {
@@ -104,8 +121,11 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   const total = Math.round(options.rate * options.durationSeconds);
   const intervalMs = 1000 / options.rate;
   const latencies = new Float64Array(total);
+  const tickLags = new Float64Array(total);
   const statusCounts: Record<string, number> = {};
+  // Requests due while every connection was busy, oldest first; a moving head, since shift() on a long queue copies it.
   const waiting: Array<{ index: number; dueAt: number }> = [];
+  let waitingHead = 0;
   let completed = 0;
   let errors = 0;
   let sent = 0;
@@ -113,7 +133,7 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   const finished = new Promise<void>((resolve) => (finish = resolve));
 
   const dispatch = (connection: Connection, index: number, dueAt: number): void => {
-    connection.send(serialize(origin.host, options.request(index, dueAt)), (status) => {
+    connection.send(serializeOnce(origin.host, options.request(index, dueAt)), (status) => {
       latencies[completed++] = performance.now() - dueAt;
       statusCounts[status] = (statusCounts[status] ?? 0) + 1;
       if (completed + errors === total) finish();
@@ -121,7 +141,8 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   };
   const idle: Connection[] = [];
   const onIdle = (connection: Connection): void => {
-    const next = waiting.shift();
+    const next = waitingHead < waiting.length ? waiting[waitingHead++] : undefined;
+    if (waitingHead === waiting.length) waiting.length = waitingHead = 0;
     if (next) dispatch(connection, next.index, next.dueAt);
     else if (connection.closed) return;
     else idle.push(connection);
@@ -143,6 +164,7 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
     const now = performance.now();
     while (sent < total && start + sent * intervalMs <= now) {
       const dueAt = start + sent * intervalMs;
+      tickLags[sent] = now - dueAt;
       // First in, first out, so that every connection stays in use and none reaches the server's idle timeout.
       let connection = idle.shift();
       while (connection?.closed) connection = idle.shift();
@@ -162,6 +184,7 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   for (const connection of connections) connection.socket.destroy();
 
   const sorted = Array.from(latencies.subarray(0, completed)).sort((a, b) => a - b);
+  const lags = Array.from(tickLags.subarray(0, sent)).sort((a, b) => a - b);
   const ms = (value: number) => Number(value.toFixed(2));
   return {
     sent,
@@ -177,5 +200,6 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
       max: ms(sorted.at(-1) ?? NaN),
     },
     clientLoopDelayMs: { p99: ms(loopDelay.percentile(99) / 1e6), max: ms(loopDelay.max / 1e6) },
+    tickLagMs: { p50: ms(percentileOf(lags, 50)), p99: ms(percentileOf(lags, 99)), max: ms(lags.at(-1) ?? NaN) },
   };
 }

@@ -200,12 +200,14 @@ async function ratePhase(pid: number, codes: string[]): Promise<number> {
   await serviceLoopDelay();
   const started = Date.now();
   let next = 0;
+  // One request object per code: the generator serializes each once.
+  const requests = codes.map((code) => ({ method: "GET" as const, path: `/${code}`, headers: { host: HOST, "user-agent": UA, referer: "https://news.example/item" } }));
   const steady = await runOpenLoop({
     origin: ORIGIN,
     rate: RATE,
     durationSeconds: DURATION,
     connections: CONNECTIONS,
-    request: () => ({ method: "GET", path: `/${codes[next++ % codes.length]}`, headers: { host: HOST, "user-agent": UA, referer: "https://news.example/item" } }),
+    request: () => requests[next++ % requests.length],
   });
   const seconds = (Date.now() - started) / 1000;
   const share = (cpu: number) => Number((cpu / seconds).toFixed(2));

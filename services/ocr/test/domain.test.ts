@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { decodeBmp, BmpError } from "../src/domain/bmp.js";
-import { crop, inkedRegion, toPageCoordinates } from "../src/domain/content-crop.js";
+import { inkedRegion, toPageCoordinates } from "../src/domain/content-crop.js";
+import { parsePgm, toPgm } from "../src/domain/gray-image.js";
 import { estimateSkewDegrees } from "../src/domain/deskew.js";
 import { openDocument } from "../src/domain/document.js";
 import { InputLimitError, OcrBusyError, OcrTimeoutError } from "../src/domain/errors.js";
@@ -102,9 +103,12 @@ describe("cropping a page to its ink", () => {
     const image = page(1000, 800, [[300, 200], [650, 210], [420, 590], [299, 400]]);
     expect(inkedRegion(image)).toEqual({ left: 299 - 24, top: 200 - 24, width: 651 + 24 - (299 - 24), height: 591 + 24 - (200 - 24) });
     const region = inkedRegion(image)!;
-    const cropped = crop(image, region);
+    const cropped = parsePgm(toPgm(image, region));
     expect([cropped.width, cropped.height]).toEqual([region.width, region.height]);
     expect(cropped.data[(200 - region.top) * cropped.width + (300 - region.left)]).toBe(40);
+    expect(cropped.data.reduce((inked, value) => inked + (value === 40 ? 1 : 0), 0)).toBe(4);
+    const fullWidth = { left: 0, top: region.top, width: image.width, height: region.height };
+    expect(parsePgm(toPgm(image, fullWidth)).data).toEqual(image.data.subarray(region.top * image.width, (region.top + region.height) * image.width));
   });
 
   it("leaves a blank page, and one inked from edge to edge, uncropped", () => {

@@ -53,15 +53,6 @@ export function inkedRegion(image: GrayImage): PixelRect | null {
   return saved < MIN_SAVED_SHARE ? null : region;
 }
 
-export function crop(image: GrayImage, region: PixelRect): GrayImage {
-  const data = Buffer.allocUnsafe(region.width * region.height);
-  for (let y = 0; y < region.height; y++) {
-    const from = (region.top + y) * image.width + region.left;
-    image.data.copy(data, y * region.width, from, from + region.width);
-  }
-  return { width: region.width, height: region.height, data };
-}
-
 /** The engine's boxes for a cropped region, moved back to the coordinates of the whole page. */
 export function toPageCoordinates(page: EnginePage, region: PixelRect): EnginePage {
   const shift = (bbox: EngineBbox): EngineBbox => ({

@@ -15,21 +15,24 @@ export const MIN_CORRECTED_SKEW_DEGREES = 0.3;
  */
 export function estimateSkewDegrees(image: GrayImage): number {
   const step = Math.max(1, Math.floor(image.width / SAMPLE_WIDTH));
-  const threshold = otsuThreshold(image.data);
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (let y = 0; y < image.height; y += step) {
-    for (let x = 0; x < image.width; x += step) {
-      if (image.data[y * image.width + x] < threshold) {
-        xs.push(x / step);
-        ys.push(y / step);
-      }
+  const sampled = sampleGrid(image, step);
+  const threshold = otsuThreshold(sampled.pixels);
+  // Dark samples as grid coordinates, in typed arrays: the profile below visits each of them for every angle.
+  let dark = 0;
+  for (let i = 0; i < sampled.pixels.length; i++) if (sampled.pixels[i] < threshold) dark++;
+  // A blank or nearly blank page has nothing to level.
+  if (dark < 200) return 0;
+  const xs = new Float64Array(dark);
+  const ys = new Float64Array(dark);
+  for (let i = 0, n = 0; i < sampled.pixels.length; i++) {
+    if (sampled.pixels[i] < threshold) {
+      xs[n] = i % sampled.columns;
+      ys[n++] = Math.floor(i / sampled.columns);
     }
   }
-  // A blank or nearly blank page has nothing to level.
-  if (xs.length < 200) return 0;
   const rows = Math.ceil(Math.hypot(image.width, image.height) / step) * 2 + 4;
-  const score = (degrees: number) => profileSharpness(xs, ys, degrees, rows);
+  const histogram = new Float64Array(rows);
+  const score = (degrees: number) => profileSharpness(xs, ys, degrees, histogram);
   let best = 0;
   let bestScore = score(0);
   for (let angle = -MAX_SKEW_DEGREES; angle <= MAX_SKEW_DEGREES; angle += 0.5) {
@@ -44,11 +47,24 @@ export function estimateSkewDegrees(image: GrayImage): number {
   return Math.round(best * 100) / 100;
 }
 
-function profileSharpness(xs: number[], ys: number[], degrees: number, rows: number): number {
+/** Every `step`-th pixel of every `step`-th row: the downscaled copy the skew is measured on. */
+function sampleGrid(image: GrayImage, step: number): { pixels: Uint8Array; columns: number } {
+  const columns = Math.ceil(image.width / step);
+  const pixels = new Uint8Array(columns * Math.ceil(image.height / step));
+  let n = 0;
+  for (let y = 0; y < image.height; y += step) {
+    const row = y * image.width;
+    for (let x = 0; x < image.width; x += step) pixels[n++] = image.data[row + x];
+  }
+  return { pixels, columns };
+}
+
+function profileSharpness(xs: Float64Array, ys: Float64Array, degrees: number, histogram: Float64Array): number {
   const radians = (degrees * Math.PI) / 180;
   const sin = Math.sin(radians);
   const cos = Math.cos(radians);
-  const histogram = new Float64Array(rows);
+  const rows = histogram.length;
+  histogram.fill(0);
   const offset = rows / 2;
   for (let i = 0; i < xs.length; i++) {
     const row = Math.round(ys[i] * cos - xs[i] * sin + offset);

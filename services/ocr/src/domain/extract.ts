@@ -1,8 +1,9 @@
 import { openDocument, type PageSource, type RenderedPage } from "./document.js";
-import { crop, inkedRegion, toPageCoordinates } from "./content-crop.js";
+import { inkedRegion, toPageCoordinates } from "./content-crop.js";
 import { correctSkew, estimateSkewDegrees, MIN_CORRECTED_SKEW_DEGREES, rotateQuarterTurns } from "./deskew.js";
 import { OcrTimeoutError } from "./errors.js";
 import type { InputFormat } from "./formats.js";
+import type { PixelRect } from "./geometry.js";
 import type { GrayImage } from "./gray-image.js";
 import { cleanText, toBlocks, wordsInReadingOrder, type BlockOut, type EnginePage } from "./layout.js";
 import { toUnitConfidence } from "./geometry.js";
@@ -10,7 +11,8 @@ import type { EnginePool, OcrEngine } from "./pool.js";
 import { findTables, type Table } from "./tables.js";
 
 export interface RecognizingEngine extends OcrEngine {
-  recognize(image: GrayImage, options: { psm: number; dpi: number; structured: boolean }): Promise<{ page: EnginePage }>;
+  /** With a region, only that part of the image is read, and boxes are relative to it. */
+  recognize(image: GrayImage, options: { psm: number; dpi: number; structured: boolean; region?: PixelRect }): Promise<{ page: EnginePage }>;
 }
 
 export interface ExtractionLimits {
@@ -128,14 +130,15 @@ export class Extractor<E extends RecognizingEngine> {
 
     // Tesseract's thresholding and layout passes scale with the pixels it is given, and margins are most of a page.
     const recognise = async (page: GrayImage): Promise<EnginePage> => {
-      const region = inkedRegion(page);
-      const input = region ? crop(page, region) : page;
+      const region = inkedRegion(page) ?? undefined;
+      const read = region ?? page;
+      const options = { psm: request.psm, dpi: rendered.dpi ?? DEFAULT_IMAGE_DPI, structured: request.structured, region };
       const started = Date.now();
       const { result, queuedMs } = await this.pool.run(
         request.language,
         remaining(),
-        (engine) => engine.recognize(input, { psm: request.psm, dpi: rendered.dpi ?? DEFAULT_IMAGE_DPI, structured: request.structured }),
-        { retireAfter: input.width * input.height > this.limits.recycleAbovePixels },
+        (engine) => engine.recognize(page, options),
+        { retireAfter: read.width * read.height > this.limits.recycleAbovePixels },
       );
       clock.queueMs += queuedMs;
       clock.recognizeMs += Date.now() - started - queuedMs;

@@ -1,4 +1,5 @@
 import type sharp from "sharp";
+import type { PixelRect } from "./geometry.js";
 
 /** One page as 8-bit grayscale pixels, rows top to bottom: what the engine and the table finder read. */
 export interface GrayImage {
@@ -7,9 +8,23 @@ export interface GrayImage {
   data: Buffer;
 }
 
-/** Binary PGM (P5): Leptonica reads it without any decompression. */
-export function toPgm(image: GrayImage): Buffer {
-  return Buffer.concat([Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, "latin1"), image.data]);
+/**
+ * Binary PGM (P5) of the image, or of a rectangle of it: Leptonica reads it without any decompression. The rows are
+ * copied once, straight into the file.
+ */
+export function toPgm(image: GrayImage, region: PixelRect = { left: 0, top: 0, width: image.width, height: image.height }): Buffer {
+  const header = Buffer.from(`P5\n${region.width} ${region.height}\n255\n`, "latin1");
+  const file = Buffer.allocUnsafe(header.length + region.width * region.height);
+  header.copy(file);
+  if (region.width === image.width) {
+    image.data.copy(file, header.length, region.top * image.width, (region.top + region.height) * image.width);
+    return file;
+  }
+  for (let y = 0; y < region.height; y++) {
+    const from = (region.top + y) * image.width + region.left;
+    image.data.copy(file, header.length + y * region.width, from, from + region.width);
+  }
+  return file;
 }
 
 /** Parses the binary PGM that pdftoppm -gray writes. */

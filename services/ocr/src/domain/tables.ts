@@ -57,7 +57,7 @@ interface Segment {
 const GAP_BRIDGE = 2;
 const CROSS_TOLERANCE = 6;
 
-export function otsuThreshold(data: Buffer): number {
+export function otsuThreshold(data: Uint8Array): number {
   const histogram = new Float64Array(256);
   for (let i = 0; i < data.length; i++) histogram[data[i]]++;
   const total = data.length;

@@ -2,6 +2,7 @@ import { createWorker, OEM, type Worker as TesseractWorker } from "tesseract.js"
 import { access } from "node:fs/promises";
 import { join } from "node:path";
 import type { Worker as ThreadWorker } from "node:worker_threads";
+import type { PixelRect } from "../domain/geometry.js";
 import { toPgm, type GrayImage } from "../domain/gray-image.js";
 import type { EnginePage } from "../domain/layout.js";
 import type { OcrEngine } from "../domain/pool.js";
@@ -12,6 +13,8 @@ export interface RecognizeOptions {
   dpi: number;
   /** Also build the block/line/word tree with boxes (costs a few percent more). */
   structured: boolean;
+  /** Read only this part of the image (boxes are then relative to it). */
+  region?: PixelRect;
 }
 
 export interface RecognizeOutput {
@@ -101,7 +104,7 @@ export class TesseractEngine implements OcrEngine {
       throw asError(error, "could not set recognition parameters");
     });
     const output = { text: true, blocks: options.structured };
-    const result = await Promise.race([this.worker.recognize(toPgm(image), {}, output), this.died]).catch((error) => {
+    const result = await Promise.race([this.worker.recognize(toPgm(image, options.region), {}, output), this.died]).catch((error) => {
       throw asError(error, "recognition failed");
     });
     return { page: result.data as unknown as EnginePage };

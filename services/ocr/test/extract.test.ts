@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { startOcr, multipartBody, type OcrTestContext } from "./support/app.js";
 import { characterAccuracy, withoutSpaces } from "./support/accuracy.js";
-import { encodeBmp24, encodeBmp8TopDown, pdfOfJpegPages, renderTextPng, simulateScan, toGrayRaw } from "./support/render.js";
+import { BANNER_PAGE_SVG, encodeBmp24, encodeBmp8TopDown, pdfOfJpegPages, renderSvgPng, renderTextPng, simulateScan, toGrayRaw } from "./support/render.js";
 
 /** The accuracy every rendered sample must reach: 1 - CER of at least 0.95 (at most 5 wrong characters in 100). */
 const MIN_CHARACTER_ACCURACY = 0.95;
@@ -71,6 +71,13 @@ describe("recognition accuracy on rendered text", () => {
       expect(data.pages[0]).not.toHaveProperty("blocks");
     });
   }
+
+  it("reads light text on dark banners as well as the dark text around it", async () => {
+    const png = await renderSvgPng(1600, 900, BANNER_PAGE_SVG);
+    const { status, body } = await extract({ image: png.toString("base64") });
+    expect(status).toBe(200);
+    expect(body.data.text).toBe("Quarterly Report Summary\n\nRevenue grew by twelve percent this quarter.\n\nContact: sales at example dot com");
+  });
 
   it("reads a page mixing two languages with language eng+deu", async () => {
     const text = "Delivery note for the order of Friday.\nLieferschein für die Bestellung vom Freitag.";

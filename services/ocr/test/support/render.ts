@@ -104,6 +104,14 @@ export async function renderTablePng(layout: TableLayout, heading?: string): Pro
   return { png, width, height };
 }
 
+/** White text on a black banner and light grey on a dark grey one, with black text on white between them
+ * (a 1600 x 900 page for renderSvgPng). */
+export const BANNER_PAGE_SVG = `<rect x="100" y="100" width="1400" height="140" fill="black"/>
+<text x="140" y="195" font-family="DejaVu Sans" font-size="60" fill="white">Quarterly Report Summary</text>
+<text x="140" y="400" font-family="DejaVu Serif" font-size="46">Revenue grew by twelve percent this quarter.</text>
+<rect x="100" y="500" width="1400" height="100" fill="#222"/>
+<text x="140" y="570" font-family="DejaVu Sans" font-size="44" fill="#eee">Contact: sales at example dot com</text>`;
+
 /** An SVG page rendered to PNG: white paper, the given elements. */
 export async function renderSvgPng(width: number, height: number, body: string): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${body}</svg>`;

@@ -100,6 +100,19 @@ describe("recognition accuracy on rendered text", () => {
     }
   });
 
+  it("turns a photo upright by its EXIF orientation before reading it", async () => {
+    const text = "The camera held this page sideways.\nIts EXIF tag says which way is up.";
+    const upright = await renderTextPng(text, { pointSize: 14 });
+    // Stored turned a quarter counter-clockwise, tagged 6: viewers (and the service) turn it a quarter clockwise.
+    const sideways = await sharp(await sharp(upright).rotate(270).toBuffer()).withMetadata({ orientation: 6 }).jpeg({ quality: 92 }).toBuffer();
+    expect((await sharp(sideways).metadata()).orientation).toBe(6);
+    const { status, body } = await extract({ image: sideways.toString("base64") });
+    expect(status).toBe(200);
+    expect(characterAccuracy(text, body.data.text)).toBeGreaterThanOrEqual(MIN_CHARACTER_ACCURACY);
+    const { width, height } = await sharp(upright).metadata();
+    expect([body.data.pages[0].width, body.data.pages[0].height]).toEqual([width, height]);
+  });
+
   it("reads a page scanned upside down once told to rotate it", async () => {
     const text = "This page was placed on the scanner upside down.\nA half turn puts it right.";
     const upsideDown = await sharp(await renderTextPng(text, { pointSize: 14 })).rotate(180).png().toBuffer();

@@ -1,28 +1,10 @@
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
+import { createTestPlatform, requestOverHttp, type TestPlatform } from "@apiplat/testing";
 import { createServiceApp, ok, type ServiceApp } from "../src/index.js";
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
 /** Front routes only exist on a real connection (Fastify's inject skips the server), so these tests use one. */
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+const get = (port: number, path: string, headers: Record<string, string> = {}) => requestOverHttp(port, "GET", path, headers);
 
 /** An app whose front route answers /front/*, declines everything else and throws on /front-throws. */
 async function frontApp(platform: TestPlatform): Promise<{ app: ServiceApp; port: number }> {

@@ -1,1 +1,2 @@
 export * from "./test-platform.js";
+export * from "./http-request.js";

@@ -1,7 +1,6 @@
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestSubscriber } from "@apiplat/testing";
+import { requestOverHttp, type HttpAnswer, type TestSubscriber } from "@apiplat/testing";
 import { CHROME_WINDOWS, GOOGLEBOT, SAFARI_IPHONE, SHORT_HOST, startService, type Harness } from "./helpers.js";
 
 let h: Harness;
@@ -345,19 +344,9 @@ describe("GET /{code} over a real connection", () => {
     port = (h.app.server.address() as AddressInfo).port;
   });
 
-  function send(method: "GET" | "HEAD", code: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
-    return new Promise((resolve, reject) => {
-      const req = httpRequest({ host: "127.0.0.1", port, method, path: `/${code}`, headers: { host: SHORT_HOST, "user-agent": CHROME_WINDOWS, ...headers } }, (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (body += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      });
-      req.on("error", reject);
-      req.end();
-    });
-  }
-  const sameParts = (answer: { status: number; headers: IncomingHttpHeaders; body: string }) => ({
+  const send = (method: "GET" | "HEAD", code: string, headers: Record<string, string> = {}) =>
+    requestOverHttp(port, method, `/${code}`, { host: SHORT_HOST, "user-agent": CHROME_WINDOWS, ...headers });
+  const sameParts = (answer: HttpAnswer) => ({
     status: answer.status,
     location: answer.headers.location,
     cacheControl: answer.headers["cache-control"],

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import proxyAddr from "@fastify/proxy-addr";
 import type { FastifyBaseLogger } from "fastify";
 import type { LatencyHistogram } from "./latency-histogram.js";
@@ -20,6 +20,10 @@ export class FrontRequest {
 
   get method(): string {
     return this.raw.method ?? "";
+  }
+
+  get headers(): IncomingHttpHeaders {
+    return this.raw.headers;
   }
 
   /** The path without its query string. */
@@ -110,7 +114,7 @@ export class FrontDoor {
   };
 
   private answer(raw: IncomingMessage, response: ServerResponse): boolean {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const request = new FrontRequest(raw, this.trust);
     for (const { route, handler } of this.routes) {
       let answer: FrontAnswer | null;
@@ -128,7 +132,7 @@ export class FrontDoor {
         "content-length": String(Buffer.byteLength(body)),
       });
       response.end(body);
-      this.latency?.observe(request.method, route, answer.status, Number(process.hrtime.bigint() - started) / 1e9);
+      this.latency?.observe(request.method, route, answer.status, (performance.now() - started) / 1000);
       return true;
     }
     return false;

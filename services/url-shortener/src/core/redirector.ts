@@ -30,6 +30,11 @@ export interface RedirectorDeps {
   now: () => Date;
 }
 
+/** Not deleted and not expired; a click limit is checked apart, against the shared counter. */
+function isLive(link: CachedLink, now: Date): boolean {
+  return !link.deleted && (link.expiresAt === null || link.expiresAt > now.getTime());
+}
+
 /** The hot path: finds the link, decides where the visitor goes, and queues the click. */
 export class Redirector {
   constructor(private readonly deps: RedirectorDeps) {}
@@ -43,7 +48,7 @@ export class Redirector {
     const link = this.deps.links.peek(this.deps.domainForHost(visit.host), visit.code);
     if (!link || link.maxClicks !== null) return undefined;
     const now = this.deps.now();
-    if (link.deleted || (link.expiresAt !== null && link.expiresAt <= now.getTime())) return undefined;
+    if (!isLive(link, now)) return undefined;
     this.recordClick(link, visit, now);
     return { kind: "target", location: link.url, status: link.redirectStatus };
   }
@@ -54,7 +59,7 @@ export class Redirector {
     const link = await this.deps.links.get(domain, visit.code);
     if (!link) return { kind: "not_found" };
     const now = this.deps.now();
-    let active = !link.deleted && (link.expiresAt === null || link.expiresAt > now.getTime());
+    let active = isLive(link, now);
     if (active && !visit.countClick && link.maxClicks !== null) active = await hasClicksLeft(this.deps.db, link.id);
     if (active && !visit.countClick) return { kind: "target", location: link.url, status: link.redirectStatus };
     if (active && link.maxClicks !== null) active = await takeLimitedClick(this.deps.db, link.id, now);

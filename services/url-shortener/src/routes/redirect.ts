@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { IncomingHttpHeaders } from "node:http";
 import { errors, type FrontAnswer, type FrontRequest, type ServiceApp } from "@apiplat/service-kit";
 import { isReservedCode } from "../domain/codes.js";
+import type { Visit } from "../core/redirector.js";
 import type { ShortenerCore } from "../core/shortener-core.js";
 
 const NOT_FOUND_PAGE = `<!doctype html>
@@ -12,12 +13,31 @@ const NOT_FOUND_PAGE = `<!doctype html>
 <p>It may have been mistyped, expired, reached its click limit or been deleted by its owner.</p></body></html>
 `;
 
+/** What both redirect paths read from a request: Fastify's request and the front door's have these alike. */
+interface VisitorRequest {
+  method: string;
+  hostname: string;
+  ip: string;
+  headers: IncomingHttpHeaders;
+}
+
 /** The client address: the socket peer, or the entry added by the nearest trusted reverse proxy. */
-function clientIp(request: { ip: string; headers: IncomingHttpHeaders }, trustedProxyHops: number): string {
+function clientIp(request: VisitorRequest, trustedProxyHops: number): string {
   if (trustedProxyHops === 0) return request.ip;
   const header = request.headers["x-forwarded-for"];
   const chain = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").map((s) => s.trim()).filter(Boolean);
   return chain[chain.length - trustedProxyHops] ?? chain[0] ?? request.ip;
+}
+
+function visitOf(request: VisitorRequest, code: string, trustedProxyHops: number): Visit {
+  return {
+    host: request.hostname,
+    code,
+    ip: clientIp(request, trustedProxyHops),
+    userAgent: request.headers["user-agent"] ?? "",
+    referer: request.headers.referer,
+    countClick: request.method === "GET",
+  };
 }
 
 function cacheControlFor(status: 301 | 302): string {
@@ -35,15 +55,7 @@ function redirectFromMemory(core: ShortenerCore, request: FrontRequest): FrontAn
   const code = path.slice(1);
   // A reserved word is one of the service's own paths (/health, /metrics, /docs...), never a link.
   if (path[0] !== "/" || isReservedCode(code)) return null;
-  const headers = request.raw.headers;
-  const outcome = core.redirector.visitFromMemory({
-    host: request.hostname,
-    code,
-    ip: clientIp({ ip: request.ip, headers }, core.settings.trustedProxyHops),
-    userAgent: headers["user-agent"] ?? "",
-    referer: headers.referer,
-    countClick: true,
-  });
+  const outcome = core.redirector.visitFromMemory(visitOf(request, code, core.settings.trustedProxyHops));
   if (outcome?.kind !== "target") return null;
   return { status: outcome.status, headers: { "cache-control": cacheControlFor(outcome.status), location: outcome.location } };
 }
@@ -63,14 +75,7 @@ export const redirectRoutes = (core: ShortenerCore): FastifyPluginAsync => async
     { config: { public: true }, logLevel: "warn", schema: { hide: true } },
     async (request, reply) => {
       const outcome = await core.redirector
-        .visit({
-          host: request.hostname,
-          code: request.params.code,
-          ip: clientIp(request, core.settings.trustedProxyHops),
-          userAgent: request.headers["user-agent"] ?? "",
-          referer: request.headers.referer,
-          countClick: request.method === "GET",
-        })
+        .visit(visitOf(request, request.params.code, core.settings.trustedProxyHops))
         .catch((error: unknown) => {
           request.log.error({ err: error }, "redirect lookup failed");
           throw errors.unavailable("Short links cannot be looked up right now; retry in a moment.");

@@ -4,11 +4,11 @@
  * per round and as medians. CPU per request is read from /proc, so it holds even on a machine busy with other
  * work, where req/s does not. BENCH_ISOLATE=1 moves PostgreSQL, Redis and autocannon off the server's core.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { onCoreZero, withCoreZeroIsolated } from "./cores.js";
-import { cpuSeconds } from "./proc-cpu.js";
+import { cpuSeconds, programCpuSeconds } from "./proc-cpu.js";
 
 export interface CompareOptions {
   /** The bench server script (a file calling serveForBenchmark). */
@@ -19,11 +19,6 @@ export interface CompareOptions {
   body?: string;
   seconds: number;
   connections: number;
-}
-
-function redisPid(): number | null {
-  const found = spawnSync("pgrep", ["-o", "redis-server"], { encoding: "utf8" }).stdout.trim();
-  return found ? Number(found) : null;
 }
 
 async function start(script: string, mode: string): Promise<{ child: ChildProcess; port: number; key: string; pid: number }> {
@@ -50,10 +45,9 @@ function requestFor(options: CompareOptions, server: Server) {
 }
 
 async function measure(options: CompareOptions, server: Server, mode: "bare" | "platform") {
-  const redis = redisPid();
-  const before = { server: cpuSeconds(server.pid), redis: redis ? cpuSeconds(redis) : 0 };
+  const before = { server: cpuSeconds(server.pid), redis: programCpuSeconds("redis-server") };
   const result = await autocannon({ ...requestFor(options, server), duration: options.seconds });
-  const after = { server: cpuSeconds(server.pid), redis: redis ? cpuSeconds(redis) : 0 };
+  const after = { server: cpuSeconds(server.pid), redis: programCpuSeconds("redis-server") };
   const requests = result.requests.total;
   const serverCpuUs = ((after.server - before.server) * 1e6) / requests;
   return {

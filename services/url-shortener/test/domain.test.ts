@@ -10,7 +10,8 @@ import { referrerDomain } from "../src/domain/referrer.js";
 import { daysOf, fillSeries, isCalendarDate, resolveWindow } from "../src/domain/stats-window.js";
 import { normalizeUrl } from "../src/domain/url.js";
 import { UserAgentClassifier } from "../src/domain/user-agent.js";
-import { visitorFingerprint } from "../src/domain/visitor.js";
+import { StringPool } from "../src/domain/string-pool.js";
+import { UtcDays, visitorFingerprint } from "../src/domain/visitor.js";
 import { GOOGLEBOT, SAFARI_IPHONE } from "./helpers.js";
 
 describe("codes", () => {
@@ -175,8 +176,34 @@ describe("LruCache", () => {
   });
 });
 
+describe("StringPool", () => {
+  it("holds one entry per distinct string and starts afresh when full", () => {
+    const pool = new StringPool(2);
+    expect(pool.intern(["Mozilla", "/5.0"].join(""))).toBe("Mozilla/5.0");
+    expect(pool.intern("Mozilla/5.0")).toBe("Mozilla/5.0");
+    expect(pool.size).toBe(1);
+    pool.intern("b");
+    expect(pool.size).toBe(2);
+    expect(pool.intern("c")).toBe("c"); // full: it starts again with "c"
+    expect(pool.size).toBe(1);
+  });
+});
+
+describe("UtcDays", () => {
+  it("gives the UTC day of epoch milliseconds across midnight, both ways", () => {
+    const days = new UtcDays();
+    const midnight = Date.parse("2026-03-01T00:00:00Z");
+    expect(days.of(midnight - 1)).toBe("2026-02-28");
+    expect(days.of(midnight)).toBe("2026-03-01");
+    expect(days.of(midnight + 86_399_999)).toBe("2026-03-01");
+    expect(days.of(midnight + 86_400_000)).toBe("2026-03-02");
+    expect(days.of(midnight - 1)).toBe("2026-02-28");
+    expect(days.of(0)).toBe("1970-01-01");
+  });
+});
+
 describe("ClickBuffer", () => {
-  const click = (linkId: number): RawClick => ({ linkId, at: new Date(0), ip: "1.1.1.1", userAgent: "", referer: undefined, counted: false });
+  const click = (linkId: number): RawClick => ({ linkId, at: 0, ip: "1.1.1.1", userAgent: "", referer: undefined, counted: false });
 
   it("keeps a failed batch for the next flush and writes it with later clicks", async () => {
     const written: number[][] = [];

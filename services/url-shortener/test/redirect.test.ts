@@ -268,6 +268,8 @@ describe("GET /stats/{code}", () => {
   it("adds up across flushes and splits at UTC midnight; a visitor on two days counts on each", async () => {
     const code = await create({ url: "https://example.com/midnight" });
     const stats = async (query: string) => (await h.app.inject({ method: "GET", url: `/stats/${code}?${query}`, headers: owner.headers })).json().data;
+    const lastClickedAt = async () =>
+      (await h.app.inject({ method: "GET", url: `/resolve/${code}`, headers: owner.headers })).json().data.stats.last_clicked_at;
     const today = new Date().toISOString().slice(0, 10);
     const midnight = Date.parse(`${today}T00:00:00Z`) + 86_400_000;
     const tomorrow = new Date(midnight).toISOString().slice(0, 10);
@@ -275,10 +277,12 @@ describe("GET /stats/{code}", () => {
       h.clock.frozenAt = midnight - 1;
       await visit(code, {}, "81.2.69.142");
       expect((await stats(`from=${today}&to=${tomorrow}`)).total_hits).toBe(1);
+      expect(await lastClickedAt()).toBe(new Date(midnight - 1).toISOString());
       await visit(code, {}, "81.2.69.142");
       h.clock.frozenAt = midnight;
       await visit(code, {}, "81.2.69.142");
       const data = await stats(`from=${today}&to=${tomorrow}&unique=true`);
+      expect(await lastClickedAt()).toBe(new Date(midnight).toISOString());
       expect(data).toMatchObject({ total_hits: 3, unique_visitors: 2, countries: [{ value: "GB", count: 2 }] });
       expect(data.time_series).toEqual([
         { date: today, count: 1 },

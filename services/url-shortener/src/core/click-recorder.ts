@@ -3,7 +3,8 @@ import type { CountryLookup } from "../domain/geo.js";
 import { LruCache } from "../domain/lru.js";
 import { referrerDomain } from "../domain/referrer.js";
 import type { UserAgentClassifier } from "../domain/user-agent.js";
-import { utcDay, visitorFingerprint } from "../domain/visitor.js";
+import { StringPool } from "../domain/string-pool.js";
+import { UtcDays, visitorFingerprint } from "../domain/visitor.js";
 import { writeClicks, type ClickRecord } from "../store/clicks.js";
 import { saltForDay } from "../store/salts.js";
 import type { TransactionalSql } from "../store/sql.js";
@@ -32,6 +33,9 @@ export class ClickRecorder {
   private readonly salts = new Map<string, Buffer>();
   /** Visitor days known to be stored: their first click was already counted, so they need no database check. */
   private readonly knownVisitorDays = new LruCache<true>(100_000);
+  private readonly heldStrings = new StringPool(10_000);
+  private readonly referrerDomains = new LruCache<string | null>(10_000);
+  private readonly days = new UtcDays();
 
   constructor(private readonly options: ClickRecorderOptions) {
     this.buffer = new ClickBuffer({
@@ -52,14 +56,28 @@ export class ClickRecorder {
     if (this.buffer.size < this.options.batchSize) await yieldToEventLoop();
   };
 
+  /**
+   * Queues a click. A click waits in memory for up to a second, long enough to be copied by young collections, so
+   * its user agent and referrer are swapped for an equal string already held: real traffic repeats them, and the
+   * request's own copies then die young.
+   */
   record(click: RawClick): void {
+    click.userAgent = this.heldStrings.intern(click.userAgent);
+    if (click.referer !== undefined) click.referer = this.heldStrings.intern(click.referer);
     this.buffer.push(click);
   }
 
   private async write(batch: RawClick[]): Promise<void> {
     const records: ClickRecord[] = [];
+    let day = "";
+    let salt: Buffer | undefined;
     for (const click of batch) {
-      records.push(await this.enrich(click));
+      const clickDay = this.days.of(click.at);
+      if (clickDay !== day) {
+        day = clickDay;
+        salt = await this.saltFor(day);
+      }
+      records.push(this.enrich(click, day, salt!));
       if (records.length % ENRICH_SLICE === 0) await this.pause();
     }
     const known = (key: string) => this.knownVisitorDays.get(key) === true;
@@ -67,15 +85,13 @@ export class ClickRecorder {
     for (const key of stored) this.knownVisitorDays.set(key, true, 2 * 86_400_000);
   }
 
-  private async enrich(click: RawClick): Promise<ClickRecord> {
+  private enrich(click: RawClick, day: string, salt: Buffer): ClickRecord {
     const profile = this.options.userAgents.classify(click.userAgent);
-    const day = utcDay(click.at);
-    const salt = await this.saltFor(day);
     return {
       linkId: click.linkId,
       at: click.at,
       day,
-      referrerDomain: referrerDomain(click.referer),
+      referrerDomain: this.referrerDomainOf(click.referer),
       country: this.options.countries.country(click.ip),
       deviceType: profile.deviceType,
       browser: profile.browser,
@@ -84,6 +100,15 @@ export class ClickRecorder {
       visitorHash: visitorFingerprint(salt, click.linkId, click.ip, click.userAgent),
       counted: click.counted,
     };
+  }
+
+  private referrerDomainOf(referer: string | undefined): string | null {
+    if (referer === undefined) return null;
+    const known = this.referrerDomains.get(referer);
+    if (known !== undefined) return known;
+    const domain = referrerDomain(referer);
+    this.referrerDomains.set(referer, domain, 3_600_000);
+    return domain;
   }
 
   private async saltFor(day: string): Promise<Buffer> {

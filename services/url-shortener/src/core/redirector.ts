@@ -74,7 +74,7 @@ export class Redirector {
   private recordClick(link: CachedLink, visit: Visit, now: Date): void {
     this.deps.clicks.record({
       linkId: link.id,
-      at: now,
+      at: now.getTime(),
       ip: visit.ip,
       userAgent: visit.userAgent,
       referer: visit.referer,

@@ -1,7 +1,8 @@
 /** What the redirect path knows about a click; enrichment happens later, off the response path. */
 export interface RawClick {
   linkId: number;
-  at: Date;
+  /** Epoch milliseconds: a number, not a Date, keeps a buffered click small (it outlives young collections). */
+  at: number;
   ip: string;
   userAgent: string;
   referer: string | undefined;

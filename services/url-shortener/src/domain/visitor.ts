@@ -13,3 +13,21 @@ export function visitorFingerprint(salt: Uint8Array, linkId: number, ip: string,
 export function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
+
+const DAY_MS = 86_400_000;
+
+/** utcDay for epoch milliseconds, remembering the last day seen: a batch's clicks nearly all fall on one day. */
+export class UtcDays {
+  private start = 0;
+  private end = 0;
+  private day = "";
+
+  of(epochMs: number): string {
+    if (epochMs < this.start || epochMs >= this.end) {
+      this.start = Math.floor(epochMs / DAY_MS) * DAY_MS;
+      this.end = this.start + DAY_MS;
+      this.day = utcDay(new Date(this.start));
+    }
+    return this.day;
+  }
+}

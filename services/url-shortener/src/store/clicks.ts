@@ -5,7 +5,8 @@ const ROLLUP_SLICE = 500;
 
 export interface ClickRecord {
   linkId: number;
-  at: Date;
+  /** Epoch milliseconds. */
+  at: number;
   /** The UTC day of `at` (YYYY-MM-DD), computed once per click. */
   day: string;
   referrerDomain: string | null;
@@ -32,10 +33,11 @@ export async function writeClicks(
 ): Promise<string[]> {
   await tx.query(
     `INSERT INTO shortener_clicks (link_id, clicked_at, referrer_domain, country, device_type, browser, os, is_bot, visitor_hash)
-     SELECT * FROM json_to_recordset($1::json) AS c(l bigint, t timestamptz, r text, c text, d text, b text, o text, bot boolean, v text)`,
+     SELECT c.l, to_timestamp(c.t / 1000.0), c.r, c.c, c.d, c.b, c.o, c.bot, c.v
+     FROM json_to_recordset($1::json) AS c(l bigint, t bigint, r text, c text, d text, b text, o text, bot boolean, v text)`,
     [
       asJsonRows(clicks, (c) => ({
-        l: c.linkId, t: c.at.toISOString(), r: c.referrerDomain, c: c.country, d: c.deviceType, b: c.browser, o: c.os, bot: c.isBot, v: c.visitorHash,
+        l: c.linkId, t: c.at, r: c.referrerDomain, c: c.country, d: c.deviceType, b: c.browser, o: c.os, bot: c.isBot, v: c.visitorHash,
       })),
     ],
   );
@@ -45,16 +47,16 @@ export async function writeClicks(
     if (click.counted) continue;
     const entry = perLink.get(click.linkId) ?? { count: 0, last: 0 };
     entry.count++;
-    entry.last = Math.max(entry.last, click.at.getTime());
+    entry.last = Math.max(entry.last, click.at);
     perLink.set(click.linkId, entry);
   }
   if (perLink.size === 0) return visitorDays;
   const counters = [...perLink].sort(([a], [b]) => a - b);
   await tx.query(
-    `UPDATE shortener_links AS l SET clicks = l.clicks + v.n, last_clicked_at = greatest(l.last_clicked_at, v.at)
-     FROM json_to_recordset($1::json) AS v(id bigint, n bigint, at timestamptz)
+    `UPDATE shortener_links AS l SET clicks = l.clicks + v.n, last_clicked_at = greatest(l.last_clicked_at, to_timestamp(v.at / 1000.0))
+     FROM json_to_recordset($1::json) AS v(id bigint, n bigint, at bigint)
      WHERE l.id = v.id`,
-    [asJsonRows(counters, ([id, { count, last }]) => ({ id, n: count, at: new Date(last).toISOString() }))],
+    [asJsonRows(counters, ([id, { count, last }]) => ({ id, n: count, at: last }))],
   );
   return visitorDays;
 }
@@ -122,6 +124,13 @@ export function visitorDayKey(click: ClickRecord): string {
   return `${click.linkId}|${click.day}|${click.visitorHash}`;
 }
 
+/** A click's row in the daily aggregates, keyed by the values combinationOf gives (without building them). */
+function rollupKey(click: ClickRecord): string {
+  if (click.isBot) return `${click.linkId}|${click.day}|bot`;
+  const { referrerDomain, country, deviceType, browser, os } = click;
+  return `${click.linkId}|${click.day}|${referrerDomain ?? "direct"}|${country ?? "unknown"}|${deviceType}|${browser ?? "unknown"}|${os ?? "unknown"}`;
+}
+
 function combinationOf(click: ClickRecord): string[] {
   if (click.isBot) return ["", "", "", "", ""];
   return [click.referrerDomain ?? "direct", click.country ?? "unknown", click.deviceType, click.browser ?? "unknown", click.os ?? "unknown"];
@@ -141,7 +150,7 @@ async function updateRollups(tx: Sql, clicks: readonly ClickRecord[], known: (ke
   }
   // A fixed order keeps concurrent flushes of several processes from deadlocking on the same rows.
   const candidates = [...firstClickOf.keys()].sort();
-  const fresh = new Set<string>();
+  const newVisitors = new Set<ClickRecord>();
   if (candidates.length > 0) {
     const firstClicks = candidates.map((key) => firstClickOf.get(key)!);
     const inserted = await tx.query<{ link_id: number; day: string; visitor_hash: string }>(
@@ -151,22 +160,20 @@ async function updateRollups(tx: Sql, clicks: readonly ClickRecord[], known: (ke
        RETURNING link_id, day::text AS day, visitor_hash`,
       [asJsonRows(firstClicks, (c) => ({ l: c.linkId, d: c.day, v: c.visitorHash }))],
     );
-    for (const row of inserted.rows) fresh.add(`${row.link_id}|${row.day}|${row.visitor_hash}`);
+    for (const row of inserted.rows) newVisitors.add(firstClickOf.get(`${row.link_id}|${row.day}|${row.visitor_hash}`)!);
   }
   const rows = new Map<string, { linkId: number; day: string; isBot: boolean; values: string[]; hits: number; visitors: number }>();
   let counted = 0;
   for (const click of clicks) {
     if (++counted % ROLLUP_SLICE === 0) await pause();
-    const values = combinationOf(click);
-    const day = click.day;
-    const key = `${click.linkId}|${day}|${click.isBot}|${values.join("|")}`;
+    const key = rollupKey(click);
     let row = rows.get(key);
     if (!row) {
-      row = { linkId: click.linkId, day, isBot: click.isBot, values, hits: 0, visitors: 0 };
+      row = { linkId: click.linkId, day: click.day, isBot: click.isBot, values: combinationOf(click), hits: 0, visitors: 0 };
       rows.set(key, row);
     }
     row.hits++;
-    if (!click.isBot && firstClickOf.get(visitorDayKey(click)) === click && fresh.has(visitorDayKey(click))) row.visitors++;
+    if (newVisitors.has(click)) row.visitors++;
   }
   const ordered = [...rows.keys()].sort().map((key) => rows.get(key)!);
   await tx.query(

@@ -58,7 +58,7 @@ const GAP_BRIDGE = 2;
 const CROSS_TOLERANCE = 6;
 
 export function otsuThreshold(data: Uint8Array): number {
-  const histogram = new Float64Array(256);
+  const histogram = new Uint32Array(256);
   for (let i = 0; i < data.length; i++) histogram[data[i]]++;
   const total = data.length;
   let sumAll = 0;
@@ -84,14 +84,52 @@ export function otsuThreshold(data: Uint8Array): number {
   return Math.min(200, Math.max(60, best));
 }
 
-/** Scans lines of pixels (rows or columns) for long dark runs and stacks them into segments. */
-function findSegments(lineCount: number, lineLength: number, isDark: (line: number, position: number) => boolean, minLength: number, maxThickness: number): Segment[] {
+/**
+ * Collects the long dark runs of many lines of pixels (rows, or columns) at once. Pixels arrive line by line in
+ * increasing position, in any order of lines, so one row-by-row pass over the page feeds the rows and the columns
+ * together: a column-by-column pass would stride through memory and cost several times more.
+ */
+class RunCollector {
+  /** Per line: where its current run started (-1: none yet) and its last dark position. */
+  private readonly runStart: Int32Array;
+  private readonly lastDark: Int32Array;
+  readonly runs: Array<Array<[number, number]>>;
+
+  constructor(lineCount: number, private readonly minLength: number) {
+    this.runStart = new Int32Array(lineCount).fill(-1);
+    this.lastDark = new Int32Array(lineCount);
+    this.runs = Array.from({ length: lineCount }, () => []);
+  }
+
+  dark(line: number, position: number): void {
+    const runStart = this.runStart[line];
+    // Gaps of up to GAP_BRIDGE light pixels do not break a run.
+    if (runStart < 0 || position - this.lastDark[line] > GAP_BRIDGE + 1) {
+      this.close(line);
+      this.runStart[line] = position;
+    }
+    this.lastDark[line] = position;
+  }
+
+  /** Ends every line's last run; call once after the last pixel. */
+  finish(): Array<Array<[number, number]>> {
+    for (let line = 0; line < this.runStart.length; line++) this.close(line);
+    return this.runs;
+  }
+
+  private close(line: number): void {
+    const runStart = this.runStart[line];
+    if (runStart >= 0 && this.lastDark[line] - runStart + 1 >= this.minLength) this.runs[line].push([runStart, this.lastDark[line]]);
+  }
+}
+
+/** Stacks each line's runs onto runs of the line before at about the same extent, into segments. */
+function stackRuns(runsPerLine: Array<Array<[number, number]>>, maxThickness: number): Segment[] {
   const finished: Segment[] = [];
   let open: Segment[] = [];
-  for (let line = 0; line < lineCount; line++) {
-    const runs = longRuns(lineLength, (position) => isDark(line, position), minLength);
+  for (let line = 0; line < runsPerLine.length; line++) {
     const stillOpen: Segment[] = [];
-    for (const [start, end] of runs) {
+    for (const [start, end] of runsPerLine[line]) {
       const match = open.find((segment) => segment.to === line - 1 && Math.abs(segment.start - start) <= 8 && Math.abs(segment.end - end) <= 8);
       if (match) {
         match.to = line;
@@ -110,22 +148,20 @@ function findSegments(lineCount: number, lineLength: number, isDark: (line: numb
   return finished.filter((segment) => segment.to - segment.from + 1 <= maxThickness);
 }
 
-function longRuns(length: number, isDark: (position: number) => boolean, minLength: number): Array<[number, number]> {
-  const runs: Array<[number, number]> = [];
-  let runStart = -1;
-  let lastDark = -GAP_BRIDGE - 2;
-  for (let position = 0; position <= length; position++) {
-    const dark = position < length && isDark(position);
-    if (dark) {
-      if (runStart < 0 || position - lastDark > GAP_BRIDGE + 1) {
-        if (runStart >= 0 && lastDark - runStart + 1 >= minLength) runs.push([runStart, lastDark]);
-        runStart = position;
-      }
-      lastDark = position;
+/** Horizontal and vertical ruling-line candidates of the page, from one pass over its pixels. */
+function findLineSegments(image: GrayImage, threshold: number, minLength: number, maxThickness: number): { horizontals: Segment[]; verticals: Segment[] } {
+  const { width, height, data } = image;
+  const rows = new RunCollector(height, minLength);
+  const columns = new RunCollector(width, minLength);
+  for (let y = 0; y < height; y++) {
+    const offset = y * width;
+    for (let x = 0; x < width; x++) {
+      if (data[offset + x] >= threshold) continue;
+      rows.dark(y, x);
+      columns.dark(x, y);
     }
   }
-  if (runStart >= 0 && lastDark - runStart + 1 >= minLength) runs.push([runStart, lastDark]);
-  return runs;
+  return { horizontals: stackRuns(rows.finish(), maxThickness), verticals: stackRuns(columns.finish(), maxThickness) };
 }
 
 function crosses(horizontal: Segment, vertical: Segment): boolean {
@@ -202,14 +238,9 @@ function contains(box: Box, word: TableWord): boolean {
 
 export function detectTables(image: GrayImage, words: TableWord[], options: TableDetectionOptions = {}): Table[] {
   const { width, height, data } = image;
-  const threshold = otsuThreshold(data);
-  const dark = new Uint8Array(width * height);
-  for (let i = 0; i < dark.length; i++) dark[i] = data[i] < threshold ? 1 : 0;
   const minLineLength = options.minLineLength ?? Math.max(40, Math.round(0.03 * Math.max(width, height)));
   const maxLineThickness = options.maxLineThickness ?? Math.max(6, Math.round(0.004 * Math.max(width, height)));
-
-  const horizontals = findSegments(height, width, (y, x) => dark[y * width + x] === 1, minLineLength, maxLineThickness);
-  const verticals = findSegments(width, height, (x, y) => dark[y * width + x] === 1, minLineLength, maxLineThickness);
+  const { horizontals, verticals } = findLineSegments(image, otsuThreshold(data), minLineLength, maxLineThickness);
 
   const tables: Table[] = [];
   for (const group of groupCrossingLines(horizontals, verticals)) {

@@ -107,6 +107,22 @@ describe("BrowserPool", () => {
     }
   });
 
+  test("a browser retired after recycleAfterJobs is replaced without failing the jobs right after it", async () => {
+    const browsers = pool({ recycleAfterJobs: 2 });
+    try {
+      await browsers.start();
+      const results: string[] = [];
+      for (let job = 1; job <= 5; job++) {
+        // No pause between jobs: the next one arrives while the retired browser is still closing.
+        results.push(await browsers.run(async (page) => { await page.setContent(`<p>job ${job}</p>`); return page.evaluate(() => document.body.innerText); }, 10_000, { reusePage: job % 2 === 0 }));
+      }
+      expect(results).toEqual(["job 1", "job 2", "job 3", "job 4", "job 5"]);
+      expect(browsers.stats().browsers_restarted).toBe(2);
+    } finally {
+      await browsers.close();
+    }
+  });
+
   test("a crashed tab fails only its own job", async () => {
     const browsers = pool();
     try {

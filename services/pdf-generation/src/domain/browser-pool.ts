@@ -57,6 +57,8 @@ interface Slot {
   launching: Promise<Browser> | null;
   active: number;
   jobsServed: number;
+  /** A browser being shut down: it stays `connected` until Chromium has closed, and no new job may go to it. */
+  retiring: Browser | null;
   /** A context and page opened ahead of time: starting a renderer process is most of a small job's latency. */
   spare: { browser: Browser; ready: Promise<FreshPage | null> } | null;
   /** The context whose pages script-free jobs share, with its idle pages. */
@@ -88,7 +90,7 @@ export class BrowserPool {
   private browsersRestarted = 0;
 
   constructor(private options: BrowserPoolOptions) {
-    this.slots = Array.from({ length: options.browsers }, (_, index) => ({ index, browser: null, launching: null, active: 0, jobsServed: 0, spare: null, shared: null }));
+    this.slots = Array.from({ length: options.browsers }, (_, index) => ({ index, browser: null, launching: null, active: 0, jobsServed: 0, retiring: null, spare: null, shared: null }));
     this.freePages = options.browsers * options.pagesPerBrowser;
   }
 
@@ -265,7 +267,7 @@ export class BrowserPool {
 
   private async browserOf(slot: Slot): Promise<Browser> {
     if (this.closed) throw new RenderError("browser_unavailable", "The service is shutting down.");
-    if (slot.browser?.connected) return slot.browser;
+    if (slot.browser?.connected && slot.browser !== slot.retiring) return slot.browser;
     if (!slot.launching) {
       slot.launching = this.launch(slot).finally(() => {
         slot.launching = null;
@@ -302,6 +304,7 @@ export class BrowserPool {
   private async shutDownBrowser(slot: Slot, kill = false): Promise<void> {
     const browser = slot.browser;
     if (!browser) return;
+    slot.retiring = browser;
     try {
       if (kill) browser.process()?.kill("SIGKILL");
       await withTimeout(browser.close(), 5_000, () => new Error("browser close timed out"));
@@ -312,7 +315,7 @@ export class BrowserPool {
   }
 
   private recycleIfDue(slot: Slot): void {
-    if (slot.active === 0 && slot.jobsServed >= this.options.recycleAfterJobs && slot.browser?.connected) {
+    if (slot.active === 0 && slot.jobsServed >= this.options.recycleAfterJobs && slot.browser?.connected && slot.browser !== slot.retiring) {
       void this.shutDownBrowser(slot);
     }
   }

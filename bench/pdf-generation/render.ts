@@ -57,6 +57,7 @@ function twentyPageMarkdown(): string {
 interface ProcessInfo {
   parent: number;
   /** utime + stime + cutime + cstime, in clock ticks (1/100 s): the CPU the process and its reaped children used. */
+  /** Its own CPU (utime + stime), in clock ticks. */
   cpuTicks: number;
 }
 
@@ -67,7 +68,7 @@ async function processTable(): Promise<Map<number, ProcessInfo>> {
     try {
       const stat = await readFile(`/proc/${entry}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
-      table.set(Number(entry), { parent: fields[1], cpuTicks: fields[11] + fields[12] + fields[13] + fields[14] });
+      table.set(Number(entry), { parent: fields[1], cpuTicks: fields[11] + fields[12] });
     } catch {
       continue;
     }
@@ -84,14 +85,37 @@ function descendantsOf(table: Map<number, ProcessInfo>, root: number): number[] 
 }
 
 /**
- * CPU seconds used so far by this process (service and load generator) and by the Chromium tree. The machine is
- * shared, so wall-clock rates understate the service; CPU per render does not depend on what else runs.
+ * CPU used during a run by this process (service and load generator) and by the Chromium tree. The machine is shared,
+ * so wall-clock rates understate the service; CPU per render does not depend on what else runs. Chromium's processes
+ * are sampled every 2 s, each counted from its first sighting (from 0 if it was started during the run) to its last:
+ * a browser recycled mid-run has exited by the end, and its CPU would otherwise be lost (a process's last 2 s still
+ * are; a scan of /proc costs about 12 ms of this process's CPU, so sampling more often would load what is measured).
  */
-async function cpuSeconds(): Promise<{ node: number; chromium: number }> {
-  const table = await processTable();
-  const usage = process.cpuUsage();
-  const chromiumTicks = descendantsOf(table, process.pid).reduce((sum, pid) => sum + table.get(pid)!.cpuTicks, 0);
-  return { node: (usage.user + usage.system) / 1e6, chromium: chromiumTicks / 100 };
+function trackCpu() {
+  const baseline = new Map<number, number>();
+  const lastSeen = new Map<number, number>();
+  const nodeBefore = process.cpuUsage();
+  let started = false;
+  const sample = async () => {
+    const table = await processTable();
+    for (const pid of descendantsOf(table, process.pid)) {
+      const ticks = table.get(pid)!.cpuTicks;
+      if (!baseline.has(pid)) baseline.set(pid, started ? 0 : ticks);
+      lastSeen.set(pid, ticks);
+    }
+    started = true;
+  };
+  const baselineTaken = sample();
+  const timer = setInterval(() => void sample(), 2000);
+  return async (): Promise<{ node: number; chromium: number }> => {
+    clearInterval(timer);
+    await baselineTaken;
+    await sample();
+    const node = process.cpuUsage(nodeBefore);
+    let chromiumTicks = 0;
+    for (const [pid, ticks] of lastSeen) chromiumTicks += ticks - baseline.get(pid)!;
+    return { node: (node.user + node.system) / 1e6, chromium: chromiumTicks / 100 };
+  };
 }
 
 async function treeMemoryMiB(): Promise<{ service: number; chromium: number }> {
@@ -126,7 +150,7 @@ function samplePeak() {
 
 async function run(instance: Awaited<ReturnType<typeof startInstance>>, name: string, path: string, body: object, connections: number) {
   const sampler = samplePeak();
-  const cpuBefore = await cpuSeconds();
+  const cpuUsed = trackCpu();
   const result = await autocannon({
     url: instance.url + path,
     method: "POST",
@@ -136,7 +160,7 @@ async function run(instance: Awaited<ReturnType<typeof startInstance>>, name: st
     duration: seconds,
     timeout: 60,
   });
-  const cpuAfter = await cpuSeconds();
+  const cpu = await cpuUsed();
   const peak = await sampler.stop();
   const perRender = (seconds: number) => (result.requests.total > 0 ? Math.round((seconds * 1000) / result.requests.total) : null);
   return {
@@ -148,8 +172,8 @@ async function run(instance: Awaited<ReturnType<typeof startInstance>>, name: st
     renders_per_second: Number((result.requests.total / seconds).toFixed(2)),
     latency_ms: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
     cpu_ms_per_render: {
-      chromium: perRender(cpuAfter.chromium - cpuBefore.chromium),
-      node_service_and_load_generator: perRender(cpuAfter.node - cpuBefore.node),
+      chromium: perRender(cpu.chromium),
+      node_service_and_load_generator: perRender(cpu.node),
     },
     peak_pss_mib: { service: Math.round(peak.service), chromium: Math.round(peak.chromium), total: Math.round(peak.total) },
   };

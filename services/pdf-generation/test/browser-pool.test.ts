@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { BrowserPool } from "../src/domain/browser-pool.js";
 import { RenderError } from "../src/domain/errors.js";
 import { DEFAULT_SETTINGS } from "../src/settings.js";
@@ -118,6 +118,37 @@ describe("BrowserPool", () => {
       }
       expect(results).toEqual(["job 1", "job 2", "job 3", "job 4", "job 5"]);
       expect(browsers.stats().browsers_restarted).toBe(2);
+    } finally {
+      await browsers.close();
+    }
+  });
+
+  test("while a retired browser is replaced, jobs go to the one still running; the replacement starts unasked", async () => {
+    const browsers = pool({ browsers: 2, recycleAfterJobs: 2 });
+    try {
+      await browsers.start();
+      const browserPid = () => browsers.run(async (page) => page.browser().process()!.pid!, 10_000, { reusePage: true });
+      const [first, second] = await Promise.all([browserPid(), browserPid()]);
+      expect(first).not.toBe(second);
+      expect(await browserPid()).toBe(first); // that browser's second job: it is retired after it
+      expect(await browserPid()).toBe(second); // not a launch: the other browser was running
+      // Both have now served two jobs; each is replaced without a job asking for it.
+      await vi.waitFor(() => expect(browsers.stats()).toMatchObject({ browsers_running: 2, browsers_restarted: 2 }), { timeout: 15_000, interval: 100 });
+    } finally {
+      await browsers.close();
+    }
+  });
+
+  test("a crashed browser is replaced before the next job asks", async () => {
+    const browsers = pool();
+    try {
+      await browsers.start();
+      await failure(browsers.run(async (page) => {
+        page.browser().process()!.kill("SIGKILL");
+        await sleep(500);
+        return page.evaluate(() => 1);
+      }, 10_000));
+      await vi.waitFor(() => expect(browsers.stats()).toMatchObject({ browsers_running: 1, browsers_restarted: 1 }), { timeout: 15_000, interval: 100 });
     } finally {
       await browsers.close();
     }

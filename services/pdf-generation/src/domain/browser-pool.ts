@@ -100,13 +100,25 @@ export class BrowserPool {
 
   /** Starts every browser, with one idle shared page, now so the first requests are warm. */
   async start(): Promise<void> {
-    await Promise.all(
-      this.slots.map(async (slot) => {
-        const browser = await this.browserOf(slot);
-        const lease = await this.takeIdlePage(slot, browser);
-        slot.shared?.idle.push(lease.page);
-      }),
-    );
+    await Promise.all(this.slots.map((slot) => this.warm(slot)));
+  }
+
+  /** Makes sure the slot has a running browser with an idle shared page. */
+  private async warm(slot: Slot): Promise<void> {
+    const browser = await this.browserOf(slot);
+    const lease = await this.takeIdlePage(slot, browser);
+    slot.shared?.idle.push(lease.page);
+  }
+
+  /** A replacement started before any job asks for it, so that no job waits for a launch while others are served. */
+  private warmInBackground(slot: Slot): void {
+    if (this.closed) return;
+    this.warm(slot).catch((error: unknown) => this.options.log?.("replacement browser failed to start", { slot: slot.index, error: String(error) }));
+  }
+
+  /** Running, and not being shut down. */
+  private isReady(slot: Slot): boolean {
+    return slot.browser?.connected === true && slot.browser !== slot.retiring;
   }
 
   /**
@@ -267,7 +279,7 @@ export class BrowserPool {
 
   private async browserOf(slot: Slot): Promise<Browser> {
     if (this.closed) throw new RenderError("browser_unavailable", "The service is shutting down.");
-    if (slot.browser?.connected && slot.browser !== slot.retiring) return slot.browser;
+    if (this.isReady(slot)) return slot.browser!;
     if (!slot.launching) {
       slot.launching = this.launch(slot).finally(() => {
         slot.launching = null;
@@ -292,7 +304,9 @@ export class BrowserPool {
       slot.browser = browser;
       slot.jobsServed = 0;
       browser.once("disconnected", () => {
-        if (slot.browser === browser) this.options.log?.("browser disconnected", { slot: slot.index });
+        if (slot.browser !== browser || browser === slot.retiring) return;
+        this.options.log?.("browser disconnected; replacing it", { slot: slot.index });
+        this.warmInBackground(slot);
       });
       return browser;
     } catch (error) {
@@ -311,18 +325,18 @@ export class BrowserPool {
     } catch {
       browser.process()?.kill("SIGKILL");
     }
-    // Keep the reference so the next launch counts as a replacement; browserOf() relaunches it when needed.
+    // The reference stays, so that the next launch counts as a replacement.
+    this.warmInBackground(slot);
   }
 
   private recycleIfDue(slot: Slot): void {
-    if (slot.active === 0 && slot.jobsServed >= this.options.recycleAfterJobs && slot.browser?.connected && slot.browser !== slot.retiring) {
-      void this.shutDownBrowser(slot);
-    }
+    if (slot.active === 0 && slot.jobsServed >= this.options.recycleAfterJobs && this.isReady(slot)) void this.shutDownBrowser(slot);
   }
 
+  /** The least busy slot with a free page, running browsers first: a job waits for a launch only when they are full. */
   private leastBusySlot(): Slot {
-    const healthyFirst = [...this.slots].sort((a, b) => a.active - b.active);
-    return healthyFirst.find((s) => s.active < this.options.pagesPerBrowser) ?? healthyFirst[0];
+    const preferred = [...this.slots].sort((a, b) => Number(this.isReady(b)) - Number(this.isReady(a)) || a.active - b.active);
+    return preferred.find((s) => s.active < this.options.pagesPerBrowser) ?? preferred[0];
   }
 
   private async acquire(): Promise<void> {

@@ -21,6 +21,15 @@ async function failure(promise: Promise<unknown>): Promise<RenderError> {
   throw new Error("expected the job to fail");
 }
 
+/** A job whose browser process is killed under it; resolves to the error the job failed with. */
+function browserKilledDuringJob(browsers: BrowserPool): Promise<RenderError> {
+  return failure(browsers.run(async (page) => {
+    page.browser().process()!.kill("SIGKILL");
+    await sleep(500);
+    return page.evaluate(() => 1);
+  }, 10_000));
+}
+
 describe("the service under bad jobs", () => {
   let service: TestService;
   beforeAll(async () => {
@@ -79,11 +88,7 @@ describe("BrowserPool", () => {
   test("a crashed browser is replaced and the next job succeeds", async () => {
     const browsers = pool();
     try {
-      const error = await failure(browsers.run(async (page) => {
-        page.browser().process()!.kill("SIGKILL");
-        await sleep(500);
-        return page.evaluate(() => 1);
-      }, 10_000));
+      const error = await browserKilledDuringJob(browsers);
       expect(error.kind).toBe("browser_unavailable");
       expect(await browsers.run((page) => page.evaluate(() => 6 * 7), 10_000)).toBe(42);
       expect(browsers.stats().browsers_restarted).toBe(1);
@@ -143,11 +148,7 @@ describe("BrowserPool", () => {
     const browsers = pool();
     try {
       await browsers.start();
-      await failure(browsers.run(async (page) => {
-        page.browser().process()!.kill("SIGKILL");
-        await sleep(500);
-        return page.evaluate(() => 1);
-      }, 10_000));
+      await browserKilledDuringJob(browsers);
       await vi.waitFor(() => expect(browsers.stats()).toMatchObject({ browsers_running: 1, browsers_restarted: 1 }), { timeout: 15_000, interval: 100 });
     } finally {
       await browsers.close();

@@ -1,8 +1,7 @@
-import { utcDay } from "./visitor.js";
+import { DAY_MS, utcDay } from "./visitor.js";
 
 /** The longest window one stats request covers, in days (both ends included). */
 export const MAX_WINDOW_DAYS = 366;
-const DAY_MS = 86_400_000;
 
 /** A window of whole UTC days, both ends included, as YYYY-MM-DD. */
 export interface DayWindow {

@@ -14,7 +14,7 @@ export function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 /** utcDay for epoch milliseconds, remembering the last day seen: a batch's clicks nearly all fall on one day. */
 export class UtcDays {

@@ -4,8 +4,9 @@
  *   bash scripts/pnpm.sh exec tsx bench/pdf-generation/render.ts
  * BENCH_SECONDS (default 20) sets the length of each run; PDF_BROWSERS / PDF_PAGES_PER_BROWSER size the pool.
  */
-import { readFile, readdir } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { descendantsOf, processTable } from "../lib/proc-cpu.js";
 import { startInstance } from "./instance.js";
 
 // autocannon is a devDependency of the service; the bench folder has no node_modules of its own.
@@ -49,77 +50,46 @@ function twentyPageMarkdown(): string {
 }
 
 /**
- * Memory of this process and of every process it started (the Chromium tree), in MiB. PSS (proportional set size)
- * splits pages shared between Chromium's processes among them, so the sum is what the tree really holds; a sum
- * of RSS would count the shared libraries once per process. Reading smaps_rollup of Chromium takes the kernel
- * hundreds of milliseconds, so it is read asynchronously: the service in this process keeps serving meanwhile.
- */
-interface ProcessInfo {
-  parent: number;
-  /** utime + stime + cutime + cstime, in clock ticks (1/100 s): the CPU the process and its reaped children used. */
-  /** Its own CPU (utime + stime), in clock ticks. */
-  cpuTicks: number;
-}
-
-async function processTable(): Promise<Map<number, ProcessInfo>> {
-  const table = new Map<number, ProcessInfo>();
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = await readFile(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
-      table.set(Number(entry), { parent: fields[1], cpuTicks: fields[11] + fields[12] });
-    } catch {
-      continue;
-    }
-  }
-  return table;
-}
-
-function descendantsOf(table: Map<number, ProcessInfo>, root: number): number[] {
-  const isDescendant = (pid: number): boolean => {
-    for (let p = table.get(pid)?.parent; p !== undefined && p > 1; p = table.get(p)?.parent) if (p === root) return true;
-    return false;
-  };
-  return [...table.keys()].filter(isDescendant);
-}
-
-/**
  * CPU used during a run by this process (service and load generator) and by the Chromium tree. The machine is shared,
  * so wall-clock rates understate the service; CPU per render does not depend on what else runs. Chromium's processes
  * are sampled every 2 s, each counted from its first sighting (from 0 if it was started during the run) to its last:
  * a browser recycled mid-run has exited by the end, and its CPU would otherwise be lost (a process's last 2 s still
- * are; a scan of /proc costs about 12 ms of this process's CPU, so sampling more often would load what is measured).
+ * are).
  */
 function trackCpu() {
   const baseline = new Map<number, number>();
   const lastSeen = new Map<number, number>();
   const nodeBefore = process.cpuUsage();
   let started = false;
-  const sample = async () => {
-    const table = await processTable();
+  const sample = () => {
+    const table = processTable();
     for (const pid of descendantsOf(table, process.pid)) {
-      const ticks = table.get(pid)!.cpuTicks;
-      if (!baseline.has(pid)) baseline.set(pid, started ? 0 : ticks);
-      lastSeen.set(pid, ticks);
+      const seconds = table.get(pid)!.ownCpuSeconds;
+      if (!baseline.has(pid)) baseline.set(pid, started ? 0 : seconds);
+      lastSeen.set(pid, seconds);
     }
     started = true;
   };
-  const baselineTaken = sample();
-  const timer = setInterval(() => void sample(), 2000);
-  return async (): Promise<{ node: number; chromium: number }> => {
+  sample();
+  const timer = setInterval(sample, 2000);
+  return (): { node: number; chromium: number } => {
     clearInterval(timer);
-    await baselineTaken;
-    await sample();
+    sample();
     const node = process.cpuUsage(nodeBefore);
-    let chromiumTicks = 0;
-    for (const [pid, ticks] of lastSeen) chromiumTicks += ticks - baseline.get(pid)!;
-    return { node: (node.user + node.system) / 1e6, chromium: chromiumTicks / 100 };
+    let chromium = 0;
+    for (const [pid, seconds] of lastSeen) chromium += seconds - baseline.get(pid)!;
+    return { node: (node.user + node.system) / 1e6, chromium };
   };
 }
 
+/**
+ * Memory of this process and of every process it started (the Chromium tree), in MiB. PSS (proportional set size)
+ * splits pages shared between Chromium's processes among them, so the sum is what the tree really holds; a sum
+ * of RSS would count the shared libraries once per process. Reading smaps_rollup of Chromium takes the kernel
+ * hundreds of milliseconds, so it is read asynchronously: the service in this process keeps serving meanwhile.
+ */
 async function treeMemoryMiB(): Promise<{ service: number; chromium: number }> {
-  const table = await processTable();
+  const table = processTable();
   const pssMiB = async (pid: number) => {
     try {
       const kb = /^Pss:\s+(\d+) kB/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1];
@@ -160,7 +130,7 @@ async function run(instance: Awaited<ReturnType<typeof startInstance>>, name: st
     duration: seconds,
     timeout: 60,
   });
-  const cpu = await cpuUsed();
+  const cpu = cpuUsed();
   const peak = await sampler.stop();
   const perRender = (seconds: number) => (result.requests.total > 0 ? Math.round((seconds * 1000) / result.requests.total) : null);
   return {

@@ -1,11 +1,9 @@
 /** `npm run migrate`: applies the platform's and every service's numbered SQL migrations to DATABASE_URL. */
-import { existsSync, readdirSync } from "node:fs";
-import path from "node:path";
 import { loadConfig } from "@apiplat/config";
 import { migratePlatform, openPlatform } from "@apiplat/service-kit";
 import { migrate } from "@apiplat/storage";
+import { deployedServices } from "./deployed-services.js";
 
-const root = path.resolve(import.meta.dirname, "..");
 const config = loadConfig();
 if (!config.databaseUrl) {
   console.error("Set DATABASE_URL: the embedded database migrates itself when the services start.");
@@ -13,10 +11,9 @@ if (!config.databaseUrl) {
 }
 const platform = await openPlatform(config);
 await migratePlatform(platform);
-for (const service of readdirSync(path.join(root, "services")).sort()) {
-  const dir = path.join(root, "services", service, "migrations");
-  if (!existsSync(dir)) continue;
-  const applied = await migrate(platform.db, service, dir);
-  console.log(`${service}: ${applied.length ? applied.join(", ") : "up to date"}`);
+for (const { name, manifest } of await deployedServices()) {
+  if (!manifest?.migrations) continue;
+  const applied = await migrate(platform.db, name, manifest.migrations);
+  console.log(`${name}: ${applied.length ? applied.join(", ") : "up to date"}`);
 }
 await platform.close();

@@ -3,34 +3,17 @@
  * plus the admin API. Without DATABASE_URL / REDIS_URL they share an embedded PostgreSQL (PGlite,
  * persisted in .data/pglite) and an in-process store.
  */
-import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { loadConfig, serviceEndpoint, type ServiceName } from "@apiplat/config";
-import { onShutdownSignal, openPlatform, type PlatformDeps, type ServiceApp } from "@apiplat/service-kit";
-import { buildAdminApp } from "@apiplat/admin";
-import { LOCAL_TOKEN_FILE, resolveAdminToken } from "../services/admin/src/token.js";
-
-interface ServiceModule {
-  service?: { name: ServiceName; build: (platform: PlatformDeps) => Promise<ServiceApp> };
-}
+import { loadConfig, serviceEndpoint } from "@apiplat/config";
+import { installServiceSignals, onShutdownSignal, openPlatform, type ServiceApp } from "@apiplat/service-kit";
+import { buildAdminApp, LOCAL_TOKEN_FILE, resolveAdminToken } from "@apiplat/admin";
+import { deployedServices } from "./deployed-services.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const env = { ...process.env };
 if (!env.DATABASE_URL) env.EMBEDDED_DATA_DIR ??= path.join(root, ".data/pglite");
 env.BIND_ADDRESS ??= "127.0.0.1";
 const config = loadConfig(env);
-
-async function discoverServices(): Promise<NonNullable<ServiceModule["service"]>[]> {
-  const found = [];
-  for (const name of readdirSync(path.join(root, "services")).sort()) {
-    const entry = path.join(root, "services", name, "src/app.ts");
-    if (name === "admin" || !existsSync(entry)) continue;
-    const module = (await import(pathToFileURL(entry).href)) as ServiceModule;
-    if (module.service) found.push(module.service);
-  }
-  return found;
-}
 
 const platform = await openPlatform(config);
 const apps: ServiceApp[] = [];
@@ -42,11 +25,12 @@ const admin = await buildAdminApp({ ...platform, adminToken: token });
 await admin.listen({ port: config.adminPort, host: config.bindAddress });
 apps.push(admin);
 
-for (const service of await discoverServices()) {
+for (const service of await deployedServices()) {
   const { port, host } = serviceEndpoint(config, service.name);
   try {
     const app = await service.build(platform);
     await app.listen({ port, host: config.bindAddress });
+    installServiceSignals(app);
     apps.push(app);
     lines.push(`  ${service.name.padEnd(18)} ${url(port).padEnd(24)} X-Gateway-Host: ${host}`);
   } catch (error) {

@@ -5,7 +5,8 @@
  */
 import Fastify from "fastify";
 import { createTestPlatform } from "@apiplat/testing";
-import { buildApp } from "../../services/text-toolkit/src/app.js";
+import { buildService } from "@apiplat/service-kit";
+import textToolkit from "@apiplat/text-toolkit";
 import { textRoutes } from "../../services/text-toolkit/src/routes/text.js";
 
 const perRound = Number(process.argv[2] ?? 20_000);
@@ -13,7 +14,7 @@ const text = "The quick brown fox jumps over the lazy dog. ".repeat(23).slice(0,
 const payload = JSON.stringify({ text, algorithm: "sha256" });
 
 const platform = await createTestPlatform({ env: { LOG_LEVEL: "warn", METERING_FLUSH_MS: "2000", RATE_LIMITS: "off" } });
-const platformApp = await buildApp(platform.deps);
+const platformApp = await buildService(textToolkit, platform.deps);
 const { key } = await platform.subscribe("text-toolkit", "MEGA");
 const bare = Fastify({ logger: false, bodyLimit: 640 * 1024 });
 await bare.register(textRoutes);

@@ -7,7 +7,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { buildApp as buildTextToolkit } from "@apiplat/text-toolkit";
+import { buildService } from "@apiplat/service-kit";
+import textToolkit from "@apiplat/text-toolkit";
 import { buildApp as buildTimeZone } from "@apiplat/time-zone";
 
 const run = promisify(execFile);
@@ -51,7 +52,7 @@ describe("the real nginx in front of running services", () => {
 
   beforeAll(async () => {
     platform = await createTestPlatform();
-    apps = [await buildTextToolkit(platform.deps), await buildTimeZone(platform.deps)];
+    apps = [await buildService(textToolkit, platform.deps), await buildTimeZone(platform.deps)];
     const ports = [];
     for (const app of apps) {
       await app.listen({ port: 0, host: "127.0.0.1" });

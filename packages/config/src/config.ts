@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { integerSetting, listSetting } from "./env.js";
-import { SERVICE_NAMES, defaultPort, envPrefix, type ServiceName, DEFAULT_ADMIN_PORT } from "./services.js";
+import { SERVICE_NAMES, TEMPLATE_SERVICE, defaultPort, envPrefix, type AppName, DEFAULT_ADMIN_PORT } from "./services.js";
 
 export interface ServiceEndpoint {
-  name: ServiceName;
+  name: AppName;
   port: number;
   host: string;
 }
@@ -71,7 +71,8 @@ function localOriginPath(checkout: string): string | null {
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): PlatformConfig {
   const publicDomain = env.PUBLIC_DOMAIN || "api.local";
-  const services = SERVICE_NAMES.map((name) => ({
+  const names: AppName[] = [...SERVICE_NAMES, TEMPLATE_SERVICE];
+  const services = names.map((name) => ({
     name,
     port: integerSetting(env, `${envPrefix(name)}_PORT`, defaultPort(name)),
     host: `${name}.${publicDomain}`,
@@ -99,7 +100,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
-export function serviceEndpoint(config: PlatformConfig, service: ServiceName): ServiceEndpoint {
+export function serviceEndpoint(config: PlatformConfig, service: AppName): ServiceEndpoint {
   const endpoint = config.services.find((s) => s.name === service);
   if (!endpoint) throw new Error(`unknown service ${service}`);
   return endpoint;

@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from "fastify";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { serviceEndpoint, type ServiceName } from "@apiplat/config";
+import { serviceEndpoint, type AppName } from "@apiplat/config";
 import { AccountStore, gatewayAuth, gatewayAuthMigrations } from "@apiplat/gateway-auth";
 import { metering, meteringMigrations } from "@apiplat/metering";
 import { migrate, type MigrationSource } from "@apiplat/storage";
@@ -34,7 +34,7 @@ export interface BaseAppOptions {
   deps: PlatformDeps;
   bodyLimit?: number;
   description?: string;
-  /** Extra /ready checks beside the database and the cache. */
+  /** Extra /ready checks beside the database and the cache; checks added to this record later count too. */
   readiness?: Record<string, ReadinessCheck>;
   gatewaySecurity?: boolean;
 }
@@ -79,7 +79,8 @@ export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp
     description: options.description,
     gatewaySecurity: options.gatewaySecurity ?? true,
   });
-  installHealth(app, { database: () => deps.db.ping(), cache: () => deps.kv.ping(), ...options.readiness });
+  // Read at each /ready: a service may declare checks while it is being built.
+  installHealth(app, () => ({ database: () => deps.db.ping(), cache: () => deps.kv.ping(), ...options.readiness }));
   return app;
 }
 
@@ -90,7 +91,7 @@ export async function migratePlatform(deps: PlatformDeps): Promise<void> {
 }
 
 export interface ServiceAppOptions {
-  service: ServiceName;
+  service: AppName;
   deps: PlatformDeps;
   /** The service's own numbered SQL migrations. */
   migrations?: MigrationSource;

@@ -21,10 +21,11 @@ async function passes(check: ReadinessCheck): Promise<boolean> {
 }
 
 /** /health: the process answers. /ready: every dependency answers within two seconds. */
-export function installHealth(app: FastifyInstance, checks: Record<string, ReadinessCheck>): void {
+export function installHealth(app: FastifyInstance, readChecks: () => Record<string, ReadinessCheck>): void {
   const hidden = { config: { public: true }, schema: { hide: true } };
   app.get("/health", hidden, async () => ok({ status: "up" }));
   app.get("/ready", hidden, async () => {
+    const checks = readChecks();
     const names = Object.keys(checks);
     const results = await Promise.all(names.map((name) => passes(checks[name])));
     const failed = names.filter((_, i) => !results[i]);

@@ -1,8 +1,9 @@
 import { mkdirSync } from "node:fs";
-import { loadConfig, serviceEndpoint, type PlatformConfig, type ServiceName } from "@apiplat/config";
+import { loadConfig, serviceEndpoint, type AppName, type PlatformConfig } from "@apiplat/config";
 import { openDatabase, openKeyValueStore } from "@apiplat/storage";
 import type { PlatformDeps } from "./deps.js";
 import type { ServiceApp } from "./create-app.js";
+import { buildService, type ServiceManifest } from "./define-service.js";
 
 export interface OpenPlatform extends PlatformDeps {
   close(): Promise<void>;
@@ -44,14 +45,33 @@ export function onShutdownSignal(stop: () => Promise<void>): void {
   process.once("SIGINT", () => handler("SIGINT"));
 }
 
+/** Installs the signal handlers a built service declared (a blocklist reload on SIGHUP, say). */
+export function installServiceSignals(app: ServiceApp): void {
+  for (const [signal, handler] of app.serviceSignals ?? []) {
+    process.on(signal, () => {
+      Promise.resolve()
+        .then(handler)
+        .catch((error) => app.log.error({ err: error, signal }, "signal handler failed"));
+    });
+  }
+}
+
 export type ServiceBuilder = (platform: PlatformDeps) => Promise<ServiceApp>;
 
-/** main.ts of a service: build it on real dependencies, listen on its port, close cleanly on SIGTERM. */
-export async function runService(service: ServiceName, build: ServiceBuilder): Promise<void> {
+/**
+ * A service's main.ts: `await runService(service)`. Opens the platform from the environment, builds the service from
+ * its manifest, listens on its port, installs its signal handlers and closes everything on SIGTERM/SIGINT.
+ */
+export async function runService<S, I>(manifest: ServiceManifest<S, I>): Promise<void>;
+/** @deprecated the form from before manifests; every service moves to runService(manifest). */
+export async function runService(service: AppName, build: ServiceBuilder): Promise<void>;
+export async function runService<S, I>(target: ServiceManifest<S, I> | AppName, build?: ServiceBuilder): Promise<void> {
   const platform = await openPlatform();
-  const app = await build(platform);
-  const { port } = serviceEndpoint(platform.config, service);
+  const name = typeof target === "string" ? target : target.name;
+  const app = typeof target === "string" ? await build!(platform) : await buildService(target, platform);
+  const { port } = serviceEndpoint(platform.config, name);
   await app.listen({ port, host: platform.config.bindAddress });
+  installServiceSignals(app);
   onShutdownSignal(async () => {
     await app.close();
     await platform.close();

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { Redis } from "ioredis";
-import { loadConfig, serviceEndpoint, type PlanName, type PlatformConfig, type ServiceName } from "@apiplat/config";
+import { loadConfig, serviceEndpoint, type AppName, type PlanName, type PlatformConfig } from "@apiplat/config";
 import { AccountStore, gatewayAuthMigrations } from "@apiplat/gateway-auth";
 import { meteringMigrations } from "@apiplat/metering";
 import {
@@ -46,9 +46,9 @@ export interface TestPlatform {
   deps: TestDeps;
   accounts: AccountStore;
   /** A new account subscribed to `service` on `plan`, with one key. */
-  subscribe(service: ServiceName, plan: PlanName): Promise<TestSubscriber>;
+  subscribe(service: AppName, plan: PlanName): Promise<TestSubscriber>;
   /** The gateway headers for `service` with a given key. */
-  headersFor(service: ServiceName, key: string): Record<string, string>;
+  headersFor(service: AppName, key: string): Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -95,7 +95,7 @@ export async function createTestPlatform(options: TestPlatformOptions = {}): Pro
   await migrate(db, "gateway-auth", gatewayAuthMigrations);
   await migrate(db, "metering", meteringMigrations);
   const accounts = new AccountStore(db);
-  const headersFor = (service: ServiceName, key: string) => ({
+  const headersFor = (service: AppName, key: string) => ({
     "x-gateway-key": key,
     "x-gateway-host": serviceEndpoint(config, service).host,
   });

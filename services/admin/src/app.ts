@@ -35,3 +35,4 @@ export async function buildAdminApp(deps: AdminDeps): Promise<ServiceApp> {
   await app.register(adminRoutes, { accounts: new AccountStore(deps.db), db: deps.db, now: deps.now });
   return app;
 }
+export { LOCAL_TOKEN_FILE, resolveAdminToken } from "./token.js";

@@ -1,22 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { createTestPlatform, type TestPlatform, type TestSubscriber } from "@apiplat/testing";
+import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { buildApp } from "../src/app.js";
+import service from "../src/service.js";
 
-let platform: TestPlatform;
+let started: StartedService;
 let app: ServiceApp;
 let caller: TestSubscriber;
 
 beforeAll(async () => {
-  platform = await createTestPlatform();
-  app = await buildApp(platform.deps);
-  caller = await platform.subscribe("text-toolkit", "MEGA");
+  started = await startService(service);
+  app = started.app;
+  caller = await started.subscribe("MEGA");
 });
-afterAll(async () => {
-  await app.close();
-  await platform.close();
-});
+afterAll(() => started.close());
 
 const post = (url: string, payload: unknown) => app.inject({ method: "POST", url, headers: caller.headers, payload: payload as object });
 const get = (url: string) => app.inject({ method: "GET", url, headers: caller.headers });

@@ -1,0 +1,40 @@
+/**
+ * The services this checkout deploys: every product service whose package is installed in the workspace (a root
+ * dependency `@apiplat/<name>`), each as its manifest. The all-in-one start, the migration command and the benchmarks
+ * find services here, never by paths inside services/.
+ */
+import { SERVICE_NAMES, type ServiceName } from "@apiplat/config";
+import { buildService, type PlatformDeps, type ServiceApp, type ServiceManifest } from "@apiplat/service-kit";
+
+export interface DeployedService {
+  name: ServiceName;
+  /** Absent only for a service not yet moved onto a manifest. */
+  manifest?: ServiceManifest<unknown, unknown>;
+  build(platform: PlatformDeps): Promise<ServiceApp>;
+}
+
+interface LegacyModule {
+  service?: { name: ServiceName; build: (platform: PlatformDeps) => Promise<ServiceApp> };
+}
+
+function isMissingPackage(error: unknown, name: string): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return code === "ERR_MODULE_NOT_FOUND" && (message ?? "").includes(`@apiplat/${name}'`);
+}
+
+export async function deployedServices(): Promise<DeployedService[]> {
+  const found: DeployedService[] = [];
+  for (const name of SERVICE_NAMES) {
+    let module: { default?: ServiceManifest<unknown, unknown> } & LegacyModule;
+    try {
+      module = await import(`@apiplat/${name}`);
+    } catch (error) {
+      if (isMissingPackage(error, name)) continue;
+      throw error;
+    }
+    const manifest = module.default;
+    if (manifest?.build) found.push({ name, manifest, build: (platform) => buildService(manifest, platform) });
+    else if (module.service) found.push({ name, build: module.service.build });
+  }
+  return found;
+}

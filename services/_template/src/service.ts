@@ -1,0 +1,13 @@
+import { defineService } from "@apiplat/service-kit";
+import { noteRoutes } from "./routes/notes.js";
+import { readSettings, type TemplateSettings } from "./settings.js";
+
+export default defineService<TemplateSettings>({
+  name: "_template",
+  description: "The template every service is copied from: notes kept per account.",
+  settings: readSettings,
+  migrations: new URL("../migrations", import.meta.url),
+  async build({ app, platform, settings }) {
+    await app.register(noteRoutes, { db: platform.db, now: platform.now, maxNotesPerAccount: settings.maxNotesPerAccount });
+  },
+});

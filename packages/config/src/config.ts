@@ -36,7 +36,13 @@ export interface PlatformConfig {
   logLevel: string;
   /** Fastify's trustProxy: false, true, or a comma-separated list of proxy addresses/CIDRs (TRUST_PROXY). */
   trustProxy: boolean | string;
-  /** The raw environment, for a service's own settings (read in main.ts only). */
+  /**
+   * How long a client may take to send a request's headers, and its whole request (headers and body): a slow client
+   * holding a connection open is cut off after these (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS).
+   */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** The raw environment, for a service's own settings (read only by a manifest's `settings`). */
   env: Record<string, string | undefined>;
 }
 
@@ -96,6 +102,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     modelsDir: env.MODELS_DIR || path.join(shared, "models"),
     logLevel: env.LOG_LEVEL || "info",
     trustProxy: env.TRUST_PROXY === "true" ? true : env.TRUST_PROXY || false,
+    headersTimeoutMs: integerSetting(env, "HEADERS_TIMEOUT_MS", 10_000, 100),
+    requestTimeoutMs: integerSetting(env, "REQUEST_TIMEOUT_MS", 30_000, 100),
     env,
   };
 }

@@ -7,11 +7,12 @@ import { metering, meteringMigrations } from "@apiplat/metering";
 import { migrate, type MigrationSource } from "@apiplat/storage";
 import type { PlatformDeps } from "./deps.js";
 import { installDocs } from "./docs.js";
-import { installErrorHandling } from "./error-handler.js";
+import { installErrorHandling, sendFrameworkError } from "./error-handler.js";
 import { installHealth, type ReadinessCheck } from "./health.js";
 import { FrontDoor, trustProxyFunction, type FrontRoute } from "./front-door.js";
 import { installMetrics } from "./metrics.js";
 import { requestIdFor } from "./request-id.js";
+import { assertSafeText } from "./text-safety.js";
 import { validatorCompiler } from "./validators.js";
 
 export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -42,7 +43,7 @@ export interface BaseAppOptions {
 /** What every app shares, with or without gateway auth: envelope, request ids, logs, health, metrics, docs. */
 export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp> {
   const { deps } = options;
-  const frontDoor = new FrontDoor(trustProxyFunction(deps.config.trustProxy));
+  const frontDoor = new FrontDoor(trustProxyFunction(deps.config.trustProxy), deps.config.headersTimeoutMs);
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
@@ -57,6 +58,10 @@ export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: deps.config.env.LOG_REQUESTS === "false" }),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     forceCloseConnections: "idle",
+    // A client gets this long to send its whole request, body included (a slow-loris client is cut off).
+    requestTimeout: deps.config.requestTimeoutMs,
+    // Errors Fastify raises before routing (a malformed %-escape, an over-long path parameter) leave in the envelope too.
+    frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
     // Behind nginx the client address comes from X-Forwarded-For, trusted only from the configured proxies.
     trustProxy: frontDoor.trust,
     serverFactory: frontDoor.serverFactory as never,
@@ -70,6 +75,15 @@ export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     done();
+  });
+  // Text no column, URL or header can hold is refused before any route or store sees it.
+  app.addHook("preValidation", (request, reply, done) => {
+    try {
+      assertSafeText({ params: request.params, query: request.query, body: request.body });
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
   });
   installErrorHandling(app);
   frontDoor.latency = installMetrics(app, options.name);

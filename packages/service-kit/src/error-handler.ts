@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, errorEnvelope, isApiError } from "@apiplat/errors";
 import { validationDetails } from "./validation.js";
 
@@ -58,4 +58,24 @@ export function installErrorHandling(app: FastifyInstance): void {
       .status(404)
       .send(errorEnvelope("NOT_FOUND", `There is no ${request.method} ${request.url.split("?")[0]} on this service.`, request.id));
   });
+}
+
+/** Fastify's own errors before routing (its `frameworkErrors`), in the envelope with the request id. */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const apiError =
+    error.code === "FST_ERR_MAX_PARAM_LENGTH"
+      ? new ApiError(400, "VALIDATION_ERROR", "A path segment is longer than this service accepts.", [
+          { field: "path", issue: "each path segment must be at most 100 characters" },
+        ])
+      : error.code === "FST_ERR_BAD_URL"
+        ? new ApiError(400, "VALIDATION_ERROR", "The path is not a valid URL: a % must start a valid escape such as %20.", [
+            { field: "path", issue: "must be valid percent-encoded UTF-8" },
+          ])
+        : toApiError(error, undefined);
+  request.log.info({ code: apiError.code, status: apiError.statusCode }, apiError.message);
+  void reply
+    .status(apiError.statusCode)
+    .header("x-request-id", request.id)
+    .type("application/json; charset=utf-8")
+    .send(errorEnvelope(apiError.code, apiError.message, request.id, apiError.details));
 }

@@ -95,7 +95,11 @@ export class FrontDoor {
   latency: LatencyHistogram | null = null;
   log: FastifyBaseLogger | null = null;
 
-  constructor(readonly trust: TrustProxyFn) {}
+  /** headersTimeoutMs: how long a client may take to send its request headers. */
+  constructor(
+    readonly trust: TrustProxyFn,
+    private readonly headersTimeout = 0,
+  ) {}
 
   add(route: FrontRoute): void {
     this.routes.push(route);
@@ -103,11 +107,13 @@ export class FrontDoor {
 
   /** Fastify's `serverFactory`: the server Fastify would make (its timeouts included), with the front routes first. */
   readonly serverFactory = (fastifyHandler: (request: IncomingMessage, response: ServerResponse) => void, options: ServerTimeouts): Server => {
-    const server = createServer((request, response) => {
+    // Node checks the header and request deadlines on this interval: a second keeps a slow client's overrun short.
+    const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
       if (this.routes.length === 0 || !this.answer(request, response)) fastifyHandler(request, response);
     });
     server.keepAliveTimeout = options.keepAliveTimeout;
     server.requestTimeout = options.requestTimeout;
+    if (this.headersTimeout) server.headersTimeout = Math.min(this.headersTimeout, options.requestTimeout || Infinity);
     server.setTimeout(options.connectionTimeout);
     if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
     return server;

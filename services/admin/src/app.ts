@@ -10,7 +10,8 @@ export interface AdminDeps extends PlatformDeps {
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(header?.startsWith("Bearer ") ? header.slice(7) : "");
+  // RFC 9110: the scheme name is case-insensitive ("bearer", "BEARER").
+  const given = Buffer.from(/^bearer +(.*)$/i.exec(header ?? "")?.[1] ?? "");
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

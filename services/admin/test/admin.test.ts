@@ -34,6 +34,15 @@ describe("admin API", () => {
     expect(wrong.json().error.code).toBe("INVALID_ADMIN_TOKEN");
   });
 
+  it("reads the Bearer scheme name in any case (RFC 9110)", async () => {
+    for (const scheme of ["bearer", "BEARER", "BeArEr"]) {
+      const res = await app.inject({ method: "GET", url: "/admin/accounts", headers: { authorization: `${scheme} ${TOKEN}` } });
+      expect(res.statusCode).toBe(200);
+    }
+    const glued = await app.inject({ method: "GET", url: "/admin/accounts", headers: { authorization: `Bearer${TOKEN}` } });
+    expect(glued.statusCode).toBe(403);
+  });
+
   it("creates an account, subscribes it, issues and revokes a key", async () => {
     const created = await call("POST", "/admin/accounts", { name: "Acme" });
     expect(created.statusCode).toBe(201);

@@ -1,0 +1,64 @@
+import { ApiError } from "@apiplat/errors";
+
+/** A NUL, or a UTF-16 surrogate that is not half of a pair: text no database column, URL or mail header can hold. */
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
+
+function unsafeIssue(text: string): string | null {
+  if (!SUSPECT.test(text)) return null;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0) return "must not contain a NUL character (\\u0000)";
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+      return "must not contain a lone UTF-16 surrogate (text that is not valid Unicode)";
+    }
+    if (code >= 0xdc00 && code <= 0xdfff) return "must not contain a lone UTF-16 surrogate (text that is not valid Unicode)";
+  }
+  return null;
+}
+
+/** `files[0]`, `headers.x-token`: the style every error names an array item or a nested field in. */
+function join(path: string, key: string | number): string {
+  if (typeof key === "number") return `${path}[${key}]`;
+  return path ? `${path}.${key}` : key;
+}
+
+/** The first string (or object key) in a parsed value that holds a NUL or a lone surrogate, with its field name. */
+export function findUnsafeText(value: unknown, path: string, depth = 0): { field: string; issue: string } | null {
+  if (typeof value === "string") {
+    const issue = unsafeIssue(value);
+    return issue ? { field: path, issue } : null;
+  }
+  if (value === null || typeof value !== "object" || depth > 64 || Buffer.isBuffer(value) || ArrayBuffer.isView(value)) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findUnsafeText(value[i], join(path, i), depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const keyIssue = unsafeIssue(key);
+    if (keyIssue) return { field: path || "body", issue: "must not have a field name with a NUL character or a lone UTF-16 surrogate" };
+    const found = findUnsafeText(item, join(path, key), depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * Every text a request carries (path parameters, query, JSON body) is refused with a 400 naming the field when it holds
+ * a NUL or a lone surrogate, before any route sees it. Binary content (a captured webhook body, an upload) arrives as
+ * bytes, not text, and is not inspected.
+ */
+export function assertSafeText(parts: { params?: unknown; query?: unknown; body?: unknown }): void {
+  const found = findUnsafeText(parts.params, "") ?? findUnsafeText(parts.query, "") ?? findUnsafeText(parts.body, "");
+  if (found) {
+    const field = found.field || "body";
+    throw new ApiError(400, "VALIDATION_ERROR", `${field} ${found.issue}.`, [{ field, issue: found.issue }]);
+  }
+}

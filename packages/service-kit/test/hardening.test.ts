@@ -1,0 +1,138 @@
+import { connect, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestPlatform, requestOverHttp, type TestPlatform, type TestSubscriber } from "@apiplat/testing";
+import { ok, type ServiceApp } from "../src/index.js";
+import { Type } from "typebox";
+import { buildProbeApp } from "./support.js";
+
+let platform: TestPlatform;
+let app: ServiceApp;
+let sub: TestSubscriber;
+let port: number;
+
+beforeAll(async () => {
+  platform = await createTestPlatform({ env: { HEADERS_TIMEOUT_MS: "1000", REQUEST_TIMEOUT_MS: "2000" } });
+  app = await buildProbeApp(platform.deps);
+  app.get("/links/:code", { schema: { params: Type.Object({ code: Type.String() }) } }, async (request) => ok({ code: request.params.code }));
+  app.get("/loose/:code", async (request) => ok({ code: (request.params as { code: string }).code }));
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  port = (app.server.address() as AddressInfo).port;
+  sub = await platform.subscribe("text-toolkit", "MEGA");
+});
+afterAll(async () => {
+  await app.close();
+  await platform.close();
+});
+
+function expectEnvelope(status: number, body: string, headers: Record<string, unknown>) {
+  const parsed = JSON.parse(body);
+  expect(parsed).toMatchObject({ status: "error", request_id: headers["x-request-id"] });
+  expect(typeof parsed.request_id).toBe("string");
+  return parsed.error;
+}
+
+describe("text no column can hold", () => {
+  it.each([
+    ["a NUL in a path parameter with a schema", "/links/%00"],
+    ["a NUL in a path parameter without one", "/loose/ab%00cd"],
+    ["a NUL in the query", "/ping?times=1&q=%00"],
+  ])("%s is a 400 naming the field", async (_, url) => {
+    const res = await app.inject({ method: "GET", url, headers: sub.headers });
+    expect(res.statusCode).toBe(400);
+    const error = res.json().error;
+    expect(error.code).toBe("VALIDATION_ERROR");
+    expect(error.details[0].issue).toContain("NUL");
+    expect(["code", "q"]).toContain(error.details[0].field);
+  });
+
+  it("refuses a NUL and a lone surrogate in a JSON body, naming the field", async () => {
+    for (const [payload, issue] of [
+      ['{"text":"a\\u0000b"}', "NUL"],
+      ['{"text":"\\ud800"}', "surrogate"],
+      ['{"text":"x\\udc00"}', "surrogate"],
+    ]) {
+      const res = await app.inject({ method: "POST", url: "/echo", headers: { ...sub.headers, "content-type": "application/json" }, payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.details).toEqual([{ field: "text", issue: expect.stringContaining(issue) }]);
+    }
+  });
+
+  it("names nested fields and array items as files[0].name", async () => {
+    app.log.level = "silent";
+    const res = await app.inject({
+      method: "POST",
+      url: "/echo",
+      headers: { ...sub.headers, "content-type": "application/json" },
+      payload: '{"text":"ok","files":[{"name":"a\\u0000"}]}',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details[0].field).toBe("files[0].name");
+  });
+
+  it("accepts a surrogate pair (an emoji) untouched", async () => {
+    const res = await app.inject({ method: "POST", url: "/echo", headers: sub.headers, payload: { text: "🙂" } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.text).toBe("🙂");
+  });
+});
+
+describe("errors Fastify raises before routing", () => {
+  it("answers a malformed %-escape in the envelope with a request id", async () => {
+    const res = await requestOverHttp(port, "GET", "/%ZZ");
+    expect(res.status).toBe(400);
+    expect(expectEnvelope(400, res.body, res.headers)).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "path" }] });
+  });
+
+  it("answers a path parameter over 100 characters in the envelope", async () => {
+    const res = await requestOverHttp(port, "GET", `/links/${"a".repeat(101)}`, sub.headers);
+    expect(res.status).toBe(400);
+    expect(expectEnvelope(400, res.body, res.headers).details[0].issue).toContain("100 characters");
+    const edge = await requestOverHttp(port, "GET", `/links/${"a".repeat(100)}`, sub.headers);
+    expect(edge.status).toBe(200);
+  });
+});
+
+/** Opens a connection, writes `head`, then trickles or withholds the rest; resolves with when the server hung up. */
+function slowClient(head: string, trickle: { everyMs: number } | null): Promise<{ closedAfterMs: number; answer: string }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    let answer = "";
+    const socket: Socket = connect(port, "127.0.0.1", () => socket.write(head));
+    const timer = trickle ? setInterval(() => socket.write("x"), trickle.everyMs) : null;
+    socket.on("data", (chunk) => (answer += chunk.toString()));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      if (timer) clearInterval(timer);
+      resolve({ closedAfterMs: Date.now() - started, answer });
+    });
+  });
+}
+
+describe("slow clients", () => {
+  it("cuts off a client that sends half its headers and stops (HEADERS_TIMEOUT_MS)", async () => {
+    const { closedAfterMs } = await slowClient("GET /ping HTTP/1.1\r\nHost: x\r\n", null);
+    expect(closedAfterMs).toBeGreaterThanOrEqual(900);
+    expect(closedAfterMs).toBeLessThan(5_000);
+  });
+
+  it("cuts off a client that announces a body and never sends it (REQUEST_TIMEOUT_MS)", async () => {
+    const head = `POST /echo HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n${headerLines()}\r\n`;
+    const { closedAfterMs, answer } = await slowClient(head, null);
+    expect(closedAfterMs).toBeGreaterThanOrEqual(1_900);
+    expect(closedAfterMs).toBeLessThan(6_000);
+    expect(answer === "" || answer.startsWith("HTTP/1.1 408")).toBe(true);
+  });
+
+  it("cuts off a client that trickles its body a byte at a time", async () => {
+    const head = `POST /echo HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n${headerLines()}\r\n`;
+    const { closedAfterMs } = await slowClient(head, { everyMs: 200 });
+    expect(closedAfterMs).toBeLessThan(6_000);
+  });
+});
+
+function headerLines(): string {
+  return Object.entries(sub.headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+}

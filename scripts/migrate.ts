@@ -2,7 +2,7 @@
 import { loadConfig } from "@apiplat/config";
 import { migratePlatform, openPlatform } from "@apiplat/service-kit";
 import { migrate } from "@apiplat/storage";
-import { deployedServices } from "./deployed-services.js";
+import { deployedServices } from "@apiplat/deployment";
 
 const config = loadConfig();
 if (!config.databaseUrl) {

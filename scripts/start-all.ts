@@ -7,7 +7,7 @@ import path from "node:path";
 import { loadConfig, serviceEndpoint } from "@apiplat/config";
 import { installServiceSignals, onShutdownSignal, openPlatform, type ServiceApp } from "@apiplat/service-kit";
 import { buildAdminApp, LOCAL_TOKEN_FILE, resolveAdminToken } from "@apiplat/admin";
-import { deployedServices } from "./deployed-services.js";
+import { deployedServices } from "@apiplat/deployment";
 
 const root = path.resolve(import.meta.dirname, "..");
 const env = { ...process.env };

@@ -1,7 +1,7 @@
 /**
- * The services this checkout deploys: every product service whose package is installed in the workspace (a root
- * dependency `@apiplat/<name>`), each as its manifest. The all-in-one start, the migration command and the benchmarks
- * find services here, never by paths inside services/.
+ * The services this checkout deploys: every product service this package depends on (`@apiplat/<name>` in its
+ * package.json), each as its manifest. The all-in-one start, the migration command, billing, the conformance and fuzz
+ * suites and the benchmarks find services here, never by paths inside services/.
  */
 import { SERVICE_NAMES, type ServiceName } from "@apiplat/config";
 import { buildService, type PlatformDeps, type ServiceApp, type ServiceManifest } from "@apiplat/service-kit";

@@ -1,0 +1,244 @@
+/**
+ * Malformed requests derived from an OpenAPI 3.1 document: for each operation, a valid-looking base request and
+ * fast-check arbitraries that break one part of it at a time.
+ */
+import fc from "fast-check";
+
+type Schema = Record<string, any>;
+
+export interface Operation {
+  method: string;
+  path: string;
+  parameters: { name: string; in: "path" | "query" | "header"; required?: boolean; schema?: Schema }[];
+  body: Schema | null;
+  bodyType: string | null;
+}
+
+export interface FuzzRequest {
+  method: string;
+  url: string;
+  contentType?: string;
+  /** Raw text: some variants (1e309, truncated JSON) are not what JSON.stringify can write. */
+  payload?: string;
+  description: string;
+}
+
+const PUBLIC_PATHS = new Set(["/health", "/ready", "/metrics", "/openapi.json", "/docs"]);
+
+export function operationsOf(document: Schema): Operation[] {
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries<Schema>(document.paths ?? {})) {
+    if (PUBLIC_PATHS.has(path) || path.startsWith("/docs")) continue;
+    for (const method of ["get", "post", "put", "patch", "delete"]) {
+      const op = item[method];
+      if (!op) continue;
+      const content = op.requestBody?.content ?? {};
+      const bodyType = content["application/json"] ? "application/json" : (Object.keys(content)[0] ?? null);
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])],
+        body: bodyType ? resolve(document, content[bodyType].schema ?? {}) : null,
+        bodyType,
+      });
+    }
+  }
+  return operations;
+}
+
+function resolve(document: Schema, schema: Schema): Schema {
+  if (schema?.$ref) {
+    const target = schema.$ref.replace(/^#\//, "").split("/").reduce((node: Schema, key: string) => node?.[key], document);
+    return resolve(document, target ?? {});
+  }
+  return schema;
+}
+
+/** A value the schema probably accepts: its example or default, else the smallest thing of its type. */
+export function plausible(schema: Schema | undefined, depth = 0): unknown {
+  if (!schema || depth > 6) return "x";
+  if (schema.examples?.length) return schema.examples[0];
+  if (schema.example !== undefined) return schema.example;
+  if (schema.default !== undefined) return schema.default;
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum?.length) return schema.enum[0];
+  const branch = schema.anyOf ?? schema.oneOf;
+  if (branch?.length) return plausible(branch[0], depth + 1);
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case "integer":
+    case "number":
+      return schema.minimum ?? schema.exclusiveMinimum ?? 1;
+    case "boolean":
+      return true;
+    case "array":
+      return schema.minItems ? [plausible(schema.items, depth + 1)] : [];
+    case "object": {
+      const value: Record<string, unknown> = {};
+      for (const name of schema.required ?? []) value[name] = plausible(schema.properties?.[name], depth + 1);
+      return value;
+    }
+    case "string":
+      if (schema.format === "uri") return "https://example.com/";
+      if (schema.format === "email") return "someone@example.com";
+      if (schema.format === "date-time") return "2026-01-01T00:00:00Z";
+      if (schema.format === "date") return "2026-01-01";
+      return "x".repeat(Math.max(1, schema.minLength ?? 1));
+    default:
+      return "x";
+  }
+}
+
+const HUGE = "y".repeat(100_000);
+/** Raw JSON text standing for a value JSON.stringify cannot write. */
+const RAW = { overflow: "1e309", negativeOverflow: "-1e309" };
+
+const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(
+    null,
+    true,
+    0,
+    -1,
+    -0,
+    2 ** 53 + 1,
+    1.5,
+    "",
+    " ",
+    "\u0000",
+    "a\u0000b",
+    "\ud800",
+    "x\udfff",
+    HUGE,
+    [],
+    [[[[]]]],
+    {},
+    { nested: { deeper: [1, "2", null] } },
+    "../../etc/passwd",
+    "' OR 1=1 --",
+    "<script>alert(1)</script>",
+    "%00",
+    "NaN",
+    "Infinity",
+    "1e309",
+    "2026-13-45",
+    "http://0.0.0.0/",
+    "😀".repeat(1000),
+    RAW,
+  ),
+  fc.string({ maxLength: 30 }),
+  fc.integer(),
+  fc.double(),
+  fc.array(fc.oneof(fc.integer(), fc.string(), fc.constant(null)), { maxLength: 5 }),
+  fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.integer(), fc.string({ maxLength: 8 })), { maxKeys: 4 }),
+);
+
+const hostileText: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom("", "%00", "%ZZ", "%ED%A0%80", "NaN", "Infinity", "-1", "1e309", "9".repeat(400), "a".repeat(5000), "[]", "{}", "true", "null", "%2e%2e%2f", "0x10", "1,2,3"),
+  fc.string({ maxLength: 20 }).map(encodeURIComponent),
+);
+
+/** Writes a body with the RAW stand-ins replaced by their literal JSON text. */
+function writeJson(value: unknown): string {
+  const marker = "\u0001RAW\u0001";
+  const text = JSON.stringify(value, (_key, v) => (v === RAW ? marker : v));
+  return text === undefined ? "" : text.replaceAll(`"${marker}"`, RAW.overflow);
+}
+
+function buildUrl(op: Operation, pathValues: Record<string, string>, query: Record<string, string>): string {
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => pathValues[name] ?? "x");
+  const search = Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join("&");
+  return search ? `${path}?${search}` : path;
+}
+
+/** Every way this suite breaks an operation's request, one part at a time. */
+export function variantsOf(op: Operation): fc.Arbitrary<FuzzRequest> {
+  const pathValues: Record<string, string> = {};
+  const query: Record<string, string> = {};
+  for (const p of op.parameters) {
+    const value = encodeURIComponent(String(plausible(p.schema)));
+    if (p.in === "path") pathValues[p.name] = value;
+    if (p.in === "query" && p.required) query[p.name] = value;
+  }
+  const baseBody = op.body ? (plausible(op.body) as Record<string, unknown>) : undefined;
+  const bodyFields = op.body?.properties ? Object.keys(op.body.properties) : [];
+  const json = (body: unknown, description: string, contentType = "application/json"): FuzzRequest => ({
+    method: op.method,
+    url: buildUrl(op, pathValues, query),
+    contentType,
+    payload: writeJson(body),
+    description,
+  });
+  const arbitraries: fc.Arbitrary<FuzzRequest>[] = [];
+
+  const pathNames = op.parameters.filter((p) => p.in === "path").map((p) => p.name);
+  if (pathNames.length) {
+    arbitraries.push(
+      fc.tuple(fc.constantFrom(...pathNames), hostileText).map(([name, value]) => ({
+        method: op.method,
+        url: buildUrl(op, { ...pathValues, [name]: value || "%20" }, query),
+        ...(baseBody !== undefined ? { contentType: "application/json", payload: writeJson(baseBody) } : {}),
+        description: `path ${name}=${value.slice(0, 60)}`,
+      })),
+    );
+  }
+  const queryNames = op.parameters.filter((p) => p.in === "query").map((p) => p.name);
+  if (queryNames.length) {
+    arbitraries.push(
+      fc.tuple(fc.constantFrom(...queryNames), hostileText, fc.boolean()).map(([name, value, twice]) => ({
+        method: op.method,
+        url: buildUrl(op, pathValues, query) + (Object.keys(query).length ? "&" : "?") + `${name}=${value}` + (twice ? `&${name}=${value}` : ""),
+        description: `query ${name}=${value.slice(0, 60)}${twice ? " (twice)" : ""}`,
+      })),
+    );
+  }
+  if (op.body && op.bodyType === "application/json") {
+    if (bodyFields.length) {
+      arbitraries.push(
+        fc.tuple(fc.constantFrom(...bodyFields), hostileJson).map(([field, value]) =>
+          json({ ...baseBody, [field]: value }, `body.${field}=${describe(value)}`),
+        ),
+      );
+      arbitraries.push(
+        fc.constantFrom(...bodyFields).map((field) => {
+          const { [field]: _dropped, ...rest } = baseBody ?? {};
+          return json(rest, `body without ${field}`);
+        }),
+      );
+    }
+    arbitraries.push(
+      fc.constantFrom<[unknown, string]>(
+        [[baseBody], "body as an array"],
+        ["text", "body as a string"],
+        [42, "body as a number"],
+        [null, "body null"],
+        [{ ...baseBody, unexpected_field: "x" }, "an extra field"],
+        [{ ...baseBody, __proto__x: { polluted: true }, constructor: { prototype: { polluted: true } } }, "prototype keys"],
+      ).map(([body, description]) => json(body, description)),
+    );
+    arbitraries.push(
+      fc.constantFrom(
+        { contentType: "text/plain", payload: "hello", description: "a text/plain body" },
+        { contentType: "application/xml", payload: "<a>1</a>", description: "an XML body" },
+        { contentType: "application/x-www-form-urlencoded", payload: "a=1&b=2", description: "a form body" },
+        { contentType: "application/json", payload: '{"truncated": ', description: "truncated JSON" },
+        { contentType: "application/json", payload: "", description: "an empty JSON body" },
+        { contentType: "application/json; charset=latin1", payload: writeJson(baseBody), description: "an odd charset" },
+        { contentType: "multipart/form-data; boundary=x", payload: "--x\r\nnot really\r\n", description: "broken multipart" },
+      ).map((variant) => ({ method: op.method, url: buildUrl(op, pathValues, query), ...variant })),
+    );
+  }
+  arbitraries.push(
+    fc.constantFrom(
+      { suffix: `/${"z".repeat(2_000)}`, description: "an over-long path" },
+      { suffix: "/%ZZ", description: "a malformed escape in the path" },
+      { suffix: "%00", description: "a NUL at the end of the path" },
+    ).map(({ suffix, description }) => ({ method: op.method, url: buildUrl(op, pathValues, {}) + suffix, description })),
+  );
+  return fc.oneof(...arbitraries);
+}
+
+function describe(value: unknown): string {
+  if (value === RAW) return "1e309";
+  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

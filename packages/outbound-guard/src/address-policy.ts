@@ -130,12 +130,15 @@ function parseAddress(ip: string): Address | null {
   return null;
 }
 
-/** The most specific special-purpose block holding the address, if any. */
-export function specialPurposeBlockOf(ip: string): SpecialPurposeBlock | undefined {
-  const address = parseAddress(ip);
-  if (!address) return undefined;
+function mostSpecificBlock(address: Address): SpecialPurposeBlock | undefined {
   const blocks = address.kind() === "ipv4" ? IPV4_BLOCKS : IPV6_BLOCKS;
   return blocks.find(({ network, bits }) => network.kind() === address.kind() && address.match(network, bits))?.block;
+}
+
+/** The most specific special-purpose block holding the address, if any (to say what a refused address is). */
+export function specialPurposeBlockOf(ip: string): SpecialPurposeBlock | undefined {
+  const address = parseAddress(ip);
+  return address ? mostSpecificBlock(address) : undefined;
 }
 
 /**
@@ -161,7 +164,7 @@ export class AddressPolicy {
     if (address instanceof ipaddr.IPv6 && address.isIPv4MappedAddress()) address = address.toIPv4Address();
     if (this.isAllowListed(address)) return true;
     if (address instanceof ipaddr.IPv6 && !address.match(GLOBAL_UNICAST)) return false;
-    const block = specialPurposeBlockOf(address.toString());
+    const block = mostSpecificBlock(address);
     return block === undefined || (block.globallyReachable === true && !block.reachesIPv4);
   }
 

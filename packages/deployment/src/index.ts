@@ -22,19 +22,26 @@ function isMissingPackage(error: unknown, name: string): boolean {
   return code === "ERR_MODULE_NOT_FOUND" && (message ?? "").includes(`@apiplat/${name}'`);
 }
 
+/** One deployed service, loaded alone (a test pays only for the service it runs); null when it is not deployed. */
+export async function deployedService(name: ServiceName): Promise<DeployedService | null> {
+  let module: { default?: ServiceManifest<unknown, unknown> } & LegacyModule;
+  try {
+    module = await import(`@apiplat/${name}`);
+  } catch (error) {
+    if (isMissingPackage(error, name)) return null;
+    throw error;
+  }
+  const manifest = module.default;
+  if (manifest?.build) return { name, manifest, build: (platform) => buildService(manifest, platform) };
+  if (module.service) return { name, build: module.service.build };
+  return null;
+}
+
 export async function deployedServices(): Promise<DeployedService[]> {
   const found: DeployedService[] = [];
   for (const name of SERVICE_NAMES) {
-    let module: { default?: ServiceManifest<unknown, unknown> } & LegacyModule;
-    try {
-      module = await import(`@apiplat/${name}`);
-    } catch (error) {
-      if (isMissingPackage(error, name)) continue;
-      throw error;
-    }
-    const manifest = module.default;
-    if (manifest?.build) found.push({ name, manifest, build: (platform) => buildService(manifest, platform) });
-    else if (module.service) found.push({ name, build: module.service.build });
+    const service = await deployedService(name);
+    if (service) found.push(service);
   }
   return found;
 }

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import { Agent, request, type Dispatcher } from "undici";
-import { ApiError, errors } from "@apiplat/errors";
+import { ApiError, errors, isApiError } from "@apiplat/errors";
 import { AddressPolicy } from "./address-policy.js";
 
 /**
@@ -183,8 +183,11 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       const next = new URL(location, url);
       try {
         url = await check(next.toString(), field);
-      } catch {
-        throw errors.upstream(`The URL redirected to ${next.host}, which may not be reached.`);
+      } catch (error) {
+        // A hop the policy refuses is the caller's URL leading somewhere forbidden: a 400 like the URL itself.
+        const issue = isApiError(error) && error.statusCode === 400 ? error.details?.[0]?.issue : undefined;
+        if (issue) throw refused(field, `redirects to ${next.protocol}//${next.host}, which ${issue.replace(/^must not/, "may not")}`);
+        throw error;
       }
       if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === "POST")) {
         method = "GET";

@@ -1,3 +1,4 @@
 export * from "./test-platform.js";
 export * from "./http-request.js";
 export * from "./start-service.js";
+export * from "./ssrf-targets.js";

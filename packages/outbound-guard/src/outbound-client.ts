@@ -21,6 +21,8 @@ export interface OutboundOptions {
   maxBytes?: number;
   maxRedirects?: number;
   userAgent?: string;
+  /** Name resolution (the system's by default); tests pass their own so that no query leaves the machine. */
+  resolve?: (hostname: string) => Promise<LookupAddress[]>;
 }
 
 export interface FetchOptions {
@@ -44,7 +46,10 @@ export interface FetchResult {
 }
 
 export interface OutboundClient {
-  /** Refuses (ApiError 400 naming the field) a URL that is not http(s) or does not resolve to allowed addresses. */
+  /**
+   * Refuses (ApiError 400 naming the field) a URL that is not http(s) or resolves to an address that may not be
+   * reached; a host name that does not resolve at all is an upstream failure (502 UPSTREAM_ERROR).
+   */
   check(url: string, field?: string): Promise<URL>;
   fetch(url: string, options?: FetchOptions): Promise<FetchResult>;
   close(): Promise<void>;
@@ -63,7 +68,7 @@ function refused(field: string, issue: string): ApiError {
   return errors.validation(field, issue);
 }
 
-function resolveAll(hostname: string): Promise<LookupAddress[]> {
+function systemResolve(hostname: string): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {
     dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
   });
@@ -82,6 +87,7 @@ function bareHostname(url: URL): string {
 export function createOutboundClient(options: OutboundOptions = {}): OutboundClient {
   const policy = new AddressPolicy(options.allowCidrs);
   const limits = { ...DEFAULTS, ...options };
+  const resolveAll = options.resolve ?? systemResolve;
 
   const guardedLookup = (
     hostname: string,
@@ -118,7 +124,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     try {
       addresses = await resolveAll(host);
     } catch {
-      throw errors.validation(field, `has a host name (${host}) that does not resolve`);
+      throw errors.upstream(`The host ${host} does not resolve: DNS has no address for it.`);
     }
     if (addresses.length === 0 || addresses.some((a) => !policy.allows(a.address))) {
       throw refused(field, "must not resolve to a private, loopback, link-local or metadata address");

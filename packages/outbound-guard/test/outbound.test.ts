@@ -119,3 +119,22 @@ describe("outbound client", () => {
     expect(error).toMatchObject({ status: 504, code: "UPSTREAM_TIMEOUT" });
   });
 });
+
+describe("host names", () => {
+  const notFound = Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
+
+  it("answers a name that does not resolve as an upstream failure (502), not as the caller's mistake", async () => {
+    const client = createOutboundClient({ resolve: async () => Promise.reject(notFound) });
+    const error = await refusal(client.check("https://no-such-host.example/page"));
+    expect(error).toMatchObject({ status: 502, code: "UPSTREAM_ERROR" });
+    expect(error.message).toContain("no-such-host.example does not resolve");
+    await client.close();
+  });
+
+  it("refuses a name that resolves to a forbidden address with a 400 naming the field", async () => {
+    const client = createOutboundClient({ resolve: async () => [{ address: "0.0.0.0", family: 4 }] });
+    const error = await refusal(client.check("https://sneaky.example/", "image_url"));
+    expect(error).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });
+    await client.close();
+  });
+});

@@ -68,6 +68,8 @@ export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  // JSON endpoints take JSON: any other body (text/plain included, which Fastify would parse as a string) is a 415.
+  app.removeContentTypeParser("text/plain");
   app.decorate("platform", deps);
   frontDoor.log = app.log;
   app.decorate("addFrontRoute", (route: FrontRoute) => frontDoor.add(route));

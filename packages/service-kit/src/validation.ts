@@ -5,21 +5,34 @@ interface AjvError {
   instancePath: string;
   params: Record<string, unknown>;
   message?: string;
+  /** The schema holding the failed keyword (Ajv's `verbose`): its `errorMessage` or `description` explain it. */
+  parentSchema?: { errorMessage?: unknown; description?: unknown };
 }
 
 const PART_NAMES: Record<string, string> = { querystring: "query", params: "path", headers: "header", body: "body" };
 
-/** "/urls/3/alias" -> "urls.3.alias" */
+/** "/urls/3/alias" -> "urls[3].alias": the one style every error names an array item in. */
 function fieldOf(error: AjvError, context: string): string {
-  const path = error.instancePath.replace(/^\//, "").replace(/\//g, ".");
+  const segments = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
   const extra =
     (error.params.missingProperty as string | undefined) ?? (error.params.additionalProperty as string | undefined);
-  const field = [path, extra].filter(Boolean).join(".");
+  if (extra !== undefined) segments.push(extra);
+  const field = segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), "");
   return field || PART_NAMES[context] || context;
 }
 
+/** A schema may say in words what its pattern or format means: `errorMessage: "must be YYYY-MM, e.g. 2026-11"`. */
+function statedMessage(error: AjvError): string | null {
+  const stated = error.parentSchema?.errorMessage;
+  return typeof stated === "string" ? stated : null;
+}
+
+const plural = (count: unknown, one: string, many: string) => (count === 1 ? one : many.replace("#", String(count)));
+
 function issueOf(error: AjvError): string {
   const p = error.params;
+  const stated = statedMessage(error);
+  if (stated && (error.keyword === "pattern" || error.keyword === "format")) return stated;
   switch (error.keyword) {
     case "required":
       return "is required";
@@ -38,9 +51,17 @@ function issueOf(error: AjvError): string {
     case "minLength":
       return p.limit === 1 ? "must not be empty" : `must be at least ${p.limit} characters long`;
     case "maxItems":
-      return `must have at most ${p.limit} items`;
+      return plural(p.limit, "must have at most one item", "must have at most # items");
     case "minItems":
-      return `must have at least ${p.limit} items`;
+      return plural(p.limit, "must not be empty: give at least one item", "must have at least # items");
+    case "minProperties":
+      return plural(p.limit, "must not be empty: give at least one field", "must have at least # fields");
+    case "maxProperties":
+      return plural(p.limit, "must have at most one field", "must have at most # fields");
+    case "uniqueItems":
+      return "must not repeat an item";
+    case "multipleOf":
+      return `must be a multiple of ${p.multipleOf}`;
     case "enum":
       return `must be one of: ${(p.allowedValues as unknown[]).join(", ")}`;
     case "const":
@@ -48,13 +69,28 @@ function issueOf(error: AjvError): string {
     case "type":
       return `must be ${/^[aeiou]/.test(String(p.type)) ? "an" : "a"} ${String(p.type).replace(/,/g, " or ")}`;
     case "format":
-      return `must be a valid ${p.format}`;
-    case "pattern":
-      return `must match the pattern ${p.pattern}`;
+      return FORMAT_ISSUES[String(p.format)] ?? `must be a valid ${p.format}`;
+    case "pattern": {
+      const description = error.parentSchema?.description;
+      return typeof description === "string" ? `is not in the accepted form (${description})` : "is not in the accepted form";
+    }
     default:
-      return error.message ?? "is not valid";
+      return "is not valid";
   }
 }
+
+const FORMAT_ISSUES: Record<string, string> = {
+  "date-time": "must be a date and time in ISO 8601, e.g. 2026-11-25T14:30:00Z",
+  date: "must be a date as YYYY-MM-DD, e.g. 2026-11-25",
+  time: "must be a time as HH:MM:SS, e.g. 14:30:00",
+  email: "must be an email address, e.g. someone@example.com",
+  uri: "must be an absolute URL, e.g. https://example.com/page",
+  url: "must be an absolute URL, e.g. https://example.com/page",
+  uuid: "must be a UUID, e.g. 123e4567-e89b-12d3-a456-426614174000",
+  hostname: "must be a host name, e.g. example.com",
+  ipv4: "must be an IPv4 address, e.g. 192.0.2.1",
+  ipv6: "must be an IPv6 address, e.g. 2001:db8::1",
+};
 
 /**
  * Ajv's errors as `{field, issue}` pairs. A union of literals (TypeBox's way of writing an enum) fails

@@ -2,7 +2,8 @@ import { Ajv, type Options } from "ajv";
 import addFormats from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
 
-const shared: Options = { useDefaults: true, removeAdditional: true, allErrors: false, strict: false };
+// verbose: an error carries its schema, whose errorMessage or description turns a pattern into words.
+const shared: Options = { useDefaults: true, removeAdditional: true, allErrors: false, strict: false, verbose: true };
 
 function ajvWith(options: Options): Ajv {
   const ajv = new Ajv({ ...shared, ...options });

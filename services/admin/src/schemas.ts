@@ -2,7 +2,7 @@ import { Type } from "typebox";
 import { PLAN_NAMES, SERVICE_NAMES } from "@apiplat/config";
 
 export const Uuid = Type.String({ format: "uuid" });
-export const Month = Type.String({ pattern: "^\\d{4}-(0[1-9]|1[0-2])$", description: "UTC month, YYYY-MM" });
+export const Month = Type.String({ pattern: "^\\d{4}-(0[1-9]|1[0-2])$", description: "UTC month, YYYY-MM", errorMessage: "must be YYYY-MM, e.g. 2026-11" });
 
 export const AccountParams = Type.Object({ id: Uuid });
 export const KeyParams = Type.Object({ key_id: Uuid });

@@ -9,8 +9,10 @@ export const MAX_PLACES = 12;
 /** The first day of the ECB's reference rates (and of our data). */
 export const EARLIEST_DATE = "1999-01-04";
 
-const code = (description: string) => Type.String({ minLength: 3, maxLength: 3, pattern: "^[A-Za-z]{3}$", description });
-const isoDay = (description: string) => Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description });
+const code = (description: string) =>
+  Type.String({ minLength: 3, maxLength: 3, pattern: "^[A-Za-z]{3}$", description, errorMessage: "must be a three-letter currency code such as EUR" });
+const isoDay = (description: string) =>
+  Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description, errorMessage: "must be a date as YYYY-MM-DD, e.g. 2026-11-25" });
 
 const Symbols = Type.String({
   minLength: 3,

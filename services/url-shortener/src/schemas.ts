@@ -20,6 +20,7 @@ export const LinkInputSchema = Type.Object(
         minLength: ALIAS_MIN_LENGTH,
         maxLength: ALIAS_MAX_LENGTH,
         pattern: ALIAS_PATTERN,
+        errorMessage: "must contain only letters, digits, - and _",
         description: "A custom code: letters, digits, - and _. Unique per domain regardless of letter case; redirects match it exactly.",
       }),
     ),

@@ -249,7 +249,7 @@ describe("POST /bulk", () => {
     ]);
     const empty = await h.app.inject({ method: "POST", url: "/bulk", headers: basic.headers, payload: { urls: [] } });
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().error.details).toEqual([{ field: "urls", issue: "must have at least 1 items" }]);
+    expect(empty.json().error.details).toEqual([{ field: "urls", issue: "must not be empty: give at least one item" }]);
   });
 });
 

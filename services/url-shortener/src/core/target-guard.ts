@@ -35,9 +35,9 @@ export class TargetGuard {
     const check = this.outbound.check(origin).then(
       () => null,
       (error: unknown) => {
-        if (!(error instanceof ApiError)) return null;
-        const issue = error.details?.[0]?.issue ?? error.message;
-        return issue.startsWith("has a host name") ? null : issue;
+        // Only a refusal by policy (a 400) refuses the link; a host that does not resolve is an upstream failure.
+        if (!(error instanceof ApiError) || error.statusCode >= 500) return null;
+        return error.details?.[0]?.issue ?? error.message;
       },
     );
     return Promise.race([check, timeout]);

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { SqlClient } from "./sql.js";
 
 /**
@@ -7,9 +8,14 @@ import type { SqlClient } from "./sql.js";
  */
 export const BODY_PART_BYTES = 256 * 1024;
 
-/** Writes `body` in parts; call inside the transaction that stores the capture row. */
+/**
+ * Writes `body` in parts; call inside the transaction that stores the capture row. Between parts the
+ * event loop gets a turn: on the embedded database a query resolves without any I/O, so a loop of
+ * awaits alone would never let timers or other sockets in.
+ */
 export async function insertBodyParts(tx: SqlClient, requestId: string, body: Buffer): Promise<void> {
   for (let part = 0, offset = 0; offset < body.length; part++, offset += BODY_PART_BYTES) {
+    if (part > 0) await nextTurn();
     const hex = body.subarray(offset, offset + BODY_PART_BYTES).toString("hex");
     await tx.query("INSERT INTO webhook_request_bodies (request_id, part, bytes) VALUES ($1, $2, decode($3, 'hex'))", [requestId, part, hex]);
   }
@@ -18,6 +24,7 @@ export async function insertBodyParts(tx: SqlClient, requestId: string, body: Bu
 /** The parts of a body in order, one query each, so that a reader holds one part at a time. */
 export async function* bodyParts(db: SqlClient, requestId: string): AsyncGenerator<Buffer> {
   for (let part = 0; ; part++) {
+    if (part > 0) await nextTurn();
     const { rows } = await db.query<{ hex: string }>(
       "SELECT encode(bytes, 'hex') AS hex FROM webhook_request_bodies WHERE request_id = $1 AND part = $2",
       [requestId, part],

@@ -20,8 +20,8 @@ afterAll(async () => {
   await platform.close();
 });
 
-const NUL = "must not contain the NUL character (\\u0000)";
-const SURROGATE = "must be well-formed Unicode (an unpaired surrogate such as \\ud800 is not)";
+const NUL = "must not contain a NUL character (\\u0000)";
+const SURROGATE = "must not contain a lone UTF-16 surrogate (text that is not valid Unicode)";
 
 /** A JSON body written by hand: JSON.stringify would keep "\ud800" as an escape, which is the point. */
 function rawJson(text: string) {

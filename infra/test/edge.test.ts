@@ -39,6 +39,8 @@ describe("the real nginx in front of running services", () => {
   let nginx: ChildProcess;
   let edge: string;
   let key: string;
+  /** Stands in for the webhook relay: answers with the headers nginx passed on. */
+  let echo: import("node:http").Server;
 
   const freePort = async () => {
     const { createServer } = await import("node:net");
@@ -66,9 +68,13 @@ describe("the real nginx in front of running services", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "nginx-edge-"));
     const edgePort = await freePort();
     copyFileSync(path.join(infra, "nginx/routing.conf"), path.join(dir, "routing.conf"));
+    const { createServer } = await import("node:http");
+    echo = createServer((req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ headers: req.headers })));
+    await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+    const echoPort = (echo.address() as AddressInfo).port;
     writeFileSync(
       path.join(dir, "service-addresses.conf"),
-      `map $service $service_address { default ""; text-toolkit 127.0.0.1:${ports[0]}; time-zone 127.0.0.1:${ports[1]}; }\n`,
+      `map $service $service_address { default ""; text-toolkit 127.0.0.1:${ports[0]}; time-zone 127.0.0.1:${ports[1]}; webhook-relay 127.0.0.1:${echoPort}; }\n`,
     );
     const conf = readFileSync(path.join(infra, "nginx/nginx.conf"), "utf8")
       .replace("listen 8080 default_server;", `listen 127.0.0.1:${edgePort} default_server;`)
@@ -87,6 +93,7 @@ describe("the real nginx in front of running services", () => {
   });
   afterAll(async () => {
     nginx?.kill("SIGQUIT");
+    echo?.close();
     for (const app of apps ?? []) await app.close();
     await platform?.close();
   });
@@ -122,6 +129,23 @@ describe("the real nginx in front of running services", () => {
     });
     expect((await viaGateway("text-toolkit")).body.data.uuids).toHaveLength(1);
     expect((await viaGateway("time-zone")).body.data).toMatchObject({ timezone: "Europe/Paris", abbreviation: "CEST" });
+  });
+
+  it("names the client by the address it sees and drops the client's own proxy claims (TRUST_PROXY trusts only nginx)", async () => {
+    const forged = { "x-forwarded-for": "203.0.113.7", "x-real-ip": "203.0.113.7", forwarded: "for=203.0.113.7", "x-forwarded-host": "evil.test", "x-forwarded-port": "1" };
+    const res = await call("/h/x", { host: "webhook-relay.api.local", ...forged });
+    expect(res.status).toBe(200);
+    const seen = res.body.headers;
+    expect(seen["x-forwarded-for"]).toBe("127.0.0.1");
+    expect(seen["x-forwarded-host"]).toBe("webhook-relay.api.local");
+    expect(seen["x-forwarded-proto"]).toBe("http");
+    for (const name of ["x-real-ip", "forwarded", "x-forwarded-port"]) expect(seen[name], name).toBeUndefined();
+  });
+
+  it("routes the hooks host to the webhook relay", async () => {
+    const res = await call("/3f1c2b4a-0000-4000-8000-000000000000", { host: "hooks.api.local" });
+    expect(res.status).toBe(200);
+    expect(res.body.headers.host).toBe("hooks.api.local");
   });
 
   it("answers an unknown gateway target with the JSON envelope", async () => {

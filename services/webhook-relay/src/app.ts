@@ -1,4 +1,5 @@
-import { createServiceApp, type PlatformDeps, type ServiceApp } from "@apiplat/service-kit";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { createServiceApp, errors, type PlatformDeps, type ServiceApp } from "@apiplat/service-kit";
 import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
 import { relaySettingsFromEnv } from "./config.js";
 import { LIMITS } from "./limits.js";
@@ -21,9 +22,20 @@ export interface WebhookRelayDeps extends PlatformDeps {
 
 const SERVICE = "webhook-relay" as const;
 
+/** The hooks host exists to keep hook answers off the API's origin: the API does not answer there. */
+function hooksHostServesHooksOnly(hooksHost: string) {
+  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    const isHook = (request.routeOptions.config as { hook?: boolean }).hook === true;
+    if (!isHook && request.hostname.toLowerCase() === hooksHost) return done(errors.notFound(`${hooksHost} serves hook URLs only.`));
+    done();
+  };
+}
+
 export async function buildApp(deps: WebhookRelayDeps): Promise<ServiceApp> {
   const host = deps.config.services.find((s) => s.name === SERVICE)?.host ?? `${SERVICE}.${deps.config.publicDomain}`;
   const settings: RelaySettings = { ...defaultRelaySettings(host), ...deps.relay };
+  // With a hooks host of their own, hook URLs are handed out on it unless a base is given explicitly.
+  if (settings.hooksHost !== null && deps.relay?.hooksUrl === undefined) settings.hooksUrl = `http://${settings.hooksHost}`;
   const outbound: OutboundClient = createOutboundClient({ allowCidrs: deps.config.outboundAllowCidrs, userAgent: "webhook-relay/1.0" });
   const app = await createServiceApp({
     service: SERVICE,
@@ -32,6 +44,7 @@ export async function buildApp(deps: WebhookRelayDeps): Promise<ServiceApp> {
     description:
       "Temporary webhook endpoints that capture every request, stream them live, forward them signed (Standard Webhooks) with retries, and replay them.",
   });
+  if (settings.hooksHost !== null) app.addHook("onRequest", hooksHostServesHooksOnly(settings.hooksHost));
   const relay = new Relay(deps, outbound, settings, app.log);
   app.decorate("webhookRelay", relay);
   await app.register(hookRoutes, { relay, maxBodyBytes: LIMITS.maxBodyBytes });

@@ -1,6 +1,7 @@
 import { errors } from "@apiplat/service-kit";
 import { protectCredentials } from "./domain/basic-auth.js";
 import { normalizeAllowlistEntry } from "./domain/ip-allowlist.js";
+import { textProblem } from "./domain/text.js";
 import type { InboxSettingsInput } from "./schemas.js";
 import type { InboxSettingsChange } from "./store/inboxes.js";
 
@@ -14,8 +15,22 @@ function normalizeAllowlist(entries: string[]): string[] {
   });
 }
 
+/** A 400 naming the field when a string cannot be stored as text (NUL, unpaired surrogate). */
+export function requireStorableText(value: string | undefined | null, field: string): void {
+  const problem = value === undefined || value === null ? null : textProblem(value);
+  if (problem !== null) throw errors.validation(field, problem);
+}
+
+function requireStorableSettings(input: InboxSettingsInput): void {
+  requireStorableText(input.default_response?.body, "default_response.body");
+  requireStorableText(input.basic_auth?.username, "basic_auth.username");
+  // The password is only hashed, but its UTF-8 bytes must be the ones the sender will send.
+  requireStorableText(input.basic_auth?.password, "basic_auth.password");
+}
+
 /** Validated API input -> what is stored (the password only as a salted digest). */
 export function settingsChange(input: InboxSettingsInput): InboxSettingsChange {
+  requireStorableSettings(input);
   const change: InboxSettingsChange = {};
   if (input.default_response !== undefined) {
     change.defaultResponse =

@@ -4,8 +4,16 @@ export const LIMITS = {
   maxBodyBytes: 10 * 1024 * 1024,
   /** Live inboxes one account may hold at once. */
   maxInboxesPerAccount: 1000,
-  /** In listings and streams, bodies above this size are left out (fetch the request to get it). */
+  /**
+   * In listings and streams, bodies above this size are left out (fetch the request to get it). It is
+   * also the largest body kept in the capture's row; larger ones are kept in parts beside it.
+   */
   inlineBodyBytes: 64 * 1024,
+  /** GET /inbox/{id}/requests/{rid} shows bodies up to this size; larger ones only through /raw. */
+  detailBodyBytes: 1024 * 1024,
+  /** Captures per second one inbox accepts (per process), and the burst it may send at once. */
+  capturesPerSecond: 10,
+  captureBurst: 20,
   defaultResponseBodyChars: 65_536,
   contentTypeChars: 255,
   credentialChars: 128,

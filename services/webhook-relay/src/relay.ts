@@ -3,6 +3,10 @@ import { errors, type PlatformDeps } from "@apiplat/service-kit";
 import type { OutboundClient } from "@apiplat/outbound-guard";
 import { credentialsMatch, parseBasicAuthorization } from "./domain/basic-auth.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./domain/retry.js";
+import { TokenBuckets, type RateLimit } from "./domain/rate-limit.js";
+import { STORAGE_QUOTA_BYTES, type PlanName } from "./domain/retention.js";
+import { LIMITS } from "./limits.js";
+import { insertBodyParts } from "./store/bodies.js";
 import { DeliveryWorker } from "./delivery/worker.js";
 import { findLiveInbox, purgeExpiredInboxes, trimOverfullInboxes, type InboxRow } from "./store/inboxes.js";
 import { toBuffer } from "./store/sql.js";
@@ -15,6 +19,15 @@ import { isPrivate } from "./views.js";
 export interface RelaySettings {
   /** Public base of hook URLs: an inbox's hook URL is `${hooksUrl}/${id}`. */
   hooksUrl: string;
+  /**
+   * A host name of the hooks' own (e.g. hooks.example.com), so that what a hook answers never comes
+   * from the API's origin: requests to it reach hooks at /<id> and nothing else. Null: none.
+   */
+  hooksHost: string | null;
+  /** Captures per second each inbox accepts (per process), with bursts up to `burst`. */
+  captureRate: RateLimit;
+  /** Bytes of captures an account may keep, per plan (fixed on each inbox at its creation). */
+  storageQuotaBytes: Record<PlanName, number>;
   forwardTimeoutMs: number;
   workerConcurrency: number;
   /** How often the delivery queue is polled for retries that came due and work of other replicas. */
@@ -26,8 +39,6 @@ export interface RelaySettings {
   inboxCacheMs: number;
   /** Most captures written by one INSERT (1 writes each capture alone). */
   captureBatchMax: number;
-  /** Proxies whose X-Forwarded-For is believed for the sender's address. */
-  trustedProxies: string[];
   retryPolicy: RetryPolicy;
   random: () => number;
 }
@@ -35,6 +46,9 @@ export interface RelaySettings {
 export function defaultRelaySettings(host: string): RelaySettings {
   return {
     hooksUrl: `http://${host}/h`,
+    hooksHost: null,
+    captureRate: { perSecond: LIMITS.capturesPerSecond, burst: LIMITS.captureBurst },
+    storageQuotaBytes: STORAGE_QUOTA_BYTES,
     forwardTimeoutMs: 15_000,
     workerConcurrency: 64,
     pollIntervalMs: 1_000,
@@ -42,7 +56,6 @@ export function defaultRelaySettings(host: string): RelaySettings {
     keepAliveMs: 15_000,
     inboxCacheMs: 5_000,
     captureBatchMax: 100,
-    trustedProxies: ["127.0.0.0/8", "::1/128"],
     retryPolicy: DEFAULT_RETRY_POLICY,
     random: Math.random,
   };
@@ -51,13 +64,29 @@ export function defaultRelaySettings(host: string): RelaySettings {
 /** Concurrent batch writes per kind; the rest of the pool stays free for reads and the worker. */
 const WRITES_IN_FLIGHT = 4;
 
-/** insertCaptures' rows in the order of `items` (RETURNING does not promise an order). */
+/**
+ * insertCaptures' rows in the order of `items` (RETURNING does not promise an order). A batch checks
+ * each account's quota for all its captures at once; those refused with others are tried again alone,
+ * so that a capture that fits is not refused for a neighbour that does not.
+ */
 async function storeCaptures(db: PlatformDeps["db"], items: CaptureToStore[]): Promise<StoredCapture[]> {
   const stored = new Map((await insertCaptures(db, items)).map((s) => [s.id, s]));
-  return items.map((item) => {
-    const result = stored.get(item.capture.id);
+  const results: StoredCapture[] = [];
+  for (const item of items) {
+    let result = stored.get(item.capture.id);
     if (!result) throw new Error(`capture ${item.capture.id} was not stored`);
-    return result;
+    if (result.seq === null && items.length > 1) [result] = await insertCaptures(db, [item]);
+    results.push(result);
+  }
+  return results;
+}
+
+/** A body too large for the row: the row and the body's parts in one transaction, so never half of it. */
+function storeLargeCapture(db: PlatformDeps["db"], item: CaptureToStore): Promise<StoredCapture> {
+  return db.transaction(async (tx) => {
+    const [stored] = await insertCaptures(tx, [item]);
+    if (stored.seq !== null) await insertBodyParts(tx, item.capture.id, item.capture.body);
+    return stored;
   });
 }
 
@@ -72,6 +101,8 @@ export class Relay {
   readonly worker: DeliveryWorker;
   readonly inboxes: InboxCache;
   readonly captures: BatchWriter<CaptureToStore, StoredCapture>;
+  /** Captures per inbox and second (see RelaySettings.captureRate). */
+  readonly captureRate: TokenBuckets;
   private purgeTimer: NodeJS.Timeout | undefined;
   private readonly publishing = new Set<Promise<void>>();
   private readonly capturing = new Set<Promise<unknown>>();
@@ -88,6 +119,7 @@ export class Relay {
       log.warn({ err: error }, "announcing an inbox change to other replicas failed; they see it within the cache lifetime"),
     );
     this.captures = new BatchWriter((items) => storeCaptures(deps.db, items), WRITES_IN_FLIGHT, settings.captureBatchMax);
+    this.captureRate = new TokenBuckets(settings.captureRate);
     this.worker = new DeliveryWorker(deps.db, outbound, deps.now, log, {
       concurrency: settings.workerConcurrency,
       pollIntervalMs: settings.pollIntervalMs,
@@ -149,6 +181,11 @@ export class Relay {
         .finally(() => this.publishing.delete(publishing));
       this.publishing.add(publishing);
     }
+  }
+
+  /** Small captures go in shared batches; a large body is written in parts on its own. */
+  storeCapture(item: CaptureToStore): Promise<StoredCapture> {
+    return item.bodyInRow ? this.captures.write(item) : storeLargeCapture(this.deps.db, item);
   }
 
   /** Deletes inboxes past their retention with their captures, then captures past each inbox's cap. */

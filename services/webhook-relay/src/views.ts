@@ -35,6 +35,7 @@ export function ownerInboxView(inbox: InboxRow, hooksUrl: string) {
     ip_allowlist: inbox.ip_allowlist,
     forward_url: inbox.forward_url,
     max_requests: inbox.max_requests,
+    max_stored_bytes: inbox.max_stored_bytes,
   };
 }
 
@@ -48,7 +49,8 @@ export function forwardingView(inbox: InboxRow, now: Date) {
   };
 }
 
-function deliveryView(row: RequestRow) {
+/** Where and how a capture was forwarded: the owner's only (the destination URL may carry a secret). */
+export function deliveryView(row: RequestRow) {
   if (row.delivery_state === null) return null;
   return {
     state: row.delivery_state,
@@ -58,7 +60,8 @@ function deliveryView(row: RequestRow) {
   };
 }
 
-export function requestView(row: RequestRow) {
+/** A capture as anyone allowed to read the inbox sees it: what the sender sent, nothing of the owner's forwarding. */
+export function captureView(row: RequestRow) {
   const rendered = row.body === null ? { body: null, body_encoding: null } : renderBody(row.body);
   return {
     id: row.id,
@@ -74,8 +77,12 @@ export function requestView(row: RequestRow) {
     ...rendered,
     body_omitted: row.body === null,
     source_ip: row.source_ip,
-    forwarding: deliveryView(row),
   };
+}
+
+/** The owner also sees the capture's forwarding state; other readers see the capture only. */
+export function requestView(row: RequestRow, owner: boolean) {
+  return owner ? { ...captureView(row), forwarding: deliveryView(row) } : captureView(row);
 }
 
 export function attemptView(a: AttemptRow) {

@@ -63,9 +63,9 @@ describe("captures kept per inbox", () => {
     const inbox = (await app.inject({ method: "POST", url: "/create", headers: basic.headers })).json().data;
     expect(inbox.max_requests).toBe(1000);
     await platform.deps.db.query(
-      `INSERT INTO webhook_requests (id, inbox_id, received_at, method, path, query_string, headers, body, body_size, source_ip)
-       SELECT gen_random_uuid(), $1, $2, 'POST', '/', '', '[]'::jsonb, convert_to('old ' || n, 'UTF8'), 5, '127.0.0.1'
-       FROM generate_series(1, 999) AS n`,
+      `INSERT INTO webhook_requests (id, inbox_id, received_at, method, path, query_string, headers, body, body_size, source_ip, account_id, stored_bytes)
+       SELECT gen_random_uuid(), $1, $2, 'POST', '/', '', '[]'::jsonb, convert_to('old ' || n, 'UTF8'), 5, '127.0.0.1', i.account_id, 5
+       FROM generate_series(1, 999) AS n, webhook_inboxes i WHERE i.id = $1`,
       [inbox.id, clock],
     );
     expect((await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "number 1000" })).statusCode).toBe(200);

@@ -4,6 +4,7 @@ import { BatchWriter } from "../batch-writer.js";
 import { claimDueDeliveries, finishDeliveryAttempts, type DeliveryJob, type FinishedDelivery } from "../store/deliveries.js";
 import type { SqlClient } from "../store/sql.js";
 import { toBuffer } from "../store/sql.js";
+import { readBodyParts } from "../store/bodies.js";
 import { activeSecrets, sendRequest, type OutboundFetcher, type SendResult } from "./sender.js";
 
 export interface DeliveryWorkerOptions {
@@ -143,7 +144,7 @@ export class DeliveryWorker {
       messageId: job.request_id,
       method: job.method,
       headers: job.headers,
-      body: toBuffer(job.body),
+      body: job.body === null ? await readBodyParts(this.db, job.request_id) : toBuffer(job.body),
       dropAuthorization: job.has_basic_auth,
       secrets: activeSecrets(job.signing_secret, job.previous_signing_secret, job.previous_secret_expires_at, startedAt),
     };

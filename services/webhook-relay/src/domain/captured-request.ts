@@ -72,3 +72,10 @@ export function renderBody(body: Uint8Array): { body: string; body_encoding: Bod
   const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   return { body: encoding === "text" ? buffer.toString("utf8") : buffer.toString("base64"), body_encoding: encoding };
 }
+
+/** What a capture counts against its owner's storage quota: the body, path, query and every header. */
+export function storedBytes(capture: { path: string; queryString: string; headers: readonly HeaderEntry[]; body: Uint8Array }): number {
+  let total = capture.body.length + Buffer.byteLength(capture.path) + Buffer.byteLength(capture.queryString);
+  for (const { name, value } of capture.headers) total += Buffer.byteLength(name) + Buffer.byteLength(value);
+  return total;
+}

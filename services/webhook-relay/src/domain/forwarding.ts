@@ -1,21 +1,24 @@
 import type { HeaderEntry } from "./captured-request.js";
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from "./signature.js";
 
-/** RFC 9110 section 7.6.1 connection-specific headers, plus the legacy ones proxies also drop. */
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-]);
+/** RFC 9110 section 7.6.1 connection-specific headers (every Proxy-* header goes too, see isHopByHop). */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade"]);
 
 /** Set again for the destination: its own Host and the length of the body actually sent. */
 const RECOMPUTED = new Set(["host", "content-length"]);
+
+/**
+ * Headers that speak for a proxy about the client (Forwarded, X-Forwarded-*, X-Real-IP). Whatever a
+ * sender wrote there is forged as far as the destination is concerned: forwarded as captured, they
+ * would let any account pose as an allowed address to a destination that trusts our address as a proxy.
+ */
+function isProxyClaim(name: string): boolean {
+  return name === "forwarded" || name === "x-real-ip" || name.startsWith("x-forwarded-");
+}
+
+function isHopByHop(name: string): boolean {
+  return HOP_BY_HOP.has(name) || name.startsWith("proxy-");
+}
 
 /** Ours replace any the sender sent, so that the destination sees exactly one valid signature set. */
 const SIGNATURE_HEADERS = new Set([WEBHOOK_ID_HEADER, WEBHOOK_TIMESTAMP_HEADER, WEBHOOK_SIGNATURE_HEADER]);
@@ -25,6 +28,10 @@ export interface ForwardHeaderOptions {
   dropAuthorization: boolean;
 }
 
+/**
+ * The captured headers that may go on to a destination (forwarding and replay): no hop-by-hop header
+ * (nor any named in Connection), no proxy claim about the client, no Host or Content-Length.
+ */
 export function forwardableHeaders(headers: readonly HeaderEntry[], options: ForwardHeaderOptions): HeaderEntry[] {
   const namedInConnection = new Set(
     headers
@@ -34,7 +41,7 @@ export function forwardableHeaders(headers: readonly HeaderEntry[], options: For
   );
   return headers.filter((h) => {
     const name = h.name.toLowerCase();
-    if (HOP_BY_HOP.has(name) || RECOMPUTED.has(name) || SIGNATURE_HEADERS.has(name)) return false;
+    if (isHopByHop(name) || isProxyClaim(name) || RECOMPUTED.has(name) || SIGNATURE_HEADERS.has(name)) return false;
     if (namedInConnection.has(name)) return false;
     if (options.dropAuthorization && name === "authorization") return false;
     return true;

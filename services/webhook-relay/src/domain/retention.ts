@@ -30,3 +30,21 @@ export const MAX_REQUESTS_PER_INBOX: Record<PlanName, number> = {
 export function maxRequestsPerInbox(plan: string): number {
   return MAX_REQUESTS_PER_INBOX[plan as PlanName] ?? MAX_REQUESTS_PER_INBOX.BASIC;
 }
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
+/**
+ * Bytes of captures (body, path, query and headers) one account may keep at once, per plan: a public,
+ * unmetered hook URL must not be able to fill the database. A capture that does not fit is refused.
+ */
+export const STORAGE_QUOTA_BYTES: Record<PlanName, number> = {
+  BASIC: 100 * MiB,
+  PRO: 2 * GiB,
+  ULTRA: 20 * GiB,
+  MEGA: 100 * GiB,
+};
+
+export function storageQuotaBytes(plan: string, quotas: Record<PlanName, number> = STORAGE_QUOTA_BYTES): number {
+  return quotas[plan as PlanName] ?? quotas.BASIC;
+}

@@ -9,7 +9,9 @@ import { recordReplayAttempt } from "../store/deliveries.js";
 import { rotateSigningSecret, setForwardUrl } from "../store/inboxes.js";
 import { findRequest } from "../store/requests.js";
 import { toBuffer } from "../store/sql.js";
+import { readBodyParts } from "../store/bodies.js";
 import { forwardingView } from "../views.js";
+import { requireStorableText } from "../inbox-settings.js";
 
 export async function forwardingRoutes(app: ServiceApp, options: { relay: Relay }): Promise<void> {
   const { relay } = options;
@@ -21,6 +23,7 @@ export async function forwardingRoutes(app: ServiceApp, options: { relay: Relay 
     async (request) => {
       let inbox = await relay.ownedInbox(request, request.params.id);
       const { url, rotate_secret } = request.body;
+      requireStorableText(url, "url");
       if (url !== undefined && url !== null) await relay.outbound.check(url, "url");
       if (url !== undefined) inbox = await setForwardUrl(db, inbox.id, url, now());
       if (rotate_secret) {
@@ -41,18 +44,19 @@ export async function forwardingRoutes(app: ServiceApp, options: { relay: Relay 
     { preValidation: emptyBodyAsObject, schema: { params: RequestParams, body: ReplayBody, summary: "Send a captured request again, now, and return the answer" } },
     async (request) => {
       const inbox = await relay.ownedInbox(request, request.params.id);
+      requireStorableText(request.body.url, "url");
       const base = request.body.url ?? inbox.forward_url;
       if (!base) throw errors.conflict("This inbox has no forwarding URL; give one in url.", [{ field: "url", issue: "is required when the inbox does not forward" }]);
       await relay.outbound.check(base, "url");
       const row = await findRequest(db, inbox.id, request.params.request_id);
-      if (!row || row.body === null) throw errors.notFound(`Inbox ${inbox.id} has no request ${request.params.request_id}.`);
+      if (!row) throw errors.notFound(`Inbox ${inbox.id} has no request ${request.params.request_id}.`);
       const startedAt = now();
       const target = destinationUrl(base, row.path, row.query_string);
       const outgoing = {
         messageId: row.id,
         method: row.method,
         headers: row.headers,
-        body: toBuffer(row.body),
+        body: row.body === null ? await readBodyParts(db, row.id) : toBuffer(row.body),
         dropAuthorization: inbox.basic_auth_username !== null,
         secrets: activeSecrets(inbox.signing_secret, inbox.previous_signing_secret, inbox.previous_secret_expires_at, startedAt),
       };

@@ -2,17 +2,18 @@ import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, errors, ok, type ServiceApp } from "@apiplat/service-kit";
 import { credentialsMatch, parseBasicAuthorization } from "../domain/basic-auth.js";
-import { headerEntries, headerValue, hookTarget, type HeaderEntry } from "../domain/captured-request.js";
-import { clientIp } from "../domain/client-ip.js";
+import { headerEntries, headerValue, hookTarget, storedBytes, type HeaderEntry } from "../domain/captured-request.js";
+import { displayIp } from "../domain/client-ip.js";
 import { corsHeaders, isPreflight } from "../domain/cors.js";
 import { isIpAllowed } from "../domain/ip-allowlist.js";
+import type { RateLimit } from "../domain/rate-limit.js";
 import { LIMITS } from "../limits.js";
 import type { Relay } from "../relay.js";
 import type { NewCapture, RequestRow, StoredCapture } from "../store/requests.js";
 import { isForeignKeyViolation, toBuffer } from "../store/sql.js";
 import type { InboxRow } from "../store/inboxes.js";
 import type { DeliveryJob } from "../store/deliveries.js";
-import { requestView } from "../views.js";
+import { captureView, deliveryView } from "../views.js";
 
 /** Where hook URLs live on the service host: /h/<inbox id>, and any sub-path below it. */
 export const HOOK_PREFIX = "/h";
@@ -58,10 +59,31 @@ function refuseUnlessAllowed(inbox: InboxRow, sourceIp: string, headers: HeaderE
   }
 }
 
+function rateLimited(limit: RateLimit, retryAfterSeconds: number): ApiError {
+  const issue = `at most ${limit.perSecond} captures per second (bursts of ${limit.burst})`;
+  return new ApiError(
+    429,
+    "RATE_LIMITED",
+    `This inbox accepts ${issue}; retry after ${retryAfterSeconds} second(s).`,
+    [{ field: "inbox", issue }],
+    { "retry-after": String(retryAfterSeconds) },
+  );
+}
+
+function storageFull(inbox: InboxRow, bytes: number): ApiError {
+  const issue = `does not fit: the inbox owner's account keeps at most ${inbox.max_stored_bytes} bytes of captures`;
+  return new ApiError(
+    507,
+    "STORAGE_QUOTA_EXCEEDED",
+    `This capture (${bytes} bytes with its headers) ${issue}; space comes back as captures expire or are deleted.`,
+    [{ field: "body", issue }],
+  );
+}
+
 /** The capture as readers see it, built from what was just stored (no second read). */
-function capturedRow(capture: NewCapture, stored: StoredCapture, inbox: InboxRow): RequestRow {
+function capturedRow(capture: NewCapture, seq: number, stored: StoredCapture, inbox: InboxRow): RequestRow {
   return {
-    seq: stored.seq,
+    seq,
     id: capture.id,
     inbox_id: inbox.id,
     received_at: capture.receivedAt,
@@ -113,12 +135,38 @@ function answer(reply: FastifyReply, inbox: InboxRow, row: RequestRow, headers: 
 }
 
 /**
+ * On every answer of a hook, whatever the inbox's default response says: a page served from a hook
+ * runs sandboxed (no script, no same-origin access: an opaque origin) and is never sniffed into HTML.
+ */
+export const HOOK_ANSWER_HEADERS = {
+  "content-security-policy": "sandbox",
+  "x-content-type-options": "nosniff",
+} as const;
+
+/** What the route config of a hook says: where the inbox id sits in the path. */
+interface HookRouteConfig {
+  public: true;
+  hook: true;
+  /** "/h" on every host, "" on the hooks host (hooks.example.com/<id>). */
+  prefix: string;
+}
+
+/** An inbox found and its sender admitted, before the body is read. */
+interface Admission {
+  inbox: InboxRow;
+  headers: HeaderEntry[];
+  sourceIp: string;
+}
+
+/**
  * The public hook URL: captures any method and sub-path, body bytes exactly as sent. Registered in a
  * plugin of its own so that its catch-all body parser does not replace the JSON API's parsers.
  */
 export async function hookRoutes(app: ServiceApp, options: HookRoutesOptions): Promise<void> {
   const { relay, maxBodyBytes } = options;
   const { now } = relay.deps;
+  const hooksHost = relay.settings.hooksHost;
+  const admissions = new WeakMap<FastifyRequest, Admission>();
   // The platform's handler cannot know this route's limit; say it, and leave every other error to it.
   app.setErrorHandler((error: { code?: string }) => {
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") throw tooLarge(maxBodyBytes);
@@ -126,17 +174,36 @@ export async function hookRoutes(app: ServiceApp, options: HookRoutesOptions): P
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: maxBodyBytes }, (_request, body, done) => done(null, body));
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    reply.headers(HOOK_ANSWER_HEADERS);
+    done(null, payload);
+  });
 
-  const capture = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+  /**
+   * Everything that can refuse a sender, before its body is read: the inbox exists, the sender may
+   * send to it, the inbox's per-second budget has room. A refused 10 MiB upload is never buffered.
+   */
+  const admit = async (request: FastifyRequest<{ Params: { id: string } }>) => {
     const inboxId = request.params.id;
+    const { prefix } = request.routeOptions.config as unknown as HookRouteConfig;
+    if (prefix === "" && request.hostname.toLowerCase() !== hooksHost) throw errors.notFound(`Route ${request.method}:${request.url} not found`);
     if (!UUID.test(inboxId)) throw errors.notFound(`There is no inbox ${inboxId}.`);
     const inbox = await relay.inboxes.get(inboxId);
     if (!inbox) throw errors.notFound(`There is no inbox ${inboxId}, or it has expired.`);
     const headers = headerEntries(request.raw.rawHeaders);
-    const sourceIp = clientIp(request.raw.socket.remoteAddress ?? "", request.headers["x-forwarded-for"] as string | undefined, relay.settings.trustedProxies);
+    // The platform's rule (TRUST_PROXY, no proxy by default): a sender cannot name its own address.
+    const sourceIp = displayIp(request.ip);
     refuseUnlessAllowed(inbox, sourceIp, headers);
+    const waitSeconds = relay.captureRate.take(inbox.id, now().getTime());
+    if (waitSeconds > 0) throw rateLimited(relay.captureRate.limit, waitSeconds);
+    admissions.set(request, { inbox, headers, sourceIp });
+  };
+
+  const capture = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    const { inbox, headers, sourceIp } = admissions.get(request)!;
     const body = Buffer.isBuffer(request.body) ? request.body : await readUnparsedBody(request, maxBodyBytes);
-    const target = hookTarget(request.raw.url ?? request.url, `${HOOK_PREFIX}/${inboxId}`);
+    const { prefix } = request.routeOptions.config as unknown as HookRouteConfig;
+    const target = hookTarget(request.raw.url ?? request.url, `${prefix}/${request.params.id}`);
     const capture: NewCapture = {
       id: randomUUID(),
       inboxId: inbox.id,
@@ -149,9 +216,11 @@ export async function hookRoutes(app: ServiceApp, options: HookRoutesOptions): P
       contentType: headerValue(headers, "content-type") ?? null,
       sourceIp,
     };
-    const stored = await store(capture, inbox);
-    const row = capturedRow(capture, stored, inbox);
-    relay.announce(inbox.id, { seq: stored.seq, request: requestView(row) });
+    const bytes = storedBytes(capture);
+    const stored = await store(capture, inbox, bytes);
+    if (stored.seq === null) throw storageFull(inbox, bytes);
+    const row = capturedRow(capture, stored.seq, stored, inbox);
+    relay.announce(inbox.id, { seq: stored.seq, capture: captureView(row), forwarding: deliveryView(row) });
     return answer(reply, inbox, row, headers);
   };
 
@@ -159,13 +228,17 @@ export async function hookRoutes(app: ServiceApp, options: HookRoutesOptions): P
    * Stores the capture; when the inbox forwards and the worker has room, the delivery is stored already
    * claimed by this process and handed straight to the worker, saving the worker a query.
    */
-  const store = async (capture: NewCapture, inbox: InboxRow) => {
+  const store = async (capture: NewCapture, inbox: InboxRow, bytes: number) => {
     const claimed = inbox.forward_url !== null && relay.worker.reserve();
     try {
-      const stored = await relay.captures.write({
+      const stored = await relay.storeCapture({
         capture,
         forwardUrl: inbox.forward_url,
         claimedUntil: claimed ? relay.worker.claimUntil(now()) : null,
+        accountId: inbox.account_id,
+        storedBytes: bytes,
+        quotaBytes: inbox.max_stored_bytes,
+        bodyInRow: capture.body.length <= LIMITS.inlineBodyBytes,
       });
       if (claimed) relay.worker.release(stored.delivery_id === null ? null : firstAttempt(capture, inbox, stored.delivery_id));
       else if (stored.queued) relay.worker.wake();
@@ -178,11 +251,20 @@ export async function hookRoutes(app: ServiceApp, options: HookRoutesOptions): P
   };
 
   const handler = (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => relay.track(capture(request, reply));
-  const route = { method: CAPTURED_METHODS, config: { public: true }, handler };
+  const hookRoute = (prefix: string) => ({
+    method: CAPTURED_METHODS,
+    config: { public: true, hook: true, prefix } satisfies HookRouteConfig,
+    onRequest: admit,
+    handler,
+  });
   const documented = {
     summary: "The hook URL (public, no gateway key): captures any method, any sub-path below it, any body up to 10 MiB",
     security: [],
   };
-  app.route({ ...route, url: `${HOOK_PREFIX}/:id`, schema: documented });
-  app.route({ ...route, url: `${HOOK_PREFIX}/:id/*`, schema: { hide: true } });
+  app.route({ ...hookRoute(HOOK_PREFIX), url: `${HOOK_PREFIX}/:id`, schema: documented });
+  app.route({ ...hookRoute(HOOK_PREFIX), url: `${HOOK_PREFIX}/:id/*`, schema: { hide: true } });
+  if (hooksHost !== null) {
+    app.route({ ...hookRoute(""), url: "/:id", schema: { hide: true } });
+    app.route({ ...hookRoute(""), url: "/:id/*", schema: { hide: true } });
+  }
 }

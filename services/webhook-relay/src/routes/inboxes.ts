@@ -1,9 +1,10 @@
+import { Readable } from "node:stream";
 import { randomUUID } from "node:crypto";
 import { errors, ok, type ServiceApp } from "@apiplat/service-kit";
 import { decodeCursor, encodeCursor } from "../domain/cursor.js";
-import { expiresAt, maxRequestsPerInbox } from "../domain/retention.js";
+import { expiresAt, maxRequestsPerInbox, storageQuotaBytes } from "../domain/retention.js";
 import { generateSigningSecret } from "../domain/signature.js";
-import { settingsChange } from "../inbox-settings.js";
+import { requireStorableText, settingsChange } from "../inbox-settings.js";
 import { LIMITS } from "../limits.js";
 import type { Relay } from "../relay.js";
 import { CreateInboxBody, emptyBodyAsObject, InboxParams, PageQuery, RequestListQuery, RequestParams, UpdateInboxBody, type RequestListQueryInput } from "../schemas.js";
@@ -11,6 +12,7 @@ import { attemptsOf } from "../store/deliveries.js";
 import { countLiveInboxes, deleteInbox, insertInbox, listInboxes, updateInboxSettings } from "../store/inboxes.js";
 import { findRequest, listRequests, type RequestFilters } from "../store/requests.js";
 import { toBuffer } from "../store/sql.js";
+import { bodyParts, readBodyParts } from "../store/bodies.js";
 import { attemptView, ownerInboxView, publicInboxView, requestView } from "../views.js";
 
 export interface InboxRoutesOptions {
@@ -36,6 +38,7 @@ function requestFilters(query: RequestListQueryInput): RequestFilters {
   const since = parseInstant(query.since, "since");
   const until = parseInstant(query.until, "until");
   if (since && until && since >= until) throw errors.validation("until", "must be later than since");
+  requireStorableText(query.q, "q");
   return { method: query.method, since, until, contains: query.q };
 }
 
@@ -57,6 +60,7 @@ export async function inboxRoutes(app: ServiceApp, options: InboxRoutesOptions):
       createdAt,
       expiresAt: expiresAt(createdAt, subscriber.plan),
       maxRequests: maxRequestsPerInbox(subscriber.plan),
+      maxStoredBytes: storageQuotaBytes(subscriber.plan, relay.settings.storageQuotaBytes),
       signingSecret: generateSigningSecret(),
       settings: change,
     });
@@ -83,7 +87,7 @@ export async function inboxRoutes(app: ServiceApp, options: InboxRoutesOptions):
       const page = rows.slice(0, limit);
       return ok({
         inbox: owner ? ownerInboxView(inbox, hooksUrl) : publicInboxView(inbox, hooksUrl),
-        requests: page.map(requestView),
+        requests: page.map((row) => requestView(row, owner)),
         next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null,
       });
     },
@@ -107,11 +111,16 @@ export async function inboxRoutes(app: ServiceApp, options: InboxRoutesOptions):
     "/inbox/:id/requests/:request_id",
     { schema: { params: RequestParams, summary: "One captured request with its whole body and delivery attempts" } },
     async (request) => {
-      const { inbox } = await relay.readableInbox(request, request.params.id);
-      const row = await findRequest(db, inbox.id, request.params.request_id);
-      if (!row) throw errors.notFound(`Inbox ${inbox.id} has no request ${request.params.request_id}.`);
+      const { inbox, owner } = await relay.readableInbox(request, request.params.id);
+      const found = await findRequest(db, inbox.id, request.params.request_id);
+      if (!found) throw errors.notFound(`Inbox ${inbox.id} has no request ${request.params.request_id}.`);
+      // Bodies kept in parts are shown up to the detail limit; a larger one only through /raw.
+      const showParts = found.body === null && found.body_size <= LIMITS.detailBodyBytes;
+      const row = showParts ? { ...found, body: await readBodyParts(db, found.id) } : found;
+      // Attempts name the owner's destination and quote its answers: the owner's only.
+      if (!owner) return ok(requestView(row, false));
       const attempts = await attemptsOf(db, row.id);
-      return ok({ ...requestView(row), attempts: attempts.map(attemptView) });
+      return ok({ ...requestView(row, true), attempts: attempts.map(attemptView) });
     },
   );
 
@@ -121,12 +130,15 @@ export async function inboxRoutes(app: ServiceApp, options: InboxRoutesOptions):
     async (request, reply) => {
       const { inbox } = await relay.readableInbox(request, request.params.id);
       const row = await findRequest(db, inbox.id, request.params.request_id);
-      if (!row || row.body === null) throw errors.notFound(`Inbox ${inbox.id} has no request ${request.params.request_id}.`);
-      return reply
+      if (!row) throw errors.notFound(`Inbox ${inbox.id} has no request ${request.params.request_id}.`);
+      reply
         .type(row.content_type ?? "application/octet-stream")
         .header("content-disposition", "attachment")
         .header("x-content-type-options", "nosniff")
-        .send(toBuffer(row.body));
+        .header("content-security-policy", "sandbox");
+      if (row.body !== null) return reply.send(toBuffer(row.body));
+      // A large body goes out part by part, never whole in memory.
+      return reply.header("content-length", String(row.body_size)).send(Readable.from(bodyParts(db, row.id)));
     },
   );
 }

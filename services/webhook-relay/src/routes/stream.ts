@@ -7,7 +7,7 @@ import { InboxParams, StreamQuery } from "../schemas.js";
 import { findLiveInbox } from "../store/inboxes.js";
 import { requestsAfter } from "../store/requests.js";
 import type { CaptureEvent } from "../stream/feed.js";
-import { requestView } from "../views.js";
+import { captureView, deliveryView } from "../views.js";
 
 const RECONNECT_DELAY_MS = 3_000;
 
@@ -26,7 +26,7 @@ export async function streamRoutes(app: ServiceApp, options: { relay: Relay }): 
     "/inbox/:id/stream",
     { schema: { params: InboxParams, querystring: StreamQuery, summary: "Captured requests as Server-Sent Events, live" } },
     async (request, reply) => {
-      const { inbox } = await relay.readableInbox(request, request.params.id);
+      const { inbox, owner } = await relay.readableInbox(request, request.params.id);
       const header = request.headers["last-event-id"];
       const resumeFrom = parseLastEventId((Array.isArray(header) ? header[0] : header) ?? request.query.last_event_id);
 
@@ -48,7 +48,9 @@ export async function streamRoutes(app: ServiceApp, options: { relay: Relay }): 
       const endWith = (text: string) => {
         if (!response.writableEnded) response.end(text);
       };
-      const send = (event: CaptureEvent) => write(sseEvent(String(event.seq), "request", JSON.stringify(event.request)));
+      // Readers other than the owner see captures only, never where or how the owner forwards them.
+      const view = (event: CaptureEvent) => (owner ? { ...event.capture, forwarding: event.forwarding } : event.capture);
+      const send = (event: CaptureEvent) => write(sseEvent(String(event.seq), "request", JSON.stringify(view(event))));
       // Live events that arrive while the backlog is being sent wait, so that order is kept.
       let backlogSent: Set<number> | null = resumeFrom === null ? null : new Set();
       const waiting: CaptureEvent[] = [];
@@ -78,7 +80,7 @@ export async function streamRoutes(app: ServiceApp, options: { relay: Relay }): 
           const missed = await requestsAfter(relay.deps.db, inbox.id, resumeFrom, LIMITS.resumeBacklog, LIMITS.inlineBodyBytes);
           for (const row of missed) {
             backlogSent.add(row.seq);
-            send({ seq: row.seq, request: requestView(row) });
+            send({ seq: row.seq, capture: captureView(row), forwarding: deliveryView(row) });
           }
           for (const event of waiting) if (!backlogSent.has(event.seq)) send(event);
           backlogSent = null;

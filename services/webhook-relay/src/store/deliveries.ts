@@ -11,7 +11,8 @@ export interface DeliveryJob {
   path: string;
   query_string: string;
   headers: HeaderEntry[];
-  body: Uint8Array;
+  /** Null when the body is kept in parts beside the capture (read it with readBodyParts). */
+  body: Uint8Array | null;
   signing_secret: string;
   previous_signing_secret: string | null;
   previous_secret_expires_at: Date | null;
@@ -24,7 +25,7 @@ export interface DeliveryJob {
  * mid-delivery releases its claim when the lock time passes.
  */
 export async function claimDueDeliveries(db: SqlClient, now: Date, lockedUntil: Date, limit: number): Promise<DeliveryJob[]> {
-  const { rows } = await db.query<DeliveryJob>(
+  const { rows } = await db.query<Omit<DeliveryJob, "body"> & { body_hex: string | null }>(
     `WITH due AS (
        SELECT id FROM webhook_deliveries
        WHERE state = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
@@ -36,7 +37,7 @@ export async function claimDueDeliveries(db: SqlClient, now: Date, lockedUntil: 
        RETURNING d.id, d.request_id, d.inbox_id, d.destination_url, d.attempts
      )
      SELECT c.id AS delivery_id, c.request_id, c.destination_url, c.attempts AS attempt,
-       r.method, r.path, r.query_string, r.headers, r.body,
+       r.method, r.path, r.query_string, r.headers, encode(r.body, 'hex') AS body_hex,
        i.signing_secret, i.previous_signing_secret, i.previous_secret_expires_at,
        (i.basic_auth_username IS NOT NULL) AS has_basic_auth
      FROM claimed c
@@ -44,7 +45,7 @@ export async function claimDueDeliveries(db: SqlClient, now: Date, lockedUntil: 
      JOIN webhook_inboxes i ON i.id = c.inbox_id`,
     [now, lockedUntil, limit],
   );
-  return rows;
+  return rows.map(({ body_hex, ...job }) => ({ ...job, body: body_hex === null ? null : Buffer.from(body_hex, "hex") }));
 }
 
 export interface AttemptRecord {

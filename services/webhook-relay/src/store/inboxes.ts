@@ -18,6 +18,8 @@ export interface InboxRow {
   forward_url: string | null;
   signing_secret: string;
   max_requests: number;
+  /** The owner's storage quota in bytes, from its plan when the inbox was made. */
+  max_stored_bytes: number;
   previous_signing_secret: string | null;
   previous_secret_expires_at: Date | null;
 }
@@ -42,20 +44,21 @@ export interface NewInbox {
   createdAt: Date;
   expiresAt: Date;
   maxRequests: number;
+  maxStoredBytes: number;
   signingSecret: string;
   settings: InboxSettingsChange;
 }
 
 const COLUMNS = `id, seq, account_id, created_at, expires_at, response_status, response_body, response_content_type, cors,
   basic_auth_username, basic_auth_salt, basic_auth_hash, ip_allowlist, forward_url, signing_secret, max_requests,
-  previous_signing_secret, previous_secret_expires_at`;
+  max_stored_bytes, previous_signing_secret, previous_secret_expires_at`;
 
 export async function insertInbox(db: SqlClient, inbox: NewInbox): Promise<InboxRow> {
   const s = inbox.settings;
   const { rows } = await db.query<InboxRow>(
     `INSERT INTO webhook_inboxes (id, account_id, created_at, expires_at, response_status, response_body,
-       response_content_type, cors, basic_auth_username, basic_auth_salt, basic_auth_hash, ip_allowlist, signing_secret, max_requests)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::text[], $13, $14)
+       response_content_type, cors, basic_auth_username, basic_auth_salt, basic_auth_hash, ip_allowlist, signing_secret, max_requests, max_stored_bytes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::text[], $13, $14, $15)
      RETURNING ${COLUMNS}`,
     [
       inbox.id,
@@ -72,6 +75,7 @@ export async function insertInbox(db: SqlClient, inbox: NewInbox): Promise<Inbox
       s.ipAllowlist ?? [],
       inbox.signingSecret,
       inbox.maxRequests,
+      inbox.maxStoredBytes,
     ],
   );
   return rows[0];

@@ -23,7 +23,7 @@ export interface RequestRow {
   path: string;
   query_string: string;
   headers: HeaderEntry[];
-  /** Null in listings when the body is larger than the inline limit. */
+  /** Null when the body is larger than the inline limit of the query (or kept in parts beside the row). */
   body: Uint8Array | null;
   body_size: number;
   content_type: string | null;
@@ -40,20 +40,33 @@ export interface CaptureToStore {
   forwardUrl: string | null;
   /** Set when this process sends the first attempt itself: the delivery is stored already claimed until then. */
   claimedUntil: Date | null;
+  /** The inbox owner's account, whose storage the capture uses. */
+  accountId: string;
+  /** What the capture counts against the account's quota. */
+  storedBytes: number;
+  /** The account's quota as the inbox knows it. */
+  quotaBytes: number;
+  /** False when the body is kept in parts beside the row (store/bodies.ts): the row's body stays NULL. */
+  bodyInRow: boolean;
 }
 
 export interface StoredCapture {
   id: string;
-  seq: number;
+  /** Null when the capture was refused because the account's storage quota could not hold it. */
+  seq: number | null;
   queued: boolean;
   /** The delivery job's id when one was queued. */
   delivery_id: number | null;
 }
 
-const CAPTURE_CASTS = ["uuid", "uuid", "timestamptz", "text", "text", "text", "jsonb", "bytea", "int", "text", "text", "text", "timestamptz"];
-const CAPTURE_COLUMNS = CAPTURE_CASTS.length;
+/** One VALUES row; "$" is the column's parameter. The body goes as hex text, for the reason given in store/bodies.ts. */
+const CAPTURE_PLACEHOLDERS = [
+  "$::uuid", "$::uuid", "$::timestamptz", "$::text", "$::text", "$::text", "$::jsonb", "decode($::text, 'hex')", "$::int", "$::text", "$::text",
+  "$::text", "$::timestamptz", "$::text", "$::bigint", "$::bigint",
+];
+const CAPTURE_COLUMNS = CAPTURE_PLACEHOLDERS.length;
 
-function captureParams({ capture, forwardUrl, claimedUntil }: CaptureToStore): unknown[] {
+function captureParams({ capture, forwardUrl, claimedUntil, accountId, storedBytes, quotaBytes, bodyInRow }: CaptureToStore): unknown[] {
   return [
     capture.id,
     capture.inboxId,
@@ -62,30 +75,46 @@ function captureParams({ capture, forwardUrl, claimedUntil }: CaptureToStore): u
     capture.path,
     capture.queryString,
     JSON.stringify(capture.headers),
-    capture.body,
+    bodyInRow ? capture.body.toString("hex") : null,
     capture.body.length,
     capture.contentType,
     capture.sourceIp,
     forwardUrl,
     claimedUntil,
+    accountId,
+    storedBytes,
+    quotaBytes,
   ];
 }
 
 /**
  * Stores captures and, for those whose inbox forwards, their delivery jobs, in one statement (one
- * round trip, one transaction): a capture is never stored without its job or the reverse.
+ * round trip, one transaction): a capture is never stored without its job or the reverse. Each
+ * account's captures in the batch are stored only if its stored bytes stay within its quota, which the
+ * same statement raises (a refused capture comes back with seq null and leaves nothing behind).
  */
 export async function insertCaptures(db: SqlClient, items: CaptureToStore[]): Promise<StoredCapture[]> {
   const rows = items.map((_, row) => {
-    const placeholders = CAPTURE_CASTS.map((cast, column) => `$${row * CAPTURE_COLUMNS + column + 1}::${cast}`);
+    const placeholders = CAPTURE_PLACEHOLDERS.map((template, column) => template.replace("$", `$${row * CAPTURE_COLUMNS + column + 1}`));
     return `(${placeholders.join(", ")})`;
   });
   const { rows: stored } = await db.query<StoredCapture>(
-    `WITH input (id, inbox_id, received_at, method, path, query_string, headers, body, body_size, content_type, source_ip, forward_url, claimed_until) AS (
+    `WITH input (id, inbox_id, received_at, method, path, query_string, headers, body, body_size, content_type, source_ip, forward_url,
+         claimed_until, account_id, stored_bytes, quota_bytes) AS (
        VALUES ${rows.join(", ")}
+     ), wanted AS (
+       SELECT account_id, sum(stored_bytes)::bigint AS bytes, min(quota_bytes) AS quota FROM input GROUP BY account_id
+     ), reserved AS (
+       INSERT INTO webhook_account_storage AS s (account_id, stored_bytes)
+       SELECT account_id, bytes FROM wanted WHERE bytes <= quota
+       ON CONFLICT (account_id) DO UPDATE SET stored_bytes = s.stored_bytes + excluded.stored_bytes
+       WHERE s.stored_bytes + excluded.stored_bytes <= (SELECT quota FROM wanted WHERE wanted.account_id = excluded.account_id)
+       RETURNING account_id
      ), captured AS (
-       INSERT INTO webhook_requests (id, inbox_id, received_at, method, path, query_string, headers, body, body_size, content_type, source_ip)
-       SELECT id, inbox_id, received_at, method, path, query_string, headers, body, body_size, content_type, source_ip FROM input
+       INSERT INTO webhook_requests (id, inbox_id, received_at, method, path, query_string, headers, body, body_size, content_type, source_ip,
+         account_id, stored_bytes)
+       SELECT id, inbox_id, received_at, method, path, query_string, headers, body, body_size, content_type, source_ip, account_id, stored_bytes
+       FROM input WHERE account_id IN (SELECT account_id FROM reserved)
        RETURNING seq, id
      ), queued AS (
        INSERT INTO webhook_deliveries (request_id, inbox_id, destination_url, state, attempts, next_attempt_at, locked_until, created_at, updated_at)
@@ -95,8 +124,8 @@ export async function insertCaptures(db: SqlClient, items: CaptureToStore[]): Pr
        WHERE input.forward_url IS NOT NULL
        RETURNING id, request_id
      )
-     SELECT captured.id, captured.seq, queued.id IS NOT NULL AS queued, queued.id AS delivery_id
-     FROM captured LEFT JOIN queued ON queued.request_id = captured.id`,
+     SELECT input.id, captured.seq, queued.id IS NOT NULL AS queued, queued.id AS delivery_id
+     FROM input LEFT JOIN captured ON captured.id = input.id LEFT JOIN queued ON queued.request_id = input.id`,
     items.flatMap(captureParams),
   );
   return stored;
@@ -106,8 +135,15 @@ export interface RequestFilters {
   method?: string;
   since?: Date;
   until?: Date;
-  /** Case-sensitive text contained in the body bytes (as UTF-8) or in any header value. */
+  /** Case-sensitive text contained in a body kept in the row (up to 64 KiB, as UTF-8) or in any header value. */
   contains?: string;
+}
+
+/** A row as selected: the body as hex text, which Buffer decodes natively (store/bodies.ts says why). */
+type SelectedRow = Omit<RequestRow, "body"> & { body_hex: string | null };
+
+function withBody({ body_hex, ...row }: SelectedRow): RequestRow {
+  return { ...row, body: body_hex === null ? null : Buffer.from(body_hex, "hex") };
 }
 
 const DELIVERY_COLUMNS = `d.state AS delivery_state, d.attempts AS delivery_attempts,
@@ -121,9 +157,9 @@ export async function listRequests(
   beforeSeq: number | null,
   inlineBodyMax: number,
 ): Promise<RequestRow[]> {
-  const { rows } = await db.query<RequestRow>(
+  const { rows } = await db.query<SelectedRow>(
     `SELECT r.seq, r.id, r.inbox_id, r.received_at, r.method, r.path, r.query_string, r.headers,
-       CASE WHEN r.body_size <= $8 THEN r.body END AS body, r.body_size, r.content_type, r.source_ip, ${DELIVERY_COLUMNS}
+       CASE WHEN r.body_size <= $8 THEN encode(r.body, 'hex') END AS body_hex, r.body_size, r.content_type, r.source_ip, ${DELIVERY_COLUMNS}
      FROM webhook_requests r LEFT JOIN webhook_deliveries d ON d.request_id = r.id
      WHERE r.inbox_id = $1
        AND ($2::bigint IS NULL OR r.seq < $2)
@@ -136,29 +172,29 @@ export async function listRequests(
      ORDER BY r.seq DESC LIMIT $7`,
     [inboxId, beforeSeq, filters.method ?? null, filters.since ?? null, filters.until ?? null, filters.contains ?? null, limit, inlineBodyMax],
   );
-  return rows;
+  return rows.map(withBody);
 }
 
 export async function findRequest(db: SqlClient, inboxId: string, requestId: string): Promise<RequestRow | null> {
-  const { rows } = await db.query<RequestRow>(
-    `SELECT r.seq, r.id, r.inbox_id, r.received_at, r.method, r.path, r.query_string, r.headers, r.body, r.body_size,
+  const { rows } = await db.query<SelectedRow>(
+    `SELECT r.seq, r.id, r.inbox_id, r.received_at, r.method, r.path, r.query_string, r.headers, encode(r.body, 'hex') AS body_hex, r.body_size,
        r.content_type, r.source_ip, ${DELIVERY_COLUMNS}
      FROM webhook_requests r LEFT JOIN webhook_deliveries d ON d.request_id = r.id
      WHERE r.inbox_id = $1 AND r.id = $2`,
     [inboxId, requestId],
   );
-  return rows[0] ?? null;
+  return rows.length === 0 ? null : withBody(rows[0]);
 }
 
 /** Captures after `afterSeq`, oldest first: what an SSE client resuming with Last-Event-ID missed. */
 export async function requestsAfter(db: SqlClient, inboxId: string, afterSeq: number, limit: number, inlineBodyMax: number): Promise<RequestRow[]> {
-  const { rows } = await db.query<RequestRow>(
+  const { rows } = await db.query<SelectedRow>(
     `SELECT r.seq, r.id, r.inbox_id, r.received_at, r.method, r.path, r.query_string, r.headers,
-       CASE WHEN r.body_size <= $4 THEN r.body END AS body, r.body_size, r.content_type, r.source_ip, ${DELIVERY_COLUMNS}
+       CASE WHEN r.body_size <= $4 THEN encode(r.body, 'hex') END AS body_hex, r.body_size, r.content_type, r.source_ip, ${DELIVERY_COLUMNS}
      FROM webhook_requests r LEFT JOIN webhook_deliveries d ON d.request_id = r.id
      WHERE r.inbox_id = $1 AND r.seq > $2
      ORDER BY r.seq ASC LIMIT $3`,
     [inboxId, afterSeq, limit, inlineBodyMax],
   );
-  return rows;
+  return rows.map(withBody);
 }

@@ -2,10 +2,14 @@ import type { PlatformDeps } from "@apiplat/service-kit";
 
 type KeyValueStore = PlatformDeps["kv"];
 
-/** What is published for each capture: its position (the SSE event id) and its JSON view. */
+/**
+ * What is published for each capture: its position (the SSE event id), the capture as every reader
+ * sees it, and its forwarding state, which only the owner's streams show.
+ */
 export interface CaptureEvent {
   seq: number;
-  request: unknown;
+  capture: object;
+  forwarding: object | null;
 }
 
 const CHANNEL_PREFIX = "webhook-relay:inbox:";

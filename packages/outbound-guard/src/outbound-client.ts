@@ -74,9 +74,12 @@ function systemResolve(hostname: string): Promise<LookupAddress[]> {
   });
 }
 
-/** "[::1]" -> "::1": URL keeps IPv6 literals in brackets. */
+/**
+ * "[::1]" -> "::1": URL keeps IPv6 literals in brackets. "localhost." -> "localhost": a fully qualified name with its
+ * root dot is the same host, and the hosts file only knows it without the dot.
+ */
 function bareHostname(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, "$1");
+  return url.hostname.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
 }
 
 /**

@@ -3,7 +3,7 @@
  *   bash scripts/pnpm.sh exec tsx bench/time-zone/compute.ts [iterations]
  */
 import { TimeZones } from "../../services/time-zone/src/domain/time-zones.js";
-import { ZoneDatabase } from "../../services/time-zone/src/domain/zone-database.js";
+import { ZoneDatabase } from "../../services/time-zone/src/zoneinfo/zone-database.js";
 
 const iterations = Number(process.argv[2] ?? 200_000);
 const loadStart = performance.now();

@@ -1,8 +1,8 @@
 /** The IANA tz database as compiled on this machine: zone names, links, version and each zone's rules. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { parseTzif } from "./tzif.js";
-import { ZoneRules } from "./zone-rules.js";
+import { parseTzif } from "../domain/tzif.js";
+import { ZoneRules } from "../domain/zone-rules.js";
 
 export interface ZoneEntry {
   name: string;

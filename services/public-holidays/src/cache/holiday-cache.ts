@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
-import type { HolidayEngine } from "./domain/engine.js";
-import type { Holiday } from "./domain/types.js";
+import type { HolidayEngine } from "../domain/engine.js";
+import type { Holiday } from "../domain/types.js";
 
 /** The part of the platform's key-value store the cache uses (Redis, or in-process without REDIS_URL). */
 export interface TextStore {

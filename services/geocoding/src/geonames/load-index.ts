@@ -1,57 +1,17 @@
-import { createServiceApp, type PlatformDeps, type ServiceApp } from "@apiplat/service-kit";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
-import { join } from "node:path";
-import { defaultGazetteerFiles, readGazetteerSource, readLocalizedNames, type GazetteerFiles } from "./data/geonames-files.js";
-import { readSnapshot, snapshotPath, writeSnapshot } from "./data/index-snapshot.js";
-import { Gazetteer } from "./domain/gazetteer.js";
-import { PlaceSearch } from "./domain/search.js";
-import { buildGeocodingIndex, type GeocodingIndex } from "./domain/build.js";
-import { registerGeocodingRoutes } from "./routes/geocoding.js";
-
-export interface GeocodingDeps extends PlatformDeps {
-  /** Built once per process (it takes seconds) and shared by every app built from it. */
-  index: GeocodingIndex;
-}
-
-export async function buildApp(deps: GeocodingDeps): Promise<ServiceApp> {
-  const app = await createServiceApp({
-    service: "geocoding",
-    deps,
-    description:
-      "Forward and reverse geocoding of cities and towns from the GeoNames gazetteer (places of 500+ inhabitants, CC BY 4.0).",
-  });
-  registerGeocodingRoutes(app, deps.index);
-  app.log.info(
-    {
-      places: deps.index.gazetteer.count,
-      names: deps.index.gazetteer.nameIndex.keyCount,
-      build_ms: deps.index.buildMs,
-      built_from: deps.index.builtFrom,
-    },
-    "gazetteer index ready",
-  );
-  return app;
-}
-
-/** Where the gazetteer files are: the bundled packages unless the environment names others. */
-export function gazetteerFilesFrom(env: Record<string, string | undefined>): GazetteerFiles {
-  const defaults = defaultGazetteerFiles();
-  return {
-    placesFile: env.GEOCODING_PLACES_FILE || defaults.placesFile,
-    admin1File: env.GEOCODING_ADMIN1_FILE || defaults.admin1File,
-    localeDir: env.GEOCODING_LOCALE_DIR || defaults.localeDir,
-  };
-}
+import { buildGeocodingIndex, type GeocodingIndex } from "../domain/build.js";
+import { Gazetteer } from "../domain/gazetteer.js";
+import { PlaceSearch } from "../domain/search.js";
+import { defaultGazetteerFiles, readGazetteerSource, readLocalizedNames, type GazetteerFiles } from "./geonames-files.js";
+import { readSnapshot, snapshotPath, writeSnapshot } from "./index-snapshot.js";
+import { DEFAULT_SNAPSHOT_DIR } from "./snapshot-dir.js";
 
 export interface IndexLoadOptions {
   /** Where the built index is saved and reloaded from; null builds from the files every time, in this process. */
   snapshotDir?: string | null;
 }
-
-export const DEFAULT_SNAPSHOT_DIR = join(tmpdir(), "apiplat-geocoding");
 
 /**
  * The index from a saved snapshot when one matches the files and the code; else a child process
@@ -101,22 +61,3 @@ function buildSnapshotInChildProcess(files: GazetteerFiles, snapshot: string): b
     return false;
   }
 }
-
-/** GEOCODING_SNAPSHOT_DIR: a directory, or "off" to build from the files at every start. */
-export function snapshotDirFrom(env: Record<string, string | undefined>): string | null {
-  const value = env.GEOCODING_SNAPSHOT_DIR;
-  if (value === "off") return null;
-  return value || DEFAULT_SNAPSHOT_DIR;
-}
-
-let processIndex: GeocodingIndex | undefined;
-
-export const service = {
-  name: "geocoding" as const,
-  build: (platform: PlatformDeps) => {
-    processIndex ??= loadGeocodingIndex(gazetteerFilesFrom(platform.config.env), {
-      snapshotDir: snapshotDirFrom(platform.config.env),
-    });
-    return buildApp({ ...platform, index: processIndex });
-  },
-};

@@ -2,11 +2,11 @@
  * Builds the index from the GeoNames files and saves its snapshot, then exits.
  * loadGeocodingIndex runs it in a child process: building allocates several times what the
  * index keeps, and that memory leaves with the child instead of staying in the service's RSS.
- *   tsx src/build-snapshot.ts <placesFile> <admin1File> <localeDir> <snapshotFile>
+ *   tsx src/geonames/build-snapshot.ts <placesFile> <admin1File> <localeDir> <snapshotFile>
  */
-import { readGazetteerSource } from "./data/geonames-files.js";
-import { writeSnapshot } from "./data/index-snapshot.js";
-import { Gazetteer } from "./domain/gazetteer.js";
+import { readGazetteerSource } from "./geonames-files.js";
+import { writeSnapshot } from "./index-snapshot.js";
+import { Gazetteer } from "../domain/gazetteer.js";
 
 const [placesFile, admin1File, localeDir, snapshotFile] = process.argv.slice(2);
 if (!snapshotFile) {

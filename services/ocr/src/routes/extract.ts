@@ -3,8 +3,9 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { acceptMultipart, ApiError, errors, ok, successSchema, ErrorSchema, type MultipartForm } from "@apiplat/service-kit";
 import { ResponseTooLargeError, type OutboundClient } from "@apiplat/outbound-guard";
 import { InputLimitError, InvalidOptionError, OcrBusyError, OcrTimeoutError, UnreadableInputError, UnsupportedFormatError } from "../domain/errors.js";
-import type { Extractor, ExtractionRequest, RecognizingEngine } from "../domain/extract.js";
-import { listInstalledLanguages, parseLanguageSpec } from "../domain/languages.js";
+import type { Extractor, ExtractionRequest, RecognizingEngine } from "../engine/extract.js";
+import { parseLanguageSpec } from "../domain/languages.js";
+import { listInstalledLanguages } from "../engine/installed-languages.js";
 import {
   ExtractResultSchema, ROTATIONS, StructuredResultSchema, SUPPORTED_PSM, extractBodySchema, type ExtractBody,
 } from "../schemas.js";

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { ok, successSchema, ErrorSchema } from "@apiplat/service-kit";
-import { describeLanguages, listInstalledLanguages, MAX_LANGUAGES_PER_REQUEST } from "../domain/languages.js";
+import { describeLanguages, MAX_LANGUAGES_PER_REQUEST } from "../domain/languages.js";
+import { listInstalledLanguages } from "../engine/installed-languages.js";
 import { LanguagesResultSchema } from "../schemas.js";
 import type { OcrSettings } from "../settings.js";
 

@@ -1,4 +1,4 @@
-import { OcrBusyError, OcrTimeoutError } from "./errors.js";
+import { OcrBusyError, OcrTimeoutError } from "../domain/errors.js";
 
 /** One OCR engine instance (a Tesseract worker thread) loaded with one set of languages. */
 export interface OcrEngine {

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
-import { parsePgm, type GrayImage } from "./gray-image.js";
-import { UnreadableInputError } from "./errors.js";
+import { parsePgm, type GrayImage } from "../domain/gray-image.js";
+import { UnreadableInputError } from "../domain/errors.js";
 
 export interface PdfPageSize {
   widthPt: number;

@@ -1,14 +1,15 @@
 import { openDocument, type PageSource, type RenderedPage } from "./document.js";
-import { inkedRegion, toPageCoordinates } from "./content-crop.js";
-import { correctSkew, estimateSkewDegrees, MIN_CORRECTED_SKEW_DEGREES, rotateQuarterTurns } from "./deskew.js";
-import { OcrTimeoutError } from "./errors.js";
-import type { InputFormat } from "./formats.js";
-import type { PixelRect } from "./geometry.js";
-import type { GrayImage } from "./gray-image.js";
-import { cleanText, toBlocks, wordsInReadingOrder, type BlockOut, type EnginePage } from "./layout.js";
-import { toUnitConfidence } from "./geometry.js";
+import { inkedRegion, toPageCoordinates } from "../domain/content-crop.js";
+import { correctSkew, estimateSkewDegrees, MIN_CORRECTED_SKEW_DEGREES, rotateQuarterTurns } from "../domain/deskew.js";
+import { OcrTimeoutError } from "../domain/errors.js";
+import type { InputFormat } from "../domain/formats.js";
+import type { PixelRect } from "../domain/geometry.js";
+import type { GrayImage } from "../domain/gray-image.js";
+import { cleanText, toBlocks, wordsInReadingOrder, type BlockOut, type EnginePage } from "../domain/layout.js";
+import { toUnitConfidence } from "../domain/geometry.js";
 import type { EnginePool, OcrEngine } from "./pool.js";
-import { findTables, type Table } from "./tables.js";
+import type { Table } from "../domain/table-types.js";
+import { findTables } from "../domain/tables.js";
 
 export interface RecognizingEngine extends OcrEngine {
   /** With a region, only that part of the image is read, and boxes are relative to it. */

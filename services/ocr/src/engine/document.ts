@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
-import { decodeBmp, readBmpSize, BmpError } from "./bmp.js";
-import { InputLimitError, InvalidOptionError, UnreadableInputError, UnsupportedFormatError } from "./errors.js";
-import { sniffFormat, type InputFormat } from "./formats.js";
-import { grayFromPipeline, type GrayImage } from "./gray-image.js";
+import { decodeBmp, readBmpSize, BmpError } from "../domain/bmp.js";
+import { InputLimitError, InvalidOptionError, UnreadableInputError, UnsupportedFormatError } from "../domain/errors.js";
+import { sniffFormat, type InputFormat } from "../domain/formats.js";
+import { grayFromPipeline, type GrayImage } from "../domain/gray-image.js";
 import { dpiWithinPixelLimit, parsePageSelection, readPdfPageCount, readPdfPageSizes, renderPdfPage } from "./pdf.js";
 
 export interface DocumentLimits {

@@ -2,8 +2,8 @@ import path from "node:path";
 import { integerSetting, type PlatformConfig } from "@apiplat/config";
 import { SOURCES } from "./domain/adapters/index.js";
 import { SOURCE_IDS, type SourceId } from "./domain/types.js";
-import { DEFAULT_FETCH_OPTIONS, type FeedSource, type FetchOptions } from "./fetcher.js";
-import { parseSchedule } from "./scheduler.js";
+import { DEFAULT_FETCH_OPTIONS, type FeedSource, type FetchOptions } from "./rates/fetcher.js";
+import { parseSchedule } from "./rates/scheduler.js";
 
 export interface CurrencySettings {
   feeds: FeedSource[];
@@ -30,7 +30,7 @@ function envKey(source: SourceId): string {
   return `CURRENCY_${source.toUpperCase().replace("-", "_")}_URL`;
 }
 
-/** The service's own settings, read from the environment (main.ts and start-all only). */
+/** The service's own settings, read from the environment once by the manifest. */
 export function settingsFromConfig(config: PlatformConfig): CurrencySettings {
   const env = config.env;
   const enabled = (env.CURRENCY_SOURCES ?? SOURCE_IDS.join(",")).split(",").map((s) => s.trim()).filter(Boolean);

@@ -1,9 +1,9 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { detectSource, parseFeed } from "./domain/adapters/index.js";
-import { addDays } from "./domain/rates.js";
-import type { RateTable, SourceId } from "./domain/types.js";
-import type { RateStore } from "./store/rate-store.js";
+import { detectSource, parseFeed } from "../domain/adapters/index.js";
+import { addDays } from "../domain/rates.js";
+import type { RateTable, SourceId } from "../domain/types.js";
+import type { RateStore } from "../store/rate-store.js";
 
 export interface IngestedFile {
   file: string;

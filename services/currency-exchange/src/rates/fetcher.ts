@@ -1,7 +1,7 @@
-import { parseFeed, sourceInfo } from "./domain/adapters/index.js";
-import { addDays } from "./domain/rates.js";
-import { FeedFormatError, type RateTable, type SourceId } from "./domain/types.js";
-import type { RateStore } from "./store/rate-store.js";
+import { parseFeed, sourceInfo } from "../domain/adapters/index.js";
+import { addDays } from "../domain/rates.js";
+import { FeedFormatError, type RateTable, type SourceId } from "../domain/types.js";
+import type { RateStore } from "../store/rate-store.js";
 
 export interface FeedSource {
   source: SourceId;

@@ -1,7 +1,8 @@
+import { RenderedCache } from "@apiplat/service-kit";
 import type { KeyValueStore } from "@apiplat/storage";
-import { addDays, DEFAULT_RULE, RateBook, type Quote } from "./domain/rates.js";
-import type { RateStore } from "./store/rate-store.js";
-import type { SourceId } from "./domain/types.js";
+import { addDays, DEFAULT_RULE, RateBook, type Quote } from "../domain/rates.js";
+import type { RateStore } from "../store/rate-store.js";
+import type { SourceId } from "../domain/types.js";
 
 export const CACHE_TTL_SECONDS = 3600;
 const CACHE_PREFIX = "currency-exchange:response";
@@ -26,8 +27,12 @@ export class RatesService {
   private version = "0";
   private latest: { key: string; book: Promise<RateBook>; quotes?: Map<string, Quote> } | undefined;
   /** Serialized answers recently served by this process, in front of the shared cache (least recently used first). */
-  private readonly recent = new Map<string, { json: string; expires: number }>();
-  private recentChars = 0;
+  private readonly recent = new RenderedCache({
+    maxEntries: RECENT_ANSWERS_KEPT,
+    maxChars: RECENT_TOTAL_MAX_CHARS,
+    maxEntryChars: RECENT_ANSWER_MAX_CHARS,
+    ttlMs: CACHE_TTL_SECONDS * 1000,
+  });
   /** Quote sets of recently asked past days, by version and day (most recently used last). */
   private readonly pastDays = new Map<string, Promise<Map<string, Quote>>>();
   private unsubscribe: (() => Promise<void>) | undefined;
@@ -122,7 +127,7 @@ export class RatesService {
   async cached(key: string, compute: () => Promise<unknown>): Promise<{ json: string; hit: boolean }> {
     const cacheKey = `${CACHE_PREFIX}:${this.version}:${this.today()}:${key}`;
     const local = this.recent.get(cacheKey);
-    if (local && local.expires > Date.now()) return { json: local.json, hit: true };
+    if (local !== undefined) return { json: local, hit: true };
     let json: string | null = null;
     try {
       json = await this.kv.get(cacheKey);
@@ -134,22 +139,7 @@ export class RatesService {
       json = JSON.stringify(await compute());
       await this.kv.set(cacheKey, json, CACHE_TTL_SECONDS).catch((error) => this.log.warn({ err: error }, "response cache write failed"));
     }
-    this.remember(cacheKey, json);
+    this.recent.set(cacheKey, json);
     return { json, hit };
-  }
-
-  private remember(cacheKey: string, json: string): void {
-    this.forget(cacheKey);
-    if (json.length > RECENT_ANSWER_MAX_CHARS) return;
-    this.recent.set(cacheKey, { json, expires: Date.now() + CACHE_TTL_SECONDS * 1000 });
-    this.recentChars += json.length;
-    while (this.recent.size > RECENT_ANSWERS_KEPT || this.recentChars > RECENT_TOTAL_MAX_CHARS) this.forget(this.recent.keys().next().value!);
-  }
-
-  private forget(cacheKey: string): void {
-    const entry = this.recent.get(cacheKey);
-    if (!entry) return;
-    this.recent.delete(cacheKey);
-    this.recentChars -= entry.json.length;
   }
 }

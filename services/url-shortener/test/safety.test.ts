@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestSubscriber } from "@apiplat/testing";
-import { startService, type Harness } from "./helpers.js";
+import { startService, type StartedService } from "@apiplat/testing";
+import service from "../src/service.js";
+import { TEST_SETTINGS } from "./helpers.js";
 
 /** A local server speaking the Safe Browsing v4 threatMatches:find shape. */
 interface FakeSafeBrowsing {
@@ -47,7 +49,7 @@ async function startSafeBrowsing(): Promise<FakeSafeBrowsing> {
 
 const fixtures = new URL("./fixtures/", import.meta.url);
 let sb: FakeSafeBrowsing;
-let h: Harness;
+let h: StartedService;
 let user: TestSubscriber;
 let hostsFile: string;
 
@@ -56,8 +58,9 @@ beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), "url-shortener-blocklist-"));
   hostsFile = join(dir, "hosts.txt");
   await writeFile(hostsFile, await readFile(new URL("hosts.txt", fixtures)));
-  h = await startService({
+  h = await startService(service, {
     settings: {
+      ...TEST_SETTINGS,
       safeBrowsingApiKey: "test-key",
       safeBrowsingEndpoint: sb.endpoint,
       safeBrowsingTimeoutMs: 500,
@@ -189,8 +192,8 @@ describe("safety check on creation", () => {
 
 describe("fail-open policy", () => {
   it("creates the link when Safe Browsing does not answer and the policy is open", async () => {
-    const open = await startService({
-      settings: { safeBrowsingApiKey: "k", safeBrowsingEndpoint: sb.endpoint, safeBrowsingTimeoutMs: 300, safeBrowsingFailOpen: true },
+    const open = await startService(service, {
+      settings: { ...TEST_SETTINGS, safeBrowsingApiKey: "k", safeBrowsingEndpoint: sb.endpoint, safeBrowsingTimeoutMs: 300, safeBrowsingFailOpen: true },
     });
     try {
       const subscriber = await open.platform.subscribe("url-shortener", "PRO");

@@ -1,6 +1,6 @@
 import type { FileBlocklist } from "./blocklist.js";
 import { SafeBrowsingUnavailableError, type SafeBrowsingClient } from "./safe-browsing.js";
-import { hostOf } from "./url.js";
+import { hostOf } from "../domain/url.js";
 
 export type SafetyVerdict =
   | { kind: "safe" }

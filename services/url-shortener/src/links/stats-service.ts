@@ -2,7 +2,7 @@ import { errors } from "@apiplat/service-kit";
 import { MAX_WINDOW_DAYS, addDays, fillSeries, isCalendarDate, resolveWindow } from "../domain/stats-window.js";
 import { botHits, dimensionTotals, lifetimeTotals, type DimensionRow, type Dimension } from "../store/clicks.js";
 import type { LinkRow } from "../store/links.js";
-import type { Sql } from "../store/sql.js";
+import type { Queryable } from "@apiplat/storage";
 
 /** At most this many values per breakdown, the most frequent first. */
 export const MAX_BREAKDOWN_VALUES = 100;
@@ -20,7 +20,7 @@ function dayParam(text: string | undefined, field: string): string | undefined {
 }
 
 /** Stats over whole UTC days, read from the daily aggregates (never from raw clicks). */
-export async function linkStats(db: Sql, link: LinkRow, query: StatsQuery, now: Date) {
+export async function linkStats(db: Queryable, link: LinkRow, query: StatsQuery, now: Date) {
   const window = resolveWindow(link.created_at, now, dayParam(query.from, "from"), dayParam(query.to, "to"));
   if (window.from > window.to) throw errors.validation("from", "must not be after to");
   if (addDays(window.from, MAX_WINDOW_DAYS - 1) < window.to) {
@@ -53,7 +53,7 @@ export async function linkStats(db: Sql, link: LinkRow, query: StatsQuery, now: 
   };
 }
 
-export async function linkSummary(db: Sql, link: LinkRow) {
+export async function linkSummary(db: Queryable, link: LinkRow) {
   const totals = await lifetimeTotals(db, link.id);
   return {
     total_hits: totals.hits,

@@ -1,5 +1,5 @@
 import { listVerifiedDomains } from "../store/domains.js";
-import type { Sql } from "../store/sql.js";
+import type { Queryable } from "@apiplat/storage";
 import type { GuardedKv } from "./kv-guard.js";
 
 const CHANNEL = "url-shortener:domains-changed";
@@ -15,7 +15,7 @@ export class CustomDomainIndex {
   private unsubscribe: (() => Promise<void>) | null = null;
 
   constructor(
-    private readonly db: Sql,
+    private readonly db: Queryable,
     private readonly kv: GuardedKv,
     private readonly refreshMs: number,
     private readonly onError: (error: unknown) => void,

@@ -1,11 +1,11 @@
 import { ApiError, errors, type PlanName } from "@apiplat/service-kit";
 import { generateCode, isReservedCode } from "../domain/codes.js";
 import { normalizeHostname } from "../domain/hostname.js";
-import type { SafetyChecker, SafetyVerdict } from "../domain/safety.js";
+import type { SafetyChecker, SafetyVerdict } from "./safety.js";
 import { normalizeUrl } from "../domain/url.js";
 import { findDomain } from "../store/domains.js";
 import { insertLink, insertLinks, updateLink, type LinkChanges, type LinkRow, type NewLink } from "../store/links.js";
-import type { Sql } from "../store/sql.js";
+import type { Queryable } from "@apiplat/storage";
 import type { ShortenerSettings } from "../settings.js";
 import type { LinkCache } from "./link-cache.js";
 
@@ -49,7 +49,7 @@ const GENERATION_ATTEMPTS = 5;
 export class LinkService {
   constructor(
     private readonly deps: {
-      db: Sql;
+      db: Queryable;
       settings: ShortenerSettings;
       safety: SafetyChecker;
       links: LinkCache;

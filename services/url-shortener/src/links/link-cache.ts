@@ -1,6 +1,6 @@
 import { LruCache } from "../domain/lru.js";
 import { findLinkByCode, type LinkRow } from "../store/links.js";
-import type { Sql } from "../store/sql.js";
+import type { Queryable } from "@apiplat/storage";
 import type { GuardedKv } from "./kv-guard.js";
 
 /** What a redirect needs to know about a link, small enough to cache everywhere. */
@@ -39,7 +39,7 @@ export class LinkCache {
   private unsubscribe: (() => Promise<void>) | null = null;
 
   constructor(
-    private readonly db: Sql,
+    private readonly db: Queryable,
     private readonly kv: GuardedKv,
     private readonly options: { entries: number; localTtlMs: number; redisTtlSeconds: number },
   ) {

@@ -1,6 +1,6 @@
 import { isPlausibleCode } from "../domain/codes.js";
 import { hasClicksLeft, takeLimitedClick } from "../store/links.js";
-import type { Sql } from "../store/sql.js";
+import type { Queryable } from "@apiplat/storage";
 import type { ClickRecorder } from "./click-recorder.js";
 import type { CachedLink, LinkCache } from "./link-cache.js";
 import type { LocalLookup } from "./local-lookup.js";
@@ -21,7 +21,7 @@ export type RedirectOutcome =
   | { kind: "not_found" };
 
 export interface RedirectorDeps {
-  db: Sql;
+  db: Queryable;
   links: LinkCache;
   /** host -> domain key ('' for the service's own host, else a verified custom domain). */
   domainForHost: (host: string) => string;

@@ -1,19 +1,19 @@
 import { errors } from "@apiplat/service-kit";
 import { normalizeHostname } from "../domain/hostname.js";
 import { findOwnedLink, type LinkRow } from "../store/links.js";
-import type { TransactionalSql } from "../store/sql.js";
+import type { Database } from "@apiplat/storage";
 import type { ShortenerSettings } from "../settings.js";
 import type { ClickRecorder } from "./click-recorder.js";
 import type { LinkCache } from "./link-cache.js";
 import type { LinkService } from "./link-service.js";
 import type { LocalLookup } from "./local-lookup.js";
 import type { Redirector } from "./redirector.js";
-import type { CnameResolver } from "../domain/domain-verification.js";
+import type { CnameResolver } from "./domain-verification.js";
 import type { CustomDomainIndex } from "./domain-index.js";
 
 /** Everything the routes share, built once per app. */
 export interface ShortenerCore {
-  db: TransactionalSql;
+  db: Database;
   settings: ShortenerSettings;
   now: () => Date;
   links: LinkCache;
@@ -36,7 +36,7 @@ export function domainKey(settings: ShortenerSettings, domainParam: string | und
   return host.host === own.hostname ? "" : host.host;
 }
 
-export function ownedLinkFinder(db: TransactionalSql, settings: ShortenerSettings) {
+export function ownedLinkFinder(db: Database, settings: ShortenerSettings) {
   return async (accountId: string, domainParam: string | undefined, code: string): Promise<LinkRow> => {
     const link = await findOwnedLink(db, accountId, domainKey(settings, domainParam), code);
     if (!link) throw errors.notFound(`You have no link with the code ${code}${domainParam ? ` on ${domainParam}` : ""}.`);

@@ -1,5 +1,5 @@
-import { ClickBuffer, type RawClick } from "../domain/click-buffer.js";
-import type { CountryLookup } from "../domain/geo.js";
+import { ClickBuffer, type RawClick } from "./click-buffer.js";
+import type { CountryLookup } from "./geo.js";
 import { LruCache } from "../domain/lru.js";
 import { referrerDomain } from "../domain/referrer.js";
 import type { UserAgentClassifier } from "../domain/user-agent.js";
@@ -7,14 +7,14 @@ import { StringPool } from "../domain/string-pool.js";
 import { UtcDays, visitorFingerprint } from "../domain/visitor.js";
 import { writeClicks, type ClickRecord } from "../store/clicks.js";
 import { saltForDay } from "../store/salts.js";
-import type { TransactionalSql } from "../store/sql.js";
+import type { Database } from "@apiplat/storage";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 
 /** Clicks enriched between two pauses (a few hundred microseconds of work). */
 const ENRICH_SLICE = 100;
 
 export interface ClickRecorderOptions {
-  db: TransactionalSql;
+  db: Database;
   countries: CountryLookup;
   userAgents: UserAgentClassifier;
   batchSize: number;

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { PlatformConfig } from "@apiplat/config";
@@ -17,4 +17,11 @@ export function resolveAdminToken(config: PlatformConfig): { token: string; gene
   mkdirSync(path.dirname(LOCAL_TOKEN_FILE), { recursive: true });
   writeFileSync(LOCAL_TOKEN_FILE, token + "\n", { mode: 0o600 });
   return { token, generated: true };
+}
+
+/** Whether an Authorization header carries the admin token (compared in constant time). */
+export function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header?.startsWith("Bearer ") ? header.slice(7) : "");
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -12,9 +12,8 @@ export interface GeocodingInject {
 /** Built once per process (it takes seconds) and shared by every app built from it. */
 let processIndex: GeocodingIndex | undefined;
 
+/** Builds or loads the index (benchmarks time it and share it between builds). */
 export { loadGeocodingIndex };
-/** The route plugin alone, for the bare-Fastify baseline of the benchmarks. */
-export { geocodingRoutes as routes };
 
 export default defineService<GeocodingSettings, GeocodingInject>({
   name: "geocoding",

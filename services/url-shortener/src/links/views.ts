@@ -29,8 +29,6 @@ export function linkView(row: LinkRow, settings: ShortenerSettings, now: Date) {
   };
 }
 
-export type LinkView = ReturnType<typeof linkView>;
-
 export function domainView(row: DomainRow, settings: ShortenerSettings) {
   return {
     domain: row.domain,

@@ -190,6 +190,25 @@ describe("safety check on creation", () => {
   });
 });
 
+describe("SIGHUP", () => {
+  it("re-reads the blocklist at once, whatever runs the service (main.ts or the all-in-one start)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "url-shortener-sighup-"));
+    const file = join(dir, "hosts.txt");
+    await writeFile(file, "malware.example\n");
+    const quiet = await startService(service, { settings: { ...TEST_SETTINGS, blocklistFiles: [file], blocklistReloadMs: 0 } });
+    try {
+      const subscriber = await quiet.platform.subscribe("url-shortener", "PRO");
+      const shortenHere = (url: string) => quiet.app.inject({ method: "POST", url: "/shorten", headers: subscriber.headers, payload: { url } });
+      expect((await shortenHere("https://hup-bad.example/")).statusCode).toBe(201);
+      await writeFile(file, "malware.example\nhup-bad.example\n");
+      await quiet.app.serviceSignals.get("SIGHUP")!();
+      expect((await shortenHere("https://hup-bad.example/again")).statusCode).toBe(422);
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
 describe("fail-open policy", () => {
   it("creates the link when Safe Browsing does not answer and the policy is open", async () => {
     const open = await startService(service, {

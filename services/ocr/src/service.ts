@@ -32,9 +32,10 @@ export default defineService<OcrSettings>({
     });
     const outbound = createOutboundClient({ allowCidrs: platform.config.outboundAllowCidrs });
 
-    readiness("language_data", async () => (await listInstalledLanguages(settings.langPath)).has(settings.defaultLanguage));
-    await app.register(languageRoutes, { settings });
-    await app.register(extractRoutes, { settings, extractor, outbound });
+    const installedLanguages = () => listInstalledLanguages(settings.langPath);
+    readiness("language_data", async () => (await installedLanguages()).has(settings.defaultLanguage));
+    await app.register(languageRoutes, { settings, installedLanguages });
+    await app.register(extractRoutes, { settings, extractor, outbound, installedLanguages });
 
     background({
       name: "OCR workers",

@@ -8,11 +8,11 @@
  * limits are off (the test platform's default) so the service, not the plan, is measured.
  */
 import { runScenarios, type Scenario } from "../lib/scenarios.js";
-import { startHarness } from "../../services/currency-exchange/test/harness.js";
+import { startSeededInstance } from "./instance.js";
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = 20;
-const harness = await startHarness();
+const harness = await startSeededInstance();
 
 const amounts = Array.from({ length: 50 }, (_, i) => `${(i + 1) * 37}.${String(i).padStart(2, "0")}`);
 const scenarios: Scenario[] = [

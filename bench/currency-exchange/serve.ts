@@ -5,9 +5,9 @@
  *
  * Prints the base URL and a MEGA subscriber's gateway headers; Ctrl-C drops the schema and the keys.
  */
-import { startHarness } from "../../services/currency-exchange/test/harness.js";
+import { startSeededInstance } from "./instance.js";
 
-const harness = await startHarness({ port: Number(process.argv[2] ?? 3003) });
+const harness = await startSeededInstance(Number(process.argv[2] ?? 3003));
 console.log(JSON.stringify({ base: harness.base, headers: harness.headers }));
 const stop = async () => {
   await harness.close();

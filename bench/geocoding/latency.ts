@@ -3,7 +3,7 @@
  * gazetteer, over a deterministic mix of queries.
  *   bash scripts/pnpm.sh exec tsx bench/geocoding/latency.ts
  */
-import { loadGeocodingIndex } from "../../services/geocoding/src/app.js";
+import { loadGeocodingIndex } from "@apiplat/geocoding";
 import { reverseGeocode } from "../../services/geocoding/src/domain/reverse.js";
 import type { SearchRequest } from "../../services/geocoding/src/domain/search.js";
 

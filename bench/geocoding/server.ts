@@ -4,20 +4,19 @@
  * Per-second limits are off (RATE_LIMITS=off) so that one key can drive thousands of requests per second.
  * Started by http.ts; stops and drops its schema on SIGTERM.
  */
-import { createTestPlatform } from "@apiplat/testing";
-import { buildApp, loadGeocodingIndex } from "../../services/geocoding/src/app.js";
+import { startService } from "@apiplat/testing";
+import geocoding, { loadGeocodingIndex } from "@apiplat/geocoding";
 
-const platform = await createTestPlatform({ env: { RATE_LIMITS: "off", METERING_FLUSH_MS: "2000", LOG_LEVEL: "silent" } });
 const index = loadGeocodingIndex();
-const app = await buildApp({ ...platform.deps, index });
-const { headers } = await platform.subscribe("geocoding", "MEGA");
-await app.listen({ host: "127.0.0.1", port: 0 });
-const address = app.server.address();
-const port = typeof address === "object" && address ? address.port : 0;
-console.log(JSON.stringify({ port, headers, build_ms: index.buildMs }));
+const service = await startService(geocoding, {
+  env: { RATE_LIMITS: "off", METERING_FLUSH_MS: "2000", LOG_LEVEL: "silent" },
+  inject: { index },
+  listen: true,
+});
+const { headers } = await service.subscribe("MEGA");
+console.log(JSON.stringify({ port: service.port, headers, build_ms: index.buildMs }));
 
 process.once("SIGTERM", async () => {
-  await app.close();
-  await platform.close();
+  await service.close();
   process.exit(0);
 });

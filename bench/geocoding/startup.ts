@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadGeocodingIndex } from "../../services/geocoding/src/app.js";
+import { loadGeocodingIndex } from "@apiplat/geocoding";
 
 const mode = process.argv[2] ?? "first-start";
 if (mode === "prepare") {

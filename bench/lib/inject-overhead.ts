@@ -6,8 +6,7 @@
 import Fastify from "fastify";
 import { createTestPlatform } from "@apiplat/testing";
 import { buildService } from "@apiplat/service-kit";
-import textToolkit from "@apiplat/text-toolkit";
-import { textRoutes } from "../../services/text-toolkit/src/routes/text.js";
+import textToolkit, { routes as textRoutes } from "@apiplat/text-toolkit";
 
 const perRound = Number(process.argv[2] ?? 20_000);
 const text = "The quick brown fox jumps over the lazy dog. ".repeat(23).slice(0, 1024);

@@ -1,6 +1,7 @@
 /** The OCR service for benchmarks, with settings from OCR_* like production (see bench/lib/instance.ts). */
+import { buildService } from "@apiplat/service-kit";
+import ocr from "@apiplat/ocr";
 import { startInstance as startServiceInstance } from "../lib/instance.js";
-import { buildApp } from "../../services/ocr/src/app.js";
-import { settingsFromEnv } from "../../services/ocr/src/settings.js";
 
-export const startInstance = () => startServiceInstance("ocr", (deps) => buildApp({ ...deps, settings: settingsFromEnv(process.env) }));
+export const startInstance = () =>
+  startServiceInstance("ocr", (deps) => buildService(ocr, deps, { settings: ocr.settings!(process.env, deps.config) }));

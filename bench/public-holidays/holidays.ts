@@ -8,9 +8,9 @@
  * plan limits are switched off (RATE_LIMITS=off) so the service, not the plan, is measured.
  */
 import { runScenarios, type Scenario } from "../lib/scenarios.js";
-import type { AddressInfo } from "node:net";
+import { startService } from "@apiplat/testing";
+import publicHolidays from "@apiplat/public-holidays";
 import { HolidayEngine } from "../../services/public-holidays/src/domain/engine.js";
-import { startHarness } from "../../services/public-holidays/test/helpers.js";
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = 20;
@@ -41,16 +41,19 @@ async function computeCost(): Promise<Record<string, unknown>> {
   };
 }
 
-const harness = await startHarness({ env: { RATE_LIMITS: "off", LOG_LEVEL: "silent", LOG_REQUESTS: "false" } });
-await harness.app.listen({ port: 0, host: "127.0.0.1" });
-const { port } = harness.app.server.address() as AddressInfo;
-const base = `http://127.0.0.1:${port}`;
+const harness = await startService(publicHolidays, {
+  env: { RATE_LIMITS: "off", LOG_LEVEL: "silent", LOG_REQUESTS: "false" },
+  settings: { warmUp: false },
+  listen: true,
+});
+const { headers } = await harness.subscribe("MEGA");
+const base = harness.url;
 
 const mixedPaths = ["US", "DE", "JP", "BR", "FR", "GB", "IN", "ES", "CH", "AU"].flatMap((country) =>
   [2025, 2026].map((year) => `/holidays?country=${country}&year=${year}`),
 );
 for (const path of [...mixedPaths, "/next?country=US", "/is-holiday?country=DE&date=2026-12-25", "/countries"]) {
-  const response = await fetch(base + path, { headers: harness.headers });
+  const response = await fetch(base + path, { headers: headers });
   if (response.status !== 200) throw new Error(`warm-up ${path}: ${response.status}`);
 }
 
@@ -63,14 +66,14 @@ const scenarios: Scenario[] = [
   { name: "GET /countries", paths: ["/countries"] },
 ];
 
-const results = await runScenarios(base, harness.headers, scenarios, { connections, seconds });
+const results = await runScenarios(base, headers, scenarios, { connections, seconds });
 
 /** Sequential in-process requests (no socket, no load generator): what one request costs the service. */
 async function inProcess(path: string, count: number): Promise<Record<string, unknown>> {
   const timings: number[] = [];
   for (let i = 0; i < count; i++) {
     const started = performance.now();
-    const response = await harness.app.inject({ method: "GET", url: path, headers: harness.headers });
+    const response = await harness.app.inject({ method: "GET", url: path, headers: headers });
     timings.push(performance.now() - started);
     if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode}`);
   }

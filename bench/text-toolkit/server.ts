@@ -1,8 +1,7 @@
 /** The text-toolkit bench server (see bench/lib/bench-server.ts). */
 import { serveForBenchmark } from "../lib/bench-server.js";
 import { buildService } from "@apiplat/service-kit";
-import textToolkit from "@apiplat/text-toolkit";
-import { textRoutes } from "../../services/text-toolkit/src/routes/text.js";
+import textToolkit, { routes as textRoutes } from "@apiplat/text-toolkit";
 
 await serveForBenchmark(process.argv[2] ?? "platform", {
   service: "text-toolkit",

@@ -2,12 +2,11 @@
  * The computation alone, no HTTP: microseconds per lookup and per conversion, in this process.
  *   bash scripts/pnpm.sh exec tsx bench/time-zone/compute.ts [iterations]
  */
-import { TimeZones } from "../../services/time-zone/src/domain/time-zones.js";
-import { ZoneDatabase } from "../../services/time-zone/src/domain/zone-database.js";
+import { loadTimeZones } from "@apiplat/time-zone";
 
 const iterations = Number(process.argv[2] ?? 200_000);
 const loadStart = performance.now();
-const zones = new TimeZones(ZoneDatabase.load(process.env.TIME_ZONE_ZONEINFO_DIR || undefined));
+const zones = loadTimeZones(process.env.TIME_ZONE_ZONEINFO_DIR || "/usr/share/zoneinfo");
 const loadMs = performance.now() - loadStart;
 const now = Math.floor(Date.now() / 1000);
 const far = Date.UTC(2050, 6, 1) / 1000;

@@ -9,7 +9,7 @@ import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
 import { buildService } from "@apiplat/service-kit";
 import textToolkit from "@apiplat/text-toolkit";
-import { buildApp as buildTimeZone } from "@apiplat/time-zone";
+import timeZone from "@apiplat/time-zone";
 
 const run = promisify(execFile);
 const infra = path.resolve(import.meta.dirname, "..");
@@ -54,7 +54,7 @@ describe("the real nginx in front of running services", () => {
 
   beforeAll(async () => {
     platform = await createTestPlatform();
-    apps = [await buildService(textToolkit, platform.deps), await buildTimeZone(platform.deps)];
+    apps = [await buildService(textToolkit, platform.deps), await buildService(timeZone, platform.deps)];
     const ports = [];
     for (const app of apps) {
       await app.listen({ port: 0, host: "127.0.0.1" });

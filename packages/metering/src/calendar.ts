@@ -9,10 +9,6 @@ export function secondsUntilMonthEnds(at: Date): number {
   return Math.max(1, Math.ceil((next - at.getTime()) / 1000));
 }
 
-export function isMonth(value: string): boolean {
-  return /^\d{4}-(0[1-9]|1[0-2])$/.test(value);
-}
-
 /** monthOf and secondsUntilMonthEnds, computed once per second: they sit on every request's path. */
 export class MonthCalendar {
   private second = -1;

@@ -45,8 +45,8 @@ export interface ServiceManifest<Settings = Record<string, never>, Inject = Reco
   settings?: (env: Env, config: PlatformConfig) => Settings;
   /** The folder of the service's numbered SQL migrations. */
   migrations?: URL;
-  /** Largest request body in bytes (default 1 MiB). */
-  bodyLimit?: number;
+  /** Largest request body in bytes (default 1 MiB); a function when a setting decides it (an image size limit). */
+  bodyLimit?: number | ((settings: Settings) => number);
   build(context: ServiceContext<Settings, Inject>): Promise<void>;
 }
 
@@ -92,7 +92,7 @@ export async function buildService<Settings, Inject>(
     service: manifest.name,
     deps: platform,
     migrations: manifest.migrations,
-    bodyLimit: manifest.bodyLimit,
+    bodyLimit: typeof manifest.bodyLimit === "function" ? manifest.bodyLimit(settings) : manifest.bodyLimit,
     description: manifest.description,
     readiness: checks,
   });

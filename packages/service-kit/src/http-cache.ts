@@ -39,3 +39,73 @@ export function sendSerializedData(reply: FastifyReply, json: string): FastifyRe
     .type("application/json; charset=utf-8")
     .send(`{"status":"success","data":${json},"timestamp":"${new Date().toISOString()}"}`);
 }
+
+export interface RenderedCacheOptions {
+  /** Total characters kept (default 32 MiB). */
+  maxChars?: number;
+  /** Entries kept (default unbounded). */
+  maxEntries?: number;
+  /** A longer answer is not kept (default: any length). */
+  maxEntryChars?: number;
+  /** How long an answer is served from here (default: as long as it is kept). */
+  ttlMs?: number;
+}
+
+/**
+ * Answers already serialized to JSON, by a key that names everything they depend on (an ETag, a data version and the
+ * question), least recently used evicted first. The big answers cost more to serialize than everything else a request
+ * does, so a hot one is rendered once and then sent as is (with sendSerializedData).
+ */
+export class RenderedCache {
+  private readonly entries = new Map<string, { json: string; expires: number }>();
+  private chars = 0;
+  private readonly maxChars: number;
+  private readonly maxEntries: number;
+  private readonly maxEntryChars: number;
+  private readonly ttlMs: number;
+
+  constructor(options: RenderedCacheOptions = {}) {
+    this.maxChars = options.maxChars ?? 32 * 1024 * 1024;
+    this.maxEntries = options.maxEntries ?? Infinity;
+    this.maxEntryChars = options.maxEntryChars ?? Infinity;
+    this.ttlMs = options.ttlMs ?? Infinity;
+  }
+
+  /** The kept answer for `key`, if any and still fresh. */
+  get(key: string): string | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.forget(key);
+    if (entry.expires <= Date.now()) return undefined;
+    this.entries.set(key, entry);
+    this.chars += entry.json.length;
+    return entry.json;
+  }
+
+  /** Keeps an answer (unless longer than maxEntryChars), evicting the least recently used beyond the bounds. */
+  set(key: string, json: string): void {
+    this.forget(key);
+    if (json.length > this.maxEntryChars) return;
+    this.entries.set(key, { json, expires: Date.now() + this.ttlMs });
+    this.chars += json.length;
+    while ((this.entries.size > this.maxEntries || this.chars > this.maxChars) && this.entries.size > 1) {
+      this.forget(this.entries.keys().next().value!);
+    }
+  }
+
+  /** The kept answer for `key`, else `render()`'s result serialized and kept. */
+  async render(key: string, render: () => Promise<unknown>): Promise<string> {
+    const kept = this.get(key);
+    if (kept !== undefined) return kept;
+    const json = JSON.stringify(await render());
+    this.set(key, json);
+    return json;
+  }
+
+  private forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.chars -= entry.json.length;
+  }
+}

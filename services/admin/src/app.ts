@@ -1,19 +1,12 @@
-import { timingSafeEqual } from "node:crypto";
 import { ApiError, errors } from "@apiplat/errors";
 import { AccountStore } from "@apiplat/gateway-auth";
 import { createBaseApp, migratePlatform, type PlatformDeps, type ServiceApp } from "@apiplat/service-kit";
+import { tokenMatches } from "./auth/token.js";
 import { adminRoutes } from "./routes/admin.js";
 
 export interface AdminDeps extends PlatformDeps {
   /** The bearer token every admin route requires. */
   adminToken: string;
-}
-
-function tokenMatches(header: string | undefined, token: string): boolean {
-  // RFC 9110: the scheme name is case-insensitive ("bearer", "BEARER").
-  const given = Buffer.from(/^bearer +(.*)$/i.exec(header ?? "")?.[1] ?? "");
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** The operator's API: accounts, subscriptions, keys, usage and invoices, behind ADMIN_TOKEN. */
@@ -36,4 +29,4 @@ export async function buildAdminApp(deps: AdminDeps): Promise<ServiceApp> {
   await app.register(adminRoutes, { accounts: new AccountStore(deps.db), db: deps.db, now: deps.now });
   return app;
 }
-export { LOCAL_TOKEN_FILE, resolveAdminToken } from "./token.js";
+export { LOCAL_TOKEN_FILE, resolveAdminToken } from "./auth/token.js";

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { LOCAL_TOKEN_FILE } from "./token.js";
+import { LOCAL_TOKEN_FILE } from "./auth/token.js";
 
 const USAGE = `Usage: npm run admin -- <command> [arguments]
 

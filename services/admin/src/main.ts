@@ -1,6 +1,6 @@
 import { openPlatform, onShutdownSignal } from "@apiplat/service-kit";
 import { buildAdminApp } from "./app.js";
-import { LOCAL_TOKEN_FILE, resolveAdminToken } from "./token.js";
+import { LOCAL_TOKEN_FILE, resolveAdminToken } from "./auth/token.js";
 
 const platform = await openPlatform();
 const { token, generated } = resolveAdminToken(platform.config);

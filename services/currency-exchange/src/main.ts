@@ -1,5 +1,4 @@
 import { runService } from "@apiplat/service-kit";
-import { buildApp } from "./app.js";
-import { settingsFromConfig } from "./settings.js";
+import service from "./service.js";
 
-await runService("currency-exchange", (platform) => buildApp({ ...platform }, settingsFromConfig(platform.config)));
+await runService(service);

@@ -1,9 +1,9 @@
 import path from "node:path";
-import { integerSetting, type PlatformConfig } from "@apiplat/config";
+import { integerSetting, listSetting, type PlatformConfig } from "@apiplat/config";
 import { SOURCES } from "./domain/adapters/index.js";
 import { SOURCE_IDS, type SourceId } from "./domain/types.js";
-import { DEFAULT_FETCH_OPTIONS, type FeedSource, type FetchOptions } from "./fetcher.js";
-import { parseSchedule } from "./scheduler.js";
+import { DEFAULT_FETCH_OPTIONS, type FeedSource, type FetchOptions } from "./rates/fetcher.js";
+import { parseSchedule } from "./rates/scheduler.js";
 
 export interface CurrencySettings {
   feeds: FeedSource[];
@@ -30,10 +30,10 @@ function envKey(source: SourceId): string {
   return `CURRENCY_${source.toUpperCase().replace("-", "_")}_URL`;
 }
 
-/** The service's own settings, read from the environment (main.ts and start-all only). */
+/** The service's own settings, read from the environment once by the manifest. */
 export function settingsFromConfig(config: PlatformConfig): CurrencySettings {
   const env = config.env;
-  const enabled = (env.CURRENCY_SOURCES ?? SOURCE_IDS.join(",")).split(",").map((s) => s.trim()).filter(Boolean);
+  const enabled = listSetting(env.CURRENCY_SOURCES ?? SOURCE_IDS.join(","));
   for (const id of enabled) if (!(SOURCE_IDS as readonly string[]).includes(id)) throw new Error(`CURRENCY_SOURCES: unknown source "${id}" (known: ${SOURCE_IDS.join(", ")})`);
   const feeds = SOURCES.filter((s) => enabled.includes(s.id)).map((s) => ({ source: s.id, url: env[envKey(s.id)] || s.defaultUrl }));
   const scheduleText = env.CURRENCY_FETCH_SCHEDULE ?? DEFAULT_SCHEDULE;
@@ -52,5 +52,3 @@ export function settingsFromConfig(config: PlatformConfig): CurrencySettings {
     seedHistoryDays: env.CURRENCY_SEED_HISTORY_DAYS === "all" ? null : integerSetting(env, "CURRENCY_SEED_HISTORY_DAYS", DEFAULT_SEED_HISTORY_DAYS),
   };
 }
-
-export { envKey as sourceUrlVariable };

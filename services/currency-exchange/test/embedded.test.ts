@@ -1,26 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import path from "node:path";
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
+import { startService, type StartedService } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { buildCurrencyApp } from "../src/app.js";
+import service from "../src/service.js";
 import { offlineSettings } from "../src/settings.js";
 import { FEEDS_DIR, FEED_FILES } from "./feeds.js";
 
 // The one-command local start: embedded PGlite and the in-process store instead of PostgreSQL and Redis.
-let platform: TestPlatform;
+let started: StartedService;
 let app: ServiceApp;
 let headers: Record<string, string>;
 
 beforeAll(async () => {
-  platform = await createTestPlatform({ embedded: true, now: () => new Date("2026-03-18T20:00:00Z") });
   const seedPaths = [FEED_FILES.nbpA, FEED_FILES.nbpB, FEED_FILES.cbr].map((f) => path.join(FEEDS_DIR, f));
-  ({ app } = await buildCurrencyApp(platform.deps, offlineSettings({ seedPaths })));
-  ({ headers } = await platform.subscribe("currency-exchange", "BASIC"));
+  started = await startService(service, { embedded: true, now: () => new Date("2026-03-18T20:00:00Z"), settings: offlineSettings({ seedPaths }) });
+  app = started.app;
+  ({ headers } = await started.subscribe("BASIC"));
 }, 120_000);
 
 afterAll(async () => {
-  await app?.close();
-  await platform?.close();
+  await started?.close();
 });
 
 describe("embedded database", () => {

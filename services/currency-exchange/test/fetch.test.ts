@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
+import { startService, type StartedService } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { buildCurrencyApp, type CurrencyRuntime } from "../src/app.js";
+import service, { type CurrencyRuntime } from "../src/service.js";
 import { offlineSettings } from "../src/settings.js";
-import { DEFAULT_FETCH_OPTIONS } from "../src/fetcher.js";
+import { DEFAULT_FETCH_OPTIONS } from "../src/rates/fetcher.js";
 import { feed, FEED_FILES } from "./feeds.js";
 import { FeedServer } from "./feed-server.js";
 
@@ -11,7 +11,7 @@ import { FeedServer } from "./feed-server.js";
 const NOW = new Date("2026-02-13T20:00:00Z");
 
 const server = new FeedServer();
-let platform: TestPlatform;
+let started: StartedService;
 let app: ServiceApp;
 let runtime: CurrencyRuntime;
 let headers: Record<string, string>;
@@ -33,10 +33,10 @@ beforeAll(async () => {
     .route("/cbr/XML_daily.asp", { status: 200, body: feed(FEED_FILES.cbr), type: "text/xml; charset=windows-1251" })
     .route("/boc/FX_RATES_DAILY", { status: 200, body: feed(FEED_FILES.boc), type: "application/json" });
   base = await server.start();
-  platform = await createTestPlatform({ now: () => NOW });
-  ({ app, runtime } = await buildCurrencyApp(
-    platform.deps,
-    offlineSettings({
+  started = await startService(service, {
+    now: () => NOW,
+    inject: { onRuntime: (built) => (runtime = built) },
+    settings: offlineSettings({
       feeds: [
         { source: "ecb", url: `${base}/ecb/eurofxref-daily.xml` },
         { source: "nbp-a", url: `${base}/nbp/tables/A` },
@@ -47,13 +47,13 @@ beforeAll(async () => {
       ],
       fetch: { ...DEFAULT_FETCH_OPTIONS, retries: 2, retryDelayMs: 1, timeoutMs: 5_000 },
     }),
-  ));
-  ({ headers } = await platform.subscribe("currency-exchange", "PRO"));
+  });
+  app = started.app;
+  ({ headers } = await started.subscribe("PRO"));
 });
 
 afterAll(async () => {
-  await app?.close();
-  await platform?.close();
+  await started?.close();
   await server.stop();
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
-import { buildCurrencyApp, type CurrencyRuntime } from "../src/app.js";
+import { startService, type StartedService } from "@apiplat/testing";
+import service, { type CurrencyRuntime } from "../src/service.js";
 import { offlineSettings } from "../src/settings.js";
 import type { ServiceApp } from "@apiplat/service-kit";
 import { FEEDS_DIR, FEED_FILES } from "./feeds.js";
@@ -9,21 +9,24 @@ import path from "node:path";
 // The service's clock: the evening of 2026-03-18, when every recorded feed had published that day's table.
 const NOW = new Date("2026-03-18T20:00:00Z");
 
-let platform: TestPlatform;
+let started: StartedService;
 let app: ServiceApp;
 let runtime: CurrencyRuntime;
 let headers: Record<string, string>;
 
 beforeAll(async () => {
-  platform = await createTestPlatform({ now: () => NOW });
   // An empty store at start-up is seeded from the recorded feeds folder, as the offline start does.
-  ({ app, runtime } = await buildCurrencyApp(platform.deps, offlineSettings({ seedPaths: [FEEDS_DIR], seedHistoryDays: 45 })));
-  ({ headers } = await platform.subscribe("currency-exchange", "MEGA"));
+  started = await startService(service, {
+    now: () => NOW,
+    settings: offlineSettings({ seedPaths: [FEEDS_DIR], seedHistoryDays: 45 }),
+    inject: { onRuntime: (built) => (runtime = built) },
+  });
+  app = started.app;
+  ({ headers } = await started.subscribe("MEGA"));
 });
 
 afterAll(async () => {
-  await app?.close();
-  await platform?.close();
+  await started?.close();
 });
 
 const get = (url: string, extra: Record<string, string> = {}) => app.inject({ method: "GET", url, headers: { ...headers, ...extra } });
@@ -259,9 +262,9 @@ describe("response cache", () => {
   it("shares cached answers between replicas through Redis", async () => {
     const first = await get("/latest?symbols=NOK&base=SEK");
     expect(first.headers["x-cache"]).toBe("MISS");
-    const replica = (await buildCurrencyApp(platform.deps, offlineSettings())).app;
+    const replica = await startService(service, { platform: started.platform, settings: offlineSettings() });
     try {
-      const res = await replica.inject({ method: "GET", url: "/latest?symbols=NOK&base=SEK", headers });
+      const res = await replica.app.inject({ method: "GET", url: "/latest?symbols=NOK&base=SEK", headers });
       expect([res.headers["x-cache"], res.headers.etag]).toEqual(["HIT", first.headers.etag]);
       expect(res.json().data).toEqual(first.json().data);
     } finally {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "@apiplat/config";
 import { createTestPlatform } from "@apiplat/testing";
-import { DailySchedule, nextRun, parseSchedule } from "../src/scheduler.js";
+import { DailySchedule, nextRun, parseSchedule } from "../src/rates/scheduler.js";
 import { settingsFromConfig } from "../src/settings.js";
 
 describe("schedule", () => {

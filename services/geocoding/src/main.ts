@@ -1,4 +1,4 @@
 import { runService } from "@apiplat/service-kit";
-import { service } from "./app.js";
+import service from "./service.js";
 
-await runService("geocoding", service.build);
+await runService(service);

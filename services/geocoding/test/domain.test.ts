@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseMoCatalog, parsePlaces } from "../src/data/geonames-files.js";
+import { parseMoCatalog, parsePlaces } from "../src/geonames/geonames-files.js";
 import { SphereKdTree, greatCircleKm } from "../src/domain/kd-tree.js";
 import { codePointLength, codePointPrefix, normalizeName } from "../src/domain/normalize.js";
 import { parseQuery } from "../src/domain/search.js";

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
+import { startService, type StartedService } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildApp, loadGeocodingIndex } from "../src/app.js";
-import { defaultGazetteerFiles, readLocalizedNames } from "../src/data/geonames-files.js";
-import { readSnapshot, snapshotFromBytes, snapshotToBytes, writeSnapshot } from "../src/data/index-snapshot.js";
+import service from "../src/service.js";
+import { defaultGazetteerFiles, readLocalizedNames } from "../src/geonames/geonames-files.js";
+import { readSnapshot, snapshotFromBytes, snapshotToBytes, writeSnapshot } from "../src/geonames/index-snapshot.js";
+import { loadGeocodingIndex } from "../src/geonames/load-index.js";
 import type { GeocodingIndex } from "../src/domain/build.js";
 import { Gazetteer } from "../src/domain/gazetteer.js";
 import { greatCircleKm } from "../src/domain/kd-tree.js";
@@ -42,7 +43,7 @@ const SAO_PAULO_ID = 3448439;
 const LONDON_ID = 2643743;
 const BERLIN_ID = 2950159;
 
-let platform: TestPlatform;
+let started: StartedService;
 let app: ServiceApp;
 let headers: Record<string, string>;
 let built: GeocodingIndex;
@@ -51,19 +52,18 @@ let restored: Gazetteer;
 beforeAll(async () => {
   // One request per simulated second, so that the per-second plan limit never interferes.
   let tick = Date.UTC(2026, 0, 10);
-  platform = await createTestPlatform({ now: () => new Date((tick += 1000)) });
   // Built from the files, then served from its snapshot: every HTTP test below also checks the snapshot.
   built = loadGeocodingIndex(defaultGazetteerFiles(), { snapshotDir: null });
   const localizedNames = readLocalizedNames(defaultGazetteerFiles().localeDir);
   restored = new Gazetteer(snapshotFromBytes(snapshotToBytes(built.gazetteer.parts())), localizedNames);
   const index = { gazetteer: restored, search: new PlaceSearch(restored), buildMs: 0, builtFrom: "snapshot" as const };
-  app = await buildApp({ ...platform.deps, index });
-  headers = (await platform.subscribe("geocoding", "MEGA")).headers;
+  started = await startService(service, { now: () => new Date((tick += 1000)), inject: { index } });
+  app = started.app;
+  headers = (await started.subscribe("MEGA")).headers;
 });
 
 afterAll(async () => {
-  await app?.close();
-  await platform?.close();
+  await started?.close();
 });
 
 async function get(url: string, requestHeaders: Record<string, string> = headers) {
@@ -396,7 +396,7 @@ describe("gateway authentication and metering", () => {
   });
 
   it("meters every answered request against the plan", async () => {
-    const subscriber = await platform.subscribe("geocoding", "BASIC");
+    const subscriber = await started.subscribe("BASIC");
     const first = await get("/search?q=Paris", subscriber.headers);
     expect(first.headers["x-ratelimit-requests-limit"]).toBe("100");
     expect(first.headers["x-ratelimit-requests-remaining"]).toBe("99");

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_SNAPSHOT_DIR, gazetteerFilesFrom, loadGeocodingIndex, snapshotDirFrom } from "../src/app.js";
-import type { GazetteerFiles } from "../src/data/geonames-files.js";
+import type { GazetteerFiles } from "../src/geonames/geonames-files.js";
+import { loadGeocodingIndex } from "../src/geonames/load-index.js";
+import { DEFAULT_SNAPSHOT_DIR } from "../src/geonames/snapshot-dir.js";
+import { gazetteerFilesFrom, snapshotDirFrom } from "../src/settings.js";
 import { buildMo } from "./mo-fixture.js";
 
 // A three-place gazetteer in the GeoNames formats, to exercise loading from configured files.

@@ -1,4 +1,4 @@
 import { runService } from "@apiplat/service-kit";
-import { service } from "./app.js";
+import service from "./service.js";
 
-await runService("ocr", service.build);
+await runService(service);

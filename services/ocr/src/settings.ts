@@ -1,7 +1,7 @@
-import { integerSetting } from "@apiplat/config";
+import { integerSetting, type Env } from "@apiplat/config";
 import { availableParallelism } from "node:os";
 
-/** The service's own settings, read from the environment by main.ts (and the start-all entry). */
+/** The service's own settings, read from the environment once by the manifest. */
 export interface OcrSettings {
   /** Folder holding `<code>.traineddata` files (Debian's tesseract-ocr-<lang> packages install here). */
   langPath: string;
@@ -37,7 +37,7 @@ export const DEFAULT_SETTINGS: OcrSettings = {
   warmLanguages: "eng",
 };
 
-export function settingsFromEnv(env: Record<string, string | undefined>): OcrSettings {
+export function settingsFromEnv(env: Env): OcrSettings {
   return {
     langPath: env.OCR_LANG_PATH || DEFAULT_SETTINGS.langPath,
     poolSize: integerSetting(env, "OCR_POOL_SIZE", DEFAULT_SETTINGS.poolSize, 1),

@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import { TesseractEngine } from "../src/engine/tesseract.js";
 import { DEFAULT_SETTINGS } from "../src/settings.js";
 import { renderTextPng, toGrayRaw } from "./support/render.js";
-import { startOcr } from "./support/app.js";
+import { startService } from "@apiplat/testing";
+import service from "../src/service.js";
+import { TEST_SETTINGS, withMegaKey } from "./support/app.js";
 
 describe("Tesseract engine", () => {
   it("fails a job at once when its worker thread dies, instead of leaving it hanging", async () => {
@@ -45,7 +47,7 @@ describe("a deployment with one unreadable language file", () => {
     const folder = await mkdtemp(join(tmpdir(), "ocr-bad-tessdata-"));
     await symlink(join(DEFAULT_SETTINGS.langPath, "eng.traineddata"), join(folder, "eng.traineddata"));
     await writeFile(join(folder, "zzz.traineddata"), "this is not trained data");
-    const ctx = await startOcr({ langPath: folder, warmLanguages: "" });
+    const ctx = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, langPath: folder, warmLanguages: "" } }));
     try {
       const png = (await renderTextPng("Still serving", { pointSize: 14 })).toString("base64");
       const broken = await ctx.app.inject({ method: "POST", url: "/extract", headers: ctx.headers, payload: { image: png, language: "zzz" } });

@@ -2,7 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { startOcr, multipartBody, type OcrTestContext } from "./support/app.js";
+import { startService } from "@apiplat/testing";
+import service from "../src/service.js";
+import { TEST_SETTINGS, withMegaKey, multipartBody, type OcrTestContext } from "./support/app.js";
 import { characterAccuracy, withoutSpaces } from "./support/accuracy.js";
 import { BANNER_PAGE_SVG, encodeBmp24, encodeBmp8TopDown, pdfOfJpegPages, renderSvgPng, renderTextPng, simulateScan, toGrayRaw } from "./support/render.js";
 
@@ -15,7 +17,7 @@ let baseUrl: string;
 const served = new Map<string, Buffer>();
 
 beforeAll(async () => {
-  ctx = await startOcr({}, { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" });
+  ctx = await withMegaKey(await startService(service, { env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" }, settings: TEST_SETTINGS }));
   server = createServer((req, res) => {
     const body = served.get(req.url ?? "");
     if (!body) {

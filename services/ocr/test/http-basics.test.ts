@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { startOcr, multipartBody, type OcrTestContext } from "./support/app.js";
+import { startService } from "@apiplat/testing";
+import service from "../src/service.js";
+import { TEST_SETTINGS, withMegaKey, multipartBody, type OcrTestContext } from "./support/app.js";
 import { renderSvgPng } from "./support/render.js";
 import { LANGUAGE_CATALOGUE } from "../src/domain/languages.js";
 
@@ -8,7 +10,7 @@ let ctx: OcrTestContext;
 let smallPng: Buffer;
 
 beforeAll(async () => {
-  ctx = await startOcr({}, { OUTBOUND_ALLOW_CIDRS: "" });
+  ctx = await withMegaKey(await startService(service, { env: { OUTBOUND_ALLOW_CIDRS: "" }, settings: TEST_SETTINGS }));
   smallPng = await renderSvgPng(400, 120, '<text x="20" y="80" font-family="DejaVu Sans" font-size="48">Hello</text>');
 });
 afterAll(async () => ctx?.close());
@@ -42,7 +44,7 @@ describe("platform routes", () => {
     expect(res.json().data).toEqual({ status: "ready", checks: { database: "ok", cache: "ok", language_data: "ok" } });
   });
   it("is not ready when the language folder lacks the default language", async () => {
-    const broken = await startOcr({ langPath: "/nonexistent/tessdata", warmLanguages: "" });
+    const broken = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, langPath: "/nonexistent/tessdata", warmLanguages: "" } }));
     try {
       const res = await broken.app.inject({ method: "GET", url: "/ready" });
       expect([res.statusCode, res.json().error.details]).toEqual([503, [{ field: "language_data", issue: "did not answer" }]]);

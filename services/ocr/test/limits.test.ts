@@ -2,7 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { startOcr, multipartBody, type OcrTestContext } from "./support/app.js";
+import { startService } from "@apiplat/testing";
+import service from "../src/service.js";
+import { TEST_SETTINGS, withMegaKey, multipartBody, type OcrTestContext } from "./support/app.js";
 import { encodeBmp24, pdfOfJpegPages, renderSvgPng, renderTextPng, toGrayRaw } from "./support/render.js";
 
 const MAX_BYTES = 20 * 1024 * 1024;
@@ -14,7 +16,7 @@ const served = new Map<string, Buffer>();
 let tinyGray: { width: number; height: number; data: Buffer };
 
 beforeAll(async () => {
-  ctx = await startOcr({}, { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" });
+  ctx = await withMegaKey(await startService(service, { env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" }, settings: TEST_SETTINGS }));
   server = createServer((req, res) => {
     const body = served.get(req.url ?? "");
     if (!body) return void res.writeHead(404).end();
@@ -76,7 +78,7 @@ describe("image pixels: 40,000,000", () => {
   });
 
   it("applies a configured limit at its edge", async () => {
-    const small = await startOcr({ maxPixels: 200_000, warmLanguages: "" });
+    const small = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, maxPixels: 200_000, warmLanguages: "" } }));
     try {
       const page = (height: number) => renderSvgPng(500, height, '<text x="20" y="80" font-family="DejaVu Sans" font-size="48">Edge</text>');
       const ok = await small.app.inject({ method: "POST", url: "/extract", headers: small.headers, payload: { image: (await page(400)).toString("base64") } });
@@ -126,7 +128,7 @@ describe("pages per request: 10", () => {
 
 describe("time and capacity", () => {
   it("stops a request that overruns the processing limit with 422", async () => {
-    const slow = await startOcr({ timeoutMs: 1, warmLanguages: "" });
+    const slow = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, timeoutMs: 1, warmLanguages: "" } }));
     try {
       const png = await renderTextPng("Too slow for a one millisecond budget", { pointSize: 14 });
       const res = await slow.app.inject({ method: "POST", url: "/extract", headers: slow.headers, payload: { image: png.toString("base64") } });
@@ -137,7 +139,7 @@ describe("time and capacity", () => {
   });
 
   it("queues up to the queue length behind a busy worker and answers 503 with Retry-After beyond it", async () => {
-    const busy = await startOcr({ poolSize: 1, maxQueue: 1, warmLanguages: "" });
+    const busy = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, poolSize: 1, maxQueue: 1, warmLanguages: "" } }));
     try {
       const png = (await renderTextPng("Three requests arrive at once.\nOne runs, one waits, one is turned away.", { pointSize: 14 })).toString("base64");
       const responses = await Promise.all([0, 1, 2].map(() => busy.app.inject({ method: "POST", url: "/extract", headers: busy.headers, payload: { image: png } })));

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOcr, type OcrTestContext } from "./support/app.js";
+import { startService } from "@apiplat/testing";
+import service from "../src/service.js";
+import { TEST_SETTINGS, withMegaKey, type OcrTestContext } from "./support/app.js";
 import { characterAccuracy } from "./support/accuracy.js";
 import { inkBox, renderSvgPng, renderTablePng, toGrayRaw } from "./support/render.js";
 
 let ctx: OcrTestContext;
 beforeAll(async () => {
-  ctx = await startOcr();
+  ctx = await withMegaKey(await startService(service, { settings: TEST_SETTINGS }));
 });
 afterAll(async () => ctx?.close());
 

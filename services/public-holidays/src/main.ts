@@ -1,4 +1,4 @@
 import { runService } from "@apiplat/service-kit";
-import { buildApp, depsFromEnvironment } from "./app.js";
+import service from "./service.js";
 
-await runService("public-holidays", (platform) => buildApp(depsFromEnvironment(platform)));
+await runService(service);

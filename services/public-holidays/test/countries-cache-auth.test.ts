@@ -1,13 +1,14 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_REDIS_URL } from "@apiplat/testing";
-import { yearKey } from "../src/holiday-cache.js";
-import { startHarness, type Harness } from "./helpers.js";
+import { yearKey } from "../src/cache/holiday-cache.js";
+import { megaCaller, type Caller } from "./helpers.js";
+import { startService, TEST_REDIS_URL } from "@apiplat/testing";
+import service from "../src/service.js";
 
-let h: Harness;
+let h: Caller;
 let redis: Redis;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await megaCaller(await startService(service, { settings: { warmUp: false } }));
   redis = new Redis(TEST_REDIS_URL);
 });
 afterAll(async () => {
@@ -184,7 +185,7 @@ describe("gateway auth", () => {
 
 describe("warm-up", () => {
   it("fills the store with this year and next for every country after start, and stops on close", async () => {
-    const warm = await startHarness({ now: () => new Date("2030-06-01T12:00:00Z"), warmUp: true });
+    const warm = await megaCaller(await startService(service, { now: () => new Date("2030-06-01T12:00:00Z"), settings: { warmUp: true } }));
     try {
       await warm.app.ready();
       const deadline = Date.now() + 20_000;

@@ -1,11 +1,9 @@
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
-import { buildApp } from "../src/app.js";
+import type { StartedService, TestSubscriber } from "@apiplat/testing";
 
-type App = Awaited<ReturnType<typeof buildApp>>;
-
-export interface Harness {
-  platform: TestPlatform;
-  app: App;
+export interface Caller {
+  started: StartedService;
+  app: StartedService["app"];
+  platform: StartedService["platform"];
   headers: Record<string, string>;
   /** GET with the subscriber's gateway headers; returns status, headers and parsed JSON body. */
   get(url: string, extraHeaders?: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
@@ -13,29 +11,24 @@ export interface Harness {
 }
 
 /**
- * A real platform (PostgreSQL schema + Redis prefix of its own) and the service built on it, with a
- * MEGA subscriber so that bursts of test requests stay under the per-second limit.
+ * GETs as a MEGA subscriber of a started service (so bursts of test requests stay under the per-second limit).
  */
-export async function startHarness(options: { now?: () => Date; env?: Record<string, string>; warmUp?: boolean } = {}): Promise<Harness> {
-  const platform = await createTestPlatform({ now: options.now, env: options.env });
-  const app = await buildApp({ ...platform.deps, warmUp: options.warmUp });
-  const { headers } = await platform.subscribe("public-holidays", "MEGA");
+export async function megaCaller(started: StartedService): Promise<Caller> {
+  const { headers }: TestSubscriber = await started.subscribe("MEGA");
   return {
-    platform,
-    app,
+    started,
+    app: started.app,
+    platform: started.platform,
     headers,
     async get(url, extraHeaders = {}) {
-      const response = await app.inject({ method: "GET", url, headers: { ...headers, ...extraHeaders } });
+      const response = await started.app.inject({ method: "GET", url, headers: { ...headers, ...extraHeaders } });
       return {
         status: response.statusCode,
         headers: response.headers,
         body: response.body.length > 0 ? response.json() : undefined,
       };
     },
-    async close() {
-      await app.close();
-      await platform.close();
-    },
+    close: () => started.close(),
   };
 }
 

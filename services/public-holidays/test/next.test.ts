@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, type Harness } from "./helpers.js";
+import { megaCaller, type Caller } from "./helpers.js";
+import { startService } from "@apiplat/testing";
+import service from "../src/service.js";
 
 let clock = new Date("2026-12-31T23:30:00Z");
-let h: Harness;
+let h: Caller;
 beforeAll(async () => {
-  h = await startHarness({ now: () => clock });
+  h = await megaCaller(await startService(service, { now: () => clock, settings: { warmUp: false } }));
 });
 afterAll(async () => {
   await h?.close();

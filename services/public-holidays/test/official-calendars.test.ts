@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { brief, startHarness, type Harness } from "./helpers.js";
+import { brief, megaCaller, type Caller } from "./helpers.js";
+import { startService } from "@apiplat/testing";
+import service from "../src/service.js";
 
-let h: Harness;
+let h: Caller;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await megaCaller(await startService(service, { settings: { warmUp: false } }));
 });
 afterAll(async () => {
   await h?.close();

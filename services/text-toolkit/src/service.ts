@@ -1,6 +1,9 @@
 import { defineService } from "@apiplat/service-kit";
 import { textRoutes } from "./routes/text.js";
 
+/** The route plugin alone, for the bare-Fastify baseline of the benchmarks. */
+export { textRoutes as routes };
+
 export default defineService({
   name: "text-toolkit",
   description: "Hashing, UUIDs, case conversion, slugs, text statistics, lorem ipsum and passwords.",

@@ -1,4 +1,4 @@
 import { runService } from "@apiplat/service-kit";
-import { buildApp } from "./app.js";
+import service from "./service.js";
 
-await runService("time-zone", buildApp);
+await runService(service);

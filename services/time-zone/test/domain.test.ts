@@ -7,7 +7,7 @@ import { parseInstant, parseWallTime } from "../src/domain/iso-input.js";
 import { constantType, parsePosixTz, PosixTzError, transitionsOfYear } from "../src/domain/posix-tz.js";
 import { closeMatches, editDistance } from "../src/domain/suggest.js";
 import { parseTzif, TzifError } from "../src/domain/tzif.js";
-import { readCountryNames, readZiIndex, readZoneTab, ZoneDatabase, ZoneDatabaseError } from "../src/domain/zone-database.js";
+import { readCountryNames, readZiIndex, readZoneTab, ZoneDatabase, ZoneDatabaseError } from "../src/zoneinfo/zone-database.js";
 import { ZoneRules } from "../src/domain/zone-rules.js";
 
 const utc = (text: string) => Date.parse(text) / 1000;

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { civilToSeconds, secondsToCivil } from "../src/domain/civil.js";
 import { MAX_YEAR, MIN_YEAR } from "../src/domain/iso-input.js";
 import { resolveWall } from "../src/domain/local-time.js";
-import { DEFAULT_ZONEINFO_DIR, ZoneDatabase } from "../src/domain/zone-database.js";
+import { DEFAULT_ZONEINFO_DIR, ZoneDatabase } from "../src/zoneinfo/zone-database.js";
 import type { Transition } from "../src/domain/zone-rules.js";
 import { zdumpTransitions, zoneinfoAnswers, type OracleTransition, type ZoneinfoAnswers } from "./support/oracles.js";
 

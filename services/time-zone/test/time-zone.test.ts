@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestPlatform, type TestPlatform, type TestSubscriber } from "@apiplat/testing";
+import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { buildApp } from "../src/app.js";
-import { DEFAULT_ZONEINFO_DIR } from "../src/domain/zone-database.js";
+import service from "../src/service.js";
+import { DEFAULT_ZONEINFO_DIR } from "../src/zoneinfo/zone-database.js";
 import { zoneinfoAnswers } from "./support/oracles.js";
 
 const NOW = new Date("2026-07-01T12:00:00.750Z");
@@ -12,19 +12,16 @@ const TZ_VERSION = /^# version (\S+)/m.exec(zi)![1];
 const ZONE_LINES = zi.split("\n").filter((l) => l.startsWith("Z ") && !l.startsWith("Z Factory ")).length;
 const LINK_LINES = zi.split("\n").filter((l) => l.startsWith("L ")).length;
 
-let platform: TestPlatform;
+let started: StartedService;
 let app: ServiceApp;
 let caller: TestSubscriber;
 
 beforeAll(async () => {
-  platform = await createTestPlatform({ now: () => NOW });
-  app = await buildApp(platform.deps);
-  caller = await platform.subscribe("time-zone", "MEGA");
+  started = await startService(service, { now: () => NOW });
+  app = started.app;
+  caller = await started.subscribe("MEGA");
 });
-afterAll(async () => {
-  await app.close();
-  await platform.close();
-});
+afterAll(() => started.close());
 
 const get = (url: string, headers: Record<string, string> = caller.headers) => app.inject({ method: "GET", url, headers });
 const data = async (url: string) => {
@@ -516,7 +513,7 @@ describe("gateway auth and platform routes", () => {
   });
 
   it("meters requests: rate-limit headers, and BASIC's 101st request gets 429", async () => {
-    const basic = await platform.subscribe("time-zone", "BASIC");
+    const basic = await started.subscribe("BASIC");
     for (let i = 1; i <= 100; i++) {
       const res = await get("/lookup?tz=UTC", basic.headers);
       expect(res.statusCode).toBe(200);

@@ -1,4 +1,4 @@
-import { Type, type Static } from "typebox";
+import { Type } from "typebox";
 import { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, ALIAS_PATTERN } from "./domain/codes.js";
 import { MAX_HOSTNAME_LENGTH } from "./domain/hostname.js";
 import { MAX_URL_LENGTH } from "./domain/url.js";
@@ -32,7 +32,6 @@ export const LinkInputSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-export type LinkInputBody = Static<typeof LinkInputSchema>;
 
 export const LinkPatchSchema = Type.Object(
   {
@@ -48,8 +47,6 @@ export const LinkPatchSchema = Type.Object(
   },
   { additionalProperties: false, minProperties: 1 },
 );
-
-export const BulkItemSchema = Type.Union([UrlString("A URL to shorten with the defaults."), LinkInputSchema]);
 
 export const BulkBodySchema = Type.Object(
   {

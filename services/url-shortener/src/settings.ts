@@ -1,8 +1,8 @@
-import { serviceEndpoint, type PlatformConfig } from "@apiplat/config";
+import { integerSetting, listSetting, serviceEndpoint, type Env, type PlatformConfig } from "@apiplat/config";
 import { DEFAULT_CODE_LENGTH } from "./domain/codes.js";
-import { SAFE_BROWSING_DEFAULT_ENDPOINT } from "./domain/safe-browsing.js";
+import { SAFE_BROWSING_DEFAULT_ENDPOINT } from "./links/safe-browsing.js";
 
-/** The service's own settings; main.ts reads them from the environment, tests pass them directly. */
+/** The service's own settings, read from the environment once by the manifest (tests override some). */
 export interface ShortenerSettings {
   /** Base of the short URLs on the service's own host, e.g. http://url-shortener.api.local:3001 */
   baseUrl: string;
@@ -54,17 +54,8 @@ export function defaultSettings(config: PlatformConfig): ShortenerSettings {
   };
 }
 
-function intSetting(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return value;
-}
-
 /** Reads the URL_SHORTENER_* (and SHORT_LINK_BASE_URL, EDGE_HOST, SAFE_BROWSING_*) environment variables. */
-export function settingsFromEnv(config: PlatformConfig): ShortenerSettings {
-  const env = config.env;
+export function settingsFromEnv(env: Env, config: PlatformConfig): ShortenerSettings {
   const defaults = defaultSettings(config);
   const baseUrl = (env.SHORT_LINK_BASE_URL || defaults.baseUrl).replace(/\/+$/, "");
   const policy = env.SAFE_BROWSING_FAILURE_POLICY || "closed";
@@ -76,16 +67,16 @@ export function settingsFromEnv(config: PlatformConfig): ShortenerSettings {
     baseUrl,
     edgeHost: (env.EDGE_HOST || new URL(baseUrl).hostname).toLowerCase(),
     customDomainScheme: scheme,
-    codeLength: intSetting(env, "URL_SHORTENER_CODE_LENGTH", defaults.codeLength, 6, 16),
+    codeLength: integerSetting(env, "URL_SHORTENER_CODE_LENGTH", defaults.codeLength, 6, 16),
     safeBrowsingApiKey: env.SAFE_BROWSING_API_KEY || null,
     safeBrowsingEndpoint: env.SAFE_BROWSING_ENDPOINT || defaults.safeBrowsingEndpoint,
-    safeBrowsingTimeoutMs: intSetting(env, "SAFE_BROWSING_TIMEOUT_MS", defaults.safeBrowsingTimeoutMs, 100, 30_000),
+    safeBrowsingTimeoutMs: integerSetting(env, "SAFE_BROWSING_TIMEOUT_MS", defaults.safeBrowsingTimeoutMs, 100, 30_000),
     safeBrowsingFailOpen: policy === "open",
-    blocklistFiles: (env.URL_SHORTENER_BLOCKLIST_FILES ?? "").split(",").map((f) => f.trim()).filter(Boolean),
-    blocklistReloadMs: intSetting(env, "URL_SHORTENER_BLOCKLIST_RELOAD_SECONDS", 300, 0, 86_400) * 1000,
-    clickFlushMs: intSetting(env, "URL_SHORTENER_CLICK_FLUSH_MS", defaults.clickFlushMs, 50, 60_000),
-    clickBufferMax: intSetting(env, "URL_SHORTENER_CLICK_BUFFER_MAX", defaults.clickBufferMax, 1_000, 10_000_000),
-    linkCacheEntries: intSetting(env, "URL_SHORTENER_LINK_CACHE_ENTRIES", defaults.linkCacheEntries, 0, 10_000_000),
-    trustedProxyHops: intSetting(env, "URL_SHORTENER_TRUSTED_PROXY_HOPS", defaults.trustedProxyHops, 0, 10),
+    blocklistFiles: listSetting(env.URL_SHORTENER_BLOCKLIST_FILES),
+    blocklistReloadMs: integerSetting(env, "URL_SHORTENER_BLOCKLIST_RELOAD_SECONDS", 300, 0, 86_400) * 1000,
+    clickFlushMs: integerSetting(env, "URL_SHORTENER_CLICK_FLUSH_MS", defaults.clickFlushMs, 50, 60_000),
+    clickBufferMax: integerSetting(env, "URL_SHORTENER_CLICK_BUFFER_MAX", defaults.clickBufferMax, 1_000, 10_000_000),
+    linkCacheEntries: integerSetting(env, "URL_SHORTENER_LINK_CACHE_ENTRIES", defaults.linkCacheEntries, 0, 10_000_000),
+    trustedProxyHops: integerSetting(env, "URL_SHORTENER_TRUSTED_PROXY_HOPS", defaults.trustedProxyHops, 0, 10),
   };
 }

@@ -1,16 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SHORT_HOST, startService, type Harness } from "./helpers.js";
+import { startService, type StartedService } from "@apiplat/testing";
+import service from "../src/service.js";
+import { SHORT_HOST, TEST_SETTINGS } from "./helpers.js";
 
 /** Codes come from this queue when it is not empty, so that a test can make the generator repeat itself. */
 const queue: string[] = [];
 const lengthsAsked: number[] = [];
-let h: Harness;
+let h: StartedService;
 
 beforeAll(async () => {
-  h = await startService({
-    generateCode: (length) => {
-      lengthsAsked.push(length);
-      return queue.shift() ?? "Z".repeat(length - 1) + String(lengthsAsked.length % 10);
+  h = await startService(service, {
+    settings: TEST_SETTINGS,
+    inject: {
+      generateCode: (length) => {
+        lengthsAsked.push(length);
+        return queue.shift() ?? "Z".repeat(length - 1) + String(lengthsAsked.length % 10);
+      },
     },
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ClickBuffer, type RawClick } from "../src/domain/click-buffer.js";
+import { ClickBuffer, type RawClick } from "../src/links/click-buffer.js";
 import { CODE_ALPHABET, generateCode, isReservedCode } from "../src/domain/codes.js";
-import { FileBlocklist, parseCsvLine, parseFeed, type BlocklistEntries } from "../src/domain/blocklist.js";
-import { verifyCname } from "../src/domain/domain-verification.js";
-import { CountryLookup } from "../src/domain/geo.js";
+import { FileBlocklist, parseCsvLine, parseFeed, type BlocklistEntries } from "../src/links/blocklist.js";
+import { verifyCname } from "../src/links/domain-verification.js";
+import { CountryLookup } from "../src/links/geo.js";
 import { linkState } from "../src/domain/link-state.js";
 import { LruCache } from "../src/domain/lru.js";
 import { referrerDomain } from "../src/domain/referrer.js";

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestSubscriber } from "@apiplat/testing";
-import { SHORT_HOST, startService, type Harness } from "./helpers.js";
+import { startService, type StartedService } from "@apiplat/testing";
+import service from "../src/service.js";
+import { SHORT_HOST, TEST_SETTINGS } from "./helpers.js";
 
 /** DNS of the internet is not reachable from tests: CNAME answers come from this table. */
 const cnames = new Map<string, string[] | "ENODATA">();
@@ -12,11 +14,11 @@ const resolver = {
   },
 };
 
-let h: Harness;
+let h: StartedService;
 let pro: TestSubscriber;
 
 beforeAll(async () => {
-  h = await startService({ dnsResolver: resolver });
+  h = await startService(service, { settings: TEST_SETTINGS, inject: { dnsResolver: resolver } });
   pro = await h.platform.subscribe("url-shortener", "PRO");
 });
 afterAll(async () => h?.close());

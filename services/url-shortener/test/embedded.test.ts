@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
-import { buildApp } from "../src/app.js";
+import { startService, type StartedService } from "@apiplat/testing";
+import service from "../src/service.js";
 import { BASE_URL, CHROME_WINDOWS, SHORT_HOST } from "./helpers.js";
 
 // `npm start` runs every service on the embedded PGlite and the in-process store: the same SQL must work there.
-let platform: TestPlatform;
-let app: Awaited<ReturnType<typeof buildApp>>;
+let started: StartedService;
+let app: StartedService["app"];
+let platform: StartedService["platform"];
 
 beforeAll(async () => {
-  platform = await createTestPlatform({ embedded: true });
-  app = await buildApp({ ...platform.deps, settings: { baseUrl: BASE_URL, clickFlushMs: 600_000 } });
+  started = await startService(service, { embedded: true, settings: { baseUrl: BASE_URL, clickFlushMs: 600_000 } });
+  ({ app, platform } = started);
 });
 afterAll(async () => {
-  await app?.close();
-  await platform?.close();
+  await started?.close();
 });
 
 it("creates, redirects, limits clicks and reports stats on the embedded database and in-process store", async () => {

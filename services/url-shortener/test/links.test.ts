@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestSubscriber } from "@apiplat/testing";
-import { BASE_URL, startService, type Harness } from "./helpers.js";
+import { startService, type StartedService } from "@apiplat/testing";
+import service from "../src/service.js";
+import { BASE_URL, TEST_SETTINGS } from "./helpers.js";
 
-let h: Harness;
+let h: StartedService;
 let mega: TestSubscriber;
 
 beforeAll(async () => {
-  h = await startService();
+  h = await startService(service, { settings: TEST_SETTINGS });
   mega = await h.platform.subscribe("url-shortener", "MEGA");
 });
 afterAll(async () => h?.close());

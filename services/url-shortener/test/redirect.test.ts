@@ -1,13 +1,16 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestOverHttp, type HttpAnswer, type TestSubscriber } from "@apiplat/testing";
-import { CHROME_WINDOWS, GOOGLEBOT, SAFARI_IPHONE, SHORT_HOST, startService, type Harness } from "./helpers.js";
+import { startService, type StartedService } from "@apiplat/testing";
+import service from "../src/service.js";
+import { CHROME_WINDOWS, GOOGLEBOT, SAFARI_IPHONE, SHORT_HOST, movableClock, TEST_SETTINGS } from "./helpers.js";
 
-let h: Harness;
+let h: StartedService;
+const clock = movableClock();
 let owner: TestSubscriber;
 
 beforeAll(async () => {
-  h = await startService({ settings: { trustedProxyHops: 1 } });
+  h = await startService(service, { now: clock.now, settings: { ...TEST_SETTINGS, trustedProxyHops: 1 } });
   owner = await h.platform.subscribe("url-shortener", "MEGA");
 });
 afterAll(async () => h?.close());
@@ -78,13 +81,13 @@ describe("GET /{code}", () => {
     const expiresAt = Date.now() + 3_600_000;
     const code = await create({ url: "https://example.com/until", expires_at: new Date(expiresAt).toISOString() });
     try {
-      h.clock.frozenAt = expiresAt - 1;
+      clock.frozenAt = expiresAt - 1;
       expect((await visit(code)).statusCode).toBe(302);
-      h.clock.frozenAt = expiresAt;
+      clock.frozenAt = expiresAt;
       const after = await visit(code, { accept: "application/json" });
       expect(after.statusCode).toBe(404);
     } finally {
-      h.clock.frozenAt = null;
+      clock.frozenAt = null;
     }
     const state = await h.app.inject({ method: "GET", url: `/resolve/${code}`, headers: owner.headers });
     expect(state.json().data.state).toBe("active");
@@ -207,12 +210,12 @@ describe("link lifetime", () => {
     const basic = await h.platform.subscribe("url-shortener", "BASIC");
     const code = await create({ url: "https://example.com/forever-free" }, basic);
     try {
-      h.clock.frozenAt = Date.now() + 20 * 365 * 86_400_000;
+      clock.frozenAt = Date.now() + 20 * 365 * 86_400_000;
       const res = await visit(code);
       expect(res.statusCode).toBe(302);
       expect(res.headers.location).toBe("https://example.com/forever-free");
     } finally {
-      h.clock.frozenAt = null;
+      clock.frozenAt = null;
     }
   });
 });
@@ -282,12 +285,12 @@ describe("GET /stats/{code}", () => {
     const midnight = Date.parse(`${today}T00:00:00Z`) + 86_400_000;
     const tomorrow = new Date(midnight).toISOString().slice(0, 10);
     try {
-      h.clock.frozenAt = midnight - 1;
+      clock.frozenAt = midnight - 1;
       await visit(code, {}, "81.2.69.142");
       expect((await stats(`from=${today}&to=${tomorrow}`)).total_hits).toBe(1);
       expect(await lastClickedAt()).toBe(new Date(midnight - 1).toISOString());
       await visit(code, {}, "81.2.69.142");
-      h.clock.frozenAt = midnight;
+      clock.frozenAt = midnight;
       await visit(code, {}, "81.2.69.142");
       const data = await stats(`from=${today}&to=${tomorrow}&unique=true`);
       expect(await lastClickedAt()).toBe(new Date(midnight).toISOString());
@@ -301,7 +304,7 @@ describe("GET /stats/{code}", () => {
         { date: tomorrow, count: 1 },
       ]);
     } finally {
-      h.clock.frozenAt = null;
+      clock.frozenAt = null;
     }
   });
 
@@ -401,13 +404,13 @@ describe("GET /{code} over a real connection", () => {
     const expiresAt = Date.now() + 3_600_000;
     const expiring = await create({ url: "https://example.com/wire-expiring", expires_at: new Date(expiresAt).toISOString(), fallback_url: "https://example.com/wire-over" });
     try {
-      h.clock.frozenAt = expiresAt - 1;
+      clock.frozenAt = expiresAt - 1;
       expect((await send("GET", expiring)).headers.location).toBe("https://example.com/wire-expiring");
-      h.clock.frozenAt = expiresAt;
+      clock.frozenAt = expiresAt;
       const after = await send("GET", expiring);
       expect([after.status, after.headers.location]).toEqual([302, "https://example.com/wire-over"]);
     } finally {
-      h.clock.frozenAt = null;
+      clock.frozenAt = null;
     }
 
     const deleted = await create({ url: "https://example.com/wire-deleted" });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestPlatform, TEST_REDIS_URL, type TestPlatform } from "@apiplat/testing";
 import { createPostgresDatabase, createRedisStore } from "@apiplat/storage";
-import { buildApp } from "../src/app.js";
+import { buildService } from "@apiplat/service-kit";
+import service from "../src/service.js";
 import { BASE_URL, CHROME_WINDOWS, SHORT_HOST } from "./helpers.js";
 
 let platform: TestPlatform;
@@ -24,7 +25,7 @@ async function clickCount(linkCode: string): Promise<{ rows: number; counter: nu
 
 describe("click buffer", () => {
   it("is written to PostgreSQL when the app closes (SIGTERM path)", async () => {
-    const app = await buildApp({ ...platform.deps, settings });
+    const app = await buildService(service, platform.deps, { settings });
     const user = await platform.subscribe("url-shortener", "PRO");
     const res = await app.inject({ method: "POST", url: "/shorten", headers: user.headers, payload: { url: "https://example.com/flush", alias: "flush-me" } });
     expect(res.statusCode).toBe(201);
@@ -40,7 +41,7 @@ describe("click buffer", () => {
 
 describe("readiness", () => {
   it("turns not ready while unwritten clicks approach the buffer's cap, and ready again once written", async () => {
-    const app = await buildApp({ ...platform.deps, settings: { ...settings, clickBufferMax: 10, clickBatchSize: 100 } });
+    const app = await buildService(service, platform.deps, { settings: { ...settings, clickBufferMax: 10, clickBatchSize: 100 } });
     try {
       const user = await platform.subscribe("url-shortener", "PRO");
       await app.inject({ method: "POST", url: "/shorten", headers: user.headers, payload: { url: "https://example.com/ready", alias: "ready-check" } });
@@ -59,7 +60,7 @@ describe("readiness", () => {
 
 describe("click buffer metrics", () => {
   it("counts clicks written and dropped once the buffer is full, and shows the backlog", async () => {
-    const app = await buildApp({ ...platform.deps, settings: { ...settings, clickBufferMax: 3, clickBatchSize: 100 } });
+    const app = await buildService(service, platform.deps, { settings: { ...settings, clickBufferMax: 3, clickBatchSize: 100 } });
     try {
       const user = await platform.subscribe("url-shortener", "PRO");
       await app.inject({ method: "POST", url: "/shorten", headers: user.headers, payload: { url: "https://example.com/full", alias: "buffer-full" } });
@@ -86,7 +87,7 @@ describe("click buffer metrics", () => {
 describe("Redis outage", () => {
   it("keeps redirecting, limiting clicks and recording them from PostgreSQL", async () => {
     const kv = await createRedisStore(TEST_REDIS_URL, { keyPrefix: `test:outage:${Date.now()}:` });
-    const app = await buildApp({ ...platform.deps, kv, settings: { ...settings, linkCacheEntries: 0 } });
+    const app = await buildService(service, { ...platform.deps, kv }, { settings: { ...settings, linkCacheEntries: 0 } });
     try {
       const user = await platform.subscribe("url-shortener", "PRO");
       const create = (payload: Record<string, unknown>) => app.inject({ method: "POST", url: "/shorten", headers: user.headers, payload });
@@ -114,7 +115,7 @@ describe("PostgreSQL outage", () => {
   it("still redirects cached links and answers 503 UNAVAILABLE, not 500, for the rest", async () => {
     const schema = (await platform.deps.db.query<{ schema: string }>("SELECT current_schema() AS schema")).rows[0].schema;
     const db = createPostgresDatabase(process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", { schema, maxConnections: 2 });
-    const app = await buildApp({ ...platform.deps, db, settings });
+    const app = await buildService(service, { ...platform.deps, db }, { settings });
     try {
       const user = await platform.subscribe("url-shortener", "PRO");
       const res = await app.inject({ method: "POST", url: "/shorten", headers: user.headers, payload: { url: "https://example.com/db-down", alias: "db-down" } });

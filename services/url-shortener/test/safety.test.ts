@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestSubscriber } from "@apiplat/testing";
-import { startService, type Harness } from "./helpers.js";
+import { startService, type StartedService } from "@apiplat/testing";
+import service from "../src/service.js";
+import { TEST_SETTINGS } from "./helpers.js";
 
 /** A local server speaking the Safe Browsing v4 threatMatches:find shape. */
 interface FakeSafeBrowsing {
@@ -47,7 +49,7 @@ async function startSafeBrowsing(): Promise<FakeSafeBrowsing> {
 
 const fixtures = new URL("./fixtures/", import.meta.url);
 let sb: FakeSafeBrowsing;
-let h: Harness;
+let h: StartedService;
 let user: TestSubscriber;
 let hostsFile: string;
 
@@ -56,8 +58,9 @@ beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), "url-shortener-blocklist-"));
   hostsFile = join(dir, "hosts.txt");
   await writeFile(hostsFile, await readFile(new URL("hosts.txt", fixtures)));
-  h = await startService({
+  h = await startService(service, {
     settings: {
+      ...TEST_SETTINGS,
       safeBrowsingApiKey: "test-key",
       safeBrowsingEndpoint: sb.endpoint,
       safeBrowsingTimeoutMs: 500,
@@ -187,10 +190,29 @@ describe("safety check on creation", () => {
   });
 });
 
+describe("SIGHUP", () => {
+  it("re-reads the blocklist at once, whatever runs the service (main.ts or the all-in-one start)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "url-shortener-sighup-"));
+    const file = join(dir, "hosts.txt");
+    await writeFile(file, "malware.example\n");
+    const quiet = await startService(service, { settings: { ...TEST_SETTINGS, blocklistFiles: [file], blocklistReloadMs: 0 } });
+    try {
+      const subscriber = await quiet.platform.subscribe("url-shortener", "PRO");
+      const shortenHere = (url: string) => quiet.app.inject({ method: "POST", url: "/shorten", headers: subscriber.headers, payload: { url } });
+      expect((await shortenHere("https://hup-bad.example/")).statusCode).toBe(201);
+      await writeFile(file, "malware.example\nhup-bad.example\n");
+      await quiet.app.serviceSignals.get("SIGHUP")!();
+      expect((await shortenHere("https://hup-bad.example/again")).statusCode).toBe(422);
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
 describe("fail-open policy", () => {
   it("creates the link when Safe Browsing does not answer and the policy is open", async () => {
-    const open = await startService({
-      settings: { safeBrowsingApiKey: "k", safeBrowsingEndpoint: sb.endpoint, safeBrowsingTimeoutMs: 300, safeBrowsingFailOpen: true },
+    const open = await startService(service, {
+      settings: { ...TEST_SETTINGS, safeBrowsingApiKey: "k", safeBrowsingEndpoint: sb.endpoint, safeBrowsingTimeoutMs: 300, safeBrowsingFailOpen: true },
     });
     try {
       const subscriber = await open.platform.subscribe("url-shortener", "PRO");

@@ -1,5 +1,4 @@
-import type { FastifyPluginAsync } from "fastify";
-import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { SERVICE_NAMES } from "@apiplat/config";
 import { errors, ok } from "@apiplat/errors";
 import type { AccountStore } from "@apiplat/gateway-auth";
@@ -13,9 +12,7 @@ export interface AdminRoutesOptions {
   now: () => Date;
 }
 
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastify, { accounts, db, now }) => {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { accounts, db, now }) => {
   const existingAccount = async (id: string) => {
     const account = await accounts.getAccount(id);
     if (!account) throw errors.notFound(`There is no account ${id}.`);

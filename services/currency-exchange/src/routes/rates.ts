@@ -1,11 +1,12 @@
 import type { FastifyReply } from "fastify";
-import { answerNotModified, errors, etagOf, ok, sendSerializedData, setCacheHeaders, successSchema, type ErrorDetail, type ServiceApp } from "@apiplat/service-kit";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { answerNotModified, errors, etagOf, ok, sendSerializedData, setCacheHeaders, successSchema, type ErrorDetail } from "@apiplat/service-kit";
 import { amountIssue } from "../domain/amount.js";
 import { currencyName, isKnownCurrency, minorUnits, PIVOT_CURRENCY } from "../domain/currencies.js";
 import { ageDays, convert, ratesView, unservedCodes, type QuoteSet } from "../domain/exchange.js";
 import { daysBetween, DEFAULT_RULE } from "../domain/rates.js";
 import { SOURCES } from "../domain/adapters/index.js";
-import { CACHE_TTL_SECONDS, type RatesService } from "../rates-service.js";
+import { CACHE_TTL_SECONDS, type RatesService } from "../rates/rates-service.js";
 import type { RateStore } from "../store/rate-store.js";
 import {
   ConvertData,
@@ -70,8 +71,7 @@ function notFoundForDate(date: string): never {
   throw errors.notFound(`No bank published rates on ${date} or in the ${DEFAULT_RULE.historicalLookbackDays} days before it.`);
 }
 
-export async function rateRoutes(app: ServiceApp, options: RateRoutesOptions): Promise<void> {
-  const { rates, store } = options;
+export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (app, { rates, store }) => {
 
   /**
    * The answer for `key` from the one-hour response cache or computed; X-Cache says which. Cache-Control and
@@ -286,4 +286,4 @@ export async function rateRoutes(app: ServiceApp, options: RateRoutesOptions): P
       });
     },
   );
-}
+};

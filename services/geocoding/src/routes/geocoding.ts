@@ -1,4 +1,5 @@
-import { errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { GeocodingIndex } from "../domain/build.js";
 import { reverseGeocode } from "../domain/reverse.js";
 import { QueryError } from "../domain/search.js";
@@ -13,7 +14,11 @@ import {
   SearchQuery,
 } from "../schemas.js";
 
-export function registerGeocodingRoutes(app: ServiceApp, index: GeocodingIndex): void {
+export interface GeocodingRoutesOptions {
+  index: GeocodingIndex;
+}
+
+export const geocodingRoutes: FastifyPluginAsyncTypebox<GeocodingRoutesOptions> = async (app, { index }) => {
   const { gazetteer, search } = index;
 
   const languageOf = (value: string | undefined): string | undefined => {
@@ -99,7 +104,7 @@ export function registerGeocodingRoutes(app: ServiceApp, index: GeocodingIndex):
       return ok({ count: languages.length, languages });
     },
   );
-}
+};
 
 /**
  * Query strings are coerced by the schema, which would read "lat=" as 0: an empty value is refused

@@ -1,5 +1,5 @@
 import { makeBox, type PageSize } from "./geometry.js";
-import type { Table, TableCell, TableWord } from "./tables.js";
+import type { Table, TableCell, TableWord } from "./table-types.js";
 
 /**
  * Table detection from alignment, for tables drawn without ruling lines.

@@ -1,7 +1,5 @@
 export type InputFormat = "png" | "jpeg" | "tiff" | "webp" | "bmp" | "pdf";
 
-export const SUPPORTED_FORMATS: readonly InputFormat[] = ["png", "jpeg", "tiff", "webp", "bmp", "pdf"];
-
 /** Recognises an input by its leading bytes; declared content types are not trusted. */
 export function sniffFormat(bytes: Buffer): InputFormat | null {
   const startsWith = (...signature: number[]) => signature.every((byte, i) => bytes[i] === byte);

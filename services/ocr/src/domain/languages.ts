@@ -1,4 +1,3 @@
-import { readdir } from "node:fs/promises";
 
 /** Every language Tesseract publishes trained data for (tessdata / tessdata_fast), with its English name. */
 export const LANGUAGE_CATALOGUE: ReadonlyArray<readonly [code: string, name: string]> = [
@@ -33,7 +32,7 @@ export const LANGUAGE_CATALOGUE: ReadonlyArray<readonly [code: string, name: str
 ];
 
 /** Data files in a tessdata folder that are not recognition languages. */
-const NON_LANGUAGE_DATA = new Set(["osd", "equ"]);
+export const NON_LANGUAGE_DATA = new Set(["osd", "equ"]);
 
 export const MAX_LANGUAGES_PER_REQUEST = 5;
 
@@ -46,21 +45,6 @@ export interface LanguageEntry {
 
 export function debianPackageFor(code: string): string {
   return `tesseract-ocr-${code.replace(/_/g, "-")}`;
-}
-
-/** Language codes with a `<code>.traineddata` file directly in `langPath`. */
-export async function listInstalledLanguages(langPath: string): Promise<Set<string>> {
-  let names: string[];
-  try {
-    names = await readdir(langPath);
-  } catch {
-    return new Set();
-  }
-  const codes = names
-    .filter((name) => name.endsWith(".traineddata"))
-    .map((name) => name.slice(0, -".traineddata".length))
-    .filter((code) => /^[a-z][a-z0-9_]*$/.test(code) && !NON_LANGUAGE_DATA.has(code));
-  return new Set(codes);
 }
 
 /** The catalogue marked with what is installed, plus any installed data the catalogue does not name. */

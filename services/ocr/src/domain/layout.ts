@@ -1,5 +1,5 @@
 import { makeBox, toUnitConfidence, type Box, type PageSize } from "./geometry.js";
-import type { TableWord } from "./tables.js";
+import type { TableWord } from "./table-types.js";
 
 /** The parts of Tesseract's result tree this service reads. */
 export interface EngineBbox { x0: number; y0: number; x1: number; y1: number }

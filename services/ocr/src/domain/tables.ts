@@ -1,6 +1,7 @@
 import type { GrayImage } from "./gray-image.js";
 import { detectAlignedTables } from "./alignment-tables.js";
 import { makeBox, type Box } from "./geometry.js";
+import type { Table, TableCell, TableWord } from "./table-types.js";
 
 /**
  * Table detection from ruling lines (for tables drawn without lines, see alignment-tables.ts).
@@ -16,34 +17,6 @@ import { makeBox, type Box } from "./geometry.js";
  *    (column_span > 1).
  * 5. OCR words are placed in the cell containing their centre and keep Tesseract's reading order inside a cell.
  */
-
-export interface TableWord {
-  text: string;
-  confidence: number;
-  /** Pixel rectangle: left, top, right, bottom. */
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
-export interface TableCell {
-  row_index: number;
-  column_index: number;
-  column_span: number;
-  text: string;
-  confidence: number | null;
-  box: Box;
-}
-
-export interface Table {
-  /** How the table was found: its ruling lines, or the alignment of its words into rows and columns. */
-  detection: "ruling_lines" | "alignment";
-  row_count: number;
-  column_count: number;
-  box: Box;
-  rows: Array<{ row_index: number; cells: TableCell[] }>;
-}
 
 interface Segment {
   /** Extent along the line. */

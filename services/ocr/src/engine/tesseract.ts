@@ -5,7 +5,7 @@ import type { Worker as ThreadWorker } from "node:worker_threads";
 import type { PixelRect } from "../domain/geometry.js";
 import { toPgm, type GrayImage } from "../domain/gray-image.js";
 import type { EnginePage } from "../domain/layout.js";
-import type { OcrEngine } from "../domain/pool.js";
+import type { OcrEngine } from "./pool.js";
 
 export interface RecognizeOptions {
   psm: number;

@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { acceptMultipart, ApiError, errors, ok, successSchema, ErrorSchema, type MultipartForm } from "@apiplat/service-kit";
 import { ResponseTooLargeError, type OutboundClient } from "@apiplat/outbound-guard";
 import { InputLimitError, InvalidOptionError, OcrBusyError, OcrTimeoutError, UnreadableInputError, UnsupportedFormatError } from "../domain/errors.js";
-import type { Extractor, ExtractionRequest, RecognizingEngine } from "../domain/extract.js";
-import { listInstalledLanguages, parseLanguageSpec } from "../domain/languages.js";
+import type { Extractor, ExtractionRequest, RecognizingEngine } from "../engine/extract.js";
+import { parseLanguageSpec } from "../domain/languages.js";
 import {
   ExtractResultSchema, ROTATIONS, StructuredResultSchema, SUPPORTED_PSM, extractBodySchema, type ExtractBody,
 } from "../schemas.js";
@@ -14,6 +14,8 @@ export interface ExtractRoutesOptions {
   settings: OcrSettings;
   extractor: Extractor<RecognizingEngine>;
   outbound: OutboundClient;
+  /** The languages whose data is installed (read from the tessdata folder). */
+  installedLanguages: () => Promise<ReadonlySet<string>>;
 }
 
 const routeErrors = {
@@ -22,7 +24,7 @@ const routeErrors = {
 };
 
 /** POST /extract and POST /extract/structured: the same input, text only or text with layout and tables. */
-export const extractRoutes: FastifyPluginAsyncTypebox<ExtractRoutesOptions> = async (app, { settings, extractor, outbound }) => {
+export const extractRoutes: FastifyPluginAsyncTypebox<ExtractRoutesOptions> = async (app, { settings, extractor, outbound, installedLanguages }) => {
   // Only JSON and multipart bodies carry an input; anything else is 415, not a confusing schema error.
   app.removeContentTypeParser("text/plain");
   acceptMultipart(
@@ -36,7 +38,7 @@ export const extractRoutes: FastifyPluginAsyncTypebox<ExtractRoutesOptions> = as
   const description = "An image (PNG, JPEG, TIFF, WebP, BMP) or PDF by `url`, base64 `image`, or multipart upload in field `file`.";
 
   const handle = async (body: ExtractBody, structured: boolean) => {
-    const request = await toExtractionRequest(body, structured, settings, outbound);
+    const request = await toExtractionRequest(body, structured, settings, outbound, installedLanguages);
     try {
       return await extractor.extract(request);
     } catch (error) {
@@ -78,7 +80,13 @@ function formToBody(form: MultipartForm): Record<string, unknown> {
   return body;
 }
 
-async function toExtractionRequest(body: ExtractBody, structured: boolean, settings: OcrSettings, outbound: OutboundClient): Promise<ExtractionRequest> {
+async function toExtractionRequest(
+  body: ExtractBody,
+  structured: boolean,
+  settings: OcrSettings,
+  outbound: OutboundClient,
+  installedLanguages: () => Promise<ReadonlySet<string>>,
+): Promise<ExtractionRequest> {
   const sources = (["url", "image", "file"] as const).filter((key) => body[key] !== undefined);
   if (sources.length !== 1) {
     throw errors.validation(
@@ -87,7 +95,7 @@ async function toExtractionRequest(body: ExtractBody, structured: boolean, setti
     );
   }
   const language = body.language ?? settings.defaultLanguage;
-  const languages = parseLanguageSpec(language, await listInstalledLanguages(settings.langPath));
+  const languages = parseLanguageSpec(language, await installedLanguages());
   if (!languages.ok) throw errors.validation("language", languages.issue);
   const psm = body.psm ?? 3;
   if (!(SUPPORTED_PSM as readonly number[]).includes(psm)) throw errors.validation("psm", `must be one of: ${SUPPORTED_PSM.join(", ")}`);

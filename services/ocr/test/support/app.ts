@@ -1,29 +1,16 @@
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
-import type { ServiceApp } from "@apiplat/service-kit";
-import { buildApp } from "../../src/app.js";
-import type { OcrSettings } from "../../src/settings.js";
+import type { StartedService } from "@apiplat/testing";
 
-export interface OcrTestContext {
-  platform: TestPlatform;
-  app: ServiceApp;
+export interface OcrTestContext extends StartedService {
   headers: Record<string, string>;
-  close(): Promise<void>;
 }
 
-/** A real app on real PostgreSQL and Redis, with a MEGA subscriber (its per-second limit stays out of the way). */
-export async function startOcr(settings: Partial<OcrSettings> = {}, env: Record<string, string> = {}): Promise<OcrTestContext> {
-  const platform = await createTestPlatform({ env });
-  const app = await buildApp({ ...platform.deps, settings: { poolSize: 1, ...settings } });
-  const { headers } = await platform.subscribe("ocr", "MEGA");
-  return {
-    platform,
-    app,
-    headers,
-    async close() {
-      await app.close();
-      await platform.close();
-    },
-  };
+/** One worker: tests share two cores with everything else. */
+export const TEST_SETTINGS = { poolSize: 1 };
+
+/** The started service with a MEGA subscriber's headers (its per-second limit stays out of the way). */
+export async function withMegaKey(started: StartedService): Promise<OcrTestContext> {
+  const { headers } = await started.subscribe("MEGA");
+  return Object.assign(started, { headers });
 }
 
 /** A multipart/form-data body as a browser or curl would send it. */

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { answerNotModified, ApiError, errors, etagOf, ok, sendSerializedData, setCacheHeaders, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { answerNotModified, ApiError, errors, etagOf, ok, RenderedCache, sendSerializedData, setCacheHeaders, successSchema } from "@apiplat/service-kit";
 import { localDate, secondsUntilLocalMidnight } from "../domain/calendar.js";
 import type { HolidayEngine } from "../domain/engine.js";
 import {
@@ -15,8 +16,7 @@ import {
 } from "../domain/selection.js";
 import { describeHint, hintFor } from "../domain/suggest.js";
 import { DEFAULT_TYPES, HOLIDAY_TYPES, MAX_YEAR, MIN_YEAR, type Country } from "../domain/types.js";
-import { CACHE_TTL_SECONDS, type HolidayCache } from "../holiday-cache.js";
-import { RenderedCache } from "../rendered-cache.js";
+import { CACHE_TTL_SECONDS, type HolidayCache } from "../cache/holiday-cache.js";
 import {
   CountriesData,
   HolidaysData,
@@ -35,10 +35,9 @@ export interface HolidayRoutesOptions {
   dataVersion: string;
 }
 
-export async function holidayRoutes(app: ServiceApp, options: HolidayRoutesOptions): Promise<void> {
-  const { engine, cache, now, dataVersion } = options;
+export const holidayRoutes: FastifyPluginAsyncTypebox<HolidayRoutesOptions> = async (app, { engine, cache, now, dataVersion }) => {
   const countriesData = countriesPayload(engine.listCountries());
-  const rendered = new RenderedCache();
+  const rendered = new RenderedCache({ maxChars: 32 * 1024 * 1024 });
 
   app.get(
     "/holidays",
@@ -59,7 +58,7 @@ export async function holidayRoutes(app: ServiceApp, options: HolidayRoutesOptio
       const year = query.year ?? Number(localDate(now(), country.timezone).slice(0, 4));
       const etag = conditional(request, reply, [dataVersion, country.code, year, selection], CACHE_TTL_SECONDS);
       if (etag === null) return reply;
-      const data = await rendered.get(etag, async () => {
+      const data = await rendered.render(etag, async () => {
         const holidays = select(await cache.year(country.code, year), selection);
         return { ...selectionEcho(country, selection, holidays.length), year, holidays };
       });
@@ -87,7 +86,7 @@ export async function holidayRoutes(app: ServiceApp, options: HolidayRoutesOptio
       const maxAge = Math.min(CACHE_TTL_SECONDS, secondsUntilLocalMidnight(instant, country.timezone));
       const etag = conditional(request, reply, [dataVersion, country.code, today, selection], maxAge);
       if (etag === null) return reply;
-      const data = await rendered.get(etag, async () => {
+      const data = await rendered.render(etag, async () => {
         const year = Number(today.slice(0, 4));
         const twoYears = mergeYears(await cache.year(country.code, year), await cache.year(country.code, year + 1));
         const holidays = upcoming(select(twoYears, selection), today);
@@ -122,7 +121,7 @@ export async function holidayRoutes(app: ServiceApp, options: HolidayRoutesOptio
       const maxAge = query.date ? CACHE_TTL_SECONDS : secondsUntilLocalMidnight(instant, country.timezone);
       const etag = conditional(request, reply, [dataVersion, "is-holiday", country.code, date, selection], maxAge);
       if (etag === null) return reply;
-      const data = await rendered.get(etag, async () => {
+      const data = await rendered.render(etag, async () => {
         const lists = await Promise.all(yearsCovering(date).map((covered) => cache.year(country.code, covered)));
         const holidays = onDate(select(lists.reduce(mergeYears), selection), date);
         return { ...selectionEcho(country, selection, holidays.length), date, is_holiday: holidays.length > 0, holidays };
@@ -143,10 +142,10 @@ export async function holidayRoutes(app: ServiceApp, options: HolidayRoutesOptio
     async (request, reply) => {
       const etag = conditional(request, reply, [dataVersion, "countries"], CACHE_TTL_SECONDS);
       if (etag === null) return reply;
-      return sendSerializedData(reply, await rendered.get(etag, async () => countriesData));
+      return sendSerializedData(reply, await rendered.render(etag, async () => countriesData));
     },
   );
-}
+};
 
 function resolveCountry(engine: HolidayEngine, input: string): Country {
   const trimmed = input.trim();

@@ -15,7 +15,7 @@ import {
 import { resolveWall, type Disambiguation, type Resolution } from "./local-time.js";
 import { normalizeZoneText, ZoneSuggester } from "./suggest.js";
 import type { LocalTimeType } from "./tzif.js";
-import type { ZoneDatabase, ZoneEntry } from "./zone-database.js";
+import type { ZoneDatabase, ZoneEntry } from "../zoneinfo/zone-database.js";
 import type { Transition, ZoneRules } from "./zone-rules.js";
 
 /** A name that is not in the tz database; `suggestions` are the closest real names. */

@@ -1,10 +1,10 @@
-import type { FastifyPluginAsync } from "fastify";
-import { errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { errors, ok, successSchema } from "@apiplat/service-kit";
 import { Type } from "typebox";
-import { requireCustomDomainPlan } from "../core/link-service.js";
-import type { ShortenerCore } from "../core/shortener-core.js";
-import { domainView } from "../core/views.js";
-import { verifyCname } from "../domain/domain-verification.js";
+import { requireCustomDomainPlan } from "../links/link-service.js";
+import type { ShortenerCore } from "../links/shortener-core.js";
+import { domainView } from "../links/views.js";
+import { verifyCname } from "../links/domain-verification.js";
 import { normalizeHostname } from "../domain/hostname.js";
 import { normalizeUrl } from "../domain/url.js";
 import { findDomain, insertDomain, listDomains, recordVerification } from "../store/domains.js";
@@ -13,8 +13,7 @@ import { DomainBodySchema, DomainParams, DomainSchema, SettingsBodySchema } from
 
 const SettingsSchema = Type.Object({ fallback_url: Type.Union([Type.String(), Type.Null()]) });
 
-export const accountRoutes = (core: ShortenerCore): FastifyPluginAsync => async (instance) => {
-  const app = instance as unknown as ServiceApp;
+export const accountRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, core) => {
   const { settings } = core;
 
   app.get(

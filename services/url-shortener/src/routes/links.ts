@@ -1,10 +1,10 @@
-import type { FastifyPluginAsync } from "fastify";
-import { ApiError, errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { ApiError, errors, ok, successSchema } from "@apiplat/service-kit";
 import { Type } from "typebox";
-import { parseBulkItem } from "../core/bulk-items.js";
-import type { ShortenerCore } from "../core/shortener-core.js";
-import { linkStats, linkSummary } from "../core/stats-service.js";
-import { linkView } from "../core/views.js";
+import { parseBulkItem } from "../links/bulk-items.js";
+import type { ShortenerCore } from "../links/shortener-core.js";
+import { linkStats, linkSummary } from "../links/stats-service.js";
+import { linkView } from "../links/views.js";
 import { listOwnedLinks, softDeleteLink } from "../store/links.js";
 import {
   BulkBodySchema,
@@ -41,8 +41,7 @@ const BulkResultSchema = Type.Object({
   failed: Type.Integer(),
 });
 
-export const linkRoutes = (core: ShortenerCore): FastifyPluginAsync => async (instance) => {
-  const app = instance as unknown as ServiceApp;
+export const linkRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, core) => {
   const { settings } = core;
 
   app.post(

@@ -1,9 +1,10 @@
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { IncomingHttpHeaders } from "node:http";
-import { errors, type FrontAnswer, type FrontRequest, type ServiceApp } from "@apiplat/service-kit";
+import { errors, type FrontAnswer, type FrontRequest } from "@apiplat/service-kit";
 import { isReservedCode } from "../domain/codes.js";
-import type { Visit } from "../core/redirector.js";
-import type { ShortenerCore } from "../core/shortener-core.js";
+import type { Visit } from "../links/redirector.js";
+import type { ShortenerCore } from "../links/shortener-core.js";
 
 const NOT_FOUND_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -66,8 +67,7 @@ function wantsHtml(request: FastifyRequest): boolean {
 }
 
 /** GET /{code} on the short-link host: public, unmetered, not logged per request (it is the hot path). */
-export const redirectRoutes = (core: ShortenerCore): FastifyPluginAsync => async (instance) => {
-  const app = instance as unknown as ServiceApp;
+export const redirectRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, core) => {
   app.addFrontRoute({ route: "/:code", handler: (request) => redirectFromMemory(core, request) });
   // No params schema: any unknown or malformed code is a 404 like every other, never a 400.
   app.get<{ Params: { code: string } }>(

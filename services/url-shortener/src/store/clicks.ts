@@ -1,4 +1,4 @@
-import type { Sql } from "./sql.js";
+import type { Queryable } from "@apiplat/storage";
 
 /** Clicks keyed into rollup rows between two calls of `pause`. */
 const ROLLUP_SLICE = 500;
@@ -25,7 +25,7 @@ export interface ClickRecord {
  * one transaction). Returns the visitor-day keys stored, for the caller to remember once the transaction commits.
  */
 export async function writeClicks(
-  tx: Sql,
+  tx: Queryable,
   clicks: readonly ClickRecord[],
   knownVisitorDay: (key: string) => boolean = () => false,
   /** Awaited between slices of a large batch (the caller lets other work run there). */
@@ -82,7 +82,7 @@ export interface DimensionRow {
 const DIMENSION_COLUMNS: Dimension[] = ["day", "referrer", "country", "device_type", "browser", "os"];
 
 /** Human hits and visitors of a link between two UTC days (both included), summed per value of each dimension. */
-export async function dimensionTotals(db: Sql, linkId: number, fromDay: string, toDay: string): Promise<DimensionRow[]> {
+export async function dimensionTotals(db: Queryable, linkId: number, fromDay: string, toDay: string): Promise<DimensionRow[]> {
   const result = await db.query<Record<Dimension, string | null> & { hits: number; visitors: number }>(
     `SELECT day::text AS day, referrer, country, device_type, browser, os, sum(hits)::bigint AS hits, sum(visitors)::bigint AS visitors
      FROM shortener_click_daily
@@ -97,7 +97,7 @@ export async function dimensionTotals(db: Sql, linkId: number, fromDay: string, 
 }
 
 /** Bot hits of a link between two UTC days, or over its whole life when no days are given. */
-export async function botHits(db: Sql, linkId: number, fromDay: string | null, toDay: string | null): Promise<number> {
+export async function botHits(db: Queryable, linkId: number, fromDay: string | null, toDay: string | null): Promise<number> {
   const result = await db.query<{ hits: number | null }>(
     `SELECT sum(hits)::bigint AS hits FROM shortener_click_daily
      WHERE link_id = $1 AND is_bot AND ($2::date IS NULL OR day >= $2::date) AND ($3::date IS NULL OR day <= $3::date)`,
@@ -107,7 +107,7 @@ export async function botHits(db: Sql, linkId: number, fromDay: string | null, t
 }
 
 /** All-time totals of a link from its daily aggregates. */
-export async function lifetimeTotals(db: Sql, linkId: number): Promise<{ hits: number; visitors: number; bot_hits: number }> {
+export async function lifetimeTotals(db: Queryable, linkId: number): Promise<{ hits: number; visitors: number; bot_hits: number }> {
   const result = await db.query<{ hits: number | null; visitors: number | null; bot_hits: number | null }>(
     `SELECT sum(hits) FILTER (WHERE NOT is_bot)::bigint AS hits,
             sum(visitors) FILTER (WHERE NOT is_bot)::bigint AS visitors,
@@ -141,7 +141,7 @@ function combinationOf(click: ClickRecord): string[] {
  * the day (a new row in shortener_daily_visitors) also adds a visitor. `known` says which visitor days are already
  * stored, so that they are not sent again. Returns the visitor-day keys that are stored once this transaction commits.
  */
-async function updateRollups(tx: Sql, clicks: readonly ClickRecord[], known: (key: string) => boolean, pause: () => Promise<void>): Promise<string[]> {
+async function updateRollups(tx: Queryable, clicks: readonly ClickRecord[], known: (key: string) => boolean, pause: () => Promise<void>): Promise<string[]> {
   const firstClickOf = new Map<string, ClickRecord>();
   for (const click of clicks) {
     if (click.isBot) continue;

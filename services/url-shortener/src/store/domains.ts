@@ -1,4 +1,4 @@
-import type { Sql } from "./sql.js";
+import type { Queryable } from "@apiplat/storage";
 
 export interface DomainRow {
   domain: string;
@@ -12,7 +12,7 @@ export interface DomainRow {
 const COLUMNS = "domain, account_id, verified_at, last_checked_at, last_check_error, created_at";
 
 /** Registers the domain for the account, or returns null when any account already registered it. */
-export async function insertDomain(db: Sql, domain: string, accountId: string, at: Date): Promise<DomainRow | null> {
+export async function insertDomain(db: Queryable, domain: string, accountId: string, at: Date): Promise<DomainRow | null> {
   const result = await db.query<DomainRow>(
     `INSERT INTO shortener_domains (domain, account_id, created_at) VALUES ($1, $2, $3)
      ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
@@ -21,12 +21,12 @@ export async function insertDomain(db: Sql, domain: string, accountId: string, a
   return result.rows[0] ?? null;
 }
 
-export async function findDomain(db: Sql, domain: string): Promise<DomainRow | null> {
+export async function findDomain(db: Queryable, domain: string): Promise<DomainRow | null> {
   const result = await db.query<DomainRow>(`SELECT ${COLUMNS} FROM shortener_domains WHERE domain = $1`, [domain]);
   return result.rows[0] ?? null;
 }
 
-export async function listDomains(db: Sql, accountId: string): Promise<DomainRow[]> {
+export async function listDomains(db: Queryable, accountId: string): Promise<DomainRow[]> {
   const result = await db.query<DomainRow>(
     `SELECT ${COLUMNS} FROM shortener_domains WHERE account_id = $1 ORDER BY created_at, domain`,
     [accountId],
@@ -34,7 +34,7 @@ export async function listDomains(db: Sql, accountId: string): Promise<DomainRow
   return result.rows;
 }
 
-export async function recordVerification(db: Sql, domain: string, at: Date, error: string | null): Promise<DomainRow> {
+export async function recordVerification(db: Queryable, domain: string, at: Date, error: string | null): Promise<DomainRow> {
   const result = await db.query<DomainRow>(
     `UPDATE shortener_domains
      SET last_checked_at = $2, last_check_error = $3,
@@ -45,7 +45,7 @@ export async function recordVerification(db: Sql, domain: string, at: Date, erro
   return result.rows[0];
 }
 
-export async function listVerifiedDomains(db: Sql): Promise<string[]> {
+export async function listVerifiedDomains(db: Queryable): Promise<string[]> {
   const result = await db.query<{ domain: string }>("SELECT domain FROM shortener_domains WHERE verified_at IS NOT NULL");
   return result.rows.map((row) => row.domain);
 }

@@ -1,4 +1,4 @@
-import type { Sql } from "./sql.js";
+import type { Queryable } from "@apiplat/storage";
 
 export interface LinkRow {
   id: number;
@@ -31,7 +31,7 @@ export interface NewLink {
 const COLUMNS = "id, account_id, domain, code, url, fallback_url, redirect_status, expires_at, max_clicks, clicks, last_clicked_at, created_at, deleted_at";
 
 /** Inserts the link, or returns null when the code (in any letter case) is taken on that domain. */
-export async function insertLink(db: Sql, link: NewLink): Promise<LinkRow | null> {
+export async function insertLink(db: Queryable, link: NewLink): Promise<LinkRow | null> {
   const result = await db.query<LinkRow>(
     `INSERT INTO shortener_links (account_id, domain, code, url, fallback_url, redirect_status, expires_at, max_clicks, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -42,18 +42,18 @@ export async function insertLink(db: Sql, link: NewLink): Promise<LinkRow | null
   return result.rows[0] ?? null;
 }
 
-export async function findLinkByCode(db: Sql, domain: string, code: string): Promise<LinkRow | null> {
+export async function findLinkByCode(db: Queryable, domain: string, code: string): Promise<LinkRow | null> {
   const result = await db.query<LinkRow>(`SELECT ${COLUMNS} FROM shortener_links WHERE domain = $1 AND code = $2`, [domain, code]);
   return result.rows[0] ?? null;
 }
 
-export async function findOwnedLink(db: Sql, accountId: string, domain: string, code: string): Promise<LinkRow | null> {
+export async function findOwnedLink(db: Queryable, accountId: string, domain: string, code: string): Promise<LinkRow | null> {
   const link = await findLinkByCode(db, domain, code);
   return link && link.account_id === accountId ? link : null;
 }
 
 export async function listOwnedLinks(
-  db: Sql,
+  db: Queryable,
   accountId: string,
   options: { limit: number; beforeId: number | null; includeDeleted: boolean },
 ): Promise<LinkRow[]> {
@@ -67,7 +67,7 @@ export async function listOwnedLinks(
 }
 
 /** Marks the link deleted; the code stays taken so that an old short URL can never lead somewhere new. */
-export async function softDeleteLink(db: Sql, linkId: number, at: Date): Promise<LinkRow | null> {
+export async function softDeleteLink(db: Queryable, linkId: number, at: Date): Promise<LinkRow | null> {
   const result = await db.query<LinkRow>(
     `UPDATE shortener_links SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL RETURNING ${COLUMNS}`,
     [linkId, at],
@@ -79,7 +79,7 @@ export async function softDeleteLink(db: Sql, linkId: number, at: Date): Promise
  * Takes one click of a click-limited link, atomically: concurrent redirects (from any number of processes)
  * never take more than max_clicks. Returns false when the link is used up, expired or deleted.
  */
-export async function takeLimitedClick(db: Sql, linkId: number, at: Date): Promise<boolean> {
+export async function takeLimitedClick(db: Queryable, linkId: number, at: Date): Promise<boolean> {
   const result = await db.query(
     `UPDATE shortener_links SET clicks = clicks + 1, last_clicked_at = greatest(last_clicked_at, $2)
      WHERE id = $1 AND deleted_at IS NULL AND clicks < max_clicks AND (expires_at IS NULL OR expires_at > $2)`,
@@ -89,7 +89,7 @@ export async function takeLimitedClick(db: Sql, linkId: number, at: Date): Promi
 }
 
 /** Inserts many links in one statement; returns the rows inserted (a link whose code was taken is left out). */
-export async function insertLinks(db: Sql, links: readonly NewLink[]): Promise<LinkRow[]> {
+export async function insertLinks(db: Queryable, links: readonly NewLink[]): Promise<LinkRow[]> {
   if (links.length === 0) return [];
   const result = await db.query<LinkRow>(
     `INSERT INTO shortener_links (account_id, domain, code, url, fallback_url, redirect_status, expires_at, max_clicks, created_at)
@@ -111,7 +111,7 @@ export async function insertLinks(db: Sql, links: readonly NewLink[]): Promise<L
   return result.rows;
 }
 
-export async function hasClicksLeft(db: Sql, linkId: number): Promise<boolean> {
+export async function hasClicksLeft(db: Queryable, linkId: number): Promise<boolean> {
   const result = await db.query("SELECT 1 FROM shortener_links WHERE id = $1 AND clicks < max_clicks", [linkId]);
   return result.rowCount === 1;
 }
@@ -133,7 +133,7 @@ const CHANGE_COLUMNS: Record<keyof LinkChanges, string> = {
 };
 
 /** Applies the given changes to a link that is not deleted; returns null when it is (or became) deleted. */
-export async function updateLink(db: Sql, linkId: number, changes: LinkChanges): Promise<LinkRow | null> {
+export async function updateLink(db: Queryable, linkId: number, changes: LinkChanges): Promise<LinkRow | null> {
   const keys = (Object.keys(changes) as Array<keyof LinkChanges>).filter((key) => changes[key] !== undefined);
   const assignments = keys.map((key, i) => `${CHANGE_COLUMNS[key]} = $${i + 2}`);
   if (assignments.length === 0) assignments.push("url = url");

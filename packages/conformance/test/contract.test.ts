@@ -1,0 +1,139 @@
+/**
+ * Every folder under services/ follows the service contract (docs/DEVELOPING.md, "The service contract"): a manifest
+ * as the package's default export, a one-line main.ts, the layout folders, no I/O in domain/, the README's sections,
+ * and an /openapi.json that documents every route the service registers.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import type { RouteOptions } from "fastify";
+import type { ServiceManifest } from "@apiplat/service-kit";
+import { startService, type StartedService } from "@apiplat/testing";
+
+const servicesDir = path.resolve(import.meta.dirname, "../../../services");
+
+/** The operator's API, not a product service: no manifest (see services/admin/README.md). */
+const NOT_A_SERVICE = ["admin"];
+/**
+ * Services still being moved onto the contract, skipped until they are. Temporary: the list goes once they are
+ * moved, and the checks below then cover them like every other service.
+ */
+const NOT_YET_ON_THE_CONTRACT = ["pdf-generation", "webhook-relay"];
+
+const services = readdirSync(servicesDir)
+  .filter((name) => statSync(path.join(servicesDir, name)).isDirectory())
+  .filter((name) => !NOT_A_SERVICE.includes(name) && !NOT_YET_ON_THE_CONTRACT.includes(name));
+
+/** Modules that do I/O: domain/ holds pure logic and imports none of them. */
+const IO_MODULES = [
+  "fs",
+  "fs/promises",
+  "net",
+  "http",
+  "https",
+  "http2",
+  "dns",
+  "child_process",
+  "worker_threads",
+  "undici",
+  "pg",
+  "ioredis",
+  "@apiplat/storage",
+  "@apiplat/outbound-guard",
+];
+
+/** The settings a test platform starts every service with: nothing that reaches outside this machine or lasts long. */
+const QUIET_ENV = { CURRENCY_FETCH_SCHEDULE: "off", PUBLIC_HOLIDAYS_WARM_UP: "false", OCR_WARM_LANGUAGES: "" };
+
+const read = (service: string, file: string) => readFileSync(path.join(servicesDir, service, file), "utf8");
+const exists = (service: string, file: string) => existsSync(path.join(servicesDir, service, file));
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : entry.name.endsWith(".ts") ? [path.join(dir, entry.name)] : [],
+  );
+}
+
+/** Every module a file imports or re-exports, statically or dynamically, with "node:" dropped. */
+function importsOf(source: string): string[] {
+  const specifiers = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map((match) => match[1]);
+  return specifiers.map((specifier) => specifier.replace(/^node:/, ""));
+}
+
+async function manifestOf(service: string): Promise<ServiceManifest<unknown, unknown>> {
+  const entry = JSON.parse(read(service, "package.json")).exports?.["."];
+  const module = await import(pathToFileURL(path.join(servicesDir, service, entry)).href);
+  return module.default;
+}
+
+describe.each(services)("%s", (service) => {
+  it('exports its manifest from ./src/service.ts, named after its folder', async () => {
+    expect(JSON.parse(read(service, "package.json")).exports).toEqual({ ".": "./src/service.ts" });
+    const manifest = await manifestOf(service);
+    expect(typeof manifest?.build, "the default export of src/service.ts is defineService({...})").toBe("function");
+    expect(manifest.name).toBe(service);
+    expect(manifest.description.length).toBeGreaterThan(0);
+  });
+
+  it("has the one-line main.ts", () => {
+    const lines = read(service, "src/main.ts").split("\n").map((line) => line.trim()).filter(Boolean);
+    expect(lines).toEqual([
+      'import { runService } from "@apiplat/service-kit";',
+      'import service from "./service.js";',
+      "await runService(service);",
+    ]);
+  });
+
+  it("keeps routes in src/routes and no I/O in src/domain", () => {
+    expect(exists(service, "src/routes"), "src/routes/ exists").toBe(true);
+    const offending = filesUnder(path.join(servicesDir, service, "src/domain")).flatMap((file) => {
+      const source = readFileSync(file, "utf8");
+      const io = importsOf(source).filter((module) => IO_MODULES.includes(module));
+      if (/(^|[^.\w])fetch\(/m.test(source)) io.push("fetch()");
+      return io.map((what) => `${path.relative(servicesDir, file)} uses ${what}`);
+    });
+    expect(offending, "domain/ is pure logic: move I/O to the service's machinery folder").toEqual([]);
+  });
+
+  it("has a README saying what it does, its endpoints and its configuration", () => {
+    expect(exists(service, "README.md"), "README.md exists").toBe(true);
+    const readme = read(service, "README.md");
+    const introduction = readme.split(/^## /m)[0].replace(/^# .*$/m, "").trim();
+    expect(introduction.length, "a paragraph before the first section says what the service does").toBeGreaterThan(40);
+    const sections = [...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1].trim());
+    expect(sections).toContain("Endpoints");
+    expect(sections).toContain("Configuration");
+  });
+
+  describe("built on a test platform", () => {
+    let started: StartedService;
+    const routes: RouteOptions[] = [];
+    afterAll(() => started?.close());
+
+    it("documents every route it registers in /openapi.json, with a summary or description", async () => {
+      const manifest = await manifestOf(service);
+      // The routes the service itself adds (the platform's own are added before its build).
+      const watched: ServiceManifest<unknown, unknown> = {
+        ...manifest,
+        build: async (context) => {
+          context.app.addHook("onRoute", (route) => void routes.push(route));
+          await manifest.build(context);
+        },
+      };
+      started = await startService(watched, { env: QUIET_ENV });
+      const document = (await started.app.inject({ method: "GET", url: "/openapi.json" })).json();
+      const documented = routes
+        .filter((route) => !route.schema?.hide)
+        .flatMap((route) => [route.method].flat().map((method) => ({ method: method.toLowerCase(), url: route.url })))
+        .filter(({ method }) => method !== "head");
+      expect(documented.length, "the service registers routes").toBeGreaterThan(0);
+      const missing = documented.filter(({ method, url }) => {
+        const operation = document.paths?.[url.replace(/:(\w+)/g, "{$1}")]?.[method];
+        return !operation?.summary && !operation?.description;
+      });
+      expect(missing, "routes missing from /openapi.json or without a summary or description").toEqual([]);
+    });
+  });
+});

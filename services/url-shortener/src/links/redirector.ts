@@ -1,0 +1,84 @@
+import { isPlausibleCode } from "../domain/codes.js";
+import { hasClicksLeft, takeLimitedClick } from "../store/links.js";
+import type { Queryable } from "@apiplat/storage";
+import type { ClickRecorder } from "./click-recorder.js";
+import type { CachedLink, LinkCache } from "./link-cache.js";
+import type { LocalLookup } from "./local-lookup.js";
+
+export interface Visit {
+  host: string;
+  code: string;
+  ip: string;
+  userAgent: string;
+  referer: string | undefined;
+  /** false for HEAD: link checkers see where the link goes without using up a click or counting as one. */
+  countClick: boolean;
+}
+
+export type RedirectOutcome =
+  | { kind: "target"; location: string; status: 301 | 302 }
+  | { kind: "fallback"; location: string }
+  | { kind: "not_found" };
+
+export interface RedirectorDeps {
+  db: Queryable;
+  links: LinkCache;
+  /** host -> domain key ('' for the service's own host, else a verified custom domain). */
+  domainForHost: (host: string) => string;
+  accountFallbacks: LocalLookup<string | null>;
+  clicks: ClickRecorder;
+  now: () => Date;
+}
+
+/** Not deleted and not expired; a click limit is checked apart, against the shared counter. */
+function isLive(link: CachedLink, now: Date): boolean {
+  return !link.deleted && (link.expiresAt === null || link.expiresAt > now.getTime());
+}
+
+/** The hot path: finds the link, decides where the visitor goes, and queues the click. */
+export class Redirector {
+  constructor(private readonly deps: RedirectorDeps) {}
+
+  /**
+   * The common case answered without waiting: a counted visit to an active link without a click limit, held in the
+   * in-process cache. Undefined for everything else, which `visit` answers.
+   */
+  visitFromMemory(visit: Visit): RedirectOutcome | undefined {
+    if (!visit.countClick || !isPlausibleCode(visit.code)) return undefined;
+    const link = this.deps.links.peek(this.deps.domainForHost(visit.host), visit.code);
+    if (!link || link.maxClicks !== null) return undefined;
+    const now = this.deps.now();
+    if (!isLive(link, now)) return undefined;
+    this.recordClick(link, visit, now);
+    return { kind: "target", location: link.url, status: link.redirectStatus };
+  }
+
+  async visit(visit: Visit): Promise<RedirectOutcome> {
+    if (!isPlausibleCode(visit.code)) return { kind: "not_found" };
+    const domain = this.deps.domainForHost(visit.host);
+    const link = await this.deps.links.get(domain, visit.code);
+    if (!link) return { kind: "not_found" };
+    const now = this.deps.now();
+    let active = isLive(link, now);
+    if (active && !visit.countClick && link.maxClicks !== null) active = await hasClicksLeft(this.deps.db, link.id);
+    if (active && !visit.countClick) return { kind: "target", location: link.url, status: link.redirectStatus };
+    if (active && link.maxClicks !== null) active = await takeLimitedClick(this.deps.db, link.id, now);
+    if (active) {
+      this.recordClick(link, visit, now);
+      return { kind: "target", location: link.url, status: link.redirectStatus };
+    }
+    const fallback = link.fallbackUrl ?? (await this.deps.accountFallbacks.get(link.accountId));
+    return fallback ? { kind: "fallback", location: fallback } : { kind: "not_found" };
+  }
+
+  private recordClick(link: CachedLink, visit: Visit, now: Date): void {
+    this.deps.clicks.record({
+      linkId: link.id,
+      at: now.getTime(),
+      ip: visit.ip,
+      userAgent: visit.userAgent,
+      referer: visit.referer,
+      counted: link.maxClicks !== null,
+    });
+  }
+}

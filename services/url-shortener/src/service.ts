@@ -1,0 +1,168 @@
+import { promises as dnsPromises } from "node:dns";
+import { defineService, exposeMetric } from "@apiplat/service-kit";
+import { createOutboundClient } from "@apiplat/outbound-guard";
+import { FileBlocklist } from "./links/blocklist.js";
+import { ClickRecorder } from "./links/click-recorder.js";
+import type { CnameResolver } from "./links/domain-verification.js";
+import { CustomDomainIndex } from "./links/domain-index.js";
+import { CountryLookup } from "./links/geo.js";
+import { GuardedKv } from "./links/kv-guard.js";
+import { LinkCache } from "./links/link-cache.js";
+import { LinkService } from "./links/link-service.js";
+import { LocalLookup } from "./links/local-lookup.js";
+import { Redirector } from "./links/redirector.js";
+import { SafeBrowsingClient } from "./links/safe-browsing.js";
+import { SafetyChecker } from "./links/safety.js";
+import { ownedLinkFinder, type ShortenerCore } from "./links/shortener-core.js";
+import { TargetGuard } from "./links/target-guard.js";
+import { UserAgentClassifier } from "./domain/user-agent.js";
+import { accountRoutes } from "./routes/account.js";
+import { linkRoutes } from "./routes/links.js";
+import { redirectRoutes } from "./routes/redirect.js";
+import { settingsFromEnv, type ShortenerSettings } from "./settings.js";
+import { getFallbackUrl } from "./store/settings.js";
+
+export interface ShortenerInject {
+  /** DNS for custom-domain verification; node:dns by default. */
+  dnsResolver: CnameResolver;
+  /** Code generator; random base62 by default (tests use a fixed sequence to force collisions). */
+  generateCode: (length: number) => string;
+}
+
+let sharedCountries: CountryLookup | undefined;
+
+/** While the click buffer is full, the error saying so is logged at most this often. */
+const DROP_WARNING_INTERVAL_MS = 10_000;
+/** The GeoIP tables are read once per process (~15 MB), whatever the number of apps built. */
+function countries(): CountryLookup {
+  sharedCountries ??= CountryLookup.fromInstalledPackage();
+  return sharedCountries;
+}
+
+export default defineService<ShortenerSettings, ShortenerInject>({
+  name: "url-shortener",
+  description: "Short links with custom aliases, expiry, click limits, custom domains, safety checks and click analytics.",
+  settings: settingsFromEnv,
+  migrations: new URL("../migrations", import.meta.url),
+  async build({ app, platform, settings, inject, background, readiness, onSignal }) {
+    const { db } = platform;
+    let lastDropWarning = 0;
+    const log = app.log.child({ component: "url-shortener" });
+    const kv = new GuardedKv(platform.kv, (error) => log.warn({ err: error }, "Redis unavailable: serving from PostgreSQL"));
+    const ownHosts = new Set([new URL(settings.baseUrl).hostname, settings.edgeHost]);
+
+    const outbound = createOutboundClient({ allowCidrs: platform.config.outboundAllowCidrs });
+    background({ name: "outbound client", start() {}, stop: () => outbound.close() });
+    const targets = new TargetGuard(outbound);
+    const checkOutbound = (url: string, field: string) => targets.check(url, field);
+
+    const customDomains = new CustomDomainIndex(db, kv, 30_000, (error) => log.error({ err: error }, "reloading custom domains failed"));
+    const accountFallbacks = new LocalLookup<string | null>("url-shortener:settings-changed", kv, (id) => getFallbackUrl(db, id), {
+      entries: 10_000,
+      ttlMs: 60_000,
+    });
+    const links = new LinkCache(db, kv, {
+      entries: settings.linkCacheEntries,
+      localTtlMs: settings.linkCacheTtlMs,
+      redisTtlSeconds: settings.redisLinkTtlSeconds,
+    });
+    background({
+      name: "link, custom domain and fallback caches",
+      start: async () => void (await Promise.all([links.start(), customDomains.start(), accountFallbacks.start()])),
+      stop: async () => void (await Promise.all([links.stop(), customDomains.stop(), accountFallbacks.stop()])),
+    });
+
+    const blocklist = settings.blocklistFiles.length > 0 ? new FileBlocklist(settings.blocklistFiles) : null;
+    await blocklist?.reload(true);
+    const safety = new SafetyChecker({
+      ownHosts,
+      isCustomDomain: async (host) => customDomains.has(host),
+      blocklist,
+      safeBrowsing: settings.safeBrowsingApiKey
+        ? new SafeBrowsingClient({
+            apiKey: settings.safeBrowsingApiKey,
+            endpoint: settings.safeBrowsingEndpoint,
+            timeoutMs: settings.safeBrowsingTimeoutMs,
+            clientId: "apiplat-url-shortener",
+            clientVersion: "1.0.0",
+          })
+        : null,
+      failOpen: settings.safeBrowsingFailOpen,
+      onSafeBrowsingUnavailable: (reason) =>
+        log.warn({ reason, policy: settings.safeBrowsingFailOpen ? "open" : "closed" }, "Safe Browsing unavailable"),
+    });
+
+    const clicks = new ClickRecorder({
+      db,
+      countries: countries(),
+      userAgents: new UserAgentClassifier(),
+      batchSize: settings.clickBatchSize,
+      maxBuffered: settings.clickBufferMax,
+      onError: (error, pending) => log.error({ err: error, pending }, "writing clicks failed; they stay buffered"),
+      onDrop: (droppedTotal) => {
+        const now = Date.now();
+        if (now - lastDropWarning < DROP_WARNING_INTERVAL_MS) return;
+        lastDropWarning = now;
+        log.error({ dropped_total: droppedTotal, cap: settings.clickBufferMax }, "click buffer full: clicks are being dropped");
+      },
+    });
+    background({
+      name: "click buffer",
+      start: () => clicks.buffer.start(settings.clickFlushMs),
+      async stop() {
+        await clicks.buffer.close();
+        if (clicks.buffer.size > 0) log.error({ pending: clicks.buffer.size }, "clicks could not be written before shutdown");
+      },
+    });
+    // Not ready while clicks pile up near the buffer's cap: writing them is not keeping up.
+    readiness("click_buffer", async () => clicks.buffer.size < settings.clickBufferMax * 0.9);
+    exposeMetric(app, { name: "shortener_click_backlog", help: "Clicks waiting to be written to PostgreSQL", type: "gauge", read: () => clicks.buffer.size });
+    exposeMetric(app, { name: "shortener_clicks_written_total", help: "Clicks written to PostgreSQL", type: "counter", read: () => clicks.buffer.writtenTotal });
+    exposeMetric(app, { name: "shortener_clicks_dropped_total", help: "Clicks dropped because the buffer was full", type: "counter", read: () => clicks.buffer.droppedTotal });
+
+    async function reloadBlocklist(): Promise<void> {
+      try {
+        if (await blocklist?.reload()) log.info({ entries: blocklist?.size }, "blocklist reloaded");
+      } catch (error) {
+        log.error({ err: error }, "blocklist reload failed; the previous lists stay in force");
+      }
+    }
+    // SIGHUP re-reads the blocklist files at once; they are also checked on an interval.
+    onSignal("SIGHUP", reloadBlocklist);
+    if (blocklist && settings.blocklistReloadMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      background({
+        name: "blocklist reload",
+        start() {
+          timer = setInterval(() => void reloadBlocklist(), settings.blocklistReloadMs);
+          timer.unref();
+        },
+        stop: () => clearInterval(timer),
+      });
+    }
+
+    const linkService = new LinkService({ db, settings, safety, links, now: platform.now, checkOutbound, generateCode: inject.generateCode });
+    const domainForHost = (host: string): string => {
+      const bare = host.toLowerCase().replace(/\.$/, "");
+      if (ownHosts.has(bare)) return "";
+      return customDomains.has(bare) ? bare : "";
+    };
+    const core: ShortenerCore = {
+      db,
+      settings,
+      now: platform.now,
+      links,
+      linkService,
+      clicks,
+      redirector: new Redirector({ db, links, domainForHost, accountFallbacks, clicks, now: platform.now }),
+      accountFallbacks,
+      customDomains,
+      dnsResolver: inject.dnsResolver ?? dnsPromises,
+      checkFallback: (url) => linkService.checkStandaloneUrl(url, "fallback_url"),
+      ownedLink: ownedLinkFinder(db, settings),
+    };
+    await app.register(linkRoutes, core);
+    await app.register(accountRoutes, core);
+    await app.register(redirectRoutes, core);
+  },
+});

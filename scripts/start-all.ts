@@ -7,7 +7,7 @@ import path from "node:path";
 import { loadConfig, serviceEndpoint } from "@apiplat/config";
 import { installServiceSignals, onShutdownSignal, openPlatform, type ServiceApp } from "@apiplat/service-kit";
 import { buildAdminApp, LOCAL_TOKEN_FILE, resolveAdminToken } from "@apiplat/admin";
-import { deployedServices } from "@apiplat/deployment";
+import { deployedServiceNames, deployedServices } from "@apiplat/deployment";
 
 const root = path.resolve(import.meta.dirname, "..");
 const env = { ...process.env };
@@ -21,7 +21,7 @@ const lines: string[] = [];
 const url = (port: number) => `http://${config.bindAddress === "0.0.0.0" ? "127.0.0.1" : config.bindAddress}:${port}`;
 
 const { token, generated } = resolveAdminToken(config);
-const admin = await buildAdminApp({ ...platform, adminToken: token });
+const admin = await buildAdminApp({ ...platform, adminToken: token, deployed: deployedServiceNames() });
 await admin.listen({ port: config.adminPort, host: config.bindAddress });
 apps.push(admin);
 

@@ -3,6 +3,7 @@
  * package.json), each as its manifest. The all-in-one start, the migration command, billing, the conformance and fuzz
  * suites and the benchmarks find services here, never by paths inside services/.
  */
+import { readFileSync } from "node:fs";
 import { SERVICE_NAMES, type ServiceName } from "@apiplat/config";
 import { buildService, type PlatformDeps, type ServiceApp, type ServiceManifest } from "@apiplat/service-kit";
 
@@ -22,6 +23,13 @@ function isMissingPackage(error: unknown, name: string): boolean {
   return code === "ERR_MODULE_NOT_FOUND" && (message ?? "").includes(`@apiplat/${name}'`);
 }
 
+/** The names of the deployed services, in the product's order, without loading any of them. */
+export function deployedServiceNames(): ServiceName[] {
+  const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { dependencies: Record<string, string> };
+  const deployed = new Set(Object.keys(manifest.dependencies));
+  return SERVICE_NAMES.filter((name) => deployed.has(`@apiplat/${name}`));
+}
+
 /** One deployed service, loaded alone (a test pays only for the service it runs); null when it is not deployed. */
 export async function deployedService(name: ServiceName): Promise<DeployedService | null> {
   let module: { default?: ServiceManifest<unknown, unknown> } & LegacyModule;
@@ -39,7 +47,7 @@ export async function deployedService(name: ServiceName): Promise<DeployedServic
 
 export async function deployedServices(): Promise<DeployedService[]> {
   const found: DeployedService[] = [];
-  for (const name of SERVICE_NAMES) {
+  for (const name of deployedServiceNames()) {
     const service = await deployedService(name);
     if (service) found.push(service);
   }

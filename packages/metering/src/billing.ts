@@ -81,11 +81,12 @@ export async function usageReport(db: Database, accountId: string, month: string
 }
 
 /**
- * One line per subscribed service: the plan's monthly price plus its overage. The plan is the one held
- * when the invoice is computed (plan changes within a month are not prorated).
+ * One line per subscribed service the account could call (`billable`: the deployed services): the plan's monthly
+ * price plus its overage. The plan is the one held when the invoice is computed (plan changes within a month are not
+ * prorated). A subscription to a service that is not deployed is never billed.
  */
-export async function invoice(db: Database, accountId: string, month: string): Promise<Invoice> {
-  const plans = await subscriptionPlans(db, accountId);
+export async function invoice(db: Database, accountId: string, month: string, billable: ReadonlySet<string>): Promise<Invoice> {
+  const plans = new Map([...(await subscriptionPlans(db, accountId))].filter(([service]) => billable.has(service)));
   const usage = new Map((await usageReport(db, accountId, month)).map((u) => [u.service, u.requests]));
   const lines: InvoiceLine[] = [];
   let totalMicros = 0;

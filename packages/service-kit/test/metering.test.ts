@@ -69,7 +69,7 @@ describe("monthly quota", () => {
     }
     expect(remaining).toEqual(["1", "0", "0", "0", "0"]);
     expect(await recordedRequests(sub.accountId)).toBe(10_003);
-    const bill = await invoice(platform.deps.db, sub.accountId, "2026-11");
+    const bill = await invoice(platform.deps.db, sub.accountId, "2026-11", new Set(["text-toolkit"]));
     expect(bill.lines).toEqual([
       {
         service: "text-toolkit",

@@ -1,3 +1,4 @@
+import type { ServiceName } from "@apiplat/config";
 import { ApiError, errors } from "@apiplat/errors";
 import { AccountStore } from "@apiplat/gateway-auth";
 import { createBaseApp, migratePlatform, type PlatformDeps, type ServiceApp } from "@apiplat/service-kit";
@@ -7,6 +8,8 @@ import { adminRoutes } from "./routes/admin.js";
 export interface AdminDeps extends PlatformDeps {
   /** The bearer token every admin route requires. */
   adminToken: string;
+  /** The services this platform deploys: the only ones an account may subscribe to and be billed for. */
+  deployed: readonly ServiceName[];
 }
 
 /** The operator's API: accounts, subscriptions, keys, usage and invoices, behind ADMIN_TOKEN. */
@@ -26,7 +29,7 @@ export async function buildAdminApp(deps: AdminDeps): Promise<ServiceApp> {
       throw errors.forbidden("INVALID_ADMIN_TOKEN", "The admin token is not valid.");
     }
   });
-  await app.register(adminRoutes, { accounts: new AccountStore(deps.db), db: deps.db, now: deps.now });
+  await app.register(adminRoutes, { accounts: new AccountStore(deps.db), db: deps.db, now: deps.now, deployed: deps.deployed });
   return app;
 }
 export { LOCAL_TOKEN_FILE, resolveAdminToken } from "./auth/token.js";

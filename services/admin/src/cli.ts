@@ -68,9 +68,13 @@ async function run(args: string[]): Promise<unknown> {
       const key = await call("POST", `/admin/accounts/${account.id}/keys`);
       return { account_id: account.id, plan: (rest[0] ?? "PRO").toUpperCase(), key_id: key.id, key: key.key };
     }
-    default:
+    case "undefined":
+    case "help":
+    case "--help":
       console.log(USAGE);
       return undefined;
+    default:
+      throw new Error(`unknown command "${args.join(" ")}"\n\n${USAGE}`);
   }
 }
 

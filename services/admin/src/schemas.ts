@@ -8,7 +8,7 @@ export const AccountParams = Type.Object({ id: Uuid });
 export const KeyParams = Type.Object({ key_id: Uuid });
 export const SubscriptionParams = Type.Object({
   id: Uuid,
-  service: Type.Union([...SERVICE_NAMES, "*"].map((s) => Type.Literal(s)), { description: "a service name, or * for all eighteen" }),
+  service: Type.Union([...SERVICE_NAMES, "*"].map((s) => Type.Literal(s)), { description: "a deployed service's name, or * for every deployed service" }),
 });
 export const CreateAccountBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
 export const SubscribeBody = Type.Object({ plan: Type.Union(PLAN_NAMES.map((p) => Type.Literal(p))) });

@@ -5,7 +5,11 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
+import { SERVICE_NAMES } from "@apiplat/config";
 import { buildAdminApp } from "../src/app.js";
+
+/** A platform that deploys all but two of the eighteen services. */
+const DEPLOYED = SERVICE_NAMES.filter((name) => name !== "news" && name !== "embeddings");
 
 const TOKEN = "admin-token-for-tests";
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -14,7 +18,7 @@ let app: ServiceApp;
 
 beforeAll(async () => {
   platform = await createTestPlatform();
-  app = await buildAdminApp({ ...platform.deps, adminToken: TOKEN });
+  app = await buildAdminApp({ ...platform.deps, adminToken: TOKEN, deployed: DEPLOYED });
 });
 afterAll(async () => {
   await app.close();
@@ -51,7 +55,7 @@ describe("admin API", () => {
     expect(account.name).toBe("Acme");
 
     const all = await call("PUT", `/admin/accounts/${account.id}/subscriptions/*`, { plan: "PRO" });
-    expect(all.json().data.subscriptions).toHaveLength(18);
+    expect(all.json().data.subscriptions).toHaveLength(16);
     const one = await call("PUT", `/admin/accounts/${account.id}/subscriptions/geocoding`, { plan: "MEGA" });
     expect(one.json().data.subscriptions).toEqual([expect.objectContaining({ service: "geocoding", plan: "MEGA" })]);
 
@@ -117,6 +121,30 @@ describe("admin API", () => {
 });
 
 describe("admin CLI", () => {
+  it("never subscribes to or bills a service that is not deployed", async () => {
+    const account = (await call("POST", "/admin/accounts", { name: "Billing" })).json().data;
+    const refused = await call("PUT", `/admin/accounts/${account.id}/subscriptions/news`, { plan: "PRO" });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.details).toEqual([{ field: "service", issue: expect.stringContaining("is not deployed on this platform") }]);
+    await call("PUT", `/admin/accounts/${account.id}/subscriptions/*`, { plan: "PRO" });
+    // A subscription left from a time the service was deployed is kept but not billed.
+    await platform.accounts.subscribe(account.id, ["embeddings"], "PRO");
+    const bill = (await call("GET", `/admin/invoices?account_id=${account.id}&month=2026-11`)).json().data;
+    expect(bill.lines.map((line: { service: string }) => line.service).sort()).toEqual([...DEPLOYED].sort());
+    expect(bill.total).toBe((9.99 * 16).toFixed(2));
+  });
+
+  it("exits non-zero with the usage on stderr for an unknown command, and 0 for help", async () => {
+    const tsx = path.resolve(__dirname, "../../../node_modules/.bin/tsx");
+    const cli = path.resolve(__dirname, "../src/cli.ts");
+    const failed = await promisify(execFile)(tsx, [cli, "acounts", "list"], { env: { ...process.env, ADMIN_TOKEN: TOKEN } }).catch((error) => error);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('unknown command "acounts list"');
+    expect(failed.stderr).toContain("quickstart <name> [plan]");
+    const help = await promisify(execFile)(tsx, [cli, "help"]);
+    expect(help.stdout).toContain("quickstart <name> [plan]");
+  });
+
   it("runs quickstart against a listening admin API", async () => {
     await app.listen({ port: 0, host: "127.0.0.1" });
     const port = (app.server.address() as AddressInfo).port;
@@ -127,7 +155,7 @@ describe("admin CLI", () => {
     const result = JSON.parse(stdout);
     expect(result).toMatchObject({ plan: "ULTRA", key: expect.stringMatching(/^gk_/) });
     const subs = await platform.accounts.listSubscriptions(result.account_id);
-    expect(subs).toHaveLength(18);
+    expect(subs).toHaveLength(16);
     expect(new Set(subs.map((s) => s.plan))).toEqual(new Set(["ULTRA"]));
   });
 });

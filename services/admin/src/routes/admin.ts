@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { SERVICE_NAMES } from "@apiplat/config";
+import type { ServiceName } from "@apiplat/config";
 import { errors, ok } from "@apiplat/errors";
 import type { AccountStore } from "@apiplat/gateway-auth";
 import { invoice, monthOf, usageReport } from "@apiplat/metering";
@@ -10,9 +10,19 @@ export interface AdminRoutesOptions {
   accounts: AccountStore;
   db: Database;
   now: () => Date;
+  /** The deployed services: "*" means these, and invoices bill only these. */
+  deployed: readonly ServiceName[];
 }
 
-export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { accounts, db, now }) => {
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { accounts, db, now, deployed }) => {
+  const billable = new Set<string>(deployed);
+  const servicesNamed = (service: ServiceName | "*"): readonly ServiceName[] => {
+    if (service === "*") return deployed;
+    if (!billable.has(service)) {
+      throw errors.validation("service", `is not deployed on this platform; deployed: ${deployed.join(", ")}`);
+    }
+    return [service];
+  };
   const existingAccount = async (id: string) => {
     const account = await accounts.getAccount(id);
     if (!account) throw errors.notFound(`There is no account ${id}.`);
@@ -40,7 +50,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     { schema: { params: SubscriptionParams, body: SubscribeBody } },
     async (request) => {
       const account = await existingAccount(request.params.id);
-      const services = request.params.service === "*" ? SERVICE_NAMES : [request.params.service];
+      const services = servicesNamed(request.params.service);
       return ok({ subscriptions: await accounts.subscribe(account.id, services, request.body.plan) });
     },
   );
@@ -65,6 +75,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
 
   app.get("/admin/invoices", { schema: { querystring: AccountMonthQuery } }, async (request) => {
     const account = await existingAccount(request.query.account_id);
-    return ok(await invoice(db, account.id, request.query.month ?? monthOf(now())));
+    return ok(await invoice(db, account.id, request.query.month ?? monthOf(now()), billable));
   });
 };

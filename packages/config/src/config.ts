@@ -75,8 +75,11 @@ function localOriginPath(checkout: string): string | null {
 }
 
 
+/** The public domain of a platform not configured for the internet: its hosts resolve nowhere. */
+export const DEFAULT_PUBLIC_DOMAIN = "api.local";
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): PlatformConfig {
-  const publicDomain = env.PUBLIC_DOMAIN || "api.local";
+  const publicDomain = env.PUBLIC_DOMAIN || DEFAULT_PUBLIC_DOMAIN;
   const names: AppName[] = [...SERVICE_NAMES, TEMPLATE_SERVICE];
   const services = names.map((name) => ({
     name,
@@ -112,4 +115,15 @@ export function serviceEndpoint(config: PlatformConfig, service: AppName): Servi
   const endpoint = config.services.find((s) => s.name === service);
   if (!endpoint) throw new Error(`unknown service ${service}`);
   return endpoint;
+}
+
+/**
+ * Where clients reach a service. With the default public domain (api.local, which resolves nowhere) that is its port on
+ * this machine, as the local start runs it; with PUBLIC_DOMAIN set, its public host behind the edge, over https.
+ */
+export function serviceUrl(config: PlatformConfig, service: AppName): string {
+  const { port, host } = serviceEndpoint(config, service);
+  if (config.publicDomain !== DEFAULT_PUBLIC_DOMAIN) return `https://${host}`;
+  const address = config.bindAddress === "0.0.0.0" || config.bindAddress === "::" ? "127.0.0.1" : config.bindAddress;
+  return `http://${address.includes(":") ? `[${address}]` : address}:${port}`;
 }

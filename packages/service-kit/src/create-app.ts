@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from "fastify";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { serviceEndpoint, type AppName } from "@apiplat/config";
+import { serviceEndpoint, serviceUrl, type AppName } from "@apiplat/config";
 import { AccountStore, gatewayAuth, gatewayAuthMigrations } from "@apiplat/gateway-auth";
 import { metering, meteringMigrations } from "@apiplat/metering";
 import { migrate, type MigrationSource } from "@apiplat/storage";
@@ -32,6 +32,8 @@ export interface BaseAppOptions {
   name: string;
   /** The public host shown in OpenAPI. */
   host: string;
+  /** Where clients reach the app, listed first in OpenAPI's servers. */
+  url: string;
   deps: PlatformDeps;
   bodyLimit?: number;
   description?: string;
@@ -92,6 +94,7 @@ export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp
   await installDocs(app, {
     service: options.name,
     host: options.host,
+    url: options.url,
     description: options.description,
     gatewaySecurity: options.gatewaySecurity ?? true,
   });
@@ -122,7 +125,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   await migratePlatform(deps);
   if (options.migrations) await migrate(deps.db, service, options.migrations);
   const host = serviceEndpoint(deps.config, service).host;
-  const app = await createBaseApp({ ...options, name: service, host });
+  const app = await createBaseApp({ ...options, name: service, host, url: serviceUrl(deps.config, service) });
   await app.register(gatewayAuth, {
     service,
     host,

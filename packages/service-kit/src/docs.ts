@@ -6,6 +6,8 @@ import { ErrorSchema } from "./schemas.js";
 export interface DocsOptions {
   service: string;
   host: string;
+  /** Where clients reach the service, first in `servers` so that /docs "Try it out" works (see serviceUrl). */
+  url: string;
   description?: string;
   /** Adds the gateway headers as a security scheme (not for the admin API). */
   gatewaySecurity: boolean;
@@ -28,13 +30,58 @@ function parametersWithDefaultsAreOptional(document: { paths?: Record<string, Re
   return document;
 }
 
+type Operation = {
+  parameters?: OpenApiParameter[] & { in?: string }[];
+  requestBody?: unknown;
+  responses?: Record<string, unknown>;
+};
+
+const ERROR_ANSWERS: Record<string, { when: string; code: string; message: string; details?: { field: string; issue: string }[] }> = {
+  "400": { when: "a parameter or body field is missing, of the wrong type or out of bounds", code: "VALIDATION_ERROR", message: "count must be at most 100.", details: [{ field: "count", issue: "must be at most 100" }] },
+  "401": { when: "no X-Gateway-Key", code: "MISSING_API_KEY", message: "Send your API key in the X-Gateway-Key header." },
+  "403": { when: "the key is unknown, revoked or not subscribed, or X-Gateway-Host names another service", code: "INVALID_API_KEY", message: "This API key is not valid." },
+  "404": { when: "the resource named in the path does not exist (or belongs to another account)", code: "NOT_FOUND", message: "The resource does not exist." },
+  "413": { when: "the body is larger than this endpoint accepts", code: "PAYLOAD_TOO_LARGE", message: "The request body is larger than this endpoint accepts.", details: [{ field: "body", issue: "must be at most 1048576 bytes" }] },
+  "415": { when: "the body is not JSON", code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the body as application/json." },
+  "429": { when: "the plan's monthly quota or per-second limit is reached", code: "QUOTA_EXCEEDED", message: "This key's monthly quota of 100 requests is used up; it resets on the 1st (UTC)." },
+};
+
+function errorResponse(status: string) {
+  const answer = ERROR_ANSWERS[status];
+  const example = {
+    status: "error",
+    error: { code: answer.code, message: answer.message, ...(answer.details ? { details: answer.details } : {}) },
+    request_id: "3f2a7c1e-9b4d-4e8a-8f61-2c5d0b7a9e14",
+    timestamp: "2026-11-25T12:00:00.000Z",
+  };
+  return {
+    description: `${answer.code}: ${answer.when}`,
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, example } },
+  };
+}
+
+/** Every operation lists the error answers it can give, in the envelope, with an example each. */
+function errorAnswersListed(document: { paths?: Record<string, Record<string, Operation>> }, gatewaySecurity: boolean) {
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      if (!operation || typeof operation !== "object" || !operation.responses) continue;
+      const statuses = ["400"];
+      if (gatewaySecurity) statuses.push("401", "403", "429");
+      if (operation.parameters?.some((p) => (p as { in?: string }).in === "path")) statuses.push("404");
+      if (operation.requestBody) statuses.push("413", "415");
+      for (const status of statuses) operation.responses[status] ??= errorResponse(status);
+    }
+  }
+  return document;
+}
+
 /** OpenAPI 3.1 generated from the route schemas at /openapi.json, and a Swagger UI page at /docs. */
 export async function installDocs(app: FastifyInstance, options: DocsOptions): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
       info: { title: options.service, version: "1.0.0", description: options.description },
-      servers: [{ url: `https://${options.host}` }],
+      servers: [...new Set([options.url, `https://${options.host}`])].map((url) => ({ url })),
       components: {
         securitySchemes: options.gatewaySecurity
           ? {
@@ -46,7 +93,11 @@ export async function installDocs(app: FastifyInstance, options: DocsOptions): P
       },
       security: options.gatewaySecurity ? [{ gatewayKey: [], gatewayHost: [] }] : [{ adminToken: [] }],
     },
-    transformObject: (document) => parametersWithDefaultsAreOptional(("openapiObject" in document ? document.openapiObject : {}) as never) as never,
+    transformObject: (document) =>
+      errorAnswersListed(
+        parametersWithDefaultsAreOptional(("openapiObject" in document ? document.openapiObject : {}) as never) as never,
+        options.gatewaySecurity,
+      ) as never,
   });
   await app.register(async (docs) => {
     // The UI's own routes are public like the spec they show.

@@ -9,7 +9,7 @@ const LIMITS = { maxFiles: 2, maxFileBytes: 10, maxTotalBytes: 15, maxFields: 2,
 
 beforeAll(async () => {
   platform = await createTestPlatform();
-  app = await createBaseApp({ name: "multipart-probe", host: "probe.api.local", deps: platform.deps, gatewaySecurity: false });
+  app = await createBaseApp({ name: "multipart-probe", host: "probe.api.local", url: "http://127.0.0.1:3999", deps: platform.deps, gatewaySecurity: false });
   acceptMultipart(
     app,
     LIMITS,

@@ -18,6 +18,7 @@ export async function buildAdminApp(deps: AdminDeps): Promise<ServiceApp> {
   const app = await createBaseApp({
     name: "admin",
     host: `admin.${deps.config.publicDomain}`,
+    url: `http://127.0.0.1:${deps.config.adminPort}`,
     deps,
     gatewaySecurity: false,
     description: "Accounts, subscriptions, API keys, usage and invoices of the API platform.",

@@ -1,5 +1,5 @@
 import { createServiceApp, type PlatformDeps } from "@apiplat/service-kit";
-import { createOutboundClient } from "@apiplat/outbound-guard";
+import { createOutboundClient, startForwardProxy } from "@apiplat/outbound-guard";
 import { BrowserPool } from "./domain/browser-pool.js";
 import { LIMITS } from "./domain/limits.js";
 import type { GuardedFetch, UrlCheck } from "./domain/network-policy.js";
@@ -23,7 +23,6 @@ export async function buildApp(deps: PdfGenerationDeps) {
   const checkUrl: UrlCheck = (url) => outbound.check(url);
   const fetchThroughGuard: GuardedFetch = (url, init) =>
     outbound.fetch(url, { ...init, maxRedirects: 0, maxBytes: SUBRESOURCE_MAX_BYTES });
-  const pool = new BrowserPool({ ...deps.settings });
   const app = await createServiceApp({
     service: "pdf-generation",
     deps,
@@ -33,6 +32,12 @@ export async function buildApp(deps: PdfGenerationDeps) {
       "watermark, tagged accessible PDF) and merges PDFs.",
     readiness: { browser: () => pool.healthy() },
   });
+  // The browsers' only way out: every connection Chromium opens itself goes through the guard (browser-network.ts).
+  const proxy = await startForwardProxy({
+    allowCidrs: deps.config.outboundAllowCidrs,
+    onRefused: (refusal) => app.log.warn({ refusal }, "the outbound guard refused a connection the browser opened"),
+  });
+  const pool = new BrowserPool({ ...deps.settings, proxyServer: proxy.url });
   pool.setLogger((message, fields) => app.log.warn(fields ?? {}, message));
   app.addHook("onReady", async () => {
     // Warm browsers make the first requests fast; a failure here only delays them (the pool retries per job).
@@ -40,10 +45,11 @@ export async function buildApp(deps: PdfGenerationDeps) {
   });
   app.addHook("onClose", async () => {
     await pool.close();
+    await proxy.close();
     await outbound.close();
   });
   const renderer = new PdfRenderer(pool, checkUrl, fetchThroughGuard);
-  await app.register(renderRoutes, { renderer });
+  await app.register(renderRoutes, { renderer, renderBudgetMs: deps.settings.renderBudgetMs });
   await app.register(mergeRoutes);
   return app;
 }

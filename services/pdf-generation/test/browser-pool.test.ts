@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { startForwardProxy } from "@apiplat/outbound-guard";
 import { BrowserPool } from "../src/domain/browser-pool.js";
 import { RenderError } from "../src/domain/errors.js";
 import { DEFAULT_SETTINGS } from "../src/settings.js";
 import { html, pdfBytes, startService, type TestService } from "./helpers.js";
 import { pageTexts } from "./pdf-tools.js";
 
+/** These pools render only local documents; their browsers still get the service's way out, the guarded proxy. */
+const proxy = await startForwardProxy();
+afterAll(() => proxy.close());
+
 function pool(overrides: Partial<typeof DEFAULT_SETTINGS> = {}) {
-  return new BrowserPool({ ...DEFAULT_SETTINGS, browsers: 1, pagesPerBrowser: 1, ...overrides });
+  return new BrowserPool({ ...DEFAULT_SETTINGS, browsers: 1, pagesPerBrowser: 1, proxyServer: proxy.url, ...overrides });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,4 +1,5 @@
 import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
+import { closePopups, createProfileDir, IGNORED_DEFAULT_ARGS, networkBoundaryArgs, removeProfileDir } from "./browser-network.js";
 import { RenderError } from "./errors.js";
 
 export interface BrowserPoolOptions {
@@ -14,6 +15,11 @@ export interface BrowserPoolOptions {
   /** A browser is restarted after serving this many jobs, to return the memory Chromium keeps. */
   recycleAfterJobs: number;
   launchTimeoutMs: number;
+  /**
+   * The guarded forward proxy ("http://127.0.0.1:<port>") that is the browsers' only way out; see
+   * browser-network.ts.
+   */
+  proxyServer: string;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -33,7 +39,6 @@ export const CHROMIUM_ARGS = [
   "--disable-domain-reliability",
   "--metrics-recording-only",
   "--mute-audio",
-  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
   "--font-render-hinting=none",
 ];
 
@@ -289,17 +294,24 @@ export class BrowserPool {
   }
 
   private async launch(slot: Slot): Promise<Browser> {
+    let profileDir: string | null = null;
     try {
+      profileDir = await createProfileDir();
       const browser = await puppeteer.launch({
         executablePath: this.options.executablePath,
         headless: true,
-        args: CHROMIUM_ARGS,
+        args: [...CHROMIUM_ARGS, ...networkBoundaryArgs(this.options.proxyServer)],
+        ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
+        userDataDir: profileDir,
         timeout: this.options.launchTimeoutMs,
         protocolTimeout: 120_000,
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
       });
+      const dir = profileDir;
+      browser.once("disconnected", () => void removeProfileDir(dir));
+      closePopups(browser, (url) => this.options.log?.("closed a pop-up the document opened", { slot: slot.index, url: url.slice(0, 300) }));
       if (slot.browser) this.browsersRestarted += 1;
       slot.browser = browser;
       slot.jobsServed = 0;
@@ -310,6 +322,7 @@ export class BrowserPool {
       });
       return browser;
     } catch (error) {
+      if (profileDir) await removeProfileDir(profileDir);
       this.options.log?.("browser failed to start", { slot: slot.index, error: String(error) });
       throw new RenderError("browser_unavailable", "The PDF engine could not be started; please retry shortly.");
     }

@@ -16,7 +16,7 @@ export const DEFAULT_SETTINGS: PdfSettings = {
   queueTimeoutMs: 30_000,
   recycleAfterJobs: 500,
   launchTimeoutMs: 30_000,
-  renderBudgetMs: { BASIC: 10_000, PRO: 20_000, ULTRA: 60_000, MEGA: 60_000 },
+  renderBudgetMs: { BASIC: 10_000, PRO: 20_000, ULTRA: 30_000, MEGA: 60_000 },
 };
 
 export function settingsFromEnv(env: Record<string, string | undefined>): PdfSettings {

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { chmod } from "node:fs/promises";
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { connect, isIP, type AddressInfo, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { AddressPolicy } from "./address-policy.js";
@@ -11,6 +12,11 @@ export interface ForwardProxyOptions {
   connectTimeoutMs?: number;
   /** A tunnel or request with no traffic for this long is closed (default 60 s). */
   idleTimeoutMs?: number;
+  /**
+   * Also listen on this Unix socket (made 0600), for a client in another network namespace, whose only way out
+   * is then a relay to this socket.
+   */
+  socketPath?: string;
   /** Told of every refused request or tunnel: a browser trying to leave is worth a log line. */
   onRefused?: (refusal: ProxyRefusal) => void;
 }
@@ -28,6 +34,8 @@ export interface ForwardProxy {
   port: number;
   /** "http://127.0.0.1:<port>", the form `--proxy-server` takes. */
   url: string;
+  /** The Unix socket it also listens on, when asked for one. */
+  socketPath?: string;
   close(): Promise<void>;
 }
 
@@ -154,27 +162,43 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
     });
   };
 
-  const server = createServer((req, res) => void forwardRequest(req, res));
-  server.on("connect", (req, socket, head) => void tunnel(req, socket, head));
-  server.on("upgrade", (req, socket, head) => void upgrade(req, socket, head));
-  server.on("connection", track);
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 0;
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const servers = [createServer(), ...(options.socketPath ? [createServer()] : [])];
+  for (const server of servers) {
+    server.on("request", (req, res) => void forwardRequest(req, res));
+    server.on("connect", (req, socket, head) => void tunnel(req, socket, head));
+    server.on("upgrade", (req, socket, head) => void upgrade(req, socket, head));
+    server.on("connection", track);
+    server.headersTimeout = 10_000;
+    server.requestTimeout = 0;
+  }
+  const [tcp, unix] = servers;
+  await listen(tcp, (server, done) => server.listen(0, "127.0.0.1", done));
+  if (unix && options.socketPath) {
+    const path = options.socketPath;
+    await listen(unix, (server, done) => server.listen(path, done));
+    await chmod(path, 0o600);
+  }
+  const { port } = tcp.address() as AddressInfo;
   return {
     port,
     url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
+    socketPath: options.socketPath,
+    close: async () => {
+      const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(closed);
+    },
   };
+}
+
+function listen(server: Server, start: (server: Server, done: () => void) => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    start(server, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
 }
 
 /** Resolves the host and checks every address it has; the connection is then made to the first of them. */

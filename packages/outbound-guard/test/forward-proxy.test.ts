@@ -1,5 +1,8 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startForwardProxy, type ForwardProxy, type ProxyRefusal } from "../src/index.js";
 
@@ -188,3 +191,29 @@ describe("forward proxy with loopback allow-listed", () => {
     expect((await proxiedGet(started, `http://127.0.0.1:${closed.port}/`)).status).toBe(502);
   });
 });
+
+describe("forward proxy on a Unix socket", () => {
+  it("answers there as on its TCP port, from a socket only its owner may use, removed on close", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "proxy-test-"));
+    const socketPath = join(dir, "proxy.sock");
+    const started = await startForwardProxy({ allowCidrs: ["127.0.0.0/8"], socketPath });
+    expect(started.socketPath).toBe(socketPath);
+    expect((await stat(socketPath)).mode & 0o777).toBe(0o600);
+    const viaSocket = (authority: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ socketPath, method: "CONNECT", path: authority });
+        req.on("connect", (res, socket) => {
+          socket.destroy();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    expect(await viaSocket(`127.0.0.1:${v4.port}`)).toBe(200);
+    expect(await viaSocket(`[::1]:${v6.port}`)).toBe(403);
+    await started.close();
+    await expect(stat(socketPath)).rejects.toThrow();
+    await rm(dir, { recursive: true });
+  });
+});
+

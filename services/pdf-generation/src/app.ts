@@ -1,5 +1,6 @@
 import { createServiceApp, type PlatformDeps } from "@apiplat/service-kit";
-import { createOutboundClient, startForwardProxy } from "@apiplat/outbound-guard";
+import { createOutboundClient } from "@apiplat/outbound-guard";
+import { startBrowserProxy } from "./domain/browser-network.js";
 import { BrowserPool } from "./domain/browser-pool.js";
 import { LIMITS } from "./domain/limits.js";
 import type { GuardedFetch, UrlCheck } from "./domain/network-policy.js";
@@ -33,11 +34,14 @@ export async function buildApp(deps: PdfGenerationDeps) {
     readiness: { browser: () => pool.healthy() },
   });
   // The browsers' only way out: every connection Chromium opens itself goes through the guard (browser-network.ts).
-  const proxy = await startForwardProxy({
+  const browserProxy = await startBrowserProxy({
     allowCidrs: deps.config.outboundAllowCidrs,
+    namespace: deps.settings.networkNamespace,
     onRefused: (refusal) => app.log.warn({ refusal }, "the outbound guard refused a connection the browser opened"),
   });
-  const pool = new BrowserPool({ ...deps.settings, proxyServer: proxy.url });
+  app.log.info({ networkNamespace: browserProxy.isolated }, "browsers reach the network only through the guarded proxy");
+  const { proxy } = browserProxy;
+  const pool = new BrowserPool({ ...deps.settings, proxyServer: proxy.url, proxySocketPath: proxy.socketPath });
   pool.setLogger((message, fields) => app.log.warn(fields ?? {}, message));
   app.addHook("onReady", async () => {
     // Warm browsers make the first requests fast; a failure here only delays them (the pool retries per job).
@@ -45,7 +49,7 @@ export async function buildApp(deps: PdfGenerationDeps) {
   });
   app.addHook("onClose", async () => {
     await pool.close();
-    await proxy.close();
+    await browserProxy.close();
     await outbound.close();
   });
   const renderer = new PdfRenderer(pool, checkUrl, fetchThroughGuard);

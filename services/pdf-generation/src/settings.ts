@@ -6,6 +6,8 @@ import type { Plan } from "./domain/limits.js";
 export interface PdfSettings extends Omit<BrowserPoolOptions, "log" | "proxyServer"> {
   /** The longest one job may hold a browser page, per plan; `timeout_ms` can lower it, never raise it. */
   renderBudgetMs: Record<Plan, number>;
+  /** "auto": browsers run in network namespaces of their own when the machine allows it; "off": never. */
+  networkNamespace: "auto" | "off";
 }
 
 export const DEFAULT_SETTINGS: PdfSettings = {
@@ -17,6 +19,7 @@ export const DEFAULT_SETTINGS: PdfSettings = {
   recycleAfterJobs: 500,
   launchTimeoutMs: 30_000,
   renderBudgetMs: { BASIC: 10_000, PRO: 20_000, ULTRA: 30_000, MEGA: 60_000 },
+  networkNamespace: "auto",
 };
 
 export function settingsFromEnv(env: Record<string, string | undefined>): PdfSettings {
@@ -30,5 +33,6 @@ export function settingsFromEnv(env: Record<string, string | undefined>): PdfSet
     recycleAfterJobs: integerSetting(env, "PDF_RECYCLE_AFTER_JOBS", DEFAULT_SETTINGS.recycleAfterJobs, 1),
     launchTimeoutMs: integerSetting(env, "PDF_LAUNCH_TIMEOUT_MS", DEFAULT_SETTINGS.launchTimeoutMs, 1),
     renderBudgetMs: { BASIC: budget("BASIC"), PRO: budget("PRO"), ULTRA: budget("ULTRA"), MEGA: budget("MEGA") },
+    networkNamespace: env.PDF_NETWORK_NAMESPACE === "off" ? "off" : "auto",
   };
 }

@@ -90,10 +90,13 @@ let attacker: TestSite;
 
 beforeAll(async () => {
   trap = await startTrap();
+  // Without the network namespace (where the machine allows one, it alone would keep these connections in): these
+  // services test the proxy and the browser's flags, the boundary every deployment has.
+  const proxyOnly = { networkNamespace: "off" } as const;
   // The allow-list off: loopback (and 0.0.0.0) is refused.
-  locked = await startService();
+  locked = await startService({}, proxyOnly);
   // /from-url needs a page to load: the attacker's site on 127.0.0.2 is allow-listed, the trap on 127.0.0.1 is not.
-  narrow = await startService({ OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" });
+  narrow = await startService({ OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" }, proxyOnly);
   attacker = await startSite({
     "/attack": (_req: IncomingMessage, res: ServerResponse) =>
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html(`<p>Attack page</p>${markupVectors(trap)}${scriptVectors(trap)}`)),
@@ -144,6 +147,7 @@ describe("the boundary does not break rendering", () => {
   const via = new Map<string, string | undefined>();
 
   beforeAll(async () => {
+    // In a network namespace where the machine allows it: the relay to the proxy must carry what rendering needs.
     open = await startService({ OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" });
     const serve = (body: string, type: string) => (req: IncomingMessage, res: ServerResponse) => {
       via.set(req.url ?? "", req.headers.via);

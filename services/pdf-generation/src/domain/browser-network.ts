@@ -1,6 +1,9 @@
+import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startForwardProxy, type ForwardProxy, type ProxyRefusal } from "@apiplat/outbound-guard";
 import type { Browser, Target } from "puppeteer-core";
 
 /**
@@ -62,3 +65,73 @@ export function closePopups(browser: Browser, onPopup?: (url: string) => void): 
     void target.page().then((page) => page?.close()).catch(() => undefined);
   });
 }
+
+/** Starts Chromium inside a network namespace of its own; see the script. */
+const NAMESPACE_LAUNCHER = fileURLToPath(new URL("../../bin/chromium-in-netns.sh", import.meta.url));
+
+/**
+ * True when this machine lets the service give Chromium a network namespace of its own (root, or a container
+ * allowed to create namespaces, with `ip` to bring its loopback up).
+ */
+export function networkNamespaceWorks(): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile("unshare", ["--net", "--", "ip", "link", "set", "lo", "up"], { timeout: 5_000 }, (error) => resolve(error === null));
+  });
+}
+
+export interface NamespacedLaunch {
+  executablePath: string;
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * How to launch Chromium in its own network namespace: its only route is a relay, inside, from the proxy's port on
+ * 127.0.0.1 to the proxy's Unix socket outside, so `--proxy-server` stays the same.
+ */
+export function namespacedLaunch(chromium: string, proxyServer: string, proxySocketPath: string, profileDir: string): NamespacedLaunch {
+  return {
+    executablePath: NAMESPACE_LAUNCHER,
+    env: {
+      ...process.env,
+      PDF_CHROMIUM: chromium,
+      PDF_PROXY_PORT: new URL(proxyServer).port,
+      PDF_PROXY_SOCKET: proxySocketPath,
+      PDF_RELAY_READY: join(profileDir, "relay-ready"),
+      PDF_NODE: process.execPath,
+    },
+  };
+}
+
+export interface BrowserProxy {
+  proxy: ForwardProxy;
+  /** The browsers run in network namespaces of their own (the proxy also listens on a Unix socket for them). */
+  isolated: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * The service's forward proxy for its browsers; with `namespace: "auto"` and a machine that allows it, also on a
+ * Unix socket in a private directory, for browsers in network namespaces of their own.
+ */
+export async function startBrowserProxy(options: {
+  allowCidrs: readonly string[];
+  namespace: "auto" | "off";
+  onRefused: (refusal: ProxyRefusal) => void;
+}): Promise<BrowserProxy> {
+  const isolated = options.namespace === "auto" && (await networkNamespaceWorks());
+  const socketDir = isolated ? await mkdtemp(join(tmpdir(), "pdf-proxy-")) : null;
+  const proxy = await startForwardProxy({
+    allowCidrs: options.allowCidrs,
+    socketPath: socketDir ? join(socketDir, "proxy.sock") : undefined,
+    onRefused: options.onRefused,
+  });
+  return {
+    proxy,
+    isolated,
+    close: async () => {
+      await proxy.close();
+      if (socketDir) await rm(socketDir, { recursive: true, force: true });
+    },
+  };
+}
+

@@ -154,8 +154,10 @@ describe("the boundary does not break rendering", () => {
       res.writeHead(200, { "content-type": type }).end(body);
     };
     site = await startSite({
-      "/page": serve(html(`<p class="big">Styled page</p><script>
+      "/page": serve(html(`<p class="big">Styled page</p><a id="away" href="/popup-link" target="_blank">away</a><script>
         try { new WebSocket("ws://localhost:" + location.port + "/ws"); } catch {}
+        try { window.open("/popup"); } catch {}
+        document.getElementById("away").click();
       </script>`, '<link rel="stylesheet" href="/style.css">'), "text/html; charset=utf-8"),
       "/style.css": serve(".big { font-size: 40pt }", "text/css"),
       "/ws": serve("WebSocket handshake seen", "text/plain"),
@@ -166,7 +168,7 @@ describe("the boundary does not break rendering", () => {
     await site?.close();
   });
 
-  test("with loopback allow-listed, sub-resources load and Chromium's own connections pass through the proxy", async () => {
+  test("with loopback allow-listed, sub-resources load, Chromium's own connections pass through the proxy, pop-ups do not open", async () => {
     const res = await open.post("/from-url", { url: `${site.origin}/page`, wait_until: "networkidle0" });
     expect(res.statusCode).toBe(200);
     const word = wordBoxes(pdfBytes(res)).find((w) => w.word === "Styled")!;
@@ -176,5 +178,8 @@ describe("the boundary does not break rendering", () => {
     // show, and open to loopback here because the allow-list says so.
     expect(via.get("/style.css")).toBeUndefined();
     expect(site.hits.get("/ws")).toBe(1);
+    // Pop-ups stay blocked even where the proxy would let them load.
+    expect(site.hits.get("/popup")).toBeUndefined();
+    expect(site.hits.get("/popup-link")).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -214,6 +214,53 @@ describe("forward proxy on a Unix socket", () => {
     await started.close();
     await expect(stat(socketPath)).rejects.toThrow();
     await rm(dir, { recursive: true });
+  });
+});
+
+describe("forward proxy Upgrade requests (ws:// without CONNECT)", () => {
+  /** Sends an absolute-form Upgrade request to the proxy; resolves with the status line it answers. */
+  function upgradeThrough(proxy: ForwardProxy, url: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const req = request({
+        host: "127.0.0.1",
+        port: proxy.port,
+        path: url,
+        headers: { host: new URL(url).host, connection: "Upgrade", upgrade: "websocket" },
+      });
+      req.on("upgrade", (res, socket) => {
+        socket.destroy();
+        resolve(`${res.statusCode} ${res.headers.via ?? ""}`.trim());
+      });
+      req.on("response", (res) => {
+        res.resume();
+        resolve(String(res.statusCode));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  }
+
+  it("replays an allowed one to the checked address and refuses the rest without connecting", async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const server = createServer();
+    server.on("upgrade", (req: IncomingMessage, socket: Socket) => {
+      seen.push(req.headers);
+      socket.end("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nVia: 1.1 target\r\n\r\n");
+    });
+    let connections = 0;
+    server.on("connection", () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      expect(await upgradeThrough(await proxy(), `http://127.0.0.1:${port}/socket`)).toBe("403");
+      expect(connections).toBe(0);
+      expect(await upgradeThrough(await proxy(["127.0.0.0/8"]), `http://127.0.0.1:${port}/socket`)).toBe("101 1.1 target");
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({ upgrade: "websocket", via: "1.1 apiplat-outbound-guard", host: `127.0.0.1:${port}` });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 

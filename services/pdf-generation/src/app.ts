@@ -1,6 +1,6 @@
 import { createServiceApp, type PlatformDeps } from "@apiplat/service-kit";
 import { createOutboundClient } from "@apiplat/outbound-guard";
-import { startBrowserProxy } from "./domain/browser-network.js";
+import { startBrowserProxy, throttledRefusalLog } from "./domain/browser-network.js";
 import { BrowserPool } from "./domain/browser-pool.js";
 import { LIMITS } from "./domain/limits.js";
 import type { GuardedFetch, UrlCheck } from "./domain/network-policy.js";
@@ -37,7 +37,7 @@ export async function buildApp(deps: PdfGenerationDeps) {
   const browserProxy = await startBrowserProxy({
     allowCidrs: deps.config.outboundAllowCidrs,
     namespace: deps.settings.networkNamespace,
-    onRefused: (refusal) => app.log.warn({ refusal }, "the outbound guard refused a connection the browser opened"),
+    onRefused: throttledRefusalLog((fields, message) => app.log.warn(fields, message)),
   });
   app.log.info({ networkNamespace: browserProxy.isolated }, "browsers reach the network only through the guarded proxy");
   const { proxy } = browserProxy;

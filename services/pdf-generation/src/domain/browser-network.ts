@@ -135,3 +135,28 @@ export async function startBrowserProxy(options: {
   };
 }
 
+/**
+ * Logs refused browser connections, at most `perMinute` lines a minute and then one line saying how many more
+ * there were: a page that loops over WebSockets must not flood the log.
+ */
+export function throttledRefusalLog(warn: (fields: Record<string, unknown>, message: string) => void, perMinute = 30): (refusal: ProxyRefusal) => void {
+  let windowStart = 0;
+  let logged = 0;
+  let suppressed = 0;
+  return (refusal) => {
+    const now = Date.now();
+    if (now - windowStart >= 60_000) {
+      if (suppressed > 0) warn({ suppressed }, "the outbound guard refused more browser connections than were logged");
+      windowStart = now;
+      logged = 0;
+      suppressed = 0;
+    }
+    if (logged >= perMinute) {
+      suppressed += 1;
+      return;
+    }
+    logged += 1;
+    warn({ refusal }, "the outbound guard refused a connection the browser opened");
+  };
+}
+

@@ -5,6 +5,8 @@ import { connect, createServer } from "node:net";
 
 const [port, socketPath, readyFile] = process.argv.slice(2);
 const parent = process.ppid;
+// Already orphaned: Chromium is gone before the relay started.
+if (parent === 1) process.exit(0);
 
 const server = createServer((client) => {
   const upstream = connect(socketPath);

@@ -1,2 +1,3 @@
 export * from "./address-policy.js";
 export * from "./outbound-client.js";
+export * from "./forward-proxy.js";

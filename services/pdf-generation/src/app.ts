@@ -1,5 +1,6 @@
 import { createServiceApp, type PlatformDeps } from "@apiplat/service-kit";
 import { createOutboundClient } from "@apiplat/outbound-guard";
+import { startBrowserProxy, throttledRefusalLog } from "./domain/browser-network.js";
 import { BrowserPool } from "./domain/browser-pool.js";
 import { LIMITS } from "./domain/limits.js";
 import type { GuardedFetch, UrlCheck } from "./domain/network-policy.js";
@@ -23,7 +24,6 @@ export async function buildApp(deps: PdfGenerationDeps) {
   const checkUrl: UrlCheck = (url) => outbound.check(url);
   const fetchThroughGuard: GuardedFetch = (url, init) =>
     outbound.fetch(url, { ...init, maxRedirects: 0, maxBytes: SUBRESOURCE_MAX_BYTES });
-  const pool = new BrowserPool({ ...deps.settings });
   const app = await createServiceApp({
     service: "pdf-generation",
     deps,
@@ -33,6 +33,15 @@ export async function buildApp(deps: PdfGenerationDeps) {
       "watermark, tagged accessible PDF) and merges PDFs.",
     readiness: { browser: () => pool.healthy() },
   });
+  // The browsers' only way out: every connection Chromium opens itself goes through the guard (browser-network.ts).
+  const browserProxy = await startBrowserProxy({
+    allowCidrs: deps.config.outboundAllowCidrs,
+    namespace: deps.settings.networkNamespace,
+    onRefused: throttledRefusalLog((fields, message) => app.log.warn(fields, message)),
+  });
+  app.log.info({ networkNamespace: browserProxy.isolated }, "browsers reach the network only through the guarded proxy");
+  const { proxy } = browserProxy;
+  const pool = new BrowserPool({ ...deps.settings, proxyServer: proxy.url, proxySocketPath: proxy.socketPath });
   pool.setLogger((message, fields) => app.log.warn(fields ?? {}, message));
   app.addHook("onReady", async () => {
     // Warm browsers make the first requests fast; a failure here only delays them (the pool retries per job).
@@ -40,10 +49,11 @@ export async function buildApp(deps: PdfGenerationDeps) {
   });
   app.addHook("onClose", async () => {
     await pool.close();
+    await browserProxy.close();
     await outbound.close();
   });
   const renderer = new PdfRenderer(pool, checkUrl, fetchThroughGuard);
-  await app.register(renderRoutes, { renderer });
+  await app.register(renderRoutes, { renderer, renderBudgetMs: deps.settings.renderBudgetMs });
   await app.register(mergeRoutes);
   return app;
 }

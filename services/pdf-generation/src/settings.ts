@@ -1,8 +1,14 @@
 import { integerSetting } from "@apiplat/config";
 import type { BrowserPoolOptions } from "./domain/browser-pool.js";
+import type { Plan } from "./domain/limits.js";
 
 /** The service's own settings, read from the environment by main.ts (and the start-all entry). */
-export type PdfSettings = Omit<BrowserPoolOptions, "log">;
+export interface PdfSettings extends Omit<BrowserPoolOptions, "log" | "proxyServer"> {
+  /** The longest one job may hold a browser page, per plan; `timeout_ms` can lower it, never raise it. */
+  renderBudgetMs: Record<Plan, number>;
+  /** "auto": browsers run in network namespaces of their own when the machine allows it; "off": never. */
+  networkNamespace: "auto" | "off";
+}
 
 export const DEFAULT_SETTINGS: PdfSettings = {
   executablePath: "/usr/bin/chromium",
@@ -12,9 +18,12 @@ export const DEFAULT_SETTINGS: PdfSettings = {
   queueTimeoutMs: 30_000,
   recycleAfterJobs: 500,
   launchTimeoutMs: 30_000,
+  renderBudgetMs: { BASIC: 10_000, PRO: 20_000, ULTRA: 30_000, MEGA: 60_000 },
+  networkNamespace: "auto",
 };
 
 export function settingsFromEnv(env: Record<string, string | undefined>): PdfSettings {
+  const budget = (plan: Plan) => integerSetting(env, `PDF_RENDER_BUDGET_${plan}_MS`, DEFAULT_SETTINGS.renderBudgetMs[plan], 1_000);
   return {
     executablePath: env.CHROMIUM_PATH || DEFAULT_SETTINGS.executablePath,
     browsers: integerSetting(env, "PDF_BROWSERS", DEFAULT_SETTINGS.browsers, 1),
@@ -23,5 +32,7 @@ export function settingsFromEnv(env: Record<string, string | undefined>): PdfSet
     queueTimeoutMs: integerSetting(env, "PDF_QUEUE_TIMEOUT_MS", DEFAULT_SETTINGS.queueTimeoutMs, 1),
     recycleAfterJobs: integerSetting(env, "PDF_RECYCLE_AFTER_JOBS", DEFAULT_SETTINGS.recycleAfterJobs, 1),
     launchTimeoutMs: integerSetting(env, "PDF_LAUNCH_TIMEOUT_MS", DEFAULT_SETTINGS.launchTimeoutMs, 1),
+    renderBudgetMs: { BASIC: budget("BASIC"), PRO: budget("PRO"), ULTRA: budget("ULTRA"), MEGA: budget("MEGA") },
+    networkNamespace: env.PDF_NETWORK_NAMESPACE === "off" ? "off" : "auto",
   };
 }

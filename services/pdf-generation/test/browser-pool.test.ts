@@ -1,12 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { readFile, readlink } from "node:fs/promises";
+import { startForwardProxy } from "@apiplat/outbound-guard";
+import { networkNamespaceWorks, startBrowserProxy } from "../src/domain/browser-network.js";
 import { BrowserPool } from "../src/domain/browser-pool.js";
 import { RenderError } from "../src/domain/errors.js";
 import { DEFAULT_SETTINGS } from "../src/settings.js";
 import { html, pdfBytes, startService, type TestService } from "./helpers.js";
 import { pageTexts } from "./pdf-tools.js";
 
-function pool(overrides: Partial<typeof DEFAULT_SETTINGS> = {}) {
-  return new BrowserPool({ ...DEFAULT_SETTINGS, browsers: 1, pagesPerBrowser: 1, ...overrides });
+/** These pools render only local documents; their browsers still get the service's way out, the guarded proxy. */
+const proxy = await startForwardProxy();
+afterAll(() => proxy.close());
+
+function pool(overrides: Partial<ConstructorParameters<typeof BrowserPool>[0]> = {}) {
+  return new BrowserPool({ ...DEFAULT_SETTINGS, browsers: 1, pagesPerBrowser: 1, proxyServer: proxy.url, ...overrides });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -228,6 +235,27 @@ describe("BrowserPool", () => {
       expect(stored).toBe(1);
       const seen = await browsers.run(async (page) => (await page.cookies(url)).length, 10_000);
       expect(seen).toBe(0);
+    }
+  });
+});
+
+const namespacesWork = await networkNamespaceWorks();
+
+describe("network namespace", () => {
+  test.runIf(namespacesWork)("where the machine allows it, each browser runs in a network namespace with only its loopback", async () => {
+    const isolated = await startBrowserProxy({ allowCidrs: [], namespace: "auto", onRefused: () => undefined });
+    expect(isolated.isolated).toBe(true);
+    const browsers = pool({ proxyServer: isolated.proxy.url, proxySocketPath: isolated.proxy.socketPath });
+    try {
+      const pid = await browsers.run(async (page) => page.browser().process()!.pid!, 10_000);
+      expect(await readlink(`/proc/${pid}/ns/net`)).not.toBe(await readlink("/proc/self/ns/net"));
+      const interfaces = (await readFile(`/proc/${pid}/net/dev`, "utf8")).split("\n").slice(2).map((line) => line.split(":")[0].trim()).filter(Boolean);
+      expect(interfaces).toEqual(["lo"]);
+      // And it still renders through the relay to the proxy.
+      expect(await browsers.run((page) => page.evaluate(() => 6 * 7), 10_000)).toBe(42);
+    } finally {
+      await browsers.close();
+      await isolated.close();
     }
   });
 });

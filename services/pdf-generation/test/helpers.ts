@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 import type { PlanName } from "@apiplat/service-kit";
 import { buildApp } from "../src/app.js";
-import { DEFAULT_SETTINGS } from "../src/settings.js";
+import { DEFAULT_SETTINGS, type PdfSettings } from "../src/settings.js";
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
 
@@ -17,9 +17,9 @@ export interface TestService {
 }
 
 /** The service on the real test PostgreSQL and Redis, with a one-browser pool so test files stay light. */
-export async function startService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startService(env: Record<string, string> = {}, settings: Partial<PdfSettings> = {}): Promise<TestService> {
   const platform = await createTestPlatform({ env });
-  const app = await buildApp({ ...platform.deps, settings: { ...DEFAULT_SETTINGS, browsers: 1, pagesPerBrowser: 2, queueTimeoutMs: 60_000 } });
+  const app = await buildApp({ ...platform.deps, settings: { ...DEFAULT_SETTINGS, browsers: 1, pagesPerBrowser: 2, queueTimeoutMs: 60_000, ...settings } });
   await app.ready();
   const keys = new Map<PlanName, Record<string, string>>();
   const headers = async (plan: PlanName = "PRO") => {
@@ -46,7 +46,7 @@ export interface TestSite {
   close: () => Promise<void>;
 }
 
-export async function startSite(routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void>): Promise<TestSite> {
+export async function startSite(routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void>, host = "127.0.0.1"): Promise<TestSite> {
   const hits = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
@@ -55,10 +55,10 @@ export async function startSite(routes: Record<string, (req: IncomingMessage, re
     if (route) return route(req, res);
     res.writeHead(404, { "content-type": "text/html" }).end("<h1>Not found</h1>");
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://${host}:${port}`,
     hits,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };

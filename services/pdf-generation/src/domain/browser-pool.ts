@@ -1,4 +1,5 @@
 import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
+import { closePopups, createProfileDir, IGNORED_DEFAULT_ARGS, namespacedLaunch, networkBoundaryArgs, removeProfileDir } from "./browser-network.js";
 import { RenderError } from "./errors.js";
 
 export interface BrowserPoolOptions {
@@ -14,6 +15,16 @@ export interface BrowserPoolOptions {
   /** A browser is restarted after serving this many jobs, to return the memory Chromium keeps. */
   recycleAfterJobs: number;
   launchTimeoutMs: number;
+  /**
+   * The guarded forward proxy ("http://127.0.0.1:<port>") that is the browsers' only way out; see
+   * browser-network.ts.
+   */
+  proxyServer: string;
+  /**
+   * The same proxy's Unix socket: when given, each browser runs in a network namespace of its own whose only route
+   * leads there (check `networkNamespaceWorks()` first).
+   */
+  proxySocketPath?: string;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -33,7 +44,6 @@ export const CHROMIUM_ARGS = [
   "--disable-domain-reliability",
   "--metrics-recording-only",
   "--mute-audio",
-  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
   "--font-render-hinting=none",
 ];
 
@@ -88,6 +98,7 @@ export class BrowserPool {
   private closed = false;
   private jobsCompleted = 0;
   private browsersRestarted = 0;
+  private readonly profileRemovals = new Set<Promise<void>>();
 
   constructor(private options: BrowserPoolOptions) {
     this.slots = Array.from({ length: options.browsers }, (_, index) => ({ index, browser: null, launching: null, active: 0, jobsServed: 0, retiring: null, spare: null, shared: null }));
@@ -175,6 +186,7 @@ export class BrowserPool {
       waiter.reject(new RenderError("browser_unavailable", "The service is shutting down."));
     }
     await Promise.all(this.slots.map((slot) => this.shutDownBrowser(slot)));
+    await withTimeout(Promise.all(this.profileRemovals), 5_000, () => new Error("profile removal timed out")).catch(() => undefined);
   }
 
   private async runOnSlot<T>(slot: Slot, job: PageJob<T>, timeoutMs: number, reusePage: boolean): Promise<T> {
@@ -289,17 +301,29 @@ export class BrowserPool {
   }
 
   private async launch(slot: Slot): Promise<Browser> {
+    let profileDir: string | null = null;
     try {
+      profileDir = await createProfileDir();
+      const { proxyServer, proxySocketPath } = this.options;
       const browser = await puppeteer.launch({
-        executablePath: this.options.executablePath,
+        ...(proxySocketPath
+          ? namespacedLaunch(this.options.executablePath, proxyServer, proxySocketPath, profileDir)
+          : { executablePath: this.options.executablePath }),
+        // DevTools over a pipe: no debugging port on loopback, and it reaches into a network namespace.
+        pipe: true,
         headless: true,
-        args: CHROMIUM_ARGS,
+        args: [...CHROMIUM_ARGS, ...networkBoundaryArgs(proxyServer)],
+        ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
+        userDataDir: profileDir,
         timeout: this.options.launchTimeoutMs,
         protocolTimeout: 120_000,
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
       });
+      const dir = profileDir;
+      this.removeProfileOnExit(browser, dir);
+      closePopups(browser, (url) => this.options.log?.("closed a pop-up the document opened", { slot: slot.index, url: url.slice(0, 300) }));
       if (slot.browser) this.browsersRestarted += 1;
       slot.browser = browser;
       slot.jobsServed = 0;
@@ -310,9 +334,21 @@ export class BrowserPool {
       });
       return browser;
     } catch (error) {
+      if (profileDir) await removeProfileDir(profileDir);
       this.options.log?.("browser failed to start", { slot: slot.index, error: String(error) });
       throw new RenderError("browser_unavailable", "The PDF engine could not be started; please retry shortly.");
     }
+  }
+
+  /** Chromium writes into its profile until it exits; the directory goes once the process has. */
+  private removeProfileOnExit(browser: Browser, dir: string): void {
+    const child = browser.process();
+    const exited = child && child.exitCode === null && child.signalCode === null
+      ? new Promise<void>((resolve) => child.once("exit", () => resolve()))
+      : new Promise<void>((resolve) => browser.once("disconnected", () => resolve()));
+    const removal = exited.then(() => removeProfileDir(dir));
+    this.profileRemovals.add(removal);
+    void removal.finally(() => this.profileRemovals.delete(removal));
   }
 
   private async shutDownBrowser(slot: Slot, kill = false): Promise<void> {

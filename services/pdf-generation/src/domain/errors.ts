@@ -6,6 +6,7 @@ export type RenderErrorKind =
   | "invalid_option" // an option parses but is out of bounds (field + issue given)
   | "page_limit" // the result has more pages than the plan allows
   | "timeout" // the job did not finish within its timeout
+  | "budget_exceeded" // the job did not finish within its plan's render budget (lower than its timeout)
   | "wait_for_timeout" // the wait_for selector never appeared
   | "navigation_failed" // the page at the URL could not be loaded
   | "blocked_url" // the URL (or a redirect of it) was refused by the outbound guard

@@ -89,10 +89,8 @@ export async function enforceNetworkPolicy(page: Page, policy: NetworkPolicy): P
   const blocked: BlockedRequest[] = [];
   const failed: FailedRequest[] = [];
   if (!interceptedPages.has(page)) {
-    // Request interception does not see WebSocket handshakes; the network layer refuses them outright.
-    const cdp = await page.createCDPSession();
-    await cdp.send("Network.enable");
-    await cdp.send("Network.setBlockedURLs", { urls: ["ws://*", "wss://*", "ftp://*", "file://*"] });
+    // Interception does not see what Chromium connects to by itself (WebSocket handshakes, some prefetches,
+    // WebRTC): that goes to the guarded forward proxy, the browser's only way out (browser-network.ts).
     await page.setRequestInterception(true);
     interceptedPages.add(page);
   }

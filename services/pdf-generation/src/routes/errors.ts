@@ -15,6 +15,8 @@ export function toApiError(error: unknown, fromUrl = false): unknown {
       return errors.unprocessable(error.message, details);
     case "timeout":
       return fromUrl ? errors.upstreamTimeout(error.message) : errors.unprocessable(`${error.message} The document is too heavy to render in time; simplify it or raise timeout_ms.`);
+    case "budget_exceeded":
+      return fromUrl ? errors.upstreamTimeout(error.message) : errors.unprocessable(`${error.message} Simplify the document, or use a plan with a larger budget.`);
     case "wait_for_timeout":
       return new ApiError(504, "UPSTREAM_TIMEOUT", error.message, details);
     case "navigation_failed":

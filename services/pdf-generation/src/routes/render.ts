@@ -5,7 +5,8 @@ import { firstHeading, markdownToHtml } from "../domain/markdown.js";
 import { assertWithinPageLimit, pageLimitFor } from "../domain/page-limit.js";
 import { resolveFilename } from "../domain/page-setup.js";
 import type { PdfRenderer, RenderOptions, RenderSource } from "../domain/renderer.js";
-import { DEFAULTS } from "../domain/limits.js";
+import { DEFAULTS, type Plan } from "../domain/limits.js";
+import { budgetedTimeoutMs, explainBudgetTimeout, type RenderBudget } from "../domain/render-budget.js";
 import { FromHtmlBody, FromMarkdownBody, FromUrlBody, RenderResultSchema, ResponseQuery, type RenderOptionsBody, type ResponseFormat } from "../schemas.js";
 import { toApiError } from "./errors.js";
 import { sendPdf } from "./pdf-reply.js";
@@ -13,6 +14,8 @@ import { normalizeOrigins, renderOptionsFrom } from "./render-request.js";
 
 export interface RenderRoutesOptions {
   renderer: PdfRenderer;
+  /** The longest a job may hold a browser page, per plan. */
+  renderBudgetMs: Record<Plan, number>;
 }
 
 const PDF_DESCRIPTION =
@@ -23,11 +26,14 @@ function routeSchema<Body extends TSchema>(summary: string, body: Body) {
   return { summary, description: PDF_DESCRIPTION, body, querystring: ResponseQuery, response: { 200: successSchema(RenderResultSchema) } };
 }
 
-export async function renderRoutes(app: ServiceApp, { renderer }: RenderRoutesOptions): Promise<void> {
+export async function renderRoutes(app: ServiceApp, { renderer, renderBudgetMs }: RenderRoutesOptions): Promise<void> {
   const respond = async (request: FastifyRequest, reply: FastifyReply, body: RenderOptionsBody, source: RenderSource, options: RenderOptions) => {
     const plan = request.subscriber.plan;
+    const budget: RenderBudget = { plan, budgetMs: renderBudgetMs[plan], requestedMs: options.timeoutMs };
     try {
-      const result = await renderer.render(source, options);
+      const result = await renderer.render(source, { ...options, timeoutMs: budgetedTimeoutMs(budget) }).catch((error: unknown) => {
+        throw explainBudgetTimeout(error, budget);
+      });
       assertWithinPageLimit(result.pageCount, plan);
       const { response } = request.query as ResponseFormat;
       return sendPdf(reply, { ...result, filename: resolveFilename(body.filename), pageLimit: pageLimitFor(plan) }, response);

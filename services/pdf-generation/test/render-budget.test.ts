@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DEFAULT_SETTINGS } from "../src/settings.js";
+import { html, pdfBytes, startService, startSite, type TestService, type TestSite } from "./helpers.js";
+import { pageTexts } from "./pdf-tools.js";
+
+/** A budget small enough to reach quickly; PRO keeps room to show that the budget is per plan. */
+const BASIC_BUDGET_MS = 3_000;
+
+let service: TestService;
+let site: TestSite;
+
+beforeAll(async () => {
+  // One page in one browser: a job that kept its page after its budget would make the next one wait.
+  service = await startService(
+    { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" },
+    { pagesPerBrowser: 1, renderBudgetMs: { ...DEFAULT_SETTINGS.renderBudgetMs, BASIC: BASIC_BUDGET_MS, PRO: 10_000 } },
+  );
+  site = await startSite({ "/hang": () => undefined });
+});
+afterAll(async () => {
+  await service?.close();
+  await site?.close();
+});
+
+/** A document whose script holds the page for `ms` before it finishes loading. */
+const busyFor = (ms: number) => html(`<p>Busy ${ms} ms</p><script>const end = Date.now() + ${ms}; while (Date.now() < end);</script>`);
+
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const started = Date.now();
+  const result = await work();
+  return { result, ms: Date.now() - started };
+}
+
+describe("render budget per plan", () => {
+  test("a document that needs less than the plan's budget renders", async () => {
+    const res = await service.post("/from-html", { html: busyFor(300), javascript: true }, "BASIC");
+    expect(res.statusCode).toBe(200);
+    expect(pageTexts(pdfBytes(res))[0]).toContain("Busy 300 ms");
+  });
+
+  test("one that needs more is stopped at the budget with a 422 naming it, and the page is freed at once", async () => {
+    const { result: res, ms } = await timed(() => service.post("/from-html", { html: busyFor(5_000), javascript: true, timeout_ms: 30_000 }, "BASIC"));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toEqual({
+      code: "UNPROCESSABLE",
+      message: `Rendering was stopped at the BASIC plan's render budget of ${BASIC_BUDGET_MS} ms; timeout_ms cannot raise it. Simplify the document, or use a plan with a larger budget.`,
+    });
+    expect(ms).toBeGreaterThanOrEqual(BASIC_BUDGET_MS);
+    // Had the job not been stopped, its script alone would have held the page for 5 s.
+    expect(ms).toBeLessThan(5_000);
+    // The only page is free again: the next job does not wait for the busy script to end.
+    const { result: next, ms: nextMs } = await timed(() => service.post("/from-html", { html: html("<p>Next job</p>") }, "BASIC"));
+    expect(next.statusCode).toBe(200);
+    expect(nextMs).toBeLessThan(2_000);
+  });
+
+  test("the same document fits the larger budget of another plan", async () => {
+    const res = await service.post("/from-html", { html: busyFor(5_000), javascript: true }, "PRO");
+    expect(res.statusCode).toBe(200);
+  });
+
+  test("a page that never arrives is a 504 at the budget", async () => {
+    const { result: res, ms } = await timed(() => service.post("/from-url", { url: `${site.origin}/hang`, wait_until: "load" }, "BASIC"));
+    expect(res.statusCode).toBe(504);
+    expect(res.json().error).toEqual({
+      code: "UPSTREAM_TIMEOUT",
+      message: `Rendering was stopped at the BASIC plan's render budget of ${BASIC_BUDGET_MS} ms; timeout_ms cannot raise it.`,
+    });
+    expect(ms).toBeLessThan(BASIC_BUDGET_MS + 2_000);
+  });
+
+  test("a timeout_ms below the budget is the caller's own timeout, said as such", async () => {
+    const res = await service.post("/from-url", { url: `${site.origin}/hang`, wait_until: "load", timeout_ms: 1_000 }, "BASIC");
+    expect(res.statusCode).toBe(504);
+    expect(res.json().error.message).not.toContain("budget");
+  });
+});

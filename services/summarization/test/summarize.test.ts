@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
+import service from "../src/service.js";
+import { NEWS_ARTICLE, NEWS_SENTENCES } from "./fixtures.js";
+
+let started: StartedService;
+let caller: TestSubscriber;
+
+beforeAll(async () => {
+  started = await startService(service);
+  caller = await started.subscribe("PRO");
+});
+afterAll(() => started.close());
+
+const post = (url: string, payload: object, headers = caller.headers) => started.app.inject({ method: "POST", url, headers, payload });
+const texts = (res: { json(): { data: { sentences: { text: string }[] } } }) => res.json().data.sentences.map((s) => s.text);
+
+/** `count` sentences of 7 words and a full stop: 8 tokens each. */
+function sentencesOfEightTokens(count: number): string {
+  return Array.from({ length: count }, (_, i) => `Report number ${i} covers river ${i % 7} today.`).join(" ");
+}
+
+describe("POST /summarize", () => {
+  it("picks the lead sentences of a news text, drops the near-repeat, and counts everything", async () => {
+    const res = await post("/summarize", { text: NEWS_ARTICLE });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    // 10 sentences: round(sqrt(10)) = 3 within the default bounds 3..5.
+    expect(data.sentences.map((s: { index: number }) => s.index)).toEqual([0, 1, 2]);
+    expect(data.summary).toBe(NEWS_SENTENCES.slice(0, 3).join(" "));
+    expect(data.sentences[0].score).toBe(1);
+    expect(data).toMatchObject({ mode: "extractive", style: null, language: "en", language_detected: true });
+    expect(data.source).toEqual({ kind: "text", title: null, url: null, content_type: null });
+    const summaryWords = NEWS_SENTENCES.slice(0, 3).join(" ").split(" ").length;
+    expect(data.counts).toEqual({
+      source_words: NEWS_ARTICLE.split(" ").length,
+      source_sentences: 10,
+      // Marks count too: ten full stops, the dot of "Dr." and the comma after "March" (inner marks of 4.2, 30,000 and
+      // council's belong to their words).
+      source_tokens: NEWS_ARTICLE.split(" ").length + 12,
+      summary_words: summaryWords,
+      summary_sentences: 3,
+    });
+    expect(data.compression).toBe(Math.round((summaryWords / NEWS_ARTICLE.split(" ").length) * 10_000) / 10_000);
+  });
+
+  it("never takes a sentence that repeats one already taken (MMR)", async () => {
+    // Sentence 5 restates sentence 0; with 6 of 10 sentences asked for, a plain top-6 by score would take both.
+    const res = await post("/summarize", { text: NEWS_ARTICLE, min_length: 6, max_length: 6 });
+    const indexes = res.json().data.sentences.map((s: { index: number }) => s.index);
+    expect(indexes).toHaveLength(6);
+    expect(indexes).toContain(0);
+    expect(indexes).not.toContain(5);
+    expect(indexes).toEqual([...indexes].sort((a: number, b: number) => a - b));
+  });
+
+  it("keeps the summary within min_length and max_length", async () => {
+    expect((await post("/summarize", { text: NEWS_ARTICLE, max_length: 1 })).json().data.counts.summary_sentences).toBe(1);
+    expect((await post("/summarize", { text: NEWS_ARTICLE, max_length: 2 })).json().data.counts.summary_sentences).toBe(2);
+    expect((await post("/summarize", { text: NEWS_ARTICLE, min_length: 4 })).json().data.counts.summary_sentences).toBe(4);
+    expect((await post("/summarize", { text: NEWS_ARTICLE, min_length: 10, max_length: 10 })).json().data.summary).toBe(NEWS_ARTICLE);
+    // Fewer sentences than min_length: the whole text.
+    expect(texts(await post("/summarize", { text: "One short text. It has two sentences in all.", min_length: 5 }))).toEqual([
+      "One short text.",
+      "It has two sentences in all.",
+    ]);
+  });
+
+  it("refuses lengths outside 1..10 and crossed bounds, naming the field", async () => {
+    for (const [payload, field, issue] of [
+      [{ min_length: 0 }, "min_length", "must be at least 1"],
+      [{ max_length: 11 }, "max_length", "must be at most 10"],
+      [{ min_length: 4, max_length: 3 }, "min_length", "must not exceed max_length (3)"],
+      [{ style: "poetic" }, "style", "must be one of: formal, casual, technical"],
+      [{ language: "ja" }, "language", "must be one of: en, es, fr, de, pt, it, nl, ru, zh"],
+      [{ mode: "generative" }, "mode", "must be one of: extractive, abstractive"],
+    ] as const) {
+      const res = await post("/summarize", { text: NEWS_ARTICLE, ...payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().error.code).toBe("VALIDATION_ERROR");
+      expect(res.json().error.details).toContainEqual({ field, issue });
+    }
+  });
+
+  it("needs text or url, and text with words in it", async () => {
+    expect((await post("/summarize", {})).json().error.details).toEqual([
+      { field: "text", issue: "or url is required: send the text, a page address, or both" },
+    ]);
+    const blank = await post("/summarize", { text: " \n ... " });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().error.details).toEqual([{ field: "text", issue: "must contain words to summarize" }]);
+  });
+
+  it("takes 4,096 tokens and answers 413 at 4,097, naming both and /summarize/long", async () => {
+    const atLimit = sentencesOfEightTokens(512);
+    const ok = await post("/summarize", { text: atLimit });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data.counts.source_tokens).toBe(4096);
+    const res = await post("/summarize", { text: `${atLimit} Extra` });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error).toMatchObject({
+      code: "PAYLOAD_TOO_LARGE",
+      details: [
+        {
+          field: "text",
+          issue:
+            "is 4097 tokens long and this endpoint takes at most 4096 tokens (about 3500 words of English prose); " +
+            "send it to POST /summarize/long, which takes up to 100000 words",
+        },
+      ],
+    });
+  });
+
+  it("answers odd input without a 5xx", async () => {
+    const huge = await post("/summarize", { text: "a".repeat(1_400_000) });
+    expect(huge.statusCode).toBe(200);
+    expect(huge.json().data.counts).toMatchObject({ source_words: 1, source_sentences: 1, source_tokens: 1 });
+    const emoji = await post("/summarize", { text: "😀".repeat(10_000) });
+    expect(emoji.statusCode).toBe(400);
+    // 2,048 one-word sentences: 4,096 tokens, none of summary length.
+    const short = await post("/summarize", { text: "Yes. ".repeat(2_048) });
+    expect(short.statusCode).toBe(200);
+    expect(short.json().data.counts).toMatchObject({ source_sentences: 2_048, source_tokens: 4_096, summary_sentences: 5 });
+  });
+
+  it("answers mode abstractive with 503 MODEL_UNAVAILABLE naming the model and how to install it", async () => {
+    const res = await post("/summarize", { text: NEWS_ARTICLE, mode: "abstractive" });
+    expect(res.statusCode).toBe(503);
+    const error = res.json().error;
+    expect(error.code).toBe("MODEL_UNAVAILABLE");
+    expect(error.message).toContain("The abstractive model Xenova/t5-small is not installed");
+    expect(error.message).toContain("onnx/encoder_model_quantized.onnx and onnx/decoder_model_merged_quantized.onnx are missing");
+    expect(error.message).toContain("under MODELS_DIR/Xenova/t5-small/");
+    expect(error.message).not.toContain("/work/");
+    expect(error.details).toEqual([{ field: "mode", issue: "abstractive needs the Xenova/t5-small weights" }]);
+    expect((await post("/summarize", { text: NEWS_ARTICLE, mode: "extractive" })).statusCode).toBe(200);
+  });
+
+  it("needs a key, for this service", async () => {
+    const res = await started.app.inject({ method: "POST", url: "/summarize", payload: { text: NEWS_ARTICLE } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.code).toBe("MISSING_API_KEY");
+    const other = await post("/summarize", { text: NEWS_ARTICLE }, { ...caller.headers, "x-gateway-host": "geocoding.api.local" });
+    expect(other.statusCode).toBe(403);
+  });
+});
+
+describe("sentence boundaries", () => {
+  const all = { min_length: 10, max_length: 10 };
+  it.each([
+    [
+      "en",
+      'Dr. Smith paid $3.50 for the U.S. Army report. John F. Kennedy was elected in 1960. "Stop." she said. The firm moved to the U.S. The move cost 2.5 million dollars! Was it worth it? Apple Inc. shares rose 3.1% on Monday.',
+      [
+        "Dr. Smith paid $3.50 for the U.S. Army report.",
+        "John F. Kennedy was elected in 1960.",
+        '"Stop." she said.',
+        "The firm moved to the U.S.",
+        "The move cost 2.5 million dollars!",
+        "Was it worth it?",
+        "Apple Inc. shares rose 3.1% on Monday.",
+      ],
+    ],
+    [
+      "es",
+      "El Sr. García llegó a las 3.30 de la tarde. La inflación fue del 2,5 por ciento en el año. ¿Quién lo sabía? Nadie en la ciudad lo sabía.",
+      ["El Sr. García llegó a las 3.30 de la tarde.", "La inflación fue del 2,5 por ciento en el año.", "¿Quién lo sabía?", "Nadie en la ciudad lo sabía."],
+    ],
+    [
+      "de",
+      "Am 3. Oktober feiert Deutschland den Tag der Einheit. Dr. Müller sagte, z.B. sei das sehr wichtig. Der Umsatz der Firma stieg um 4,5 Prozent.",
+      ["Am 3. Oktober feiert Deutschland den Tag der Einheit.", "Dr. Müller sagte, z.B. sei das sehr wichtig.", "Der Umsatz der Firma stieg um 4,5 Prozent."],
+    ],
+    [
+      "fr",
+      "M. Dupont est arrivé à Paris hier soir. Il a dit « Bonjour. » puis il est parti vers la gare. Le taux est de 3,5 % cette année.",
+      ["M. Dupont est arrivé à Paris hier soir.", "Il a dit « Bonjour. » puis il est parti vers la gare.", "Le taux est de 3,5 % cette année."],
+    ],
+    [
+      "ru",
+      "Г-н Иванов приехал в Москву вчера вечером. Это было в 2020 г. и все знали об этом. Цена составила 3.5 млн руб. за всё.",
+      ["Г-н Иванов приехал в Москву вчера вечером.", "Это было в 2020 г. и все знали об этом.", "Цена составила 3.5 млн руб. за всё."],
+    ],
+    ["zh", "今天天气很好。我们去公园散步吧！你觉得怎么样？", ["今天天气很好。", "我们去公园散步吧！", "你觉得怎么样？"]],
+  ])("splits %s text where a reader would, and detects the language", async (language, text, expected) => {
+    const res = await post("/summarize", { text, ...all });
+    expect(res.statusCode).toBe(200);
+    expect(texts(res)).toEqual(expected);
+    expect(res.json().data).toMatchObject({ language, language_detected: true });
+  });
+
+  it("takes a given language over the detected one", async () => {
+    const res = await post("/summarize", { text: NEWS_ARTICLE, language: "nl" });
+    expect(res.json().data).toMatchObject({ language: "nl", language_detected: false });
+  });
+
+  it("detects Portuguese, Italian and Dutch", async () => {
+    const samples = {
+      pt: "O governo anunciou ontem um novo plano para a educação pública. As escolas vão receber mais professores e computadores.",
+      it: "Il governo ha annunciato ieri un nuovo piano per la scuola pubblica. Le scuole riceveranno più insegnanti e computer.",
+      nl: "De regering heeft gisteren een nieuw plan voor het openbaar onderwijs aangekondigd. De scholen krijgen meer leraren en computers.",
+    };
+    for (const [language, text] of Object.entries(samples)) {
+      expect((await post("/summarize", { text })).json().data.language).toBe(language);
+    }
+  });
+});

@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { loadConfig, serviceEndpoint, type PlatformConfig, type ServiceName } from "@apiplat/config";
 import { openDatabase, openKeyValueStore } from "@apiplat/storage";
 import type { PlatformDeps } from "./deps.js";
@@ -10,7 +9,6 @@ export interface OpenPlatform extends PlatformDeps {
 
 /** Real dependencies from configuration: PostgreSQL and Redis when configured, embedded defaults otherwise. */
 export async function openPlatform(config: PlatformConfig = loadConfig()): Promise<OpenPlatform> {
-  if (!config.databaseUrl && config.embeddedDataDir) mkdirSync(config.embeddedDataDir, { recursive: true });
   const db = await openDatabase(config.databaseUrl, config.embeddedDataDir);
   const kv = await openKeyValueStore(config.redisUrl);
   return {

@@ -61,9 +61,14 @@ async function startServer(dataDir: string | undefined): Promise<EmbeddedServer>
   // Open connections keep the platform alive; the database process alone must not.
   child.unref();
   child.channel?.unref();
+  let stopping = false;
+  void exited.then(() => {
+    if (!stopping) console.error(`embedded database: its process ended unexpectedly (exit code ${child.exitCode}, signal ${child.signalCode}); queries fail until the platform restarts`);
+  });
   return {
     port,
     async stop() {
+      stopping = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.send({ type: "stop" });
       const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);

@@ -128,7 +128,8 @@ describe("the embedded database in memory", () => {
   });
 });
 
-describe("the embedded database in a folder", () => {
+// A new data directory is PGlite's initial image written out: seconds each, tens of seconds on a busy machine.
+describe("the embedded database in a folder", { timeout: 120_000 }, () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("creates the folder 0700 and every file in it 0600, and keeps them so as it writes", async () => {

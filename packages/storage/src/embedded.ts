@@ -55,7 +55,7 @@ async function startServer(dataDir: string | undefined): Promise<EmbeddedServer>
     child.once("message", (message: ServerMessage) =>
       message.type === "listening" ? settle(undefined, message.port) : settle(new Error(`The embedded database did not start: ${message.message}`)),
     );
-    child.once("error", (error) => settle(error));
+    child.on("error", (error) => settle(error));
     void exited.then(() => settle(new Error(`The embedded database stopped while starting (exit code ${child.exitCode})`)));
   });
   // Open connections keep the platform alive; the database process alone must not.
@@ -70,7 +70,8 @@ async function startServer(dataDir: string | undefined): Promise<EmbeddedServer>
     async stop() {
       stopping = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
-      child.send({ type: "stop" });
+      // A channel that closed meanwhile means the process is ending anyway; the timer below covers the rest.
+      child.send({ type: "stop" }, () => {});
       const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
       await exited;
       clearTimeout(timer);
@@ -86,8 +87,13 @@ interface RunningServer {
 
 async function startPooledServer(dataDir: string | undefined): Promise<RunningServer> {
   const server = await startServer(dataDir);
-  // A new database's files come out of PGlite's initial image with mode 0666 (later ones follow the umask).
-  if (dataDir !== undefined) prepareDataDir(dataDir);
+  try {
+    // A new database's files come out of PGlite's initial image with mode 0666 (later ones follow the umask).
+    if (dataDir !== undefined) prepareDataDir(dataDir);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
   const pool = createPool(`postgres://postgres@127.0.0.1:${server.port}/postgres`, {
     max: CONNECTIONS_PER_PROCESS,
     idleTimeoutMillis: 0,

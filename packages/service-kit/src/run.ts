@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { loadConfig, serviceEndpoint, type PlatformConfig, type ServiceName } from "@apiplat/config";
 import { openDatabase, openKeyValueStore } from "@apiplat/storage";
 import type { PlatformDeps } from "./deps.js";
@@ -9,6 +10,8 @@ export interface OpenPlatform extends PlatformDeps {
 
 /** Real dependencies from configuration: PostgreSQL and Redis when configured, embedded defaults otherwise. */
 export async function openPlatform(config: PlatformConfig = loadConfig()): Promise<OpenPlatform> {
+  // Private from the first start on (storage narrows anything wider it finds there).
+  if (!config.databaseUrl && config.embeddedDataDir) mkdirSync(config.embeddedDataDir, { recursive: true, mode: 0o700 });
   const db = await openDatabase(config.databaseUrl, config.embeddedDataDir);
   const kv = await openKeyValueStore(config.redisUrl);
   return {

@@ -11,7 +11,8 @@ export interface OpenPlatform extends PlatformDeps {
 
 /** Real dependencies from configuration: PostgreSQL and Redis when configured, embedded defaults otherwise. */
 export async function openPlatform(config: PlatformConfig = loadConfig()): Promise<OpenPlatform> {
-  if (!config.databaseUrl && config.embeddedDataDir) mkdirSync(config.embeddedDataDir, { recursive: true });
+  // Private from the first start on (storage narrows anything wider it finds there).
+  if (!config.databaseUrl && config.embeddedDataDir) mkdirSync(config.embeddedDataDir, { recursive: true, mode: 0o700 });
   const db = await openDatabase(config.databaseUrl, config.embeddedDataDir);
   const kv = await openKeyValueStore(config.redisUrl);
   return {

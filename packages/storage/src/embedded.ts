@@ -1,40 +1,150 @@
-import { INT8_OID, type Database, type Queryable, type QueryResult } from "./database.js";
+import { fork } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type pg from "pg";
+import type { Database } from "./database.js";
+import { prepareDataDir } from "./data-dir.js";
+import { createPool, poolDatabase } from "./postgres.js";
 
-interface PgliteLike {
-  query<Row>(sql: string, params?: unknown[]): Promise<{ rows: Row[]; affectedRows?: number }>;
-  exec(sql: string): Promise<unknown>;
+const SERVER_SCRIPT = fileURLToPath(new URL("./embedded-server.mjs", import.meta.url));
+// PGlite is ONE backend session, and pglite-socket interleaves the protocol messages of concurrent clients outside
+// explicit transactions (a Parse of one between the Parse and Bind of another). So each process talks to it over a
+// single connection: pg's pool queues the queries, and a transaction holds the connection until COMMIT or ROLLBACK.
+const CONNECTIONS_PER_PROCESS = 1;
+// Room for a connection that is replacing one still closing; the pool never uses more than one at a time.
+const SERVER_MAX_CONNECTIONS = 4;
+// A query waits its turn for the connection at most this long (a wait forever would hide a transaction whose
+// callback queries the database outside its `tx`, which waits for itself).
+const QUEUE_TIMEOUT_MS = 30_000;
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+interface EmbeddedServer {
+  port: number;
+  stop(): Promise<void>;
 }
 
-function wrap(db: PgliteLike): Queryable {
-  return {
-    async query<Row>(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
-      const result = await db.query<Row>(sql, params);
-      return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
-    },
-    async exec(sql: string): Promise<void> {
-      await db.exec(sql);
-    },
-  };
+interface ServerMessage {
+  type: "listening" | "failed";
+  port?: number;
+  message?: string;
 }
 
 /**
- * The embedded default: PostgreSQL compiled to WebAssembly (PGlite), running in this process.
- * With a data directory it persists there; without one it lives in memory.
+ * PGlite in a child process of its own rather than a worker thread: a process has its own umask (the data files
+ * are created private without changing the platform's), PGlite's WebAssembly heap, which grows with the largest
+ * value stored and never shrinks, stays out of the services' process, and the IPC channel closing stops it when the
+ * platform dies, however it dies.
  */
-export async function createEmbeddedDatabase(dataDir?: string): Promise<Database> {
-  // Loaded on demand: the WebAssembly build costs tens of MB that a service on real PostgreSQL never needs.
-  const { PGlite } = await import("@electric-sql/pglite");
-  const db = await PGlite.create(dataDir, { parsers: { [INT8_OID]: (value: string) => Number(value) } });
+async function startServer(dataDir: string | undefined): Promise<EmbeddedServer> {
+  const child = fork(SERVER_SCRIPT, [dataDir ?? "", String(SERVER_MAX_CONNECTIONS)], {
+    execArgv: [],
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`The embedded database did not start within ${START_TIMEOUT_MS / 1000} s`));
+    }, START_TIMEOUT_MS);
+    const settle = (error: Error | undefined, port?: number) => {
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve(port!);
+    };
+    child.once("message", (message: ServerMessage) =>
+      message.type === "listening" ? settle(undefined, message.port) : settle(new Error(`The embedded database did not start: ${message.message}`)),
+    );
+    child.on("error", (error) => settle(error));
+    void exited.then(() => settle(new Error(`The embedded database stopped while starting (exit code ${child.exitCode})`)));
+  });
+  // Open connections keep the platform alive; the database process alone must not.
+  child.unref();
+  child.channel?.unref();
+  let stopping = false;
+  void exited.then(() => {
+    if (!stopping) console.error(`embedded database: its process ended unexpectedly (exit code ${child.exitCode}, signal ${child.signalCode}); queries fail until the platform restarts`);
+  });
   return {
-    kind: "embedded",
-    ...wrap(db as unknown as PgliteLike),
-    transaction: <T>(work: (tx: Queryable) => Promise<T>) =>
-      db.transaction((tx) => work(wrap(tx as unknown as PgliteLike))),
-    async ping() {
-      await db.query("SELECT 1");
-    },
-    async close() {
-      await db.close();
+    port,
+    async stop() {
+      stopping = true;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      // A channel that closed meanwhile means the process is ending anyway; the timer below covers the rest.
+      child.send({ type: "stop" }, () => {});
+      const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
     },
   };
+}
+
+interface RunningServer {
+  server: EmbeddedServer;
+  pool: pg.Pool;
+  users: number;
+}
+
+async function startPooledServer(dataDir: string | undefined): Promise<RunningServer> {
+  const server = await startServer(dataDir);
+  try {
+    // A new database's files come out of PGlite's initial image with mode 0666 (later ones follow the umask).
+    if (dataDir !== undefined) prepareDataDir(dataDir);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  const pool = createPool(`postgres://postgres@127.0.0.1:${server.port}/postgres`, {
+    max: CONNECTIONS_PER_PROCESS,
+    idleTimeoutMillis: 0,
+    connectionTimeoutMillis: QUEUE_TIMEOUT_MS,
+  });
+  return { server, pool, users: 0 };
+}
+
+async function stopPooledServer(running: RunningServer): Promise<void> {
+  await running.pool.end();
+  await running.server.stop();
+}
+
+// One server and one connection per data directory in this process, shared by every Database opened on it.
+const serversByDir = new Map<string, Promise<RunningServer>>();
+
+async function acquireServer(dataDir: string): Promise<RunningServer> {
+  let starting = serversByDir.get(dataDir);
+  if (!starting) {
+    starting = startPooledServer(dataDir);
+    serversByDir.set(dataDir, starting);
+    starting.catch(() => serversByDir.delete(dataDir));
+  }
+  const running = await starting;
+  running.users += 1;
+  return running;
+}
+
+async function releaseServer(dataDir: string, running: RunningServer): Promise<void> {
+  running.users -= 1;
+  if (running.users > 0) return;
+  serversByDir.delete(dataDir);
+  await stopPooledServer(running);
+}
+
+/**
+ * The embedded default: PostgreSQL compiled to WebAssembly (PGlite), served over the PostgreSQL wire protocol by a
+ * process of its own and queried through `pg` like a real server. With a data directory it persists there (one
+ * server per directory per process, stopped when its last Database closes); without one it lives in memory and
+ * each call gets a database of its own.
+ */
+export async function createEmbeddedDatabase(dataDir?: string): Promise<Database> {
+  if (dataDir === undefined) {
+    const running = await startPooledServer(undefined);
+    return poolDatabase(running.pool, "embedded", () => stopPooledServer(running));
+  }
+  const dir = path.resolve(dataDir);
+  const narrowed = prepareDataDir(dir);
+  if (narrowed.length > 0) {
+    console.warn(`embedded database: ${narrowed.length} files and folders under ${dir} were readable by other users; they are now private to their owner`);
+  }
+  const running = await acquireServer(dir);
+  return poolDatabase(running.pool, "embedded", () => releaseServer(dir, running));
 }

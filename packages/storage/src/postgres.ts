@@ -13,6 +13,14 @@ const types = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text"),
 };
 
+/** A connection pool with the platform's type parsers: every Database, real or embedded, is one of these. */
+export function createPool(url: string, config: Omit<pg.PoolConfig, "connectionString" | "types"> = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionTimeoutMillis: 5_000, ...config, connectionString: url, types: types as pg.CustomTypesConfig });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on("error", () => {});
+  return pool;
+}
+
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<Row>(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
@@ -25,20 +33,12 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
-export function createPostgresDatabase(url: string, options: PostgresOptions = {}): Database {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.maxConnections ?? 10,
-    types: types as pg.CustomTypesConfig,
-    options: options.schema ? `-c search_path=${options.schema}` : undefined,
-    connectionTimeoutMillis: 5_000,
-  });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on("error", () => {});
-  const base = wrap(pool);
+/** The Database calls on a pool; `close` says what closing this handle releases. */
+export function poolDatabase(pool: pg.Pool, kind: Database["kind"], close: () => Promise<void>): Database {
+  let closed: Promise<void> | undefined;
   return {
-    kind: "postgres",
-    ...base,
+    kind,
+    ...wrap(pool),
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
@@ -56,8 +56,19 @@ export function createPostgresDatabase(url: string, options: PostgresOptions = {
     async ping() {
       await pool.query("SELECT 1");
     },
-    async close() {
-      if (!pool.ended) await pool.end();
+    close() {
+      closed ??= close();
+      return closed;
     },
   };
+}
+
+export function createPostgresDatabase(url: string, options: PostgresOptions = {}): Database {
+  const pool = createPool(url, {
+    max: options.maxConnections ?? 10,
+    options: options.schema ? `-c search_path=${options.schema}` : undefined,
+  });
+  return poolDatabase(pool, "postgres", async () => {
+    if (!pool.ended) await pool.end();
+  });
 }

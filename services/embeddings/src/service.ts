@@ -1,0 +1,63 @@
+import { defineService } from "@apiplat/service-kit";
+import { CATALOGUE, type ModelSpec } from "./domain/catalogue.js";
+import { Embedder, workerModel } from "./inference/embedder.js";
+import { EmbeddingEngine } from "./inference/engine.js";
+import { createInferencePool } from "./inference/pool.js";
+import { loadRegistry } from "./inference/registry.js";
+import { VectorCache } from "./inference/vector-cache.js";
+import { embedRoutes } from "./routes/embed.js";
+import { modelRoutes } from "./routes/models.js";
+import { openAiRoutes } from "./routes/openai.js";
+import { similarityRoutes } from "./routes/similarity.js";
+import { readSettings, type EmbeddingsSettings } from "./settings.js";
+
+export interface EmbeddingsInject {
+  /** The models known, instead of the built-in catalogue (tests add a tiny ONNX model of their own). */
+  catalogue: readonly ModelSpec[];
+}
+
+/** The catalogue with the operator's sha256 for the multilingual weights filled in. */
+function withMultilingualSha(catalogue: readonly ModelSpec[], sha256: string): ModelSpec[] {
+  return catalogue.map((spec) =>
+    spec.multilingual && sha256 ? { ...spec, weights: spec.weights.map((w) => (w.sha256 ? w : { ...w, sha256 })) } : spec,
+  );
+}
+
+export default defineService<EmbeddingsSettings, EmbeddingsInject>({
+  name: "embeddings",
+  description: "Sentence embeddings, cosine similarity and reranking, offline; OpenAI- and TEI-compatible shapes.",
+  settings: readSettings,
+  // 100 texts of 10,000 characters each, in any script, with room for JSON escapes.
+  bodyLimit: 4 * 1024 * 1024,
+  async build({ app, platform, settings, inject, background, readiness }) {
+    const catalogue = withMultilingualSha(inject.catalogue ?? CATALOGUE, settings.multilingualSha256);
+    const registry = await loadRegistry(catalogue, platform.config.modelsDir);
+    const pool = createInferencePool(settings.workers, { modelsDir: platform.config.modelsDir, tfjsBackend: settings.tfjsBackend });
+    const engine = new EmbeddingEngine({
+      run: (task) => pool.run(task),
+      cache: new VectorCache(settings.cacheBytes),
+      maxBatch: settings.maxBatch,
+      batchWaitMs: settings.batchWaitMs,
+      maxQueuedTexts: settings.maxQueuedTexts,
+    });
+    const embedder = new Embedder(registry, engine);
+    let warmed = false;
+    background({
+      name: "inference workers",
+      async start() {
+        const fallback = registry.defaultModel();
+        if (fallback) await pool.warm(workerModel(fallback));
+        warmed = true;
+      },
+      async stop() {
+        engine.close();
+        await pool.destroy();
+      },
+    });
+    readiness("inference", async () => warmed && pool.threads() > 0);
+    await app.register(modelRoutes, { registry });
+    await app.register(embedRoutes, { embedder });
+    await app.register(similarityRoutes, { embedder });
+    await app.register(openAiRoutes, { embedder });
+  },
+});

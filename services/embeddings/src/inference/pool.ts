@@ -1,5 +1,5 @@
 /** The worker threads that run inference, so that no request's embedding blocks the event loop. */
-import Piscina from "piscina";
+import { Piscina } from "piscina";
 import type { EmbedResult, EmbedTask, WorkerModel, WorkerSettings } from "./protocol.js";
 
 export interface InferencePool {

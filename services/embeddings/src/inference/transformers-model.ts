@@ -1,6 +1,7 @@
 /** The sentence-transformers models through transformers.js and ONNX Runtime, from local files only. */
 import path from "node:path";
-import { AutoModel, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from "@huggingface/transformers";
+import { AutoModel, AutoTokenizer, env, Tensor, type PreTrainedModel, type PreTrainedTokenizer } from "@huggingface/transformers";
+import { cutKeepingLast } from "../domain/truncation.js";
 import { meanPool } from "../domain/vectors.js";
 import type { LoadedModel, WorkerModel } from "./protocol.js";
 
@@ -21,12 +22,19 @@ export async function loadTransformersModel(model: WorkerModel, modelsDir: strin
   });
   return {
     async embedOne(text) {
-      const tokens = (tokenizer(text, { truncation: false }).input_ids as Tensor).dims[1];
-      const inputs = tokenizer(text, { truncation: true, max_length: model.maxTokens });
+      // transformers.js' own truncation drops the closing [SEP]; sentence-transformers keeps it.
+      const encoded = tokenizer(text, { truncation: false }) as Record<string, Tensor>;
+      const tokens = encoded.input_ids.dims[1];
+      const inputs = Object.fromEntries(
+        Object.entries(encoded).map(([name, tensor]) => {
+          const kept = cutKeepingLast(tensor.data as BigInt64Array, model.maxTokens);
+          return [name, new Tensor(tensor.type, kept, [1, kept.length])];
+        }),
+      );
       const output = await network(inputs);
       const hidden = output.last_hidden_state as Tensor;
       const [, length, dimensions] = hidden.dims;
-      const mask = (inputs.attention_mask as Tensor).data as BigInt64Array;
+      const mask = inputs.attention_mask.data as BigInt64Array;
       return { vector: meanPool(hidden.data as Float32Array, length, dimensions, mask), tokens };
     },
   };

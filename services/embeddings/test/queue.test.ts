@@ -9,7 +9,7 @@ afterAll(() => h?.started.close());
 
 describe("a full queue", () => {
   it("refuses more texts than it may hold with 503 UNAVAILABLE and Retry-After, and serves again once drained", async () => {
-    const long = Array.from({ length: 100 }, (_, i) => `${i} ${"the quick brown fox jumps over the lazy dog ".repeat(15)}`);
+    const long = Array.from({ length: 100 }, (_, i) => `${i} ${"the quick brown fox jumps over the lazy dog ".repeat(3)}`);
     const filling = h.post("/embed", { input: long });
     // Let the first request reach the queue before the second arrives.
     await new Promise((resolve) => setTimeout(resolve, 200));

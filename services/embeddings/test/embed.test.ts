@@ -46,6 +46,19 @@ describe("POST /embed with USE-lite", () => {
     expect(concurrent[1].json().data.embeddings[1]).toEqual(alone);
   }, 120_000);
 
+  it("gives bitwise the same vector inside a batch of texts with as many tokens as it (one execution for them all)", async () => {
+    const words = ["weather", "rivers", "sheep", "roads", "lakes", "snow", "wind", "trees", "birds", "villages", "huts", "paths", "rocks", "clouds", "storms", "farms"];
+    const candidates = words.flatMap((w) => [`A report about the ${w} in the mountains.`, `A story about the ${w} in the valley.`]);
+    const counted = (await embed({ input: candidates })).json().data.tokens as number[];
+    const commonest = [...new Set(counted)].sort((x, y) => counted.filter((c) => c === y).length - counted.filter((c) => c === x).length)[0];
+    const [text, ...sameLength] = candidates.filter((_, i) => counted[i] === commonest);
+    expect(sameLength.length).toBeGreaterThanOrEqual(8);
+    const alone = (await embed({ input: text })).json().data.embeddings[0];
+    const batch = (await embed({ input: [...sameLength, text] })).json().data;
+    expect(new Set(batch.tokens)).toEqual(new Set([commonest]));
+    expect(batch.embeddings[sameLength.length]).toEqual(alone);
+  });
+
   it("returns the raw vector with normalize false (USE-lite's own output is already unit length)", async () => {
     const data = (await embed({ input: "Hello world", normalize: false })).json().data;
     expect(data.normalized).toBe(false);

@@ -31,6 +31,9 @@ export interface EmbedResult {
 
 /** A backend loaded in a worker. */
 export interface LoadedModel {
-  /** Embeds one text, cut at `maxTokens`. One text per run: the shapes then depend on that text alone. */
-  embedOne(text: string): Promise<{ vector: Float32Array; tokens: number }>;
+  /**
+   * Embeds texts, each cut at `maxTokens`. A text's vector must not depend on the other texts: each backend runs
+   * only shapes that the text alone determines.
+   */
+  embed(texts: string[]): Promise<EmbedResult>;
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { AutoModel, AutoTokenizer, env, Tensor, type PreTrainedModel, type PreTrainedTokenizer } from "@huggingface/transformers";
 import { cutKeepingLast } from "../domain/truncation.js";
 import { meanPool } from "../domain/vectors.js";
-import type { LoadedModel, WorkerModel } from "./protocol.js";
+import type { EmbedResult, LoadedModel, WorkerModel } from "./protocol.js";
 
 export async function loadTransformersModel(model: WorkerModel, modelsDir: string): Promise<LoadedModel> {
   if (!model.folder || !model.weights) throw new Error(`model ${model.id} has no local folder or weights`);
@@ -20,22 +20,32 @@ export async function loadTransformersModel(model: WorkerModel, modelsDir: strin
     // One worker is one core.
     session_options: { intraOpNumThreads: 1, interOpNumThreads: 1 },
   });
+  const embedOne = async (text: string) => {
+    // transformers.js' own truncation drops the closing [SEP]; sentence-transformers keeps it.
+    const encoded = tokenizer(text, { truncation: false }) as Record<string, Tensor>;
+    const tokens = encoded.input_ids.dims[1];
+    const inputs = Object.fromEntries(
+      Object.entries(encoded).map(([name, tensor]) => {
+        const kept = cutKeepingLast(tensor.data as BigInt64Array, model.maxTokens);
+        return [name, new Tensor(tensor.type, kept, [1, kept.length])];
+      }),
+    );
+    const output = await network(inputs);
+    const hidden = output.last_hidden_state as Tensor;
+    const [, length, dimensions] = hidden.dims;
+    const mask = inputs.attention_mask.data as BigInt64Array;
+    return { vector: meanPool(hidden.data as Float32Array, length, dimensions, mask), tokens };
+  };
   return {
-    async embedOne(text) {
-      // transformers.js' own truncation drops the closing [SEP]; sentence-transformers keeps it.
-      const encoded = tokenizer(text, { truncation: false }) as Record<string, Tensor>;
-      const tokens = encoded.input_ids.dims[1];
-      const inputs = Object.fromEntries(
-        Object.entries(encoded).map(([name, tensor]) => {
-          const kept = cutKeepingLast(tensor.data as BigInt64Array, model.maxTokens);
-          return [name, new Tensor(tensor.type, kept, [1, kept.length])];
-        }),
-      );
-      const output = await network(inputs);
-      const hidden = output.last_hidden_state as Tensor;
-      const [, length, dimensions] = hidden.dims;
-      const mask = inputs.attention_mask.data as BigInt64Array;
-      return { vector: meanPool(hidden.data as Float32Array, length, dimensions, mask), tokens };
+    // One text per run: no padding, so a text's vector never depends on its neighbours.
+    async embed(texts) {
+      const result: EmbedResult = { vectors: [], tokens: [] };
+      for (const text of texts) {
+        const { vector, tokens } = await embedOne(text);
+        result.vectors.push(vector);
+        result.tokens.push(tokens);
+      }
+      return result;
     },
   };
 }

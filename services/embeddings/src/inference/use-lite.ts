@@ -49,23 +49,54 @@ export async function loadUseLite(model: WorkerModel, backend: "wasm" | "cpu"): 
     readFile(path.join(folder, "vocab.json"), "utf8").then((text) => JSON.parse(text) as Piece[]),
   ]);
   const tokenizer = new UseTokenizer(vocabulary);
+
+  /** One execution of the graph on rows that all have the same number of tokens. */
+  async function run(rows: number[][]): Promise<Float32Array> {
+    const length = rows[0].length;
+    const positions: number[] = [];
+    rows.forEach((_, row) => {
+      for (let position = 0; position < length; position++) positions.push(row, position);
+    });
+    // The graph takes a sparse batch: (row, position) indices and token ids.
+    const indices = tf.tensor2d(positions, [rows.length * length, 2], "int32");
+    const values = tf.tensor1d(rows.flat(), "int32");
+    try {
+      const output = (await graph.executeAsync({ indices, values })) as tf.Tensor;
+      const data = new Float32Array(await output.data());
+      output.dispose();
+      return data;
+    } finally {
+      indices.dispose();
+      values.dispose();
+    }
+  }
+
   return {
-    async embedOne(text) {
-      const all = tokenizer.encode(text);
-      const ids = all.slice(0, model.maxTokens);
-      // The graph takes a sparse batch: (row, position) indices and token ids. One row per run keeps the result
-      // independent of what else is queued (the wasm kernels change float rounding with the batch's shape).
-      const indices = tf.tensor2d(ids.flatMap((_, position) => [0, position]), [ids.length, 2], "int32");
-      const values = tf.tensor1d(ids, "int32");
-      try {
-        const output = (await graph.executeAsync({ indices, values })) as tf.Tensor;
-        const vector = new Float32Array(await output.data());
-        output.dispose();
-        return { vector, tokens: all.length };
-      } finally {
-        indices.dispose();
-        values.dispose();
+    async embed(texts) {
+      const all = texts.map((text) => tokenizer.encode(text));
+      const ids = all.map((tokens) => tokens.slice(0, model.maxTokens));
+      const vectors: Float32Array[] = new Array(texts.length);
+      // Rows of different lengths in one batch change the float rounding of the wasm kernels; rows of the same
+      // length give bitwise what each gives alone (test/embed.test.ts checks it). So a batch runs as one execution
+      // per distinct length.
+      for (const group of groupByLength(ids)) {
+        const data = await run(group.map((i) => ids[i]));
+        group.forEach((textIndex, row) => {
+          vectors[textIndex] = data.slice(row * model.dimensions, (row + 1) * model.dimensions);
+        });
       }
+      return { vectors, tokens: all.map((tokens) => tokens.length) };
     },
   };
+}
+
+/** Indexes of the rows, grouped by their length. */
+function groupByLength(rows: number[][]): number[][] {
+  const groups = new Map<number, number[]>();
+  rows.forEach((row, index) => {
+    const group = groups.get(row.length);
+    if (group) group.push(index);
+    else groups.set(row.length, [index]);
+  });
+  return [...groups.values()];
 }

@@ -19,11 +19,5 @@ function load(model: WorkerModel): Promise<LoadedModel> {
 
 export default async function embed(task: EmbedTask): Promise<EmbedResult> {
   const model = await load(task.model);
-  const result: EmbedResult = { vectors: [], tokens: [] };
-  for (const text of task.texts) {
-    const { vector, tokens } = await model.embedOne(text);
-    result.vectors.push(vector);
-    result.tokens.push(tokens);
-  }
-  return result;
+  return model.embed(task.texts);
 }

@@ -39,6 +39,7 @@ export default defineService<EmbeddingsSettings, EmbeddingsInject>({
       maxBatch: settings.maxBatch,
       batchWaitMs: settings.batchWaitMs,
       maxQueuedTexts: settings.maxQueuedTexts,
+      concurrency: settings.workers,
     });
     const embedder = new Embedder(registry, engine);
     let warmed = false;

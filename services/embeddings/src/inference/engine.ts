@@ -16,6 +16,8 @@ export interface EngineOptions {
   batchWaitMs: number;
   /** Most texts waiting or running at once. */
   maxQueuedTexts: number;
+  /** Tasks sent to the workers at once (the number of worker threads): later texts gather into the next batch. */
+  concurrency: number;
 }
 
 interface Waiting {
@@ -36,6 +38,7 @@ export class EmbeddingEngine {
   /** Texts being embedded right now, so that concurrent requests for the same text share one run. */
   private readonly inFlight = new Map<string, Promise<CachedVector>>();
   private queued = 0;
+  private running = 0;
   /** Seconds per text, smoothed: used to tell a refused caller when to come back. */
   private secondsPerText = 0.01;
 
@@ -86,9 +89,25 @@ export class EmbeddingEngine {
     let queue = this.queues.get(model.id);
     if (!queue) this.queues.set(model.id, (queue = { model, waiting: [] }));
     queue.waiting.push(...fresh);
-    while (queue.waiting.length >= this.options.maxBatch) this.dispatch(queue);
+    this.schedule(queue);
+  }
+
+  /** A full batch goes as soon as a worker is free; a partial one after the short wait. */
+  private schedule(queue: ModelQueue): void {
+    while (this.running < this.options.concurrency && queue.waiting.length >= this.options.maxBatch) this.dispatch(queue);
     if (queue.waiting.length > 0 && !queue.timer) {
-      queue.timer = setTimeout(() => this.dispatch(queue), this.options.batchWaitMs);
+      queue.timer = setTimeout(() => {
+        queue.timer = undefined;
+        if (this.running < this.options.concurrency) this.dispatch(queue);
+      }, this.options.batchWaitMs);
+    }
+  }
+
+  /** The next model with texts waiting, once a worker is free again. */
+  private next(): void {
+    for (const queue of this.queues.values()) {
+      if (this.running >= this.options.concurrency) return;
+      if (queue.waiting.length > 0 && !queue.timer) this.dispatch(queue);
     }
   }
 
@@ -97,6 +116,7 @@ export class EmbeddingEngine {
     queue.timer = undefined;
     const batch = queue.waiting.splice(0, this.options.maxBatch);
     if (batch.length === 0) return;
+    this.running++;
     const started = performance.now();
     this.options.run({ model: queue.model, texts: batch.map((w) => w.text) }).then(
       (result) => {
@@ -111,8 +131,9 @@ export class EmbeddingEngine {
       (error) => batch.forEach((waiting) => waiting.reject(error)),
     ).finally(() => {
       this.queued -= batch.length;
+      this.running--;
+      this.next();
     });
-    if (queue.waiting.length > 0 && !queue.timer) queue.timer = setTimeout(() => this.dispatch(queue), this.options.batchWaitMs);
   }
 
   /** Fails whatever still waits (at shutdown). */

@@ -1,0 +1,12 @@
+import * as tf from "@tensorflow/tfjs-core";
+import { setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
+import path from "node:path"; import { createRequire } from "node:module";
+const require = createRequire(import.meta.url);
+setWasmPaths(path.dirname(require.resolve("@tensorflow/tfjs-backend-wasm")) + "/");
+tf.env().set("WASM_HAS_MULTITHREAD_SUPPORT", false);
+await tf.setBackend("wasm"); await tf.ready();
+console.log("simd", await tf.env().getAsync("WASM_HAS_SIMD_SUPPORT"), "mt", await tf.env().getAsync("WASM_HAS_MULTITHREAD_SUPPORT"));
+const a = tf.randomNormal([640, 512]); const b = tf.randomNormal([512, 1536]);
+for (let i = 0; i < 2; i++) tf.matMul(a, b).dataSync();
+const t = performance.now(); for (let i = 0; i < 10; i++) tf.matMul(a, b).dataSync(); const ms = (performance.now() - t) / 10;
+console.log("matmul 640x512x1536 ms", ms.toFixed(1), "GFLOP/s", (2 * 640 * 512 * 1536 / ms / 1e6).toFixed(1));

@@ -8,7 +8,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h?.started.close());
 
-const embed = (payload: unknown) => h.post("/embed", payload);
+const embed = (payload: object) => h.post("/embed", payload);
 const repeat = (word: string, n: number) => Array(n).fill(word).join(" ");
 
 describe("POST /embed with USE-lite", () => {

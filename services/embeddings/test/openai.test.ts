@@ -7,7 +7,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h?.started.close());
 
-const call = (payload: unknown) => h.post("/v1/embeddings", payload);
+const call = (payload: object) => h.post("/v1/embeddings", payload);
 
 describe("POST /v1/embeddings (OpenAI-compatible)", () => {
   it("answers OpenAI's shape, without the envelope", async () => {

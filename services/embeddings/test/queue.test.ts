@@ -7,17 +7,17 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h?.started.close());
 
+const texts = (label: string) => Array.from({ length: 100 }, (_, i) => `${label} ${i}: the quick brown fox jumps over the lazy dog.`);
+
 describe("a full queue", () => {
   it("refuses more texts than it may hold with 503 UNAVAILABLE and Retry-After, and serves again once drained", async () => {
-    const long = Array.from({ length: 100 }, (_, i) => `${i} ${"the quick brown fox jumps over the lazy dog ".repeat(3)}`);
-    const filling = h.post("/embed", { input: long });
-    // Let the first request reach the queue before the second arrives.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const refused = await h.post("/embed", { input: "one more text" });
-    expect(refused.statusCode).toBe(503);
+    // Two requests of 100 texts at once against a queue of 100: whichever arrives second finds it full.
+    const answers = await Promise.all([h.post("/embed", { input: texts("first") }), h.post("/embed", { input: texts("second") })]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 503]);
+    const refused = answers.find((a) => a.statusCode === 503)!;
     expect(refused.json().error.code).toBe("UNAVAILABLE");
+    expect(refused.json().error.message).toContain("at most 100");
     expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
-    expect((await filling).statusCode).toBe(200);
-    expect((await h.post("/embed", { input: "one more text" })).statusCode).toBe(200);
+    expect((await h.post("/embed", { input: texts("third") })).statusCode).toBe(200);
   }, 300_000);
 });

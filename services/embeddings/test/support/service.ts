@@ -1,3 +1,4 @@
+import type { LightMyRequestResponse } from "fastify";
 import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
 import type { EmbeddingsSettings } from "../../src/settings.js";
 import service from "../../src/service.js";
@@ -5,7 +6,8 @@ import service from "../../src/service.js";
 export interface Harness {
   started: StartedService;
   caller: TestSubscriber;
-  post(url: string, payload: unknown, headers?: Record<string, string>): ReturnType<StartedService["app"]["inject"]>;
+  /** POSTs an object as JSON, or a string as the raw JSON body (to send what JSON.stringify cannot, e.g. lone surrogates). */
+  post(url: string, payload: object | string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
 }
 
 /** The service with USE-lite loaded, and a PRO subscriber. */
@@ -16,7 +18,9 @@ export async function startEmbeddings(settings: Partial<EmbeddingsSettings> = {}
     started,
     caller,
     post: (url, payload, headers = caller.headers) =>
-      started.app.inject({ method: "POST", url, headers, ...(typeof payload === "string" ? { body: payload, headers: { ...headers, "content-type": "application/json" } } : { payload: payload as object }) }),
+      typeof payload === "string"
+        ? started.app.inject({ method: "POST", url, headers: { ...headers, "content-type": "application/json" }, body: payload })
+        : started.app.inject({ method: "POST", url, headers, payload }),
   };
 }
 

@@ -16,7 +16,7 @@ const manifest = JSON.parse(await readFile(path.join(dir, "model.json"), "utf8")
 const buffers = []; for (const g of manifest.weightsManifest) for (const p of g.paths) buffers.push(await readFile(path.join(dir, p)));
 const w = Buffer.concat(buffers);
 const model = await loadGraphModel(tf.io.fromMemory({ modelTopology: manifest.modelTopology, weightSpecs: manifest.weightsManifest.flatMap((g: any) => g.weights), weightData: w.buffer.slice(w.byteOffset, w.byteOffset + w.byteLength) }));
-const B = 32, n = 20;
+const B = Number(process.argv[3] ?? 32), n = 20;
 const indices = tf.tensor2d(Array.from({ length: B * n }, (_, k) => [Math.floor(k / n), k % n]).flat(), [B * n, 2], "int32");
 const values = tf.tensor1d(Array.from({ length: B * n }, (_, k) => 100 + (k % 50)), "int32");
 await model.executeAsync({ indices, values });
@@ -28,3 +28,7 @@ console.log("kernels", prof.kernels.length, "total", [...by.values()].reduce((a,
 const mm = prof.kernels.filter((k) => k.name === "BatchMatMul" || k.name === "Conv2D").sort((a, b) => (b.kernelTimeMs as number) - (a.kernelTimeMs as number)).slice(0, 8);
 for (const k of mm) console.log(k.name, (k.kernelTimeMs as number).toFixed(1), JSON.stringify(k.inputShapes), JSON.stringify(k.outputShapes));
 console.log("count BMM", prof.kernels.filter((k) => k.name === "BatchMatMul").length);
+for (const name of ["GatherV2", "Sub", "Add"]) {
+  const ks = prof.kernels.filter((k) => k.name === name).sort((a, b) => (b.kernelTimeMs as number) - (a.kernelTimeMs as number)).slice(0, 3);
+  for (const k of ks) console.log(name, (k.kernelTimeMs as number).toFixed(1), JSON.stringify(k.inputShapes), JSON.stringify(k.outputShapes));
+}

@@ -46,7 +46,7 @@ describe("POST /embed with USE-lite", () => {
     expect(concurrent[1].json().data.embeddings[1]).toEqual(alone);
   }, 120_000);
 
-  it("gives bitwise the same vector inside a batch of texts with as many tokens as it (one execution for them all)", async () => {
+  it("gives bitwise the same vector inside a batch of texts with as many tokens as it", async () => {
     const words = ["weather", "rivers", "sheep", "roads", "lakes", "snow", "wind", "trees", "birds", "villages", "huts", "paths", "rocks", "clouds", "storms", "farms"];
     const candidates = words.flatMap((w) => [`A report about the ${w} in the mountains.`, `A story about the ${w} in the valley.`]);
     const counted = (await embed({ input: candidates })).json().data.tokens as number[];

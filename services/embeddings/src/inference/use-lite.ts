@@ -6,10 +6,13 @@ import * as tf from "@tensorflow/tfjs-core";
 import "@tensorflow/tfjs-backend-cpu";
 import { setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
 import { loadGraphModel, type GraphModel } from "@tensorflow/tfjs-converter";
+import { planExecutions } from "../domain/batching.js";
 import { UseTokenizer, type Piece } from "../domain/use-tokenizer.js";
 import type { LoadedModel, WorkerModel } from "./protocol.js";
 
 const require = createRequire(import.meta.url);
+/** Any token id: the filler row's vector is dropped. */
+const FILLER_ID = 9;
 
 /** Where the model's graph, weight shards and vocabulary are: the package's dist folder. */
 export function useLiteFolder(): string {
@@ -50,16 +53,17 @@ export async function loadUseLite(model: WorkerModel, backend: "wasm" | "cpu"): 
   ]);
   const tokenizer = new UseTokenizer(vocabulary);
 
-  /** One execution of the graph on rows that all have the same number of tokens. */
-  async function run(rows: number[][]): Promise<Float32Array> {
-    const length = rows[0].length;
+  /** One execution of the graph; rows shorter than `paddedLength` are padded by the graph's sparse-to-dense step. */
+  async function run(rows: number[][], paddedLength: number): Promise<Float32Array> {
+    // The graph pads to the longest row: a filler row fixes that length (see domain/batching.ts).
+    const all = rows.some((row) => row.length === paddedLength) ? rows : [...rows, new Array<number>(paddedLength).fill(FILLER_ID)];
     const positions: number[] = [];
-    rows.forEach((_, row) => {
-      for (let position = 0; position < length; position++) positions.push(row, position);
+    all.forEach((row, index) => {
+      for (let position = 0; position < row.length; position++) positions.push(index, position);
     });
     // The graph takes a sparse batch: (row, position) indices and token ids.
-    const indices = tf.tensor2d(positions, [rows.length * length, 2], "int32");
-    const values = tf.tensor1d(rows.flat(), "int32");
+    const indices = tf.tensor2d(positions, [positions.length / 2, 2], "int32");
+    const values = tf.tensor1d(all.flat(), "int32");
     try {
       const output = (await graph.executeAsync({ indices, values })) as tf.Tensor;
       const data = new Float32Array(await output.data());
@@ -76,27 +80,13 @@ export async function loadUseLite(model: WorkerModel, backend: "wasm" | "cpu"): 
       const all = texts.map((text) => tokenizer.encode(text));
       const ids = all.map((tokens) => tokens.slice(0, model.maxTokens));
       const vectors: Float32Array[] = new Array(texts.length);
-      // Rows of different lengths in one batch change the float rounding of the wasm kernels; rows of the same
-      // length give bitwise what each gives alone (test/embed.test.ts checks it). So a batch runs as one execution
-      // per distinct length.
-      for (const group of groupByLength(ids)) {
-        const data = await run(group.map((i) => ids[i]));
-        group.forEach((textIndex, row) => {
+      for (const execution of planExecutions(ids.map((row) => row.length))) {
+        const data = await run(execution.rows.map((i) => ids[i]), execution.paddedLength);
+        execution.rows.forEach((textIndex, row) => {
           vectors[textIndex] = data.slice(row * model.dimensions, (row + 1) * model.dimensions);
         });
       }
       return { vectors, tokens: all.map((tokens) => tokens.length) };
     },
   };
-}
-
-/** Indexes of the rows, grouped by their length. */
-function groupByLength(rows: number[][]): number[][] {
-  const groups = new Map<number, number[]>();
-  rows.forEach((row, index) => {
-    const group = groups.get(row.length);
-    if (group) group.push(index);
-    else groups.set(row.length, [index]);
-  });
-  return [...groups.values()];
 }

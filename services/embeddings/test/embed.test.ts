@@ -65,13 +65,14 @@ describe("POST /embed with USE-lite", () => {
     expect(norm(data.embeddings[0])).toBeCloseTo(1, 5);
   });
 
-  it("embeds a text of exactly 512 tokens whole and cuts one of 513 to 512", async () => {
-    const data = (await embed({ input: [repeat("the", 512), repeat("the", 513), repeat("the", 2000)] })).json().data;
-    expect(data.tokens).toEqual([512, 513, 2000]);
-    expect(data.truncated).toEqual([false, true, true]);
-    expect(data.usage.total_tokens).toBe(3 * 512);
-    expect(data.embeddings[1]).toEqual(data.embeddings[0]);
-    expect(data.embeddings[2]).toEqual(data.embeddings[0]);
+  it("embeds a text of exactly 128 tokens (USE-lite's own limit) whole and cuts longer ones to it", async () => {
+    const data = (await embed({ input: [repeat("the", 127), repeat("the", 128), repeat("the", 129), repeat("the", 2000)] })).json().data;
+    expect(data.tokens).toEqual([127, 128, 129, 2000]);
+    expect(data.truncated).toEqual([false, false, true, true]);
+    expect(data.usage.total_tokens).toBe(127 + 3 * 128);
+    expect(data.embeddings[0]).not.toEqual(data.embeddings[1]);
+    expect(data.embeddings[2]).toEqual(data.embeddings[1]);
+    expect(data.embeddings[3]).toEqual(data.embeddings[1]);
   }, 60_000);
 
   it("accepts 100 texts of 10,000 characters and refuses 101 texts with the count", async () => {

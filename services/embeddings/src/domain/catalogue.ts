@@ -44,8 +44,10 @@ export interface ModelSpec {
 
 export const USE_LITE = "universal-sentence-encoder-lite";
 
-/** The spec's limit for every model: 512 tokens per text, longer text is truncated. */
+/** The spec's limit: 512 tokens per text, longer text is truncated. */
 export const SPEC_MAX_TOKENS = 512;
+/** USE-lite's own limit, fixed in its graph: positions from 128 on are dropped. */
+export const USE_LITE_MAX_TOKENS = 128;
 
 const tokenizerFiles = ["config.json", "tokenizer.json", "tokenizer_config.json"];
 
@@ -54,7 +56,8 @@ export const CATALOGUE: readonly ModelSpec[] = [
     id: USE_LITE,
     aliases: ["use-lite", "universal-sentence-encoder"],
     dimensions: 512,
-    maxTokens: SPEC_MAX_TOKENS,
+    // Its graph drops every token past position 128 (ClipToMaxLength), so 128 is what it truly reads.
+    maxTokens: USE_LITE_MAX_TOKENS,
     languages: ["en"],
     pooling: "model",
     runtime: "tfjs-use",

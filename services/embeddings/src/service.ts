@@ -1,4 +1,4 @@
-import { defineService } from "@apiplat/service-kit";
+import { defineService, exposeMetric } from "@apiplat/service-kit";
 import { CATALOGUE, type ModelSpec } from "./domain/catalogue.js";
 import { Embedder, workerModel } from "./inference/embedder.js";
 import { EmbeddingEngine } from "./inference/engine.js";
@@ -33,9 +33,10 @@ export default defineService<EmbeddingsSettings, EmbeddingsInject>({
     const catalogue = withMultilingualSha(inject.catalogue ?? CATALOGUE, settings.multilingualSha256);
     const registry = await loadRegistry(catalogue, platform.config.modelsDir);
     const pool = createInferencePool(settings.workers, { modelsDir: platform.config.modelsDir, tfjsBackend: settings.tfjsBackend });
+    const cache = new VectorCache(settings.cacheBytes);
     const engine = new EmbeddingEngine({
       run: (task) => pool.run(task),
-      cache: new VectorCache(settings.cacheBytes),
+      cache,
       maxBatch: settings.maxBatch,
       batchWaitMs: settings.batchWaitMs,
       maxQueuedTexts: settings.maxQueuedTexts,
@@ -56,6 +57,10 @@ export default defineService<EmbeddingsSettings, EmbeddingsInject>({
       },
     });
     readiness("inference", async () => warmed && pool.threads() > 0);
+    exposeMetric(app, { name: "embeddings_queued_texts", help: "Texts waiting for or in a worker", type: "gauge", read: () => engine.load });
+    exposeMetric(app, { name: "embeddings_cached_vectors", help: "Vectors in the in-memory cache", type: "gauge", read: () => cache.entries });
+    exposeMetric(app, { name: "embeddings_texts_computed_total", help: "Texts the models embedded", type: "counter", read: () => engine.computedTotal });
+    exposeMetric(app, { name: "embeddings_texts_shared_total", help: "Texts answered from the cache or a run already under way", type: "counter", read: () => engine.sharedTotal });
     await app.register(modelRoutes, { registry });
     await app.register(embedRoutes, { embedder });
     await app.register(similarityRoutes, { embedder });

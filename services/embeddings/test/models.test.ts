@@ -28,6 +28,17 @@ describe("GET /models", () => {
     expect((await h.started.app.inject({ method: "GET", url: "/models" })).statusCode).toBe(401);
   });
 
+  it("counts computed and cached texts in /metrics", async () => {
+    await h.post("/embed", { input: ["metrics one", "metrics two"] });
+    await h.post("/embed", { input: ["metrics one"] });
+    const text = (await h.started.app.inject({ method: "GET", url: "/metrics" })).body;
+    const value = (name: string) => Number(new RegExp(`^${name}\\{service="embeddings"\\} (\\S+)$`, "m").exec(text)?.[1]);
+    expect(value("embeddings_texts_computed_total")).toBeGreaterThanOrEqual(2);
+    expect(value("embeddings_texts_shared_total")).toBeGreaterThanOrEqual(1);
+    expect(value("embeddings_cached_vectors")).toBeGreaterThanOrEqual(2);
+    expect(value("embeddings_queued_texts")).toBe(0);
+  });
+
   it("is ready once the workers have loaded the default model", async () => {
     const res = await h.started.app.inject({ method: "GET", url: "/ready" });
     expect(res.statusCode).toBe(200);

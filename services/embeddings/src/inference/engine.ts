@@ -39,6 +39,10 @@ export class EmbeddingEngine {
   private readonly inFlight = new Map<string, Promise<CachedVector>>();
   private queued = 0;
   private running = 0;
+  /** Texts answered from the cache or from a run already under way, for /metrics. */
+  sharedTotal = 0;
+  /** Texts the model embedded, for /metrics. */
+  computedTotal = 0;
   /** Seconds per text, smoothed: used to tell a refused caller when to come back. */
   private secondsPerText = 0.01;
 
@@ -53,6 +57,7 @@ export class EmbeddingEngine {
       const key = VectorCache.key(model.id, text);
       const known = this.options.cache.get(key) ?? this.inFlight.get(key) ?? freshByKey.get(key);
       if (known) {
+        this.sharedTotal++;
         results.push(known);
         continue;
       }
@@ -120,6 +125,7 @@ export class EmbeddingEngine {
     const started = performance.now();
     this.options.run({ model: queue.model, texts: batch.map((w) => w.text) }).then(
       (result) => {
+        this.computedTotal += batch.length;
         const perText = (performance.now() - started) / 1000 / batch.length;
         this.secondsPerText = 0.8 * this.secondsPerText + 0.2 * perText;
         batch.forEach((waiting, i) => {

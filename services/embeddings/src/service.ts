@@ -1,8 +1,8 @@
-import { defineService, exposeMetric } from "@apiplat/service-kit";
+import { defineService, errors, exposeMetric } from "@apiplat/service-kit";
 import { CATALOGUE, type ModelSpec } from "./domain/catalogue.js";
 import { Embedder, workerModel } from "./inference/embedder.js";
 import { EmbeddingEngine } from "./inference/engine.js";
-import { createInferencePool } from "./inference/pool.js";
+import { createInferencePool, type InferencePool } from "./inference/pool.js";
 import { loadRegistry } from "./inference/registry.js";
 import { VectorCache } from "./inference/vector-cache.js";
 import { embedRoutes } from "./routes/embed.js";
@@ -32,10 +32,14 @@ export default defineService<EmbeddingsSettings, EmbeddingsInject>({
   async build({ app, platform, settings, inject, background, readiness }) {
     const catalogue = withMultilingualSha(inject.catalogue ?? CATALOGUE, settings.multilingualSha256);
     const registry = await loadRegistry(catalogue, platform.config.modelsDir);
-    const pool = createInferencePool(settings.workers, { modelsDir: platform.config.modelsDir, tfjsBackend: settings.tfjsBackend });
+    // The worker threads exist between the background work's start and stop.
+    let pool: InferencePool | undefined;
     const cache = new VectorCache(settings.cacheBytes);
     const engine = new EmbeddingEngine({
-      run: (task) => pool.run(task),
+      run: async (task) => {
+        if (!pool) throw errors.unavailable("The inference workers are not running; retry shortly.");
+        return pool.run(task);
+      },
       cache,
       maxBatch: settings.maxBatch,
       batchWaitMs: settings.batchWaitMs,
@@ -47,16 +51,18 @@ export default defineService<EmbeddingsSettings, EmbeddingsInject>({
     background({
       name: "inference workers",
       async start() {
+        pool = createInferencePool(settings.workers, { modelsDir: platform.config.modelsDir, tfjsBackend: settings.tfjsBackend });
         const fallback = registry.defaultModel();
         if (fallback) await pool.warm(workerModel(fallback));
         warmed = true;
       },
       async stop() {
         engine.close();
-        await pool.destroy();
+        await pool?.destroy();
+        pool = undefined;
       },
     });
-    readiness("inference", async () => warmed && pool.threads() > 0);
+    readiness("inference", async () => warmed && (pool?.threads() ?? 0) > 0);
     exposeMetric(app, { name: "embeddings_queued_texts", help: "Texts waiting for or in a worker", type: "gauge", read: () => engine.load });
     exposeMetric(app, { name: "embeddings_cached_vectors", help: "Vectors in the in-memory cache", type: "gauge", read: () => cache.entries });
     exposeMetric(app, { name: "embeddings_texts_computed_total", help: "Texts the models embedded", type: "counter", read: () => engine.computedTotal });

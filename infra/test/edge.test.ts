@@ -21,7 +21,7 @@ describe("deployment files", () => {
       env: { ...process.env, ADMIN_TOKEN: "checked-only" },
     });
     expect(stdout.trim().split("\n").sort()).toEqual(
-      ["admin", "currency-exchange", "geocoding", "nginx", "ocr", "pdf-generation", "postgres", "public-holidays", "redis", "text-toolkit", "time-zone", "url-shortener", "webhook-relay"],
+      ["admin", "currency-exchange", "embeddings", "geocoding", "nginx", "ocr", "pdf-generation", "postgres", "public-holidays", "redis", "text-toolkit", "time-zone", "url-shortener", "webhook-relay"],
     );
   });
 

@@ -8,7 +8,7 @@ export const MAX_SUBDIVISION_LENGTH = 32;
 const CountryParam = Type.String({
   minLength: 2,
   maxLength: MAX_COUNTRY_LENGTH,
-  description: "ISO 3166-1 alpha-2 country code, any case (e.g. DE). Anything else gets a 404 with suggestions.",
+  description: "ISO 3166-1 alpha-2 country code, any case (e.g. DE). Anything else gets a 400 with suggestions.",
 });
 
 const TypesParam = Type.String({

@@ -57,11 +57,11 @@ describe("country", () => {
     expect(spaced.body.data.country_code).toBe("DE");
   });
 
-  it("an unknown code is 404 with the close matches", async () => {
+  it("an unknown code is a 400 naming the parameter, with the close matches", async () => {
     const { status, body } = await h.get("/holidays?country=GER&year=2026");
-    expect(status).toBe(404);
+    expect(status).toBe(400);
     expect(body.error).toEqual({
-      code: "NOT_FOUND",
+      code: "VALIDATION_ERROR",
       message: 'Unknown country "GER": use an ISO 3166-1 alpha-2 code; did you mean DE (Germany)?',
       details: [{ field: "country", issue: "is not supported; did you mean DE (Germany)?" }],
     });
@@ -76,19 +76,19 @@ describe("country", () => {
     ["Germny", "DE (Germany)"],
   ])("%s suggests %s", async (input, suggestion) => {
     const { status, body } = await h.get(`/holidays?country=${encodeURIComponent(input)}&year=2026`);
-    expect(status).toBe(404);
+    expect(status).toBe(400);
     expect(body.error.details).toEqual([{ field: "country", issue: `is not supported; did you mean ${suggestion}?` }]);
   });
 
   it("a real country without a calendar says so", async () => {
     const { status, body } = await h.get("/holidays?country=AF&year=2026");
-    expect(status).toBe(404);
+    expect(status).toBe(400);
     expect(body.error.message).toBe("Afghanistan (AF) has no holiday calendar here; GET /countries lists the supported codes.");
   });
 
   it("nothing close: points to /countries", async () => {
     const { status, body } = await h.get("/holidays?country=QQ&year=2026");
-    expect(status).toBe(404);
+    expect(status).toBe(400);
     expect(body.error.message).toBe('Unknown country "QQ": use an ISO 3166-1 alpha-2 code; GET /countries lists the supported codes.');
     expect(body.error.details).toEqual([{ field: "country", issue: "is not supported" }]);
   });
@@ -106,7 +106,7 @@ describe("country", () => {
   });
 
   it("64 characters pass validation (and are unknown), 65 are refused", async () => {
-    expect((await h.get(`/holidays?country=${"a".repeat(64)}&year=2026`)).status).toBe(404);
+    expect((await h.get(`/holidays?country=${"a".repeat(64)}&year=2026`)).status).toBe(400);
     const { status, body } = await h.get(`/holidays?country=${"a".repeat(65)}&year=2026`);
     expect(status).toBe(400);
     expect(body).toEqual(validationError("country", "must be at most 64 characters long"));

@@ -72,7 +72,7 @@ describe("GET /next", () => {
       ["2026-12-31", "Silvester"],
     ]);
     expect(bank.body.data.until).toBe("2027-12-01");
-    expect((await h.get("/next?country=GER")).status).toBe(404);
+    expect((await h.get("/next?country=GER")).status).toBe(400);
     expect((await h.get("/next?country=DE&types=holiday")).status).toBe(400);
     expect((await h.get("/next")).body.error.details).toEqual([{ field: "country", issue: "is required" }]);
   });
@@ -131,6 +131,6 @@ describe("GET /is-holiday", () => {
   it.each(["2026-02-30", "tomorrow", "2026-1-1"])("refuses %s as no calendar date", async (date) => {
     const { status, body } = await h.get(`/is-holiday?country=DE&date=${date}`);
     expect(status).toBe(400);
-    expect(body.error.details).toEqual([{ field: "date", issue: "must be a valid date" }]);
+    expect(body.error.details).toEqual([{ field: "date", issue: "must be a date as YYYY-MM-DD, e.g. 2026-11-25" }]);
   });
 });

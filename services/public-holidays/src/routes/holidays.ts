@@ -153,7 +153,8 @@ function resolveCountry(engine: HolidayEngine, input: string): Country {
   if (country) return country;
   const hint = hintFor(input, engine.listCountries());
   const suggestions = hint.suggestions.map((suggestion) => `${suggestion.code} (${suggestion.name})`).join(", ");
-  throw new ApiError(404, "NOT_FOUND", describeHint(input, hint), [
+  // A query parameter naming something that does not exist is the caller's mistake (docs/DEVELOPING.md).
+  throw new ApiError(400, "VALIDATION_ERROR", describeHint(input, hint), [
     { field: "country", issue: suggestions ? `is not supported; did you mean ${suggestions}?` : "is not supported" },
   ]);
 }

@@ -1,0 +1,3 @@
+import type { Correction } from "../types.js";
+
+export const SE: Correction[] = [];

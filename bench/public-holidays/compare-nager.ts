@@ -44,6 +44,7 @@ async function publicHolidays(country: string, year: number): Promise<Holiday[]>
 
 function keptIn(holiday: Holiday, subdivision: string | undefined): boolean {
   if (!subdivision) return holiday.global;
+  if (subdivision === "any") return true;
   if (holiday.global) return !holiday.except_counties?.includes(subdivision);
   return holiday.counties?.includes(subdivision) ?? false;
 }

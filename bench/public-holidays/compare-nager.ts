@@ -6,7 +6,7 @@
  *   bash scripts/pnpm.sh exec tsx bench/public-holidays/compare-nager.ts --engine   # date-holidays alone (before)
  *
  * Prints one line per disagreement, then per country and in total: facts compared, agreements and the
- * agreement rate, for all asserted years and for 2000-2030.
+ * agreement rate, per year, and in total for all asserted years and for 2000-2030.
  */
 import { readFileSync } from "node:fs";
 import { HolidayEngine } from "../../services/public-holidays/src/domain/engine.js";
@@ -124,6 +124,10 @@ const inRange = (outcome: Outcome) => outcome.year >= 2000 && outcome.year <= 20
 for (const country of [...new Set(outcomes.map((outcome) => outcome.country))].sort()) {
   const mine = outcomes.filter((outcome) => outcome.country === country);
   console.log(`${country}: ${rate(mine)} | ${rate(mine.filter(inRange))}`);
+}
+console.log("\n## Per year\n");
+for (const year of [...new Set(outcomes.map((outcome) => outcome.year))].sort()) {
+  console.log(`${year}: ${rate(outcomes.filter((outcome) => outcome.year === year))}`);
 }
 const asserted = outcomes.map((outcome) => outcome.year);
 console.log(`\n## Total\n`);

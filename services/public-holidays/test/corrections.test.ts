@@ -176,6 +176,11 @@ describe("Türkiye: Eid dates as observed (Law No. 2429, Diyanet calendar)", () 
     expect([adha2014.date, adha2014.lunar_date]).toEqual(["2014-10-04", "calculated"]);
   });
 
+  it("an Islamic holiday the engine computes says calculated (United Arab Emirates, Eid al-Fitr 2026)", async () => {
+    const [eid] = await publicOn("AE", "2026-03-22");
+    expect([eid.name, eid.date, eid.lunar_date, eid.source]).toEqual(["End of Ramadan (Eid al-Fitr)", "2026-03-20", "calculated", null]);
+  });
+
   it("non-lunar holidays carry lunar_date null", async () => {
     const [republicDay] = await publicOn("TR", "2016-10-29");
     expect(republicDay.lunar_date).toBeNull();

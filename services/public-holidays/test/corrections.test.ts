@@ -232,3 +232,34 @@ describe("Papua New Guinea (not in date-holidays)", () => {
     });
   });
 });
+
+describe("Australia: Easter Sunday is a state holiday, state by state", () => {
+  async function easterSunday(year: number, date: string) {
+    const { body } = await h.get(`/holidays?country=AU&year=${year}`);
+    return body.data.holidays.filter((holiday: any) => holiday.date === date && holiday.name === "Easter Sunday");
+  }
+
+  it.each([
+    [2009, "2009-04-12", null],
+    [2010, "2010-04-04", ["AU-NSW"]],
+    [2015, "2015-04-05", ["AU-NSW"]],
+    [2016, "2016-03-27", ["AU-ACT", "AU-NSW", "AU-VIC"]],
+    [2021, "2021-04-04", ["AU-ACT", "AU-NSW", "AU-QLD", "AU-VIC"]],
+    [2022, "2022-04-17", ["AU-ACT", "AU-NSW", "AU-QLD", "AU-VIC", "AU-WA"]],
+    [2023, "2023-04-09", ["AU-ACT", "AU-NSW", "AU-NT", "AU-QLD", "AU-VIC", "AU-WA"]],
+    [2024, "2024-03-31", ["AU-ACT", "AU-NSW", "AU-NT", "AU-QLD", "AU-SA", "AU-VIC", "AU-WA"]],
+  ])("%i: kept in %j", async (year, date, counties) => {
+    const holidays = await easterSunday(year, date as string);
+    if (counties === null) {
+      expect(holidays).toEqual([]);
+      return;
+    }
+    expect(holidays).toHaveLength(1);
+    expect([holidays[0].global, holidays[0].counties]).toEqual([false, counties]);
+    expect(holidays[0].source).toContain("Easter Sunday is a public holiday from");
+  });
+
+  it("Tasmania never has it", async () => {
+    expect(await publicOn("AU", "2024-03-31", "AU-TAS")).toEqual([]);
+  });
+});

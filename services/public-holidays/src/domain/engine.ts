@@ -18,8 +18,11 @@ interface Evaluated {
 interface AreaCalendar {
   engine: Holidays;
   additions: Holidays;
-  /** Additions by rule: what an added holiday's `rule` points back to. */
-  added: Map<string, Correction>;
+  /**
+   * Additions by rule: what an added holiday's `rule` points back to. One rule can serve several entries
+   * (Easter Sunday in each Australian state from its own year), told apart by their years and subdivisions.
+   */
+  added: Map<string, Correction[]>;
   /** The engine's rules that corrections remove, some years or always. */
   removed: Map<string, Correction[]>;
 }
@@ -135,8 +138,12 @@ export class HolidayEngine {
       .map((raw): Evaluated => ({ raw, area }));
     const added = calendar.additions
       .getHolidays(year, "en")
-      .map((raw): Evaluated => ({ raw, area, correction: calendar.added.get(raw.rule) }))
-      .filter(({ correction }) => correction !== undefined && appliesIn(correction, year, subdivision));
+      .map((raw): Evaluated => ({
+        raw,
+        area,
+        correction: calendar.added.get(raw.rule)?.find((correction) => appliesIn(correction, year, subdivision)),
+      }))
+      .filter(({ correction }) => correction !== undefined);
     return [...kept, ...added];
   }
 
@@ -176,7 +183,7 @@ export class HolidayEngine {
 function correctionsOf(corrections: readonly Correction[], country: Country): Omit<AreaCalendar, "engine"> {
   const additions = new Holidays();
   additions.setTimezone(country.timezone);
-  const added = new Map<string, Correction>();
+  const added = new Map<string, Correction[]>();
   const removed = new Map<string, Correction[]>();
   for (const correction of corrections) {
     if (correction.country !== country.code) continue;
@@ -184,11 +191,17 @@ function correctionsOf(corrections: readonly Correction[], country: Country): Om
       removed.set(correction.rule, [...(removed.get(correction.rule) ?? []), correction]);
       continue;
     }
-    const options = { name: correction.name ?? {}, type: correction.type ?? "public", substitute: correction.substitute };
-    if (added.has(correction.rule) || !additions.setHoliday(correction.rule, options as HolidaysTypes.HolidayOptions)) {
-      throw new Error(`correction ${correction.id}: rule "${correction.rule}" is a duplicate or not understood`);
+    const same = added.get(correction.rule);
+    if (same) {
+      if (!sameHoliday(same[0], correction)) throw new Error(`correction ${correction.id}: rule "${correction.rule}" already names another holiday`);
+      same.push(correction);
+      continue;
     }
-    added.set(correction.rule, correction);
+    const options = { name: correction.name ?? {}, type: correction.type ?? "public", substitute: correction.substitute };
+    if (!additions.setHoliday(correction.rule, options as HolidaysTypes.HolidayOptions)) {
+      throw new Error(`correction ${correction.id}: rule "${correction.rule}" is not understood`);
+    }
+    added.set(correction.rule, [correction]);
   }
   return { additions, added, removed };
 }
@@ -203,6 +216,10 @@ const NATIONWIDE_BY_LAW: { country: string; name: string; fromYear: number }[] =
 
 function nationwideByLaw(countryCode: string, year: number, { raw }: Evaluated): boolean {
   return NATIONWIDE_BY_LAW.some((law) => law.country === countryCode && law.name === raw.name && year >= law.fromYear);
+}
+
+function sameHoliday(a: Correction, b: Correction): boolean {
+  return JSON.stringify([a.name, a.type, a.substitute]) === JSON.stringify([b.name, b.type, b.substitute]);
 }
 
 function loadCountries(addedCountries: readonly AddedCountry[]): Map<string, Country> {

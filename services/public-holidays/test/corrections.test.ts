@@ -181,6 +181,14 @@ describe("Türkiye: Eid dates as observed (Law No. 2429, Diyanet calendar)", () 
     expect([eid.name, eid.date, eid.lunar_date, eid.source]).toEqual(["End of Ramadan (Eid al-Fitr)", "2026-03-20", "calculated", null]);
   });
 
+  it("China 2026: Mid-Autumn (15th of the 8th lunar month) is calculated; Qingming, a solar term, is no lunar date", async () => {
+    const { body } = await h.get("/holidays?country=CN&year=2026");
+    const pick = (pattern: RegExp) =>
+      body.data.holidays.filter((holiday: any) => pattern.test(holiday.name)).map(({ date, lunar_date }: any) => [date, lunar_date]);
+    expect(pick(/Mid-Autumn/)).toEqual([["2026-09-25", "calculated"]]);
+    expect(pick(/Qingming|Tomb/)).toEqual([["2026-04-05", null]]);
+  });
+
   it("non-lunar holidays carry lunar_date null", async () => {
     const [republicDay] = await publicOn("TR", "2016-10-29");
     expect(republicDay.lunar_date).toBeNull();

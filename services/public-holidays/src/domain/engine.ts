@@ -341,7 +341,8 @@ const LUNAR_RULE = /Muharram|Safar|Rabi al-|Jumada al-|Rajab|Shaban|Ramadan|Shaw
 
 function lunarDateOf({ raw, correction }: Evaluated): Holiday["lunar_date"] {
   if (correction?.lunarDate) return correction.lunarDate;
-  return LUNAR_RULE.test(raw.rule) ? "calculated" : null;
+  // Chinese solar terms (Qingming) follow the sun: computed, but no lunar date.
+  return LUNAR_RULE.test(raw.rule) && !raw.rule.includes("solarterm") ? "calculated" : null;
 }
 
 function toHoliday(country: Country, evaluated: Evaluated, localName: string, scope: Scope): Holiday {

@@ -131,6 +131,6 @@ describe("GET /is-holiday", () => {
   it.each(["2026-02-30", "tomorrow", "2026-1-1"])("refuses %s as no calendar date", async (date) => {
     const { status, body } = await h.get(`/is-holiday?country=DE&date=${date}`);
     expect(status).toBe(400);
-    expect(body.error.details).toEqual([{ field: "date", issue: "must be a valid date" }]);
+    expect(body.error.details).toEqual([{ field: "date", issue: "must be a date as YYYY-MM-DD, e.g. 2026-11-25" }]);
   });
 });

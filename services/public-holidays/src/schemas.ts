@@ -83,6 +83,13 @@ const holidayProperties = {
   }),
   types: Type.Array(HolidayTypeSchema),
   substitute: Type.Boolean({ description: "true for a substitute (observed) day replacing one on a weekend or another holiday." }),
+  lunar_date: Type.Union([Type.Literal("observed"), Type.Literal("calculated"), Type.Null()], {
+    description:
+      "Lunar holidays (Islamic, Hebrew, Chinese…): observed = the date the authority published for that year; calculated = the computed calendar date. null for other holidays.",
+  }),
+  source: Type.Union([Type.String(), Type.Null()], {
+    description: "Legal source of a holiday this service corrected or added over date-holidays' data; null for date-holidays' own data.",
+  }),
 };
 
 export const HolidaySchema = Type.Object(holidayProperties);

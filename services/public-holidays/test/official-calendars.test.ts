@@ -61,6 +61,8 @@ describe("United States", () => {
         except_counties: null,
         types: ["public"],
         substitute: true,
+        lunar_date: null,
+        source: null,
       },
       {
         date: "2026-07-04",
@@ -76,6 +78,8 @@ describe("United States", () => {
         except_counties: null,
         types: ["public"],
         substitute: false,
+        lunar_date: null,
+        source: null,
       },
     ]);
   });
@@ -207,10 +211,11 @@ describe("Germany with its Länder", () => {
 
 describe("United Kingdom", () => {
   // GOV.UK "UK bank holidays" 2026: England and Wales 1 Jan, 3 Apr, 6 Apr, 4 May, 25 May, 31 Aug, 25 Dec,
-  // 28 Dec (substitute for Boxing Day); Scotland 1 Jan, 2 Jan, 3 Apr, 4 May, 25 May, 3 Aug, 30 Nov, 25 Dec, 28 Dec.
+  // 28 Dec (substitute for Boxing Day); Scotland 1 Jan, 2 Jan, 3 Apr, 4 May, 25 May, 3 Aug, 30 Nov, 25 Dec, 28 Dec,
+  // and the one-off World Cup bank holiday of 15 June (gov.scot, a correction over date-holidays).
   it.each([
     ["GB-ENG", ["2026-01-01", "2026-04-03", "2026-04-06", "2026-05-04", "2026-05-25", "2026-08-31", "2026-12-25", "2026-12-26", "2026-12-28"]],
-    ["GB-SCT", ["2026-01-01", "2026-01-02", "2026-04-03", "2026-05-04", "2026-05-25", "2026-08-03", "2026-11-30", "2026-12-25", "2026-12-26", "2026-12-28"]],
+    ["GB-SCT", ["2026-01-01", "2026-01-02", "2026-04-03", "2026-05-04", "2026-05-25", "2026-06-15", "2026-08-03", "2026-11-30", "2026-12-25", "2026-12-26", "2026-12-28"]],
   ])("2026 in %s", async (subdivision, dates) => {
     const { body } = await h.get(`/holidays?country=GB&year=2026&subdivision=${subdivision}`);
     // Boxing Day itself (Saturday 26 December) is listed beside its substitute Monday.

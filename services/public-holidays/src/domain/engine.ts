@@ -1,11 +1,30 @@
 import Holidays, { type HolidaysTypes } from "date-holidays";
 import { localDate, localDateTime } from "./calendar.js";
+import { ADDED_COUNTRIES, CORRECTIONS } from "./corrections/index.js";
+import { appliesIn, type AddedCountry, type Correction } from "./corrections/types.js";
 import type { Country, Holiday, HolidayType, Subdivision } from "./types.js";
 
-/** One holiday as date-holidays evaluates it in English, and the instance (area) that produced it. */
+/**
+ * One holiday as date-holidays evaluates it in English, the instance (area) that produced it, and the
+ * correction it comes from when it is not the engine's own.
+ */
 interface Evaluated {
   raw: HolidaysTypes.Holiday;
   area: Area;
+  correction?: Correction;
+}
+
+/** The engine's calendar of one area, and the holidays the corrections add to it (their own instance). */
+interface AreaCalendar {
+  engine: Holidays;
+  additions: Holidays;
+  /**
+   * Additions by rule: what an added holiday's `rule` points back to. One rule can serve several entries
+   * (Easter Sunday in each Australian state from its own year), told apart by their years and subdivisions.
+   */
+  added: Map<string, Correction[]>;
+  /** The engine's rules that corrections remove, some years or always. */
+  removed: Map<string, Correction[]>;
 }
 
 /** The country, one of its subdivisions, or a local area within a subdivision. */
@@ -33,10 +52,17 @@ function yieldToEventLoop(): Promise<void> {
  */
 export class HolidayEngine {
   private readonly countries: Map<string, Country>;
-  private readonly instances = new Map<string, Holidays>();
+  private readonly calendars = new Map<string, AreaCalendar>();
 
-  constructor() {
-    this.countries = loadCountries();
+  /**
+   * `corrections` default to the cited table in ./corrections; the comparison with other records passes
+   * none to measure the engine alone.
+   */
+  constructor(
+    private readonly corrections: readonly Correction[] = CORRECTIONS,
+    addedCountries: readonly AddedCountry[] = ADDED_COUNTRIES,
+  ) {
+    this.countries = loadCountries(corrections.length > 0 ? addedCountries : []);
   }
 
   listCountries(): Country[] {
@@ -104,9 +130,21 @@ export class HolidayEngine {
   }
 
   private evaluate(country: Country, year: number, area: Area): Evaluated[] {
-    return this.instance(country, area)
+    const calendar = this.calendar(country, area);
+    const subdivision = area.subdivision?.code;
+    const kept = calendar.engine
       .getHolidays(year, englishLanguageOf(country))
-      .map((raw) => ({ raw, area }));
+      .filter((raw) => !calendar.removed.get(raw.rule)?.some((correction) => appliesIn(correction, year, subdivision)))
+      .map((raw): Evaluated => ({ raw, area }));
+    const added = calendar.additions
+      .getHolidays(year, "en")
+      .map((raw): Evaluated => ({
+        raw,
+        area,
+        correction: calendar.added.get(raw.rule)?.find((correction) => appliesIn(correction, year, subdivision)),
+      }))
+      .filter(({ correction }) => correction !== undefined);
+    return [...kept, ...added];
   }
 
   /**
@@ -117,54 +155,55 @@ export class HolidayEngine {
     const localLanguage = country.engineLanguages[0] ?? "en";
     if (localLanguage === englishLanguageOf(country)) return ({ raw }) => raw.name;
     const lists = new Map<string, HolidaysTypes.Holiday[]>();
-    for (const { area } of kept) {
-      if (lists.has(area.key)) continue;
+    for (const { area, correction } of kept) {
+      if (correction || lists.has(area.key)) continue;
       await yieldToEventLoop();
-      lists.set(area.key, this.instance(country, area).getHolidays(year, localLanguage));
+      lists.set(area.key, this.calendar(country, area).engine.getHolidays(year, localLanguage));
     }
-    return ({ raw, area }) => localNameOf(raw, lists.get(area.key) ?? []);
+    return ({ raw, area, correction }) =>
+      correction ? (correction.name?.[localLanguage] ?? raw.name) : localNameOf(raw, lists.get(area.key) ?? []);
   }
 
-  private instance(country: Country, { key, subdivision, regionCode }: Area): Holidays {
-    let instance = this.instances.get(key);
-    if (!instance) {
+  private calendar(country: Country, { key, subdivision, regionCode }: Area): AreaCalendar {
+    let calendar = this.calendars.get(key);
+    if (!calendar) {
       const state = subdivision ? libraryCode(subdivision.code) : undefined;
       const region = regionCode ? libraryCode(regionCode) : undefined;
-      instance = new Holidays({ country: country.code, state, region });
+      const engine = country.addedByCorrections ? new Holidays() : new Holidays({ country: country.code, state, region });
       // One clock for the whole country: regional dates are given in the country's main time zone.
-      instance.setTimezone(country.timezone);
-      applyCorrections(instance, country.code);
-      this.instances.set(key, instance);
+      engine.setTimezone(country.timezone);
+      calendar = { engine, ...correctionsOf(this.corrections, country) };
+      this.calendars.set(key, calendar);
     }
-    return instance;
+    return calendar;
   }
 }
 
-interface RuleCorrection {
-  country: string;
-  rule: string;
-  replacement: string;
-}
-
-/**
- * Where the engine's data is known to disagree with the law. Veterans Day: a federal holiday on a
- * Saturday is observed the Friday before, on a Sunday the Monday after (5 U.S.C. 6103(b), Executive
- * Order 11582); the engine has no observed day for it (OPM's 2023 calendar: Friday, November 10).
- */
-const RULE_CORRECTIONS: RuleCorrection[] = [
-  { country: "US", rule: "11-11", replacement: "11-11 and if sunday then next monday if saturday then previous friday" },
-];
-
-function applyCorrections(instance: Holidays, countryCode: string): void {
-  for (const correction of RULE_CORRECTIONS) {
-    if (correction.country !== countryCode) continue;
-    // The class declared for rules in the typings hides their fields; they are plain rule objects.
-    const rules = instance.getRules() as unknown as HolidaysTypes.HolidayRule[];
-    const original = rules.find((rule) => rule.rule === correction.rule);
-    if (!original) continue;
-    instance.unsetRule(correction.rule);
-    instance.setHoliday(correction.replacement, { name: original.name, type: original.type, substitute: true });
+/** The additions of a country as a date-holidays instance of their own, and its removals by rule. */
+function correctionsOf(corrections: readonly Correction[], country: Country): Omit<AreaCalendar, "engine"> {
+  const additions = new Holidays();
+  additions.setTimezone(country.timezone);
+  const added = new Map<string, Correction[]>();
+  const removed = new Map<string, Correction[]>();
+  for (const correction of corrections) {
+    if (correction.country !== country.code) continue;
+    if (correction.action === "remove") {
+      removed.set(correction.rule, [...(removed.get(correction.rule) ?? []), correction]);
+      continue;
+    }
+    const same = added.get(correction.rule);
+    if (same) {
+      if (!sameHoliday(same[0], correction)) throw new Error(`correction ${correction.id}: rule "${correction.rule}" already names another holiday`);
+      same.push(correction);
+      continue;
+    }
+    const options = { name: correction.name ?? {}, type: correction.type ?? "public", substitute: correction.substitute };
+    if (!additions.setHoliday(correction.rule, options as HolidaysTypes.HolidayOptions)) {
+      throw new Error(`correction ${correction.id}: rule "${correction.rule}" is not understood`);
+    }
+    added.set(correction.rule, [correction]);
   }
+  return { additions, added, removed };
 }
 
 /**
@@ -179,7 +218,11 @@ function nationwideByLaw(countryCode: string, year: number, { raw }: Evaluated):
   return NATIONWIDE_BY_LAW.some((law) => law.country === countryCode && law.name === raw.name && year >= law.fromYear);
 }
 
-function loadCountries(): Map<string, Country> {
+function sameHoliday(a: Correction, b: Correction): boolean {
+  return JSON.stringify([a.name, a.type, a.substitute]) === JSON.stringify([b.name, b.type, b.substitute]);
+}
+
+function loadCountries(addedCountries: readonly AddedCountry[]): Map<string, Country> {
   const library = new Holidays();
   const countries = new Map<string, Country>();
   for (const [code, libraryName] of Object.entries(library.getCountries("en"))) {
@@ -191,6 +234,17 @@ function loadCountries(): Map<string, Country> {
       languages: instance.getLanguages().map(toLanguageTag),
       engineLanguages: instance.getLanguages(),
       subdivisions: subdivisionsOf(library, code),
+    });
+  }
+  for (const added of addedCountries) {
+    countries.set(added.code, {
+      code: added.code,
+      name: englishNameOf(added.code, added.code),
+      timezone: added.timezone,
+      languages: added.languages.map(toLanguageTag),
+      engineLanguages: added.languages,
+      subdivisions: [],
+      addedByCorrections: true,
     });
   }
   return new Map([...countries.entries()].sort(([a], [b]) => a.localeCompare(b)));
@@ -282,7 +336,17 @@ interface Scope {
   exceptCounties?: string[] | null;
 }
 
-function toHoliday(country: Country, { raw }: Evaluated, localName: string, scope: Scope): Holiday {
+/** Rules in a lunar or lunisolar calendar (Islamic, Hebrew, Chinese, Korean, Vietnamese months). */
+const LUNAR_RULE = /Muharram|Safar|Rabi al-|Jumada al-|Rajab|Shaban|Ramadan|Shawwal|Dhu al-|Nisan|Iyyar|Sivan|Tamuz|\bAv\b|Elul|Tishrei|Cheshvan|Kislev|Tevet|Shvat|Adar|^(chinese|korean|vietnamese) /;
+
+function lunarDateOf({ raw, correction }: Evaluated): Holiday["lunar_date"] {
+  if (correction?.lunarDate) return correction.lunarDate;
+  // Chinese solar terms (Qingming) follow the sun: computed, but no lunar date.
+  return LUNAR_RULE.test(raw.rule) && !raw.rule.includes("solarterm") ? "calculated" : null;
+}
+
+function toHoliday(country: Country, evaluated: Evaluated, localName: string, scope: Scope): Holiday {
+  const { raw } = evaluated;
   const counties = scope.counties ?? null;
   const regions = scope.regions ?? null;
   return {
@@ -299,6 +363,8 @@ function toHoliday(country: Country, { raw }: Evaluated, localName: string, scop
     except_counties: scope.exceptCounties ?? null,
     types: [raw.type as HolidayType],
     substitute: raw.substitute === true,
+    lunar_date: lunarDateOf(evaluated),
+    source: evaluated.correction?.source ?? null,
   };
 }
 

@@ -31,6 +31,13 @@ export interface Holiday {
   except_counties: string[] | null;
   types: HolidayType[];
   substitute: boolean;
+  /**
+   * Lunar and lunisolar holidays (Islamic, Hebrew, Chinese…): "observed" when the date is the one the
+   * authority published for that year, "calculated" when it is the computed calendar date; null otherwise.
+   */
+  lunar_date: "observed" | "calculated" | null;
+  /** The legal source of a corrected or added holiday; null for the engine's own data (date-holidays). */
+  source: string | null;
 }
 
 export interface Region {
@@ -53,4 +60,6 @@ export interface Country {
   /** The same languages as the engine spells them ("jp", "de-at"): what it is asked in. */
   engineLanguages: string[];
   subdivisions: Subdivision[];
+  /** Not in date-holidays: served from the corrections alone (Papua New Guinea). */
+  addedByCorrections?: boolean;
 }

@@ -1,0 +1,20 @@
+import type { AddedCountry, Correction } from "./types.js";
+import { AU } from "./countries/au.js";
+import { GB } from "./countries/gb.js";
+import { IM } from "./countries/im.js";
+import { LV } from "./countries/lv.js";
+import { MA } from "./countries/ma.js";
+import { PG, PAPUA_NEW_GUINEA } from "./countries/pg.js";
+import { PR } from "./countries/pr.js";
+import { RO } from "./countries/ro.js";
+import { SE } from "./countries/se.js";
+import { SK } from "./countries/sk.js";
+import { TR } from "./countries/tr.js";
+import { US } from "./countries/us.js";
+import { ZA } from "./countries/za.js";
+
+/** Every correction to date-holidays' data, one file per country, each entry with its legal source. */
+export const CORRECTIONS: readonly Correction[] = [...AU, ...GB, ...IM, ...LV, ...MA, ...PG, ...PR, ...RO, ...SE, ...SK, ...TR, ...US, ...ZA];
+
+/** Countries date-holidays does not cover, served from their corrections alone. */
+export const ADDED_COUNTRIES: readonly AddedCountry[] = [PAPUA_NEW_GUINEA];

@@ -39,17 +39,18 @@ for (const service of await deployedServices()) {
 }
 
 console.log(`
-API platform is up (${config.databaseUrl ? "PostgreSQL" : "embedded PostgreSQL in .data/pglite"}, ${config.redisUrl ? "Redis" : "in-process cache"}).
+API platform is up (${config.databaseUrl ? "PostgreSQL" : `embedded PostgreSQL in ${path.relative(root, config.embeddedDataDir ?? "") || "memory"}`}, ${config.redisUrl ? "Redis" : "in-process cache"}).
 
   admin API          ${url(config.adminPort).padEnd(24)} Authorization: Bearer ${generated ? token : "<ADMIN_TOKEN>"}
 ${lines.join("\n")}
 
 Docs of each service at <url>/docs, OpenAPI at <url>/openapi.json.${generated ? `\nThe admin token was generated for this run and written to ${path.relative(root, LOCAL_TOKEN_FILE)}.` : ""}
 
-Make an account with a key for every service (in another terminal):
+Make an account with a key for every deployed service (in another terminal):
   npm run admin -- quickstart "my account" PRO
+  export KEY=gk_...        # the key it printed
 then call a service with that key:
-  curl -H "X-Gateway-Key: <key>" -H "X-Gateway-Host: text-toolkit.api.local" ${url(serviceEndpoint(config, "text-toolkit").port)}/uuid?count=2
+  curl -H "X-Gateway-Key: $KEY" -H "X-Gateway-Host: text-toolkit.api.local" "${url(serviceEndpoint(config, "text-toolkit").port)}/uuid?count=2"
 `);
 
 onShutdownSignal(async () => {

@@ -98,7 +98,7 @@ describe("POST /embed with USE-lite", () => {
     expect(res.json().error.details.map((d: { field: string }) => d.field)).toEqual(["input[1]", "input[2]"]);
     const surrogate = await h.post("/embed", '{"input":["fine","a\\ud800b"]}');
     expect(surrogate.statusCode).toBe(400);
-    expect(surrogate.json().error.details).toEqual([{ field: "input[1]", issue: "has a lone surrogate (U+D800) at character 1; send well-formed Unicode text" }]);
+    expect(surrogate.json().error.details).toEqual([{ field: "input[1]", issue: "must not contain a lone UTF-16 surrogate (text that is not valid Unicode)" }]);
     expect((await embed({ input: [] })).json().error.details[0]).toEqual({ field: "input", issue: "must hold at least one text" });
     expect((await embed({ input: [1, 2] })).statusCode).toBe(400);
     expect((await embed({})).statusCode).toBe(400);

@@ -136,9 +136,12 @@ describe("the outbound guard", () => {
   it("re-checks redirects: an allowed host may not redirect to a forbidden one", async () => {
     const before = pages.requests.length;
     const res = await post("/summarize/url", { url: `${pages.origin}/to-unspecified` });
-    expect(res.statusCode).toBe(502);
+    // A redirect to a forbidden address is the URL's fault, like the address itself: a 400 naming the field.
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe("VALIDATION_ERROR");
     // The guard names the host; the service takes it out of the message, which the platform logs.
-    expect(res.json().error.message).toBe("The URL redirected to an address that may not be reached.");
+    expect(res.json().error.details).toEqual([{ field: "url", issue: expect.stringMatching(/^redirects to an address that /) }]);
+    expect(res.json().error.message).not.toContain("0.0.0.0");
     expect(pages.requests.slice(before)).toEqual(["/to-unspecified"]);
   });
 

@@ -78,6 +78,8 @@ const HOST_MENTIONS: [RegExp, string][] = [
   [/^\S+ did not answer/u, "The page did not answer"],
   [/Could not reach \S+\.$/u, "Could not reach the page's host."],
   [/redirected to \S+, which/u, "redirected to an address that"],
+  [/redirects to \S+, which/gu, "redirects to an address that"],
+  [/The host \S+ does not resolve/u, "The page's host does not resolve"],
 ];
 
 function withoutHosts(error: ApiError): ApiError {

@@ -4,7 +4,7 @@ import type { ServiceApp } from "@apiplat/service-kit";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 
 /** The services that fetch user-given URLs; a new fetching service adds its name and a runner. */
-export type SuiteServiceName = Extract<ServiceName, "url-shortener" | "ocr" | "webhook-relay" | "pdf-generation">;
+export type SuiteServiceName = Extract<ServiceName, "url-shortener" | "ocr" | "webhook-relay" | "pdf-generation" | "summarization">;
 
 export interface ServiceUnderTest {
   app: ServiceApp;

@@ -1,4 +1,5 @@
 import { INT8_OID, type Database, type Queryable, type QueryResult } from "./database.js";
+import { embeddedExtensions } from "./embedded-extensions.js";
 
 interface PgliteLike {
   query<Row>(sql: string, params?: unknown[]): Promise<{ rows: Row[]; affectedRows?: number }>;
@@ -24,7 +25,10 @@ function wrap(db: PgliteLike): Queryable {
 export async function createEmbeddedDatabase(dataDir?: string): Promise<Database> {
   // Loaded on demand: the WebAssembly build costs tens of MB that a service on real PostgreSQL never needs.
   const { PGlite } = await import("@electric-sql/pglite");
-  const db = await PGlite.create(dataDir, { parsers: { [INT8_OID]: (value: string) => Number(value) } });
+  const db = await PGlite.create(dataDir, {
+    parsers: { [INT8_OID]: (value: string) => Number(value) },
+    extensions: await embeddedExtensions(),
+  });
   return {
     kind: "embedded",
     ...wrap(db as unknown as PgliteLike),

@@ -1,0 +1,58 @@
+import type { Queryable } from "@apiplat/storage";
+
+export interface UpsertCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+export interface UpsertSpec<Row> {
+  table: string;
+  /** The natural key: the columns of the table's primary key or unique constraint. */
+  key: readonly (keyof Row & string)[];
+  /** Every column written, key included. */
+  columns: readonly (keyof Row & string)[];
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+function checkIdentifier(name: string): string {
+  if (!IDENTIFIER.test(name)) throw new Error(`not a plain SQL identifier: ${name}`);
+  return name;
+}
+
+/**
+ * Inserts rows, or updates the stored row with the same natural key when any column differs, in one statement.
+ * A row equal to the stored one is left alone, so re-running an ingestion writes nothing and counts it unchanged.
+ * Rows repeating a key within the batch keep the last one.
+ */
+export async function upsertRows<Row extends Record<string, unknown>>(
+  db: Queryable,
+  spec: UpsertSpec<Row>,
+  rows: readonly Row[],
+): Promise<UpsertCounts> {
+  const byKey = new Map<string, Row>();
+  for (const row of rows) byKey.set(JSON.stringify(spec.key.map((k) => row[k])), row);
+  const unique = [...byKey.values()];
+  if (unique.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+
+  const table = checkIdentifier(spec.table);
+  const columns = spec.columns.map(checkIdentifier);
+  const keySet = new Set<string>(spec.key);
+  const valueColumns = columns.filter((c) => !keySet.has(c));
+  const params: unknown[] = [];
+  const tuples = unique.map((row) => `(${columns.map((c) => `$${params.push(row[c] ?? null)}`).join(", ")})`);
+  const changed = valueColumns.length
+    ? `DO UPDATE SET ${valueColumns.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}
+       WHERE (${valueColumns.map((c) => `${table}.${c}`).join(", ")}) IS DISTINCT FROM (${valueColumns.map((c) => `EXCLUDED.${c}`).join(", ")})`
+    : "DO NOTHING";
+  const { rows: written } = await db.query<{ inserted: boolean }>(
+    `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${tuples.join(", ")}
+     ON CONFLICT (${spec.key.map(checkIdentifier).join(", ")}) ${changed}
+     RETURNING (xmax = 0) AS inserted`,
+    params,
+  );
+  const inserted = written.filter((r) => r.inserted).length;
+  const updated = written.length - inserted;
+  return { inserted, updated, unchanged: unique.length - written.length };
+}

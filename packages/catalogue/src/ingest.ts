@@ -35,9 +35,10 @@ export interface IngestionSource<Record = unknown, Row = unknown> {
   attribution: DatasetAttribution;
   /** Only live sources (feeds, APIs) are not part of the automatic first load. */
   live?: boolean;
-  read(context: IngestContext): AsyncIterable<ReaderItem<Record>>;
-  /** One record -> its rows (possibly none). Throw MalformedRow for a record that cannot be used. */
-  toRows(record: Record, context: IngestContext): Row[];
+  /** Streams the records; `db` is there for live sources that keep state (a feed's ETag, a crawl frontier). */
+  read(context: IngestContext & { db: Database }): AsyncIterable<ReaderItem<Record>>;
+  /** One record (at `line` of its file) -> its rows (possibly none). Throw MalformedRow for a record that cannot be used. */
+  toRows(record: Record, context: IngestContext, line: number): Row[];
   upsert(db: Queryable, rows: Row[]): Promise<UpsertCounts>;
   /** Runs after the last batch, in the same database (derived tables, vocabularies). */
   finish?(db: Database): Promise<void>;
@@ -108,12 +109,12 @@ export async function runIngestion<R, Row>(db: Database, source: IngestionSource
   };
   let error: string | undefined;
   try {
-    for await (const item of source.read(options)) {
+    for await (const item of source.read({ ...options, db })) {
       counts.rows_read += 1;
       if (isMalformed(item)) skip(item.line, item.malformed);
       else {
         try {
-          batch.push(...source.toRows(item.value, options));
+          batch.push(...source.toRows(item.value, options, item.line));
         } catch (caught) {
           if (!(caught instanceof MalformedRow)) throw caught;
           skip(item.line, caught.message);

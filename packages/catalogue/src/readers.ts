@@ -33,7 +33,8 @@ export interface CsvOptions {
 
 /** A CSV file with a header row, as objects keyed by the header's names. */
 export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGenerator<ReaderItem<Record<string, string>>> {
-  const parser = createReadStream(path).pipe(
+  const file = createReadStream(path);
+  const parser = file.pipe(
     parse({
       columns: true,
       delimiter: options.delimiter ?? ",",
@@ -44,6 +45,8 @@ export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGen
       info: true,
     }),
   );
+  // pipe() does not forward the file's errors (a missing file): hand them to the parser, which the loop reads.
+  file.on("error", (error) => parser.destroy(error));
   let count = 0;
   // csv-parse counts records of the wrong length cumulatively: a rise marks this record.
   let invalidSoFar = 0;
@@ -61,6 +64,7 @@ export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGen
     }
   } finally {
     parser.destroy();
+    file.destroy();
   }
 }
 

@@ -12,6 +12,12 @@ export interface UpsertSpec<Row> {
   key: readonly (keyof Row & string)[];
   /** Every column written, key included. */
   columns: readonly (keyof Row & string)[];
+  /**
+   * A column that orders versions of a row (a record's line in its file, a fetch time): a stored row is replaced
+   * only by one of the same or a later revision. Two records of one file with the same key then settle on the
+   * later one on every run, instead of taking turns.
+   */
+  revision?: keyof Row & string;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -24,7 +30,7 @@ function checkIdentifier(name: string): string {
 /**
  * Inserts rows, or updates the stored row with the same natural key when any column differs, in one statement.
  * A row equal to the stored one is left alone, so re-running an ingestion writes nothing and counts it unchanged.
- * Rows repeating a key within the batch keep the last one.
+ * Rows repeating a key within the batch keep the last one (the others count as unchanged).
  */
 export async function upsertRows<Row extends Record<string, unknown>>(
   db: Queryable,
@@ -44,7 +50,7 @@ export async function upsertRows<Row extends Record<string, unknown>>(
   const tuples = unique.map((row) => `(${columns.map((c) => `$${params.push(row[c] ?? null)}`).join(", ")})`);
   const changed = valueColumns.length
     ? `DO UPDATE SET ${valueColumns.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}
-       WHERE (${valueColumns.map((c) => `${table}.${c}`).join(", ")}) IS DISTINCT FROM (${valueColumns.map((c) => `EXCLUDED.${c}`).join(", ")})`
+       WHERE ${spec.revision ? `EXCLUDED.${checkIdentifier(spec.revision)} >= ${table}.${spec.revision} AND ` : ""}(${valueColumns.map((c) => `${table}.${c}`).join(", ")}) IS DISTINCT FROM (${valueColumns.map((c) => `EXCLUDED.${c}`).join(", ")})`
     : "DO NOTHING";
   const { rows: written } = await db.query<{ inserted: boolean }>(
     `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${tuples.join(", ")}
@@ -54,5 +60,5 @@ export async function upsertRows<Row extends Record<string, unknown>>(
   );
   const inserted = written.filter((r) => r.inserted).length;
   const updated = written.length - inserted;
-  return { inserted, updated, unchanged: unique.length - written.length };
+  return { inserted, updated, unchanged: rows.length - written.length };
 }

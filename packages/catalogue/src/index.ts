@@ -8,3 +8,4 @@ export * from "./facets.js";
 export * from "./search.js";
 export * from "./sources.js";
 export * from "./ingestion-module.js";
+export * from "./scheduler.js";

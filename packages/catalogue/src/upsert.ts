@@ -18,6 +18,8 @@ export interface UpsertSpec<Row> {
    * later one on every run, instead of taking turns.
    */
   revision?: keyof Row & string;
+  /** "insert-only": a stored row is kept as it is (a partial record must not blank out a fuller one). */
+  mode?: "upsert" | "insert-only";
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -46,11 +48,13 @@ export async function upsertRows<Row extends Record<string, unknown>>(
   const columns = spec.columns.map(checkIdentifier);
   const keySet = new Set<string>(spec.key);
   const valueColumns = columns.filter((c) => !keySet.has(c));
+  // A row that differs only in its revision is the same row: not rewritten, counted unchanged.
+  const compared = valueColumns.filter((c) => c !== spec.revision);
   const params: unknown[] = [];
   const tuples = unique.map((row) => `(${columns.map((c) => `$${params.push(row[c] ?? null)}`).join(", ")})`);
-  const changed = valueColumns.length
+  const changed = valueColumns.length && spec.mode !== "insert-only"
     ? `DO UPDATE SET ${valueColumns.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}
-       WHERE ${spec.revision ? `EXCLUDED.${checkIdentifier(spec.revision)} >= ${table}.${spec.revision} AND ` : ""}(${valueColumns.map((c) => `${table}.${c}`).join(", ")}) IS DISTINCT FROM (${valueColumns.map((c) => `EXCLUDED.${c}`).join(", ")})`
+       WHERE ${spec.revision ? `EXCLUDED.${checkIdentifier(spec.revision)} >= ${table}.${spec.revision} AND ` : ""}(${compared.map((c) => `${table}.${c}`).join(", ")}) IS DISTINCT FROM (${compared.map((c) => `EXCLUDED.${c}`).join(", ")})`
     : "DO NOTHING";
   const { rows: written } = await db.query<{ inserted: boolean }>(
     `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${tuples.join(", ")}

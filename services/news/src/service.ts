@@ -1,8 +1,8 @@
-import { createCatalogueLoader, defineIngestion } from "@apiplat/catalogue";
+import { createCatalogueLoader, defineIngestion, liveIngestionScheduler } from "@apiplat/catalogue";
 import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
-import { feedScheduler, feedSource, type FeedConfig } from "./ingest/feeds.js";
+import { feedSource, type FeedConfig } from "./ingest/feeds.js";
 import { articleRoutes } from "./routes/articles.js";
 import { sourceRoutes } from "./routes/sources.js";
 import { trendingRoutes } from "./routes/trending.js";
@@ -43,13 +43,13 @@ export default defineService<NewsSettings, NewsInject>({
     if (settings.feeds.length > 0) {
       const feeds = all.find((s) => s.name === "rss-feeds")!;
       background(
-        feedScheduler({
+        liveIngestionScheduler({
           db,
           source: feeds,
           intervalMs: settings.feedIntervalMs,
           datasetsDir: config.datasetsDir,
           now,
-          // The first load goes first: feeds then add to a loaded catalogue.
+          after: loader.loaded,
           onRun: (summary) => app.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, "news: feeds fetched"),
         }),
       );

@@ -3,9 +3,9 @@
  * conditional GET (If-None-Match / If-Modified-Since from the last answer, kept in feed_state), parsed, and its
  * items upserted by canonical URL, so an article seen in two feeds, or again in the same feed, is one article.
  */
-import { MalformedRow, runIngestion, textSearchConfig, type IngestionSource, type IngestRunSummary } from "@apiplat/catalogue";
+import { MalformedRow, textSearchConfig, type IngestionSource } from "@apiplat/catalogue";
 import type { OutboundClient } from "@apiplat/outbound-guard";
-import type { Database, Queryable } from "@apiplat/storage";
+import type { Queryable } from "@apiplat/storage";
 import { articleId, canonicalUrl, domainOf, sourceId, type Publisher } from "../domain/articles.js";
 import { parseFeed, type FeedItem } from "../domain/feeds.js";
 import { refreshDerived, upsertArticles, type ArticleRow } from "./datasets.js";
@@ -133,40 +133,5 @@ export function feedSource(options: { feeds: readonly FeedConfig[]; outbound: Ou
     },
     upsert: upsertArticles,
     finish: refreshDerived,
-  };
-}
-
-/** Fetches the feeds at start and then every `intervalMs`; one run at a time. */
-export function feedScheduler(options: {
-  db: Database;
-  source: IngestionSource<FeedRecord, ArticleRow>;
-  intervalMs: number;
-  datasetsDir: string;
-  now: () => Date;
-  onRun: (summary: IngestRunSummary) => void;
-}) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const tick = () => {
-    if (busy) return; // a slow round is not stacked with the next one
-    busy = true;
-    running = runIngestion(options.db, options.source, { datasetsDir: options.datasetsDir, now: options.now })
-      .then(options.onRun)
-      .finally(() => {
-        busy = false;
-      });
-  };
-  return {
-    name: "rss/atom feeds",
-    start() {
-      tick();
-      timer = setInterval(tick, options.intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
   };
 }

@@ -22,7 +22,7 @@ CREATE TABLE search_vocabulary (
   term text PRIMARY KEY,
   documents integer NOT NULL
 );
-CREATE INDEX search_vocabulary_trgm ON search_vocabulary USING gin (term gin_trgm_ops);
+CREATE INDEX search_vocabulary_trgm ON search_vocabulary USING gin (term gin_trgm_ops) WITH (fastupdate = off);
 
 -- Publishers. article_count and the date range are refreshed after each ingestion.
 CREATE TABLE news_sources (
@@ -62,7 +62,7 @@ CREATE TABLE articles (
     setweight(to_tsvector(text_config, title), 'A') || setweight(to_tsvector(text_config, coalesce(description, '')), 'B')
   ) STORED
 );
-CREATE INDEX articles_document ON articles USING gin (document);
+CREATE INDEX articles_document ON articles USING gin (document) WITH (fastupdate = off);
 CREATE INDEX articles_published ON articles (published_at DESC, id);
 CREATE INDEX articles_country_published ON articles (country, published_at DESC);
 CREATE INDEX articles_category_published ON articles (category, published_at DESC);

@@ -22,7 +22,7 @@ CREATE TABLE search_vocabulary (
   term text PRIMARY KEY,
   documents integer NOT NULL
 );
-CREATE INDEX search_vocabulary_trgm ON search_vocabulary USING gin (term gin_trgm_ops);
+CREATE INDEX search_vocabulary_trgm ON search_vocabulary USING gin (term gin_trgm_ops) WITH (fastupdate = off);
 
 -- Category names per country, from the YouTube API's videoCategoryListResponse files.
 CREATE TABLE categories (
@@ -71,9 +71,10 @@ CREATE TABLE videos (
     || setweight(to_tsvector('english', coalesce(description, '')), 'C')
   ) STORED
 );
-CREATE INDEX videos_document ON videos USING gin (document);
+CREATE INDEX videos_document ON videos USING gin (document) WITH (fastupdate = off);
 CREATE INDEX videos_channel ON videos (channel_id);
 CREATE INDEX videos_views ON videos (latest_views DESC NULLS LAST, video_id);
+CREATE INDEX videos_countries ON videos USING gin (countries) WITH (fastupdate = off);
 
 -- One row per video, country and trending day.
 CREATE TABLE snapshots (

@@ -10,6 +10,7 @@ import {
   readCsv,
   readJsonLines,
   refreshVocabulary,
+  settleTables,
   upsertRows,
   type IngestionSource,
   type UpsertCounts,
@@ -61,6 +62,7 @@ export async function refreshDerived(db: Database): Promise<void> {
      WHERE a.story_id = c.story_id AND a.popularity IS DISTINCT FROM c.n`,
   );
   await refreshVocabulary(db, "SELECT title || ' ' || coalesce(description, '') FROM articles");
+  await settleTables(db, ["articles", "news_sources", "search_vocabulary"]);
 }
 
 const HUFFPOST: Publisher = { id: "huffpost", name: "HuffPost", url: "https://www.huffpost.com", category: null, language: "en", country: "us" };

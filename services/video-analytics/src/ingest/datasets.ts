@@ -10,6 +10,7 @@ import {
   readCsv,
   readJsonArray,
   refreshVocabulary,
+  settleTables,
   upsertRows,
   type IngestionSource,
   type ReaderItem,
@@ -112,6 +113,7 @@ export async function refreshSummaries(db: Database): Promise<void> {
        IS DISTINCT FROM (a.views, a.latest_date, a.days, a.countries, a.peak_rank, a.first_views, a.likes, a.comments)`,
   );
   await refreshVocabulary(db, "SELECT title || ' ' || array_to_string(tags, ' ') FROM videos");
+  await settleTables(db, ["videos", "snapshots", "search_vocabulary"]);
 }
 
 const ATTRIBUTION = {

@@ -84,7 +84,7 @@ export interface VideoFilters {
 export async function searchVideos(db: Queryable, filters: VideoFilters, sort: VideoSort, page: Page): Promise<{ total: number; videos: VideoRecord[] }> {
   const filter = new SqlFilter();
   const rank = filters.text ? matchText(filter, filters.text.query, { vector: "v.document", config: "english" }).rank : null;
-  if (filters.country) filter.where((p) => `${p(filters.country!.toLowerCase())} = ANY(v.countries)`);
+  if (filters.country) filter.where((p) => `v.countries @> ARRAY[${p(filters.country!.toLowerCase())}]::text[]`);
   filter.equals("v.category_id", filters.categoryId);
   if (filters.publishedAfter) filter.where((p) => `v.published_at >= ${p(filters.publishedAfter)}`);
   if (filters.publishedBefore) filter.where((p) => `v.published_at < ${p(filters.publishedBefore)}`);

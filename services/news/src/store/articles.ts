@@ -60,16 +60,15 @@ export async function searchArticles(
   page: Page,
 ): Promise<{ total: number; articles: ArticleRecord[] }> {
   const { filter, rank } = buildFilter(filters);
-  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM articles ${filter.sql}`, filter.params);
-  const total = count.rows[0].n;
-  if (total <= page.offset) return { total, articles: [] };
-  const limit = filter.param(page.limit);
-  const offset = filter.param(page.offset);
-  const { rows } = await db.query<ArticleRecord>(
-    `SELECT ${COLUMNS} FROM articles ${filter.sql} ORDER BY ${orderBy(sort, rank)} LIMIT ${limit} OFFSET ${offset}`,
+  // The total rides along with the page (one pass over the matches); only a page past the end needs its own count.
+  const { rows } = await db.query<ArticleRecord & { total: number }>(
+    `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM articles ${filter.sql}
+     ORDER BY ${orderBy(sort, rank)} LIMIT ${filter.param(page.limit)} OFFSET ${filter.param(page.offset)}`,
     filter.params,
   );
-  return { total, articles: rows };
+  if (rows.length > 0) return { total: rows[0].total, articles: rows.map(({ total: _total, ...article }) => article) };
+  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM articles ${filter.sql}`, filter.params.slice(0, -2));
+  return { total: count.rows[0].n, articles: [] };
 }
 
 export async function articleFacets(db: Queryable, filters: ArticleFilters): Promise<Record<"category" | "country" | "source", FacetCount[]>> {

@@ -1,5 +1,16 @@
 -- The catalogue's standard tables (see packages/catalogue/README.md).
-CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA pg_catalog;
+-- pg_trgm in pg_catalog, on every search path and owned by no service's schema (see the catalogue README); a role
+-- that may not create objects there (not a superuser) gets it in its own schema instead.
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+    BEGIN
+      CREATE EXTENSION pg_trgm SCHEMA pg_catalog;
+    EXCEPTION WHEN insufficient_privilege THEN
+      CREATE EXTENSION pg_trgm;
+    END;
+  END IF;
+END $$;
 
 CREATE TABLE ingest_runs (
   id bigserial PRIMARY KEY,

@@ -4,7 +4,7 @@ import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import { round } from "../domain/videos.js";
 import * as S from "../schemas.js";
-import { previousDay, trendingCountries, trendingDay } from "../store/videos.js";
+import { previousDay, trendingCountries, trendingDay, videosByIds } from "../store/videos.js";
 import { resolveCategory } from "./search.js";
 import { videoSummary } from "./views.js";
 
@@ -39,6 +39,7 @@ export const trendingRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = asyn
       const previousRanks = new Map<string, number>();
       if (before) (await trendingDay(db, country, before, categoryId)).forEach((v, i) => previousRanks.set(v.video_id, i + 1));
       const slice = today.slice(page.offset, page.offset + page.limit);
+      const details = await videosByIds(db, slice.map((v) => v.video_id));
       return ok({
         country,
         date: day,
@@ -53,7 +54,7 @@ export const trendingRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = asyn
             rank_change: previous === null ? null : previous - rank,
             trending_score: round(v.velocity, 2),
             list_position: v.list_position,
-            video: videoSummary(v),
+            video: videoSummary(details.get(v.video_id)!),
             day_metrics: { as_of: day, views: v.views, likes: v.likes, dislikes: null, comments: v.comments },
           };
         }),

@@ -121,7 +121,8 @@ export async function previousDay(db: Queryable, country: string, day: string): 
   return rows[0].day;
 }
 
-export interface TrendingEntry extends VideoRecord {
+export interface TrendingEntry {
+  video_id: string;
   views: number;
   likes: number | null;
   comments: number | null;
@@ -129,16 +130,23 @@ export interface TrendingEntry extends VideoRecord {
   velocity: number;
 }
 
-/** A day's trending videos of a country, by view velocity (fastest first). */
+/** A day's trending videos of a country, by view velocity (fastest first): the ranking, without the videos' details. */
 export async function trendingDay(db: Queryable, country: string, day: string, categoryId?: number): Promise<TrendingEntry[]> {
-  const filter = new SqlFilter().equals("s.country", country).where((p) => `s.trending_date = ${p(day)}::date`).equals("v.category_id", categoryId);
+  const filter = new SqlFilter().equals("s.country", country).where((p) => `s.trending_date = ${p(day)}::date`);
+  if (categoryId !== undefined) filter.where((p) => `v.category_id = ${p(categoryId)}`);
   const { rows } = await db.query<TrendingEntry>(
-    `SELECT ${VIDEO_COLUMNS}, s.views, s.likes, s.comments, s.list_position, s.velocity
-     FROM snapshots s JOIN videos v ON v.video_id = s.video_id ${filter.sql}
+    `SELECT s.video_id, s.views, s.likes, s.comments, s.list_position, s.velocity
+     FROM snapshots s ${categoryId === undefined ? "" : "JOIN videos v ON v.video_id = s.video_id"} ${filter.sql}
      ORDER BY s.velocity DESC NULLS LAST, s.video_id`,
     filter.params,
   );
   return rows;
+}
+
+/** The details of some videos (a page of a ranking), by id. */
+export async function videosByIds(db: Queryable, ids: readonly string[]): Promise<Map<string, VideoRecord>> {
+  const { rows } = await db.query<VideoRecord>(`SELECT ${VIDEO_COLUMNS} FROM videos v WHERE v.video_id = ANY($1::text[])`, [ids]);
+  return new Map(rows.map((r) => [r.video_id, r]));
 }
 
 /** Category ids by name (case-insensitive), in any country's list. */

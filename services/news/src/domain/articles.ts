@@ -52,9 +52,9 @@ export function canonicalUrl(raw: string): string | null {
   url.hash = "";
   for (const key of [...url.searchParams.keys()]) if (TRACKING_PARAMS.test(key)) url.searchParams.delete(key);
   url.searchParams.sort();
-  let text = url.toString();
-  if (text.endsWith("/") && url.pathname !== "/") text = text.slice(0, -1);
-  return text;
+  if (url.pathname.length > 1 && url.pathname.endsWith("/")) url.pathname = url.pathname.slice(0, -1);
+  const text = url.toString();
+  return url.pathname === "/" && !url.search ? text.slice(0, -1) : text;
 }
 
 function digest(text: string): string {

@@ -36,24 +36,29 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
  * with the stem (or with the stem minus its last letter, for "happi" -> "happy"), as spelt most often.
  */
 export function surfaceForm(lexeme: string, headlines: readonly string[]): string {
-  const counts = new Map<string, number>();
+  // Words counted case-insensitively; shown in their most frequent spelling (the first seen on a tie).
+  const groups = new Map<string, { count: number; spellings: Map<string, number> }>();
   const stems = [lexeme, lexeme.length > 3 ? lexeme.slice(0, -1) : lexeme];
   for (const headline of headlines) {
     for (const match of headline.matchAll(WORD)) {
       const word = match[0].replace(/['’]s$/, "");
       const lowerWord = word.toLowerCase();
-      if (stems.some((s) => lowerWord.startsWith(s)) && lowerWord.length <= lexeme.length + 4) {
-        counts.set(word, (counts.get(word) ?? 0) + 1);
-      }
+      if (!stems.some((s) => lowerWord.startsWith(s)) || lowerWord.length > lexeme.length + 4) continue;
+      const group = groups.get(lowerWord) ?? { count: 0, spellings: new Map<string, number>() };
+      group.count += 1;
+      group.spellings.set(word, (group.spellings.get(word) ?? 0) + 1);
+      groups.set(lowerWord, group);
     }
   }
-  let best = lexeme;
-  let bestCount = 0;
-  for (const [word, count] of counts) {
-    if (count > bestCount || (count === bestCount && word.length < best.length)) {
-      best = word;
-      bestCount = count;
-    }
+  let best: { word: string; count: number; spellings: Map<string, number> } | null = null;
+  for (const [word, group] of groups) {
+    if (!best || group.count > best.count || (group.count === best.count && word.length < best.word.length)) best = { word, ...group };
   }
-  return best;
+  if (!best) return lexeme;
+  let spelling = best.word;
+  let most = 0;
+  for (const [form, count] of best.spellings) {
+    if (count > most) [spelling, most] = [form, count];
+  }
+  return spelling;
 }

@@ -9,7 +9,7 @@
  */
 import path from "node:path";
 import { loadConfig } from "@apiplat/config";
-import { runIngestion, terminalProgress, type ServiceIngestion } from "@apiplat/catalogue";
+import { runIngestions, terminalProgress, type ServiceIngestion } from "@apiplat/catalogue";
 import { openPlatform, type ServiceManifest } from "@apiplat/service-kit";
 import { migrate } from "@apiplat/storage";
 
@@ -63,18 +63,18 @@ const platform = await openPlatform(config);
 let failed = false;
 try {
   if (module.default.migrations) await migrate(platform.db, module.default.name, module.default.migrations);
-  for (const source of selected) {
-    const summary = await runIngestion(platform.db, source, {
-      datasetsDir: config.datasetsDir,
-      limit,
-      now: () => new Date(),
-      onProgress: terminalProgress(),
-    });
-    if (process.stderr.isTTY) process.stderr.write("\n");
-    const { skipped, ...counts } = summary;
-    console.log(JSON.stringify({ ...counts, skipped_examples: skipped.slice(0, 5) }));
-    if (summary.status === "failed") failed = true;
-  }
+  await runIngestions(platform.db, selected, {
+    datasetsDir: config.datasetsDir,
+    limit,
+    now: () => new Date(),
+    onProgress: terminalProgress(),
+    onRun(summary) {
+      if (process.stderr.isTTY) process.stderr.write("\n");
+      const { skipped, ...counts } = summary;
+      console.log(JSON.stringify({ ...counts, skipped_examples: skipped.slice(0, 5) }));
+      if (summary.status === "failed") failed = true;
+    },
+  });
 } finally {
   await platform.close();
 }

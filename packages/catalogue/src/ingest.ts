@@ -70,6 +70,8 @@ export interface ProgressReport {
 }
 
 export interface IngestOptions extends IngestContext {
+  /** Leave the source's `finish` to a later run (see runIngestions). */
+  skipFinish?: boolean;
   /** Called about once a second while the run lasts (see `terminalProgress`). */
   onProgress?: (report: ProgressReport) => void;
   batchSize?: number;
@@ -127,7 +129,7 @@ export async function runIngestion<R, Row>(db: Database, source: IngestionSource
       }
     }
     await flush();
-    await source.finish?.(db);
+    if (!options.skipFinish) await source.finish?.(db);
   } catch (caught) {
     error = caught instanceof Error ? caught.message : String(caught);
   }
@@ -152,6 +154,35 @@ export async function runIngestion<R, Row>(db: Database, source: IngestionSource
     rows_per_second: Math.round(rowsPerSecond),
     ...(error === undefined ? {} : { error }),
   };
+}
+
+/**
+ * Runs sources one after the other. Consecutive sources sharing one `finish` (the same function: they fill the same
+ * tables) run it once, after the last of them: refreshing derived tables after every file of a service would cost
+ * more than loading the files.
+ */
+export async function runIngestions(
+  db: Database,
+  sources: readonly IngestionSource<any, any>[],
+  options: IngestOptions & { onRun?: (summary: IngestRunSummary) => void; shouldStop?: () => boolean },
+): Promise<IngestRunSummary[]> {
+  const summaries: IngestRunSummary[] = [];
+  let finishOwed = false;
+  for (const [index, source] of sources.entries()) {
+    if (options.shouldStop?.()) break;
+    const next = sources[index + 1];
+    const deferred = source.finish !== undefined && next?.finish === source.finish && !options.shouldStop?.();
+    const summary = await runIngestion(db, source, { ...options, skipFinish: deferred });
+    if (deferred) finishOwed ||= summary.status === "succeeded";
+    else {
+      // The group's last run failed before its finish: the earlier runs still need theirs.
+      if (finishOwed && summary.status === "failed") await source.finish?.(db);
+      finishOwed = false;
+    }
+    options.onRun?.(summary);
+    summaries.push(summary);
+  }
+  return summaries;
 }
 
 /** A progress line rewritten in place on a terminal; one line per report elsewhere (logs, pipes). */

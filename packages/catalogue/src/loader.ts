@@ -7,7 +7,7 @@
 import { errors } from "@apiplat/errors";
 import type { Database } from "@apiplat/storage";
 import type { FastifyInstance } from "fastify";
-import { catalogueIsEmpty, runIngestion, type IngestContext, type IngestionSource, type IngestRunSummary } from "./ingest.js";
+import { catalogueIsEmpty, runIngestions, type IngestContext, type IngestionSource, type IngestRunSummary } from "./ingest.js";
 
 export interface CatalogueLoaderOptions {
   db: Database;
@@ -39,14 +39,11 @@ export function createCatalogueLoader(options: CatalogueLoaderOptions): Catalogu
 
   async function load(): Promise<IngestRunSummary[]> {
     if (!(await catalogueIsEmpty(options.db, options.tables))) return [];
-    const summaries: IngestRunSummary[] = [];
-    for (const source of options.sources.filter((s) => !s.live)) {
-      if (stopping) break;
-      const summary = await runIngestion(options.db, source, options.context);
-      options.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, `catalogue: ${source.name} loaded`);
-      summaries.push(summary);
-    }
-    return summaries;
+    return runIngestions(options.db, options.sources.filter((s) => !s.live), {
+      ...options.context,
+      shouldStop: () => stopping,
+      onRun: (summary) => options.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, `catalogue: ${summary.source} loaded`),
+    });
   }
 
   return {

@@ -16,6 +16,7 @@ import {
   readJsonLines,
   refreshVocabulary,
   runIngestion,
+  runIngestions,
   upsertRows,
   type IngestionSource,
 } from "../src/index.js";
@@ -64,6 +65,18 @@ for (const embedded of [true, false]) {
       expect(rows[0].n).toBe(4);
       const [view] = await datasetsView(platform.deps.db, [itemsSource()]);
       expect(view).toMatchObject({ name: "items", runs: 2, last_run: { status: "succeeded", rows_inserted: 0, rows_unchanged: 4 } });
+    });
+
+    it("runs a finish shared by consecutive sources once, after the last, even when the last fails", async () => {
+      let finishes = 0;
+      const finish = async () => {
+        finishes += 1;
+      };
+      const good = { ...itemsSource(), finish };
+      const missing = { ...itemsSource(), name: "missing", read: () => readCsv(`${fixtures}no-such-file.csv`), finish };
+      const summaries = await runIngestions(platform.deps.db, [good, good, missing], context);
+      expect(summaries.map((s) => s.status)).toEqual(["succeeded", "succeeded", "failed"]);
+      expect(finishes).toBe(1);
     });
 
     it("updates a row whose fields changed, and only that row", async () => {

@@ -35,7 +35,10 @@ process.on("message", (message) => {
 process.on("disconnect", () => void stop());
 
 try {
-  db = await PGlite.create(dataDir || undefined);
+  // The extensions PGlite loads: a real server ships them as contrib, and migrations' CREATE EXTENSION works on
+  // PGlite only for one loaded here. pg_trgm: typo-tolerant and prefix search (the catalogue services).
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  db = await PGlite.create(dataDir || undefined, { extensions: { pg_trgm } });
   server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: Number(maxConnections) });
   const listening = new Promise((resolve) => server.addEventListener("listening", (event) => resolve(event.detail.port)));
   await server.start();

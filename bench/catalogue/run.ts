@@ -1,0 +1,127 @@
+/**
+ * Ingestion speed and search latency of a catalogue service (news, video-analytics), on the real PostgreSQL or on
+ * the embedded PGlite:
+ *
+ *   bash scripts/pnpm.sh exec tsx bench/catalogue/run.ts <service> [seconds per scenario, default 10] [--embedded]
+ *
+ * A child process, pinned to core 0 when taskset exists, builds the service on a fresh test platform (a schema of
+ * its own on PostgreSQL, or an in-memory PGlite), ingests every dataset of the service (timing each: rows per
+ * second, the derived tables and vocabulary included) and listens. This process then drives it with autocannon
+ * (20 connections) over each scenario and prints one JSON document. With BENCH_ISOLATE=1 (root), PostgreSQL, Redis
+ * and this process move off core 0 during the load.
+ */
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { runIngestion, type ServiceIngestion } from "@apiplat/catalogue";
+import { loadConfig } from "@apiplat/config";
+import { buildService, type ServiceManifest } from "@apiplat/service-kit";
+import { createTestPlatform } from "@apiplat/testing";
+import { onCoreZero, withCoreZeroIsolated } from "../lib/cores.js";
+import { cpuSeconds } from "../lib/proc-cpu.js";
+import { runScenarios, type Scenario } from "../lib/scenarios.js";
+
+const SCENARIOS: Record<string, Scenario[]> = {
+  news: [
+    {
+      name: "GET /search, 10 queries in turn (relevancy)",
+      paths: ["trump", "climate change", "covid vaccine", "stock market", "world cup", "election -trump", "cofee", "apple iphone", "police shooting", '"supreme court"'].map(
+        (q) => `/search?q=${encodeURIComponent(q)}`,
+      ),
+    },
+    { name: "GET /search?country=us&category=politics (newest first)", paths: ["/search?country=us&category=politics"] },
+    { name: "GET /top-headlines?country=us", paths: ["/top-headlines?country=us"] },
+    { name: "GET /trending?window=7d", paths: ["/trending?window=7d"] },
+  ],
+  "video-analytics": [
+    {
+      name: "GET /search, 10 queries in turn (relevance)",
+      paths: ["music video", "official trailer", "minecraft", "christmas", "thanksgivng", "football highlights", "makeup tutorial", "live", "comedy -prank", '"saturday night live"'].map(
+        (q) => `/search?q=${encodeURIComponent(q)}`,
+      ),
+    },
+    { name: "GET /search?country=us&sort=views", paths: ["/search?country=us&sort=views"] },
+    { name: "GET /trending?country=us", paths: ["/trending?country=us"] },
+    { name: "GET /video/{id}", paths: ["/video/sXP6vliZIHI"] },
+  ],
+};
+
+async function serve(name: string, embedded: boolean): Promise<void> {
+  const module = (await import(`@apiplat/${name}`)) as { default: ServiceManifest<any, any>; ingestion: ServiceIngestion };
+  const datasetsDir = loadConfig(process.env).datasetsDir;
+  const platform = await createTestPlatform({
+    embedded,
+    env: { LOG_LEVEL: "warn", LOG_REQUESTS: "false", RATE_LIMITS: "off", DATASETS_DIR: datasetsDir },
+  });
+  const app = await buildService(module.default, platform.deps, { settings: { autoLoad: false } });
+  const ingestion = [];
+  for (const source of module.ingestion.sources({ config: platform.deps.config, options: {} }).filter((s) => !s.live)) {
+    const summary = await runIngestion(platform.deps.db, source, { datasetsDir, now: () => new Date() });
+    ingestion.push({ source: source.name, rows: summary.rows_read, seconds: Math.round((summary.finished_at.getTime() - summary.started_at.getTime()) / 100) / 10, rows_per_second: summary.rows_per_second });
+  }
+  const { key } = await platform.subscribe(module.default.name, "MEGA");
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = app.server.address() as { port: number };
+  console.log(JSON.stringify({ port, headers: platform.headersFor(module.default.name, key), ingestion }));
+  process.once("SIGTERM", async () => {
+    await app.close();
+    await platform.close();
+    process.exit(0);
+  });
+}
+
+/** One caller at a time: the latency of a request when nothing queues. */
+async function sequentialLatency(base: string, headers: Record<string, string>, paths: string[], count: number) {
+  const timings: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const response = await fetch(base + paths[i % paths.length], { headers });
+    await response.arrayBuffer();
+    timings.push(performance.now() - started);
+  }
+  timings.sort((a, b) => a - b);
+  const at = (p: number) => Math.round(timings[Math.min(timings.length - 1, Math.floor(p * timings.length))] * 10) / 10;
+  return { requests: count, p50_ms: at(0.5), p99_ms: at(0.99) };
+}
+
+async function drive(name: string, seconds: number, embedded: boolean): Promise<void> {
+  const [command, ...commandArgs] = onCoreZero([process.execPath, "--import", "tsx", import.meta.filename, "--serve", name, embedded ? "embedded" : "postgres"]);
+  const child = spawn(command, commandArgs, {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: process.env,
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  const { port, headers, ingestion } = JSON.parse(line) as { port: number; headers: Record<string, string>; ingestion: unknown[] };
+  const base = `http://127.0.0.1:${port}`;
+  for (const scenario of SCENARIOS[name]) for (const path of scenario.paths) {
+    const response = await fetch(base + path, { headers });
+    if (response.status !== 200) throw new Error(`warm-up ${path}: ${response.status} ${await response.text()}`);
+  }
+  const results = [];
+  for (const scenario of SCENARIOS[name]) {
+    const sequential = await sequentialLatency(base, headers, scenario.paths, 100);
+    const cpuBefore = cpuSeconds(child.pid!);
+    const [loaded] = await withCoreZeroIsolated(process.env.BENCH_ISOLATE === "1", () =>
+      runScenarios(base, headers, [scenario], { connections: 20, seconds }),
+    );
+    const cpu = cpuSeconds(child.pid!) - cpuBefore;
+    const total = loaded.total as number;
+    // The server's own CPU per request: what one dedicated core would sustain, whatever else ran on the machine.
+    results.push({ ...loaded, one_caller: sequential, server_cpu_ms_per_request: Math.round((cpu * 1000 * 100) / total) / 100, requests_per_server_cpu_second: Math.round(total / cpu) });
+  }
+  child.kill("SIGTERM");
+  console.log(JSON.stringify({ service: name, database: embedded ? "PGlite (in-process)" : "PostgreSQL 15", when: new Date().toISOString(), ingestion, results }, null, 2));
+}
+
+const args = process.argv.slice(2);
+if (args[0] === "--serve") await serve(args[1], args[2] === "embedded");
+else {
+  const [name, secondsArg] = args.filter((a) => !a.startsWith("--"));
+  if (!SCENARIOS[name]) {
+    console.error(`usage: tsx bench/catalogue/run.ts <${Object.keys(SCENARIOS).join("|")}> [seconds] [--embedded]`);
+    process.exit(2);
+  }
+  await drive(name, Number(secondsArg ?? 10), args.includes("--embedded"));
+}

@@ -1,0 +1,112 @@
+/**
+ * Full-text search over a catalogue: a weighted `tsvector` column (built by the service's migration with
+ * `setweight(to_tsvector(<config>, ...), 'A') || ...`), queried with `websearch_to_tsquery` (phrases in quotes,
+ * `-exclusion`, `OR`, as people type them) and ranked with `ts_rank_cd` normalized by document length. Typo
+ * tolerance comes from pg_trgm: a word of the query that no document contains is replaced by the closest word of
+ * the catalogue's vocabulary (trigram similarity), and the corrected query is reported. A word ending in `*` is a
+ * prefix. The same SQL runs on PostgreSQL and on PGlite (which loads contrib pg_trgm, see @apiplat/storage).
+ */
+import type { Database, Queryable } from "@apiplat/storage";
+import type { SqlFilter } from "./sql.js";
+
+/** PostgreSQL text-search configurations by ISO 639-1 language code. */
+const TEXT_SEARCH_CONFIGS: Record<string, string> = {
+  ar: "arabic", da: "danish", de: "german", en: "english", es: "spanish", fi: "finnish", fr: "french", hu: "hungarian",
+  it: "italian", nl: "dutch", no: "norwegian", pt: "portuguese", ro: "romanian", ru: "russian", sv: "swedish", tr: "turkish",
+};
+
+/** The text-search configuration for a language code; `simple` (no stemming) for a language PostgreSQL does not stem. */
+export function textSearchConfig(language: string | undefined | null): string {
+  return (language && TEXT_SEARCH_CONFIGS[language.toLowerCase()]) || "simple";
+}
+
+/**
+ * ts_rank_cd normalization: 1 divides the rank by 1 + log(document length), so a long body does not outrank a
+ * short title that says the same thing (BM25's length normalization, roughly); 32 maps it into [0, 1).
+ */
+export const RANK_NORMALIZATION = 1 | 32;
+
+export interface TextQuery {
+  /** The query as searched (after typo correction). */
+  text: string;
+  /** Set when a word was corrected: the query as searched. */
+  corrected: string | null;
+  /** Prefix terms (`cof*`) searched as lexeme prefixes. */
+  prefixes: string[];
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const PREFIX = /([\p{L}\p{N}]+)\*/gu;
+const MIN_CORRECTED_LENGTH = 4;
+
+/**
+ * Prepares a query: prefixes split off, then each word the vocabulary does not know replaced by its closest known
+ * word (trigram similarity above pg_trgm's threshold, the most frequent on a tie). Needs the `search_vocabulary`
+ * table (see `refreshVocabulary`).
+ */
+export async function prepareTextQuery(db: Queryable, q: string): Promise<TextQuery> {
+  const prefixes = [...q.matchAll(PREFIX)].map((m) => m[1].toLowerCase());
+  const rest = q.replace(PREFIX, " ").replace(/\s+/g, " ").trim();
+  const words = [...new Set([...rest.matchAll(WORD)].map((m) => m[0].toLowerCase()))].filter(
+    (w) => w.length >= MIN_CORRECTED_LENGTH && w !== "or",
+  );
+  if (words.length === 0) return { text: rest, corrected: null, prefixes };
+  const { rows } = await db.query<{ word: string; suggestion: string | null }>(
+    `SELECT w.word,
+       (SELECT v.term FROM search_vocabulary v WHERE v.term % w.word
+         ORDER BY similarity(v.term, w.word) DESC, v.documents DESC, v.term LIMIT 1) AS suggestion
+     FROM unnest($1::text[]) AS w(word)
+     WHERE NOT EXISTS (SELECT 1 FROM search_vocabulary v WHERE v.term = w.word)`,
+    [words],
+  );
+  let text = rest;
+  for (const { word, suggestion } of rows) {
+    if (!suggestion) continue;
+    text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "giu"), suggestion);
+  }
+  return { text, corrected: text === rest ? null : [text, ...prefixes.map((p) => `${p}*`)].join(" ").trim(), prefixes };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The tsquery expression of a prepared query, its values added to the filter's parameters. */
+export function tsquerySql(filter: SqlFilter, query: TextQuery, config: string): string {
+  const parts: string[] = [];
+  const cfg = `${filter.param(config)}::regconfig`;
+  if (query.text.trim()) parts.push(`websearch_to_tsquery(${cfg}, ${filter.param(query.text)})`);
+  if (query.prefixes.length) parts.push(`to_tsquery(${cfg}, ${filter.param(query.prefixes.map((p) => `${p}:*`).join(" & "))})`);
+  return parts.length ? `(${parts.join(" && ")})` : `''::tsquery`;
+}
+
+/**
+ * Adds "the document matches" to the filter and returns the rank expression for ORDER BY / SELECT.
+ * `vector` is the weighted tsvector column.
+ */
+export function matchText(filter: SqlFilter, query: TextQuery, options: { vector: string; config: string }): { rank: string; tsquery: string } {
+  const tsquery = tsquerySql(filter, query, options.config);
+  filter.where(`${options.vector} @@ ${tsquery}`);
+  return { rank: `ts_rank_cd(${options.vector}, ${tsquery}, ${RANK_NORMALIZATION})`, tsquery };
+}
+
+/** A snippet of `text` with the matched words between <b> and </b>. */
+export function headlineSql(config: string, text: string, tsquery: string, maxWords = 30): string {
+  return `ts_headline(${config}, ${text}, ${tsquery}, 'StartSel=<b>, StopSel=</b>, MaxWords=${maxWords}, MinWords=${Math.ceil(maxWords / 2)}, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "')`;
+}
+
+/**
+ * Rebuilds the vocabulary typo correction draws on: every word of the catalogue's text (unstemmed, `simple`
+ * configuration) with the number of documents holding it. `textSql` selects one text column, e.g.
+ * `SELECT title || ' ' || coalesce(description, '') FROM articles`.
+ */
+export async function refreshVocabulary(db: Database, textSql: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query("DELETE FROM search_vocabulary");
+    await tx.query(
+      `INSERT INTO search_vocabulary (term, documents)
+       SELECT word, ndoc FROM ts_stat($1) WHERE length(word) >= ${MIN_CORRECTED_LENGTH} AND word ~ '^[[:alpha:]]+$'`,
+      [`SELECT to_tsvector('simple', t) FROM (${textSql}) AS source(t)`],
+    );
+  });
+}

@@ -1,0 +1,252 @@
+/**
+ * The four headline datasets of ../shared/datasets/news (see its SOURCE.md) as ingestion sources. Facts a dataset
+ * does not carry stay null: no dataset has images; only HuffPost has authors and descriptions; country comes from
+ * the publisher (HuffPost US, ABC AU, Times of India IN) or, for UCI, the host's country-code TLD; every set is
+ * English.
+ */
+import path from "node:path";
+import {
+  MalformedRow,
+  readCsv,
+  readJsonLines,
+  refreshVocabulary,
+  settleTables,
+  upsertRows,
+  type IngestionSource,
+  type UpsertCounts,
+} from "@apiplat/catalogue";
+import type { Database, Queryable } from "@apiplat/storage";
+import {
+  UCI_CATEGORIES,
+  articleId,
+  canonicalUrl,
+  cleanText,
+  countryOfHost,
+  domainOf,
+  normalizeCategory,
+  parseCompactDate,
+  parseIsoDay,
+  sourceId,
+  type Article,
+  type Publisher,
+} from "../domain/articles.js";
+
+export interface ArticleRow {
+  article: Article;
+  publisher: Publisher;
+}
+
+const ARTICLE_COLUMNS = [
+  "id", "dataset", "source_id", "source_name", "author", "title", "description", "url", "domain", "image_url",
+  "published_at", "category", "country", "language", "text_config", "story_id", "revision",
+] as const;
+const PUBLISHER_COLUMNS = ["id", "name", "url", "category", "language", "country"] as const;
+
+/** Publishers first (an article names its publisher), then the articles, both by natural key. */
+export async function upsertArticles(db: Queryable, rows: ArticleRow[]): Promise<UpsertCounts> {
+  await upsertRows(db, { table: "news_sources", key: ["id"], columns: PUBLISHER_COLUMNS }, rows.map((r) => r.publisher));
+  return upsertRows(db, { table: "articles", key: ["id"], columns: ARTICLE_COLUMNS, revision: "revision" }, rows.map((r) => r.article));
+}
+
+/** After a load: publishers' counts and date ranges, story sizes (UCI's popularity signal), the search vocabulary. */
+export async function refreshDerived(db: Database): Promise<void> {
+  await db.query(
+    `UPDATE news_sources s SET article_count = c.n, oldest_published_at = c.oldest, newest_published_at = c.newest
+     FROM (SELECT source_id, count(*)::int AS n, min(published_at) AS oldest, max(published_at) AS newest
+           FROM articles GROUP BY source_id) c
+     WHERE s.id = c.source_id AND (s.article_count, s.oldest_published_at, s.newest_published_at) IS DISTINCT FROM (c.n, c.oldest, c.newest)`,
+  );
+  await db.query(
+    `UPDATE articles a SET popularity = c.n
+     FROM (SELECT story_id, count(*)::int AS n FROM articles WHERE story_id IS NOT NULL GROUP BY story_id) c
+     WHERE a.story_id = c.story_id AND a.popularity IS DISTINCT FROM c.n`,
+  );
+  await refreshVocabulary(db, "SELECT title || ' ' || coalesce(description, '') FROM articles");
+  await settleTables(db, ["articles", "news_sources", "search_vocabulary"]);
+}
+
+const HUFFPOST: Publisher = { id: "huffpost", name: "HuffPost", url: "https://www.huffpost.com", category: null, language: "en", country: "us" };
+const ABC: Publisher = { id: "abc-news-au", name: "ABC News (AU)", url: "https://www.abc.net.au/news", category: null, language: "en", country: "au" };
+const TIMES_OF_INDIA: Publisher = { id: "the-times-of-india", name: "The Times of India", url: "https://timesofindia.indiatimes.com", category: null, language: "en", country: "in" };
+
+function required(value: string | null, field: string): string {
+  if (!value) throw new MalformedRow(`${field} is missing`);
+  return value;
+}
+
+function article(publisher: Publisher, line: number, fields: Omit<Article, "source_id" | "source_name" | "language" | "text_config" | "image_url" | "domain" | "country" | "revision"> & { country?: string | null }): ArticleRow {
+  return {
+    publisher,
+    article: {
+      ...fields,
+      source_id: publisher.id,
+      source_name: publisher.name,
+      domain: domainOf(fields.url),
+      image_url: null,
+      country: fields.country === undefined ? publisher.country : fields.country,
+      language: "en",
+      text_config: "english",
+      revision: line,
+    },
+  };
+}
+
+interface HuffPostRecord {
+  link?: string;
+  headline?: string;
+  category?: string;
+  short_description?: string;
+  authors?: string;
+  date?: string;
+}
+
+export function huffPostSource(): IngestionSource<HuffPostRecord, ArticleRow> {
+  return {
+    name: "huffpost",
+    attribution: {
+      file: "news/News_Category_Dataset_v3.json",
+      title: "News Category Dataset v3 (HuffPost headlines, 10,000 newest of about 210k)",
+      upstream: "Rishabh Misra, \"News Category Dataset\" (Kaggle rmisra/news-category-dataset; arXiv:2209.11429)",
+      licence: "CC BY 4.0",
+      copied_from: "github.com/Fred-Stock/Correlated-Topic-Modeling-In-Pytorch @ 65ae8edd71e5cc0ba2d32f9d02be0520fe90b006",
+    },
+    read: (context) => readJsonLines<HuffPostRecord>(path.join(context.datasetsDir, "news/News_Category_Dataset_v3.json"), context),
+    toRows(record, _context, line) {
+      const url = required(canonicalUrl(record.link ?? ""), "link");
+      const title = required(cleanText(record.headline), "headline");
+      const day = required(record.date ?? null, "date");
+      const publishedAt = parseIsoDay(day);
+      if (!publishedAt) throw new MalformedRow(`date "${day}" is not a YYYY-MM-DD day`);
+      return [
+        article(HUFFPOST, line, {
+          id: articleId(url, "huffpost", day, title),
+          dataset: "huffpost",
+          author: cleanText(record.authors),
+          title,
+          description: cleanText(record.short_description),
+          url,
+          published_at: publishedAt,
+          category: normalizeCategory(record.category),
+          story_id: null,
+        }),
+      ];
+    },
+    upsert: upsertArticles,
+    finish: refreshDerived,
+  };
+}
+
+export function uciSource(): IngestionSource<Record<string, string>, ArticleRow> {
+  return {
+    name: "uci-news-aggregator",
+    attribution: {
+      file: "news/uci-news-aggregator.csv",
+      title: "UCI News Aggregator (sample of 6,366 headlines, 2014-03-10 to 2014-03-12)",
+      upstream: "UCI Machine Learning Repository, \"News Aggregator\" (Gasparetti, 2017)",
+      licence: "CC BY 4.0",
+      copied_from: "github.com/pratikaher88/IPythonNotebooks @ 8482bf77238c09f993e4e1a16c789bdc8c4a61fe",
+    },
+    read: (context) => readCsv(path.join(context.datasetsDir, "news/uci-news-aggregator.csv"), context),
+    toRows(record, _context, line) {
+      const url = required(canonicalUrl(record.URL ?? ""), "URL");
+      const title = required(cleanText(record.TITLE), "TITLE");
+      const name = required(cleanText(record.PUBLISHER), "PUBLISHER");
+      const millis = Number(record.TIMESTAMP);
+      if (!Number.isFinite(millis) || millis <= 0) throw new MalformedRow(`TIMESTAMP "${record.TIMESTAMP}" is not epoch milliseconds`);
+      const host = (record.HOSTNAME ?? "").toLowerCase();
+      const publishedAt = new Date(millis);
+      const publisher: Publisher = {
+        id: sourceId(name),
+        name,
+        url: host ? `https://${host}` : null,
+        category: null,
+        language: "en",
+        country: countryOfHost(host),
+      };
+      return [
+        article(publisher, line, {
+          id: articleId(url, "uci", publishedAt.toISOString().slice(0, 10), title),
+          dataset: "uci-news-aggregator",
+          author: null,
+          title,
+          description: null,
+          url,
+          published_at: publishedAt,
+          category: UCI_CATEGORIES[record.CATEGORY ?? ""] ?? null,
+          country: countryOfHost(host),
+          story_id: cleanText(record.STORY),
+        }),
+      ];
+    },
+    upsert: upsertArticles,
+    finish: refreshDerived,
+  };
+}
+
+function headlineOnlySource(options: {
+  name: string;
+  file: string;
+  publisher: Publisher;
+  attribution: Omit<IngestionSource["attribution"], "file">;
+  category?: (record: Record<string, string>) => string | null;
+}): IngestionSource<Record<string, string>, ArticleRow> {
+  return {
+    name: options.name,
+    attribution: { file: options.file, ...options.attribution },
+    read: (context) => readCsv(path.join(context.datasetsDir, options.file), context),
+    toRows(record, _context, line) {
+      const title = required(cleanText(record.headline_text), "headline_text");
+      const day = required(record.publish_date ?? null, "publish_date");
+      const publishedAt = parseCompactDate(day);
+      if (!publishedAt) throw new MalformedRow(`publish_date "${day}" is not a YYYYMMDD day`);
+      return [
+        article(options.publisher, line, {
+          id: articleId(null, options.name, day, title),
+          dataset: options.name,
+          author: null,
+          title,
+          description: null,
+          url: null,
+          published_at: publishedAt,
+          category: options.category?.(record) ?? null,
+          story_id: null,
+        }),
+      ];
+    },
+    upsert: upsertArticles,
+    finish: refreshDerived,
+  };
+}
+
+export function abcSource(): IngestionSource<Record<string, string>, ArticleRow> {
+  return headlineOnlySource({
+    name: "abc-au",
+    file: "news/abcnews_au_headlines_sample.csv",
+    publisher: ABC,
+    attribution: {
+      title: "A Million News Headlines (ABC Australia), sample of 9,998 headlines, 2003-02-19 to 2003-04-07",
+      upstream: "Kaggle therohk/million-headlines, headlines of the Australian Broadcasting Corporation",
+      licence: "unclear (the Kaggle page is believed to state CC0; the headlines are ABC content)",
+      copied_from: "github.com/avgCoderr/Markov @ 16aaa553671512b5b572761f7c1038b8a9871e3a",
+    },
+  });
+}
+
+export function timesOfIndiaSource(): IngestionSource<Record<string, string>, ArticleRow> {
+  return headlineOnlySource({
+    name: "times-of-india",
+    file: "news/india_news_headlines_sample.csv",
+    publisher: TIMES_OF_INDIA,
+    attribution: {
+      title: "India News Headlines (Times of India), sample of 1,999 headlines, 2001-01-01 to 2001-02-24",
+      upstream: "Kaggle therohk/india-headlines-news-dataset, headlines of the Times of India",
+      licence: "unclear (the Kaggle page is believed to state CC0 or CC BY)",
+      copied_from: "github.com/apadkavyrava/nlp-headlines @ e0b759011b32603f0f209f055514323b545c463e",
+    },
+    category: (record) => normalizeCategory(record.headline_category),
+  });
+}
+
+export function datasetSources(): IngestionSource<any, ArticleRow>[] {
+  return [huffPostSource(), uciSource(), abcSource(), timesOfIndiaSource()];
+}

@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { pageInfo, pageOf, parseDateRange, prepareTextQuery, textSearchConfig } from "@apiplat/catalogue";
+import { errors, ok, successSchema } from "@apiplat/service-kit";
+import type { Queryable } from "@apiplat/storage";
+import * as S from "../schemas.js";
+import { articleFacets, searchArticles, type ArticleFilters, type ArticleRecord } from "../store/articles.js";
+
+export interface ArticleRoutesOptions {
+  db: Queryable;
+}
+
+export function articleView(row: ArticleRecord): S.Article {
+  return {
+    id: row.id,
+    source: { id: row.source_id, name: row.source_name },
+    author: row.author,
+    title: row.title,
+    description: row.description,
+    url: row.url,
+    image_url: row.image_url,
+    published_at: row.published_at.toISOString(),
+    category: row.category,
+    country: row.country,
+    language: row.language,
+    popularity: row.popularity,
+  };
+}
+
+async function textOf(db: Queryable, q: string | undefined, language: string | undefined): Promise<ArticleFilters["text"]> {
+  if (q === undefined) return undefined;
+  if (q.trim() === "") throw errors.validation("q", "must contain at least one word");
+  return { query: await prepareTextQuery(db, q), config: textSearchConfig(language ?? "en") };
+}
+
+export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = async (app, { db }) => {
+  app.get(
+    "/search",
+    {
+      schema: {
+        summary: "Search articles",
+        description:
+          "Full-text search over every article (title weighted over description), with NewsAPI's filters. Misspelt words are corrected from the catalogue's vocabulary (see corrected_query).",
+        querystring: S.SearchQuery,
+        response: { 200: successSchema(S.ArticlePage) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      if (query.topic !== undefined && query.category !== undefined) throw errors.validation("topic", "give topic or category, not both (they are the same filter)");
+      const page = pageOf(query);
+      const text = await textOf(db, query.q, query.language);
+      const filters: ArticleFilters = {
+        text,
+        categories: query.category ?? query.topic,
+        countries: query.country,
+        language: query.language,
+        sources: query.sources,
+        domains: query.domains,
+        range: parseDateRange({ from: ["from", query.from], to: ["to", query.to] }),
+      };
+      const sort = query.sort_by ?? (text ? "relevancy" : "published_at");
+      if (sort === "relevancy" && !text) throw errors.validation("sort_by", "relevancy needs q; use published_at or popularity");
+      const { total, articles } = await searchArticles(db, filters, sort, page);
+      return ok({
+        ...pageInfo(page, total),
+        corrected_query: text?.query.corrected ?? null,
+        articles: articles.map(articleView),
+        ...(query.facets ? { facets: await articleFacets(db, filters) } : {}),
+      });
+    },
+  );
+
+  app.get(
+    "/top-headlines",
+    {
+      schema: {
+        summary: "Top headlines",
+        description: "The newest articles for a country and/or a category, or for sources; newest first.",
+        querystring: S.TopHeadlinesQuery,
+        response: { 200: successSchema(S.ArticlePage) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      if (query.sources !== undefined && (query.country !== undefined || query.category !== undefined)) {
+        throw errors.validation("sources", "cannot be mixed with country or category (as in NewsAPI)");
+      }
+      const page = pageOf(query);
+      const text = await textOf(db, query.q, undefined);
+      const filters: ArticleFilters = { text, categories: query.category, countries: query.country, sources: query.sources };
+      const { total, articles } = await searchArticles(db, filters, "published_at", page);
+      return ok({ ...pageInfo(page, total), corrected_query: text?.query.corrected ?? null, articles: articles.map(articleView) });
+    },
+  );
+};

@@ -1,0 +1,101 @@
+import type { StartedService } from "@apiplat/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allRows, latest, startVideo } from "./helpers.js";
+
+let started: StartedService;
+let headers: Record<string, string>;
+const rows = allRows();
+
+beforeAll(async () => {
+  started = await startVideo();
+  headers = (await started.subscribe("PRO")).headers;
+});
+afterAll(() => started.close());
+
+async function get(url: string, h = headers) {
+  const res = await started.app.inject({ method: "GET", url, headers: h });
+  return { status: res.statusCode, body: res.json() };
+}
+
+/** The video with the most snapshots in the loaded files. */
+function busiestVideo(): string {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.video_id, (counts.get(r.video_id) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0][0];
+}
+
+describe("GET /video/{id}", () => {
+  it("gives details, the latest metrics and analytics computed as the rows say", async () => {
+    const id = busiestVideo();
+    const mine = rows.filter((r) => r.video_id === id);
+    const last = latest(mine);
+    const { status, body } = await get(`/video/${id}`);
+    expect(status).toBe(200);
+    const v = body.data;
+    expect(v.metrics).toEqual({ as_of: last.day, views: last.views, likes: last.likes, dislikes: last.dislikes, comments: last.comments });
+    expect(v.analytics.engagement_rate).toBeCloseTo((last.likes + last.comments) / last.views, 6);
+    expect(v.analytics.days_trending).toBe(new Set(mine.map((r) => r.day)).size);
+    expect(v.analytics.countries).toEqual([...new Set(mine.map((r) => r.country))].sort());
+    expect(v.analytics.peak_rank).toBe(Math.min(...mine.map((r) => r.position)));
+    expect(v.published_at).toBe(new Date(last.publish_time).toISOString());
+    expect(v.trending.snapshots).toHaveLength(mine.length);
+
+    const us = mine.filter((r) => r.country === "us").sort((a, b) => a.day.localeCompare(b.day));
+    const gains = v.trending.daily_gains.filter((g: { country: string }) => g.country === "us");
+    expect(gains).toHaveLength(us.length - 1);
+    expect(gains[0]).toMatchObject({ from: us[0].day, to: us[1].day, views_gained: us[1].views - us[0].views });
+  });
+
+  it("names the category from the country's list and splits the tags", async () => {
+    const row = rows.find((r) => r.country === "us" && r.category_id === 10)!;
+    const { body } = await get(`/video/${row.video_id}`);
+    expect(body.data.category).toEqual({ id: 10, name: "Music" });
+    expect(body.data.channel.title).toBe(latest(rows.filter((r) => r.video_id === row.video_id)).channel_title);
+  });
+
+  it("answers 404 for an unknown video and 400 for a malformed id", async () => {
+    expect((await get("/video/AAAAAAAAAAA")).status).toBe(404);
+    const bad = await get("/video/not-an-id");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe("VALIDATION_ERROR");
+  });
+
+  it("needs a key for this service", async () => {
+    expect((await get(`/video/${busiestVideo()}`, {})).status).toBe(401);
+    const other = await started.platform.subscribe("news", "PRO");
+    expect((await get(`/video/${busiestVideo()}`, other.headers)).status).toBe(403);
+  });
+});
+
+describe("GET /channel/{id}", () => {
+  it("totals the channel's videos at their latest snapshots", async () => {
+    const byChannel = new Map<string, Set<string>>();
+    for (const r of rows) {
+      const key = r.channel_title.trim().toLowerCase();
+      byChannel.set(key, (byChannel.get(key) ?? new Set()).add(r.video_id));
+    }
+    const [channelKey, videoIds] = [...byChannel].sort((a, b) => b[1].size - a[1].size || a[0].localeCompare(b[0]))[0];
+    const latestRows = [...videoIds].map((id) => latest(rows.filter((r) => r.video_id === id)));
+    const search = await get(`/search?q=${encodeURIComponent(latestRows[0].title.split(" ").slice(0, 3).join(" "))}&limit=100`);
+    const channelId = search.body.data.videos.find((v: { id: string }) => v.id === latestRows[0].video_id).channel.id;
+    const { status, body } = await get(`/channel/${channelId}`);
+    expect(status).toBe(200);
+    expect(body.data.title.toLowerCase()).toBe(channelKey);
+    expect(body.data.totals).toEqual({
+      videos: videoIds.size,
+      views: latestRows.reduce((s, r) => s + r.views, 0),
+      likes: latestRows.reduce((s, r) => s + r.likes, 0),
+      dislikes: latestRows.reduce((s, r) => s + r.dislikes, 0),
+      comments: latestRows.reduce((s, r) => s + r.comments, 0),
+    });
+    const rates = latestRows.map((r) => (r.likes + r.comments) / r.views);
+    expect(body.data.average_engagement_rate).toBeCloseTo(rates.reduce((a, b) => a + b, 0) / rates.length, 5);
+    expect(body.data.top_videos[0].metrics.views).toBe(Math.max(...latestRows.map((r) => r.views)));
+    expect(body.data.category_mix.reduce((s: number, c: { videos: number }) => s + c.videos, 0)).toBe(videoIds.size);
+  });
+
+  it("answers 404 for an unknown channel and 400 for a malformed id", async () => {
+    expect((await get("/channel/ch_0000000000000000")).status).toBe(404);
+    expect((await get("/channel/UCBR8-60-B28hp2BmDPdntcQ")).status).toBe(400);
+  });
+});

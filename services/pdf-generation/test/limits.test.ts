@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { html, pagedHtml, pdfBytes, startService, type TestService } from "./helpers.js";
+import { html, pagedHtml, pdfBytes, TEST_SETTINGS, type TestService, whenBrowsersWarm } from "./helpers.js";
+import { startService } from "@apiplat/testing";
+import pdfService from "../src/service.js";
 import { pageTexts, pdfInfo } from "./pdf-tools.js";
 
 let service: TestService;
 
 beforeAll(async () => {
-  service = await startService();
+  service = await whenBrowsersWarm(await startService(pdfService, { settings: TEST_SETTINGS }));
 });
 afterAll(async () => {
   await service?.close();
@@ -165,7 +167,7 @@ describe("input bounds", () => {
     const lang = await post("/from-html", { ...base, lang: "english!" });
     expect(lang.json().error.details[0].field).toBe("lang");
     const origin = await post("/from-html", { ...base, allowed_origins: ["ftp://files.example.com"] });
-    expect(origin.json().error.details[0].field).toBe("allowed_origins.0");
+    expect(origin.json().error.details[0].field).toBe("allowed_origins[0]");
     const response = await post("/from-html", base, "MEGA", "?response=xml");
     expectInvalid(response, "response", "must be one of: pdf, json");
   });

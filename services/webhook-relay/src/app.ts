@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { serviceUrl } from "@apiplat/config";
 import { createServiceApp, errors, type PlatformDeps, type ServiceApp } from "@apiplat/service-kit";
 import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
 import { relaySettingsFromEnv } from "./config.js";
@@ -32,8 +33,8 @@ function hooksHostServesHooksOnly(hooksHost: string) {
 }
 
 export async function buildApp(deps: WebhookRelayDeps): Promise<ServiceApp> {
-  const host = deps.config.services.find((s) => s.name === SERVICE)?.host ?? `${SERVICE}.${deps.config.publicDomain}`;
-  const settings: RelaySettings = { ...defaultRelaySettings(host), ...deps.relay };
+  // Hook URLs are handed out where the service answers: its port on this machine on the local start, its public host with PUBLIC_DOMAIN.
+  const settings: RelaySettings = { ...defaultRelaySettings(serviceUrl(deps.config, SERVICE)), ...deps.relay };
   // With a hooks host of their own, hook URLs are handed out on it unless a base is given explicitly.
   if (settings.hooksHost !== null && deps.relay?.hooksUrl === undefined) settings.hooksUrl = `http://${settings.hooksHost}`;
   const outbound: OutboundClient = createOutboundClient({ allowCidrs: deps.config.outboundAllowCidrs, userAgent: "webhook-relay/1.0" });

@@ -43,9 +43,10 @@ export interface RelaySettings {
   random: () => number;
 }
 
-export function defaultRelaySettings(host: string): RelaySettings {
+/** `serviceUrl`: where clients reach the service (serviceUrl of @apiplat/config); hook URLs are under its /h. */
+export function defaultRelaySettings(serviceUrl: string): RelaySettings {
   return {
-    hooksUrl: `http://${host}/h`,
+    hooksUrl: `${serviceUrl}/h`,
     hooksHost: null,
     captureRate: { perSecond: LIMITS.capturesPerSecond, burst: LIMITS.captureBurst },
     storageQuotaBytes: STORAGE_QUOTA_BYTES,

@@ -91,3 +91,19 @@ export const ReplayBody = Type.Object(
 export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
   if (request.body === undefined || request.body === null) request.body = {};
 }
+
+/** An inbox as its owner sees it (views.ts ownerInboxView): the answer of POST /create. */
+export const OwnerInboxSchema = Type.Object({
+  id: Type.String({ description: "the inbox id (a UUID)" }),
+  hook_url: Type.String({ description: "where senders send their webhooks" }),
+  created_at: Type.String({ format: "date-time" }),
+  expires_at: Type.String({ format: "date-time" }),
+  default_response: Type.Union([Type.Object({ status: Type.Integer(), body: Type.String(), content_type: Type.String() }), Type.Null()]),
+  cors: Type.Boolean(),
+  private: Type.Boolean(),
+  basic_auth: Type.Union([Type.Object({ username: Type.String() }), Type.Null()]),
+  ip_allowlist: Type.Array(Type.String()),
+  forward_url: Type.Union([Type.String(), Type.Null()]),
+  max_requests: Type.Integer(),
+  max_stored_bytes: Type.Integer(),
+});

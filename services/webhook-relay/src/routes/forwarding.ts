@@ -19,7 +19,7 @@ export async function forwardingRoutes(app: ServiceApp, options: { relay: Relay 
 
   app.post(
     "/forward/:id",
-    { schema: { params: InboxParams, body: ForwardBody, summary: "Set or clear the forwarding URL; rotate the signing secret" } },
+    { schema: { params: InboxParams, body: ForwardBody, summary: "Set or clear the forwarding URL; rotate the signing secret", description: "Every request captured from then on is sent to the URL (through the outbound guard), signed with Standard Webhooks headers, and retried on failure; null stops forwarding. rotate_secret makes a new signing secret." } },
     async (request) => {
       let inbox = await relay.ownedInbox(request, request.params.id);
       const { url, rotate_secret } = request.body;
@@ -34,14 +34,14 @@ export async function forwardingRoutes(app: ServiceApp, options: { relay: Relay 
     },
   );
 
-  app.get("/forward/:id", { schema: { params: InboxParams, summary: "The forwarding URL and signing secret" } }, async (request) => {
+  app.get("/forward/:id", { schema: { params: InboxParams, summary: "The forwarding URL and signing secret", description: "The inbox's forwarding URL (null when none) and the secret its deliveries are signed with." } }, async (request) => {
     const inbox = await relay.ownedInbox(request, request.params.id);
     return ok(forwardingView(inbox, now()));
   });
 
   app.post(
     "/replay/:id/:request_id",
-    { preValidation: emptyBodyAsObject, schema: { params: RequestParams, body: ReplayBody, summary: "Send a captured request again, now, and return the answer" } },
+    { preValidation: emptyBodyAsObject, schema: { params: RequestParams, body: ReplayBody, summary: "Send a captured request again, now, and return the answer", description: "Replays one captured request to the forwarding URL (or the url given in the body) and answers with the destination's status, headers and body." } },
     async (request) => {
       const inbox = await relay.ownedInbox(request, request.params.id);
       requireStorableText(request.body.url, "url");

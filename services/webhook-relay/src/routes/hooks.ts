@@ -258,7 +258,7 @@ export async function hookRoutes(app: ServiceApp, options: HookRoutesOptions): P
     handler,
   });
   const documented = {
-    summary: "The hook URL (public, no gateway key): captures any method, any sub-path below it, any body up to 10 MiB",
+    summary: "The hook URL (public, no gateway key): captures any method, any sub-path below it, any body up to 10 MiB", description: "Captures the request (method, path, headers, body) and answers with the inbox's default response when one is set, else 200 with the envelope naming the inbox_id and request_id (204 to a CORS preflight when CORS is on).",
     security: [],
   };
   app.route({ ...hookRoute(HOOK_PREFIX), url: `${HOOK_PREFIX}/:id`, schema: documented });

@@ -24,7 +24,7 @@ export async function streamRoutes(app: ServiceApp, options: { relay: Relay }): 
 
   app.get(
     "/inbox/:id/stream",
-    { schema: { params: InboxParams, querystring: StreamQuery, summary: "Captured requests as Server-Sent Events, live" } },
+    { schema: { params: InboxParams, querystring: StreamQuery, summary: "Captured requests as Server-Sent Events, live", description: "An event stream (text/event-stream): one event per captured request as it arrives, keep-alive comments between them; Last-Event-ID resumes." } },
     async (request, reply) => {
       const { inbox, owner } = await relay.readableInbox(request, request.params.id);
       const header = request.headers["last-event-id"];

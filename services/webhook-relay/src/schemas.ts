@@ -1,5 +1,5 @@
 import { Type, type Static, type TObject } from "typebox";
-import { LIMITS } from "./limits.js";
+import { LIMITS } from "./domain/limits.js";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"] as const;
 

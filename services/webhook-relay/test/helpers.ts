@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 import { buildApp, type WebhookRelayDeps } from "../src/app.js";
-import type { RelaySettings } from "../src/relay.js";
+import type { RelaySettings } from "../src/delivery/relay.js";
 
 export const HOST = "webhook-relay.api.local";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { relaySettingsFromEnv } from "../src/config.js";
+import { relaySettingsFromEnv } from "../src/settings.js";
 import { FAST_RELAY, HOST, relayApp, testPlatform } from "./helpers.js";
 
 let platform: TestPlatform;

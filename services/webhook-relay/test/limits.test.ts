@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { LIMITS } from "../src/limits.js";
+import { LIMITS } from "../src/domain/limits.js";
 import { Destination, FAST_RELAY, relayApp, testPlatform, until } from "./helpers.js";
 
 let platform: TestPlatform;

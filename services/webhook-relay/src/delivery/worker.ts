@@ -1,6 +1,6 @@
 import { destinationUrl } from "../domain/forwarding.js";
 import { isSuccess, nextRetryDelayMs, type RetryPolicy } from "../domain/retry.js";
-import { BatchWriter } from "../batch-writer.js";
+import { BatchWriter } from "./batch-writer.js";
 import { claimDueDeliveries, finishDeliveryAttempts, type DeliveryJob, type FinishedDelivery } from "../store/deliveries.js";
 import type { SqlClient } from "../store/sql.js";
 import { toBuffer } from "../store/sql.js";

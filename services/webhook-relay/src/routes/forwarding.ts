@@ -2,16 +2,16 @@ import { errors, ok, type ServiceApp } from "@apiplat/service-kit";
 import { destinationUrl } from "../domain/forwarding.js";
 import { generateSigningSecret } from "../domain/signature.js";
 import { activeSecrets, sendRequest } from "../delivery/sender.js";
-import { LIMITS } from "../limits.js";
-import type { Relay } from "../relay.js";
+import { LIMITS } from "../domain/limits.js";
+import type { Relay } from "../delivery/relay.js";
 import { emptyBodyAsObject, ForwardBody, InboxParams, ReplayBody, RequestParams } from "../schemas.js";
 import { recordReplayAttempt } from "../store/deliveries.js";
 import { rotateSigningSecret, setForwardUrl } from "../store/inboxes.js";
 import { findRequest } from "../store/requests.js";
 import { toBuffer } from "../store/sql.js";
 import { readBodyParts } from "../store/bodies.js";
-import { forwardingView } from "../views.js";
-import { requireStorableText } from "../inbox-settings.js";
+import { forwardingView } from "../domain/views.js";
+import { requireStorableText } from "./inbox-settings.js";
 
 export async function forwardingRoutes(app: ServiceApp, options: { relay: Relay }): Promise<void> {
   const { relay } = options;

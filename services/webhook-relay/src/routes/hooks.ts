@@ -7,13 +7,13 @@ import { displayIp } from "../domain/client-ip.js";
 import { corsHeaders, isPreflight } from "../domain/cors.js";
 import { isIpAllowed } from "../domain/ip-allowlist.js";
 import type { RateLimit } from "../domain/rate-limit.js";
-import { LIMITS } from "../limits.js";
-import type { Relay } from "../relay.js";
+import { LIMITS } from "../domain/limits.js";
+import type { Relay } from "../delivery/relay.js";
 import type { NewCapture, RequestRow, StoredCapture } from "../store/requests.js";
 import { isForeignKeyViolation, toBuffer } from "../store/sql.js";
 import type { InboxRow } from "../store/inboxes.js";
 import type { DeliveryJob } from "../store/deliveries.js";
-import { captureView, deliveryView } from "../views.js";
+import { captureView, deliveryView } from "../domain/views.js";
 
 /** Where hook URLs live on the service host: /h/<inbox id>, and any sub-path below it. */
 export const HOOK_PREFIX = "/h";

@@ -4,16 +4,16 @@ import { errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit
 import { decodeCursor, encodeCursor } from "../domain/cursor.js";
 import { expiresAt, maxRequestsPerInbox, storageQuotaBytes } from "../domain/retention.js";
 import { generateSigningSecret } from "../domain/signature.js";
-import { requireStorableText, settingsChange } from "../inbox-settings.js";
-import { LIMITS } from "../limits.js";
-import type { Relay } from "../relay.js";
+import { requireStorableText, settingsChange } from "./inbox-settings.js";
+import { LIMITS } from "../domain/limits.js";
+import type { Relay } from "../delivery/relay.js";
 import { CreateInboxBody, emptyBodyAsObject, OwnerInboxSchema, InboxParams, PageQuery, RequestListQuery, RequestParams, UpdateInboxBody, type RequestListQueryInput } from "../schemas.js";
 import { attemptsOf } from "../store/deliveries.js";
 import { countLiveInboxes, deleteInbox, insertInbox, listInboxes, updateInboxSettings } from "../store/inboxes.js";
 import { findRequest, listRequests, type RequestFilters } from "../store/requests.js";
 import { toBuffer } from "../store/sql.js";
 import { bodyParts, readBodyParts } from "../store/bodies.js";
-import { attemptView, ownerInboxView, publicInboxView, requestView } from "../views.js";
+import { attemptView, ownerInboxView, publicInboxView, requestView } from "../domain/views.js";
 
 export interface InboxRoutesOptions {
   relay: Relay;

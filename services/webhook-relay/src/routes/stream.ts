@@ -1,13 +1,13 @@
 import type { ServerResponse } from "node:http";
 import { type ServiceApp } from "@apiplat/service-kit";
 import { parseLastEventId, sseComment, sseEvent, sseRetry } from "../domain/sse.js";
-import { LIMITS } from "../limits.js";
-import type { Relay } from "../relay.js";
+import { LIMITS } from "../domain/limits.js";
+import type { Relay } from "../delivery/relay.js";
 import { InboxParams, StreamQuery } from "../schemas.js";
 import { findLiveInbox } from "../store/inboxes.js";
 import { requestsAfter } from "../store/requests.js";
-import type { CaptureEvent } from "../stream/feed.js";
-import { captureView, deliveryView } from "../views.js";
+import type { CaptureEvent } from "../delivery/capture-feed.js";
+import { captureView, deliveryView } from "../domain/views.js";
 
 const RECONNECT_DELAY_MS = 3_000;
 

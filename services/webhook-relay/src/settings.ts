@@ -1,7 +1,7 @@
 import { optionalInteger } from "@apiplat/config";
 import type { RateLimit } from "./domain/rate-limit.js";
-import { LIMITS } from "./limits.js";
-import type { RelaySettings } from "./relay.js";
+import { LIMITS } from "./domain/limits.js";
+import type { RelaySettings } from "./delivery/relay.js";
 
 function captureRate(env: Record<string, string | undefined>): RateLimit | undefined {
   const perSecond = optionalInteger(env, "WEBHOOK_RELAY_CAPTURES_PER_SECOND", 1);

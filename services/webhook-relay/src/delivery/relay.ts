@@ -1,20 +1,20 @@
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import { errors, type PlatformDeps } from "@apiplat/service-kit";
 import type { OutboundClient } from "@apiplat/outbound-guard";
-import { credentialsMatch, parseBasicAuthorization } from "./domain/basic-auth.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./domain/retry.js";
-import { TokenBuckets, type RateLimit } from "./domain/rate-limit.js";
-import { STORAGE_QUOTA_BYTES, type PlanName } from "./domain/retention.js";
-import { LIMITS } from "./limits.js";
-import { insertBodyParts } from "./store/bodies.js";
-import { DeliveryWorker } from "./delivery/worker.js";
-import { findLiveInbox, purgeExpiredInboxes, trimOverfullInboxes, type InboxRow } from "./store/inboxes.js";
-import { toBuffer } from "./store/sql.js";
-import { CaptureFeed, type CaptureEvent } from "./stream/feed.js";
+import { credentialsMatch, parseBasicAuthorization } from "../domain/basic-auth.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../domain/retry.js";
+import { TokenBuckets, type RateLimit } from "../domain/rate-limit.js";
+import { STORAGE_QUOTA_BYTES, type PlanName } from "../domain/retention.js";
+import { LIMITS } from "../domain/limits.js";
+import { insertBodyParts } from "../store/bodies.js";
+import { DeliveryWorker } from "./worker.js";
+import { findLiveInbox, purgeExpiredInboxes, trimOverfullInboxes, type InboxRow } from "../store/inboxes.js";
+import { toBuffer } from "../store/sql.js";
+import { CaptureFeed, type CaptureEvent } from "./capture-feed.js";
 import { InboxCache } from "./inbox-cache.js";
 import { BatchWriter } from "./batch-writer.js";
-import { insertCaptures, type CaptureToStore, type StoredCapture } from "./store/requests.js";
-import { isPrivate } from "./views.js";
+import { insertCaptures, type CaptureToStore, type StoredCapture } from "../store/requests.js";
+import { isPrivate } from "../domain/views.js";
 
 export interface RelaySettings {
   /** Public base of hook URLs: an inbox's hook URL is `${hooksUrl}/${id}`. */

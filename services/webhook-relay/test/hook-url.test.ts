@@ -1,20 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { createTestPlatform } from "@apiplat/testing";
-import { buildApp } from "../src/app.js";
+import { startService } from "@apiplat/testing";
+import relayService from "../src/service.js";
 
 /** Creates an inbox on a relay built with no hooks URL or hooks host of its own, and returns its hook_url. */
 async function defaultHookUrl(env: Record<string, string>): Promise<{ id: string; hookUrl: string; openapi: Record<string, unknown> }> {
-  const platform = await createTestPlatform({ env });
-  const app = await buildApp({ ...platform.deps, relay: {} });
+  const started = await startService(relayService, { env });
+  const { app } = started;
   try {
-    const { headers } = await platform.subscribe("webhook-relay", "PRO");
+    const { headers } = await started.subscribe("PRO");
     const res = await app.inject({ method: "POST", url: "/create", headers, payload: {} });
     expect(res.statusCode).toBe(201);
     const openapi = (await app.inject({ method: "GET", url: "/openapi.json" })).json();
     return { id: res.json().data.id, hookUrl: res.json().data.hook_url, openapi };
   } finally {
-    await app.close();
-    await platform.close();
+    await started.close();
   }
 }
 

@@ -2,9 +2,7 @@ import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import { errors, type PlatformDeps } from "@apiplat/service-kit";
 import type { OutboundClient } from "@apiplat/outbound-guard";
 import { credentialsMatch, parseBasicAuthorization } from "../domain/basic-auth.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../domain/retry.js";
-import { TokenBuckets, type RateLimit } from "../domain/rate-limit.js";
-import { STORAGE_QUOTA_BYTES, type PlanName } from "../domain/retention.js";
+import { TokenBuckets } from "../domain/rate-limit.js";
 import { LIMITS } from "../domain/limits.js";
 import { insertBodyParts } from "../store/bodies.js";
 import { DeliveryWorker } from "./worker.js";
@@ -15,52 +13,7 @@ import { InboxCache } from "./inbox-cache.js";
 import { BatchWriter } from "./batch-writer.js";
 import { insertCaptures, type CaptureToStore, type StoredCapture } from "../store/requests.js";
 import { isPrivate } from "../domain/views.js";
-
-export interface RelaySettings {
-  /** Public base of hook URLs: an inbox's hook URL is `${hooksUrl}/${id}`. */
-  hooksUrl: string;
-  /**
-   * A host name of the hooks' own (e.g. hooks.example.com), so that what a hook answers never comes
-   * from the API's origin: requests to it reach hooks at /<id> and nothing else. Null: none.
-   */
-  hooksHost: string | null;
-  /** Captures per second each inbox accepts (per process), with bursts up to `burst`. */
-  captureRate: RateLimit;
-  /** Bytes of captures an account may keep, per plan (fixed on each inbox at its creation). */
-  storageQuotaBytes: Record<PlanName, number>;
-  forwardTimeoutMs: number;
-  workerConcurrency: number;
-  /** How often the delivery queue is polled for retries that came due and work of other replicas. */
-  pollIntervalMs: number;
-  purgeIntervalMs: number;
-  /** SSE keep-alive comment interval. */
-  keepAliveMs: number;
-  /** How long the hook URL may use an inbox read from the database (changes also announce themselves). */
-  inboxCacheMs: number;
-  /** Most captures written by one INSERT (1 writes each capture alone). */
-  captureBatchMax: number;
-  retryPolicy: RetryPolicy;
-  random: () => number;
-}
-
-/** `serviceUrl`: where clients reach the service (serviceUrl of @apiplat/config); hook URLs are under its /h. */
-export function defaultRelaySettings(serviceUrl: string): RelaySettings {
-  return {
-    hooksUrl: `${serviceUrl}/h`,
-    hooksHost: null,
-    captureRate: { perSecond: LIMITS.capturesPerSecond, burst: LIMITS.captureBurst },
-    storageQuotaBytes: STORAGE_QUOTA_BYTES,
-    forwardTimeoutMs: 15_000,
-    workerConcurrency: 64,
-    pollIntervalMs: 1_000,
-    purgeIntervalMs: 60_000,
-    keepAliveMs: 15_000,
-    inboxCacheMs: 5_000,
-    captureBatchMax: 100,
-    retryPolicy: DEFAULT_RETRY_POLICY,
-    random: Math.random,
-  };
-}
+import type { RelaySettings } from "../settings.js";
 
 /** Concurrent batch writes per kind; the rest of the pool stays free for reads and the worker. */
 const WRITES_IN_FLIGHT = 4;

@@ -1,4 +1,5 @@
-import { errors, ok, type ServiceApp } from "@apiplat/service-kit";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { errors, ok } from "@apiplat/service-kit";
 import { destinationUrl } from "../domain/forwarding.js";
 import { generateSigningSecret } from "../domain/signature.js";
 import { activeSecrets, sendRequest } from "../delivery/sender.js";
@@ -13,7 +14,7 @@ import { readBodyParts } from "../store/bodies.js";
 import { forwardingView } from "../domain/views.js";
 import { requireStorableText } from "./inbox-settings.js";
 
-export async function forwardingRoutes(app: ServiceApp, options: { relay: Relay }): Promise<void> {
+export const forwardingRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = async (app, options) => {
   const { relay } = options;
   const { db, now } = relay.deps;
 
@@ -83,4 +84,4 @@ export async function forwardingRoutes(app: ServiceApp, options: { relay: Relay 
       });
     },
   );
-}
+};

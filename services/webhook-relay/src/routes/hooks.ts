@@ -1,6 +1,7 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, errors, ok, type ServiceApp } from "@apiplat/service-kit";
+import { ApiError, errors, ok } from "@apiplat/service-kit";
 import { credentialsMatch, parseBasicAuthorization } from "../domain/basic-auth.js";
 import { headerEntries, headerValue, hookTarget, storedBytes, type HeaderEntry } from "../domain/captured-request.js";
 import { displayIp } from "../domain/client-ip.js";
@@ -162,7 +163,7 @@ interface Admission {
  * The public hook URL: captures any method and sub-path, body bytes exactly as sent. Registered in a
  * plugin of its own so that its catch-all body parser does not replace the JSON API's parsers.
  */
-export async function hookRoutes(app: ServiceApp, options: HookRoutesOptions): Promise<void> {
+export const hookRoutes: FastifyPluginAsyncTypebox<HookRoutesOptions> = async (app, options) => {
   const { relay, maxBodyBytes } = options;
   const { now } = relay.deps;
   const hooksHost = relay.settings.hooksHost;
@@ -267,4 +268,4 @@ export async function hookRoutes(app: ServiceApp, options: HookRoutesOptions): P
     app.route({ ...hookRoute(""), url: "/:id", schema: { hide: true } });
     app.route({ ...hookRoute(""), url: "/:id/*", schema: { hide: true } });
   }
-}
+};

@@ -1,6 +1,7 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Readable } from "node:stream";
 import { randomUUID } from "node:crypto";
-import { errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import { errors, ok, successSchema } from "@apiplat/service-kit";
 import { decodeCursor, encodeCursor } from "../domain/cursor.js";
 import { expiresAt, maxRequestsPerInbox, storageQuotaBytes } from "../domain/retention.js";
 import { generateSigningSecret } from "../domain/signature.js";
@@ -17,6 +18,8 @@ import { attemptView, ownerInboxView, publicInboxView, requestView } from "../do
 
 export interface InboxRoutesOptions {
   relay: Relay;
+  /** Base of the hook URLs handed out (see hooksUrlOf in settings.ts). */
+  hooksUrl: string;
   maxInboxesPerAccount: number;
 }
 
@@ -42,10 +45,10 @@ function requestFilters(query: RequestListQueryInput): RequestFilters {
   return { method: query.method, since, until, contains: query.q };
 }
 
-export async function inboxRoutes(app: ServiceApp, options: InboxRoutesOptions): Promise<void> {
+export const inboxRoutes: FastifyPluginAsyncTypebox<InboxRoutesOptions> = async (app, options) => {
   const { relay } = options;
   const { db, now } = relay.deps;
-  const hooksUrl = relay.settings.hooksUrl;
+  const { hooksUrl } = options;
 
   app.post("/create", { preValidation: emptyBodyAsObject, schema: { body: CreateInboxBody, summary: "Create an inbox (a hook URL)", description: "Answers 201 with the new inbox: its hook_url takes any request, which is captured until the inbox expires (the plan's retention).", response: { 201: successSchema(OwnerInboxSchema) } } }, async (request, reply) => {
     const subscriber = request.subscriber;
@@ -141,4 +144,4 @@ export async function inboxRoutes(app: ServiceApp, options: InboxRoutesOptions):
       return reply.header("content-length", String(row.body_size)).send(Readable.from(bodyParts(db, row.id)));
     },
   );
-}
+};

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { type ServiceApp } from "@apiplat/service-kit";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { parseLastEventId, sseComment, sseEvent, sseRetry } from "../domain/sse.js";
 import { LIMITS } from "../domain/limits.js";
 import type { Relay } from "../delivery/relay.js";
@@ -15,7 +15,7 @@ const RECONNECT_DELAY_MS = 3_000;
  * GET /inbox/:id/stream: Server-Sent Events, one `request` event per capture, its id the capture's
  * position. A client reconnecting with Last-Event-ID first gets what it missed, then the live feed.
  */
-export async function streamRoutes(app: ServiceApp, options: { relay: Relay }): Promise<void> {
+export const streamRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = async (app, options) => {
   const { relay } = options;
   const open = new Set<ServerResponse>();
   app.addHook("preClose", async () => {
@@ -92,4 +92,4 @@ export async function streamRoutes(app: ServiceApp, options: { relay: Relay }): 
       }
     },
   );
-}
+};

@@ -1,7 +1,7 @@
 import { Type, type Static, type TObject } from "typebox";
 import { LIMITS } from "./domain/limits.js";
 
-export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"] as const;
+const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"] as const;
 
 const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 const Uuid = Type.String({ pattern: UUID_PATTERN, description: "a UUID" });
@@ -34,7 +34,7 @@ export const DefaultResponse = Type.Object(
   { additionalProperties: false },
 );
 
-export const BasicAuth = Type.Object(
+const BasicAuth = Type.Object(
   {
     username: Type.String({ minLength: 1, maxLength: LIMITS.credentialChars, pattern: "^[^:]*$" }),
     password: Type.String({ minLength: 1, maxLength: LIMITS.credentialChars }),

@@ -38,8 +38,11 @@ export default defineService<RelaySettings, RelayInject>({
     await app.register(inboxRoutes, { relay, hooksUrl: hooksUrlOf(settings, platform.config), maxInboxesPerAccount: LIMITS.maxInboxesPerAccount });
     await app.register(forwardingRoutes, { relay });
     await app.register(streamRoutes, { relay });
+    // Stopped in reverse order: the purge, then captures in flight, the worker, the cache's subscription, the client.
     background({ name: "outbound client", start() {}, stop: () => outbound.close() });
-    // The delivery worker, the purge job, the inbox cache's and the feed's subscriptions.
-    background({ name: "relay", start: () => relay.start(), stop: () => relay.stop() });
+    background({ name: "inbox cache", start: () => relay.inboxes.start(), stop: () => relay.inboxes.stop() });
+    background({ name: "delivery worker", start: () => relay.worker.start(), stop: () => relay.worker.stop() });
+    background({ name: "captures in flight and live-stream announcements", start() {}, stop: () => relay.drain() });
+    background({ name: "retention purge", start: () => relay.startPurge(), stop: () => relay.stopPurge() });
   },
 });

@@ -59,7 +59,7 @@ export interface RelaySettings {
   random: () => number;
 }
 
-export function defaultRelaySettings(): RelaySettings {
+function defaultRelaySettings(): RelaySettings {
   return {
     hooksUrl: null,
     hooksHost: null,

@@ -44,7 +44,7 @@ function storeLargeCapture(db: PlatformDeps["db"], item: CaptureToStore): Promis
   });
 }
 
-export interface InboxAccess {
+interface InboxAccess {
   inbox: InboxRow;
   owner: boolean;
 }
@@ -83,13 +83,16 @@ export class Relay {
     });
   }
 
-  async start(): Promise<void> {
-    await this.inboxes.start();
-    this.worker.start();
+  /** Runs the retention purge every `purgeIntervalMs`; stopPurge ends it. */
+  startPurge(): void {
     this.purgeTimer = setInterval(() => {
       void this.track(this.purgeNow().catch((error) => this.log.error({ err: error }, "retention purge failed")));
     }, this.settings.purgeIntervalMs);
     this.purgeTimer.unref();
+  }
+
+  stopPurge(): void {
+    clearInterval(this.purgeTimer);
   }
 
   /**
@@ -105,13 +108,11 @@ export class Relay {
     return capture;
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.purgeTimer);
+  /** Waits for captures and purge passes still running, then sends the live-stream announcements still queued. */
+  async drain(): Promise<void> {
     await Promise.allSettled([...this.capturing]);
-    await this.worker.stop();
     this.flushAnnouncements();
     await Promise.allSettled([...this.publishing]);
-    await this.inboxes.stop();
   }
 
   /**

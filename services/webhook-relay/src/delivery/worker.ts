@@ -7,7 +7,7 @@ import { toBuffer } from "../store/sql.js";
 import { readBodyParts } from "../store/bodies.js";
 import { activeSecrets, sendRequest, type OutboundFetcher, type SendResult } from "./sender.js";
 
-export interface DeliveryWorkerOptions {
+interface DeliveryWorkerOptions {
   concurrency: number;
   pollIntervalMs: number;
   timeoutMs: number;

@@ -17,7 +17,7 @@ import type { DeliveryJob } from "../store/deliveries.js";
 import { captureView, deliveryView } from "../domain/views.js";
 
 /** Where hook URLs live on the service host: /h/<inbox id>, and any sub-path below it. */
-export const HOOK_PREFIX = "/h";
+const HOOK_PREFIX = "/h";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CAPTURED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"];
@@ -139,7 +139,7 @@ function answer(reply: FastifyReply, inbox: InboxRow, row: RequestRow, headers: 
  * On every answer of a hook, whatever the inbox's default response says: a page served from a hook
  * runs sandboxed (no script, no same-origin access: an opaque origin) and is never sniffed into HTML.
  */
-export const HOOK_ANSWER_HEADERS = {
+const HOOK_ANSWER_HEADERS = {
   "content-security-policy": "sandbox",
   "x-content-type-options": "nosniff",
 } as const;

@@ -9,13 +9,8 @@ import { buildService, type PlatformDeps, type ServiceApp, type ServiceManifest 
 
 export interface DeployedService {
   name: ServiceName;
-  /** Absent only for a service not yet moved onto a manifest. */
-  manifest?: ServiceManifest<unknown, unknown>;
+  manifest: ServiceManifest<unknown, unknown>;
   build(platform: PlatformDeps): Promise<ServiceApp>;
-}
-
-interface LegacyModule {
-  service?: { name: ServiceName; build: (platform: PlatformDeps) => Promise<ServiceApp> };
 }
 
 function isMissingPackage(error: unknown, name: string): boolean {
@@ -32,7 +27,7 @@ export function deployedServiceNames(): ServiceName[] {
 
 /** One deployed service, loaded alone (a test pays only for the service it runs); null when it is not deployed. */
 export async function deployedService(name: ServiceName): Promise<DeployedService | null> {
-  let module: { default?: ServiceManifest<unknown, unknown> } & LegacyModule;
+  let module: { default?: ServiceManifest<unknown, unknown> };
   try {
     module = await import(`@apiplat/${name}`);
   } catch (error) {
@@ -40,9 +35,8 @@ export async function deployedService(name: ServiceName): Promise<DeployedServic
     throw error;
   }
   const manifest = module.default;
-  if (manifest?.build) return { name, manifest, build: (platform) => buildService(manifest, platform) };
-  if (module.service) return { name, build: module.service.build };
-  return null;
+  if (!manifest?.build) throw new Error(`@apiplat/${name} does not default-export its manifest (defineService)`);
+  return { name, manifest, build: (platform) => buildService(manifest, platform) };
 }
 
 export async function deployedServices(): Promise<DeployedService[]> {

@@ -1,5 +1,4 @@
 import { runService } from "@apiplat/service-kit";
-import { buildApp } from "./app.js";
-import { settingsFromEnv } from "./settings.js";
+import service from "./service.js";
 
-await runService("pdf-generation", (platform) => buildApp({ ...platform, settings: settingsFromEnv(platform.config.env) }));
+await runService(service);

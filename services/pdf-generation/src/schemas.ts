@@ -1,4 +1,5 @@
 import { Type, type Static } from "typebox";
+import { successSchema } from "@apiplat/service-kit";
 import { DEFAULTS, LIMITS } from "./domain/limits.js";
 
 const LENGTH_DESCRIPTION = 'a CSS length: a number followed by mm, cm, in, pt or px (a bare number is px), at most 100mm';
@@ -84,7 +85,7 @@ export const ResponseQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const BlockedRequestSchema = Type.Object({ url: Type.String(), reason: Type.String() });
+const BlockedRequestSchema = Type.Object({ url: Type.String(), reason: Type.String() });
 
 export const RenderResultSchema = Type.Object({
   filename: Type.String(),
@@ -102,8 +103,19 @@ export const RenderResultSchema = Type.Object({
 
 const RenderOptionsOnly = Type.Object(renderOptions);
 export type RenderOptionsBody = Static<typeof RenderOptionsOnly>;
-export type FromHtml = Static<typeof FromHtmlBody>;
-export type FromMarkdown = Static<typeof FromMarkdownBody>;
-export type FromUrl = Static<typeof FromUrlBody>;
 export type Merge = Static<typeof MergeBody>;
 export type ResponseFormat = Static<typeof ResponseQuery>;
+
+/**
+ * The 200 answer of every endpoint that makes a PDF: the bytes (application/pdf) by default, the envelope with the
+ * PDF in base64 (application/json) with ?response=json. Declared per content type so /openapi.json says both.
+ */
+export function pdfAnswer(description: string) {
+  return {
+    description,
+    content: {
+      "application/pdf": { schema: Type.String({ format: "binary", description: "The PDF document" }) },
+      "application/json": { schema: successSchema(RenderResultSchema) },
+    },
+  };
+}

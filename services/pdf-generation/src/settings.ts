@@ -1,9 +1,9 @@
-import { integerSetting } from "@apiplat/config";
-import type { BrowserPoolOptions } from "./domain/browser-pool.js";
+import { integerSetting, type Env } from "@apiplat/config";
+import type { BrowserPoolOptions } from "./browser/browser-pool.js";
 import type { Plan } from "./domain/limits.js";
 
-/** The service's own settings, read from the environment by main.ts (and the start-all entry). */
-export interface PdfSettings extends Omit<BrowserPoolOptions, "log" | "proxyServer"> {
+/** The service's own settings, read from the environment once by the manifest (tests override some). */
+export interface PdfSettings extends Omit<BrowserPoolOptions, "log" | "proxyServer" | "proxySocketPath"> {
   /** The longest one job may hold a browser page, per plan; `timeout_ms` can lower it, never raise it. */
   renderBudgetMs: Record<Plan, number>;
   /** "auto": browsers run in network namespaces of their own when the machine allows it; "off": never. */
@@ -22,7 +22,8 @@ export const DEFAULT_SETTINGS: PdfSettings = {
   networkNamespace: "auto",
 };
 
-export function settingsFromEnv(env: Record<string, string | undefined>): PdfSettings {
+/** Reads CHROMIUM_PATH and the PDF_* environment variables. */
+export function settingsFromEnv(env: Env): PdfSettings {
   const budget = (plan: Plan) => integerSetting(env, `PDF_RENDER_BUDGET_${plan}_MS`, DEFAULT_SETTINGS.renderBudgetMs[plan], 1_000);
   return {
     executablePath: env.CHROMIUM_PATH || DEFAULT_SETTINGS.executablePath,

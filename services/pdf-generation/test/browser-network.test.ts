@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { throttledRefusalLog } from "../src/domain/browser-network.js";
+import { throttledRefusalLog } from "../src/browser/browser-network.js";
 
 describe("refused browser connections in the log", () => {
   afterEach(() => {

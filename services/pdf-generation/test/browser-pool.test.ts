@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { readFile, readlink } from "node:fs/promises";
 import { startForwardProxy } from "@apiplat/outbound-guard";
-import { networkNamespaceWorks, startBrowserProxy } from "../src/domain/browser-network.js";
-import { BrowserPool } from "../src/domain/browser-pool.js";
+import { networkNamespaceWorks, startBrowserProxy } from "../src/browser/browser-network.js";
+import { BrowserPool } from "../src/browser/browser-pool.js";
 import { RenderError } from "../src/domain/errors.js";
 import { DEFAULT_SETTINGS } from "../src/settings.js";
-import { html, pdfBytes, startService, type TestService } from "./helpers.js";
+import { html, pdfBytes, TEST_SETTINGS, type TestService, whenBrowsersWarm } from "./helpers.js";
+import { startService } from "@apiplat/testing";
+import pdfService from "../src/service.js";
 import { pageTexts } from "./pdf-tools.js";
 
 /** These pools render only local documents; their browsers still get the service's way out, the guarded proxy. */
@@ -40,7 +42,7 @@ function browserKilledDuringJob(browsers: BrowserPool): Promise<RenderError> {
 describe("the service under bad jobs", () => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startService();
+    service = await whenBrowsersWarm(await startService(pdfService, { settings: TEST_SETTINGS }));
   });
   afterAll(async () => {
     await service?.close();

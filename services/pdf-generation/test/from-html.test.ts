@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PDFDocument, PDFName, PDFString } from "pdf-lib";
-import { html, pagedHtml, pdfBytes, startService, startSite, type TestService, type TestSite } from "./helpers.js";
+import { html, pagedHtml, pdfBytes, TEST_SETTINGS, startSite, type TestService, type TestSite, whenBrowsersWarm } from "./helpers.js";
+import { startService } from "@apiplat/testing";
+import pdfService from "../src/service.js";
 import { readFileSync } from "node:fs";
 import { allFontsEmbedded, fontNames, pageSizes, pageTexts, pdfInfo, pixelAt, wordBoxes } from "./pdf-tools.js";
 
@@ -8,7 +10,7 @@ let service: TestService;
 let site: TestSite;
 
 beforeAll(async () => {
-  service = await startService({ OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" });
+  service = await whenBrowsersWarm(await startService(pdfService, { env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" }, settings: TEST_SETTINGS }));
   site = await startSite({
     "/pixel.png": (_req, res) => {
       // A 1x1 transparent PNG.

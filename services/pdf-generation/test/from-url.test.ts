@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { html, pdfBytes, startService, startSite, type TestService, type TestSite } from "./helpers.js";
+import { html, pdfBytes, TEST_SETTINGS, startSite, type TestService, type TestSite, whenBrowsersWarm } from "./helpers.js";
+import { startService } from "@apiplat/testing";
+import pdfService from "../src/service.js";
 import { pageTexts, wordBoxes } from "./pdf-tools.js";
 
 let service: TestService;
@@ -13,8 +15,8 @@ const page = (body: string) => (_req: IncomingMessage, res: ServerResponse) =>
 
 beforeAll(async () => {
   // Loopback is reachable only for this instance, as OUTBOUND_ALLOW_CIDRS allows in tests and private deployments.
-  service = await startService({ OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" });
-  locked = await startService();
+  service = await whenBrowsersWarm(await startService(pdfService, { env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" }, settings: TEST_SETTINGS }));
+  locked = await whenBrowsersWarm(await startService(pdfService, { settings: TEST_SETTINGS }));
   site = await startSite({
     "/static": page("<h1>Static page</h1><p>Served over HTTP</p>"),
     "/scripted": page('<div id="app">loading</div><script>setTimeout(() => { document.getElementById("app").innerHTML = "<p id=\\"ready\\">Rendered by script</p>"; }, 300)</script>'),

@@ -1,42 +1,39 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
-import type { PlanName } from "@apiplat/service-kit";
-import { buildApp } from "../src/app.js";
-import { DEFAULT_SETTINGS, type PdfSettings } from "../src/settings.js";
+import type { PlanName } from "@apiplat/config";
+import type { StartedService } from "@apiplat/testing";
+import type { PdfSettings } from "../src/settings.js";
 
-export type App = Awaited<ReturnType<typeof buildApp>>;
+/** A one-browser pool, so test files stay light, and a queue that waits for slow renders on a busy machine. */
+export const TEST_SETTINGS: Partial<PdfSettings> = { browsers: 1, pagesPerBrowser: 2, queueTimeoutMs: 60_000 };
 
-export interface TestService {
-  app: App;
-  platform: TestPlatform;
+type Answer = Awaited<ReturnType<StartedService["app"]["inject"]>>;
+
+export interface TestService extends StartedService {
+  /** The gateway headers of a subscriber on `plan` (PRO unless said), one account per plan. */
   headers: (plan?: PlanName) => Promise<Record<string, string>>;
   /** POST a JSON body as a subscriber of `plan` (MEGA unless said), `query` appended to the path. */
-  post: (path: string, payload: unknown, plan?: PlanName, query?: string) => Promise<Awaited<ReturnType<App["inject"]>>>;
-  close: () => Promise<void>;
+  post: (path: string, payload: unknown, plan?: PlanName, query?: string) => Promise<Answer>;
 }
 
-/** The service on the real test PostgreSQL and Redis, with a one-browser pool so test files stay light. */
-export async function startService(env: Record<string, string> = {}, settings: Partial<PdfSettings> = {}): Promise<TestService> {
-  const platform = await createTestPlatform({ env });
-  const app = await buildApp({ ...platform.deps, settings: { ...DEFAULT_SETTINGS, browsers: 1, pagesPerBrowser: 2, queueTimeoutMs: 60_000, ...settings } });
-  await app.ready();
+/**
+ * The started service once its browsers answer (/ready), with a subscriber per plan at hand. The pool warms up in the
+ * background; waiting here keeps a browser launch out of the first test's render time and budget.
+ */
+export async function whenBrowsersWarm(started: StartedService, waitMs = 60_000): Promise<TestService> {
+  const deadline = Date.now() + waitMs;
+  while ((await started.app.inject({ method: "GET", url: "/ready" })).statusCode !== 200) {
+    if (Date.now() > deadline) throw new Error(`the browsers did not start within ${waitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const keys = new Map<PlanName, Record<string, string>>();
   const headers = async (plan: PlanName = "PRO") => {
-    if (!keys.has(plan)) keys.set(plan, (await platform.subscribe("pdf-generation", plan)).headers);
+    if (!keys.has(plan)) keys.set(plan, (await started.subscribe(plan)).headers);
     return keys.get(plan)!;
   };
-  return {
-    app,
-    platform,
-    headers,
-    post: async (path, payload, plan = "MEGA", query = "") =>
-      app.inject({ method: "POST", url: `${path}${query}`, headers: await headers(plan), payload: payload as object }),
-    async close() {
-      await app.close();
-      await platform.close();
-    },
-  };
+  const post: TestService["post"] = async (path, payload, plan = "MEGA", query = "") =>
+    started.app.inject({ method: "POST", url: `${path}${query}`, headers: await headers(plan), payload: payload as object });
+  return Object.assign(started, { headers, post });
 }
 
 /** A web site on loopback for /from-url and allowed_origins tests; counts the requests each path received. */

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { html, pagedHtml, pdfBytes, startService, type TestService } from "./helpers.js";
+import { html, pagedHtml, pdfBytes, TEST_SETTINGS, type TestService, whenBrowsersWarm } from "./helpers.js";
+import { startService } from "@apiplat/testing";
+import pdfService from "../src/service.js";
 import { pageTexts, pdfInfo } from "./pdf-tools.js";
 
 let service: TestService;
 
 beforeAll(async () => {
-  service = await startService();
+  service = await whenBrowsersWarm(await startService(pdfService, { settings: TEST_SETTINGS }));
 });
 afterAll(async () => {
   await service?.close();

@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import { pdfBytes, startService, type TestService } from "./helpers.js";
+import { pdfBytes, TEST_SETTINGS, type TestService, whenBrowsersWarm } from "./helpers.js";
+import { startService } from "@apiplat/testing";
+import pdfService from "../src/service.js";
 import { pageTexts, pdfInfo, wordBoxes } from "./pdf-tools.js";
 import { markdownToHtml } from "../src/domain/markdown.js";
+import { readHighlightTheme } from "../src/browser/highlight-theme.js";
 
 let service: TestService;
 
 beforeAll(async () => {
-  service = await startService();
+  service = await whenBrowsersWarm(await startService(pdfService, { settings: TEST_SETTINGS }));
 });
 afterAll(async () => {
   await service?.close();
@@ -56,8 +59,8 @@ describe("POST /from-markdown", () => {
     expect(Math.abs(date.yMin - version.yMin)).toBeLessThan(2);
   });
 
-  test("code blocks are highlighted by language", () => {
-    const out = markdownToHtml("```typescript\nconst answer: number = 42;\n```", { title: "t", lang: "en" });
+  test("code blocks are highlighted by language", async () => {
+    const out = markdownToHtml("```typescript\nconst answer: number = 42;\n```", { title: "t", lang: "en" }, await readHighlightTheme());
     expect(out).toContain('<code class="hljs language-typescript"><span class="hljs-keyword">const</span>');
     expect(out).toContain(".hljs-keyword");
   });

@@ -2,7 +2,9 @@ import { createSocket, type Socket as UdpSocket } from "node:dgram";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { html, pdfBytes, startService, startSite, type TestService, type TestSite } from "./helpers.js";
+import { html, pdfBytes, TEST_SETTINGS, startSite, type TestService, type TestSite, whenBrowsersWarm } from "./helpers.js";
+import { startService } from "@apiplat/testing";
+import pdfService from "../src/service.js";
 import { pageTexts, wordBoxes } from "./pdf-tools.js";
 
 /**
@@ -94,9 +96,9 @@ beforeAll(async () => {
   // services test the proxy and the browser's flags, the boundary every deployment has.
   const proxyOnly = { networkNamespace: "off" } as const;
   // The allow-list off: loopback (and 0.0.0.0) is refused.
-  locked = await startService({}, proxyOnly);
+  locked = await whenBrowsersWarm(await startService(pdfService, { settings: { ...TEST_SETTINGS, ...proxyOnly } }));
   // /from-url needs a page to load: the attacker's site on 127.0.0.2 is allow-listed, the trap on 127.0.0.1 is not.
-  narrow = await startService({ OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" }, proxyOnly);
+  narrow = await whenBrowsersWarm(await startService(pdfService, { env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" }, settings: { ...TEST_SETTINGS, ...proxyOnly } }));
   attacker = await startSite({
     "/attack": (_req: IncomingMessage, res: ServerResponse) =>
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html(`<p>Attack page</p>${markupVectors(trap)}${scriptVectors(trap)}`)),
@@ -148,7 +150,7 @@ describe("the boundary does not break rendering", () => {
 
   beforeAll(async () => {
     // In a network namespace where the machine allows it: the relay to the proxy must carry what rendering needs.
-    open = await startService({ OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" });
+    open = await whenBrowsersWarm(await startService(pdfService, { env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" }, settings: TEST_SETTINGS }));
     const serve = (body: string, type: string) => (req: IncomingMessage, res: ServerResponse) => {
       via.set(req.url ?? "", req.headers.via);
       res.writeHead(200, { "content-type": type }).end(body);

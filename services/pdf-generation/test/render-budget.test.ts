@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DEFAULT_SETTINGS } from "../src/settings.js";
-import { html, pdfBytes, startService, startSite, type TestService, type TestSite } from "./helpers.js";
+import { html, pdfBytes, TEST_SETTINGS, startSite, type TestService, type TestSite, whenBrowsersWarm } from "./helpers.js";
+import { startService } from "@apiplat/testing";
+import pdfService from "../src/service.js";
 import { pageTexts } from "./pdf-tools.js";
 
 /** A budget small enough to reach quickly; PRO keeps room to show that the budget is per plan. */
@@ -11,10 +13,8 @@ let site: TestSite;
 
 beforeAll(async () => {
   // One page in one browser: a job that kept its page after its budget would make the next one wait.
-  service = await startService(
-    { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" },
-    { pagesPerBrowser: 1, renderBudgetMs: { ...DEFAULT_SETTINGS.renderBudgetMs, BASIC: BASIC_BUDGET_MS, PRO: 10_000 } },
-  );
+  const settings = { ...TEST_SETTINGS, pagesPerBrowser: 1, renderBudgetMs: { ...DEFAULT_SETTINGS.renderBudgetMs, BASIC: BASIC_BUDGET_MS, PRO: 10_000 } };
+  service = await whenBrowsersWarm(await startService(pdfService, { env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" }, settings }));
   site = await startSite({ "/hang": () => undefined });
 });
 afterAll(async () => {

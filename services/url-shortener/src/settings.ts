@@ -1,10 +1,13 @@
-import { integerSetting, listSetting, serviceEndpoint, type Env, type PlatformConfig } from "@apiplat/config";
+import { integerSetting, listSetting, serviceEndpoint, serviceUrl, type Env, type PlatformConfig } from "@apiplat/config";
 import { DEFAULT_CODE_LENGTH } from "./domain/codes.js";
 import { SAFE_BROWSING_DEFAULT_ENDPOINT } from "./links/safe-browsing.js";
 
 /** The service's own settings, read from the environment once by the manifest (tests override some). */
 export interface ShortenerSettings {
-  /** Base of the short URLs on the service's own host, e.g. http://url-shortener.api.local:3001 */
+  /**
+   * Base of the short URLs on the service's own host: SHORT_LINK_BASE_URL, else where clients reach the service
+   * (serviceUrl: http://127.0.0.1:3001 on the local start, https://url-shortener.<PUBLIC_DOMAIN> with a public domain).
+   */
   baseUrl: string;
   /** The host customers point their domains' CNAME records at. */
   edgeHost: string;
@@ -32,9 +35,8 @@ export interface ShortenerSettings {
 
 export function defaultSettings(config: PlatformConfig): ShortenerSettings {
   const endpoint = serviceEndpoint(config, "url-shortener");
-  const baseUrl = `http://${endpoint.host}:${endpoint.port}`;
   return {
-    baseUrl,
+    baseUrl: serviceUrl(config, "url-shortener"),
     edgeHost: endpoint.host,
     customDomainScheme: "https",
     codeLength: DEFAULT_CODE_LENGTH,
@@ -65,7 +67,8 @@ export function settingsFromEnv(env: Env, config: PlatformConfig): ShortenerSett
   return {
     ...defaults,
     baseUrl,
-    edgeHost: (env.EDGE_HOST || new URL(baseUrl).hostname).toLowerCase(),
+    // The CNAME target: the host of an explicit base URL, else the service's own host name (never a bare address).
+    edgeHost: (env.EDGE_HOST || (env.SHORT_LINK_BASE_URL ? new URL(baseUrl).hostname : defaults.edgeHost)).toLowerCase(),
     customDomainScheme: scheme,
     codeLength: integerSetting(env, "URL_SHORTENER_CODE_LENGTH", defaults.codeLength, 6, 16),
     safeBrowsingApiKey: env.SAFE_BROWSING_API_KEY || null,

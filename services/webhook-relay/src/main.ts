@@ -1,5 +1,4 @@
 import { runService } from "@apiplat/service-kit";
-import { relaySettingsFromEnv } from "./config.js";
-import { buildApp } from "./app.js";
+import service from "./service.js";
 
-await runService("webhook-relay", (platform) => buildApp({ ...platform, relay: relaySettingsFromEnv(platform.config.env) }));
+await runService(service);

@@ -1,7 +1,7 @@
 import { Type, type Static, type TObject } from "typebox";
-import { LIMITS } from "./limits.js";
+import { LIMITS } from "./domain/limits.js";
 
-export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"] as const;
+const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"] as const;
 
 const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 const Uuid = Type.String({ pattern: UUID_PATTERN, description: "a UUID" });
@@ -34,7 +34,7 @@ export const DefaultResponse = Type.Object(
   { additionalProperties: false },
 );
 
-export const BasicAuth = Type.Object(
+const BasicAuth = Type.Object(
   {
     username: Type.String({ minLength: 1, maxLength: LIMITS.credentialChars, pattern: "^[^:]*$" }),
     password: Type.String({ minLength: 1, maxLength: LIMITS.credentialChars }),
@@ -91,3 +91,19 @@ export const ReplayBody = Type.Object(
 export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
   if (request.body === undefined || request.body === null) request.body = {};
 }
+
+/** An inbox as its owner sees it (views.ts ownerInboxView): the answer of POST /create. */
+export const OwnerInboxSchema = Type.Object({
+  id: Type.String({ description: "the inbox id (a UUID)" }),
+  hook_url: Type.String({ description: "where senders send their webhooks" }),
+  created_at: Type.String({ format: "date-time" }),
+  expires_at: Type.String({ format: "date-time" }),
+  default_response: Type.Union([Type.Object({ status: Type.Integer(), body: Type.String(), content_type: Type.String() }), Type.Null()]),
+  cors: Type.Boolean(),
+  private: Type.Boolean(),
+  basic_auth: Type.Union([Type.Object({ username: Type.String() }), Type.Null()]),
+  ip_allowlist: Type.Array(Type.String()),
+  forward_url: Type.Union([Type.String(), Type.Null()]),
+  max_requests: Type.Integer(),
+  max_stored_bytes: Type.Integer(),
+});

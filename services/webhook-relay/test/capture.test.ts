@@ -1,8 +1,10 @@
 import { connect } from "node:net";
+import { startService } from "@apiplat/testing";
+import relayService from "../src/service.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { relayApp, testPlatform } from "./helpers.js";
+import { testPlatform, FAST_RELAY } from "./helpers.js";
 
 let platform: TestPlatform;
 let app: ServiceApp;
@@ -10,7 +12,7 @@ let headers: Record<string, string>;
 
 beforeAll(async () => {
   platform = await testPlatform();
-  app = await relayApp(platform);
+  app = (await startService(relayService, { platform, settings: FAST_RELAY })).app;
   ({ headers } = await platform.subscribe("webhook-relay", "MEGA"));
 });
 
@@ -290,7 +292,7 @@ describe("reading an inbox", () => {
 
   it("filters by method, time range and text in the body or a header value", async () => {
     let clock = new Date("2026-03-01T10:00:00.000Z");
-    const clocked = await relayApp(platform, { now: () => clock });
+    const clocked = (await startService(relayService, { platform: { ...platform, deps: { ...platform.deps, now: () => clock } }, settings: FAST_RELAY })).app;
     try {
       const res = await clocked.inject({ method: "POST", url: "/create", headers });
       const id = res.json().data.id;

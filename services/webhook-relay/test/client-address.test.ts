@@ -1,14 +1,16 @@
+import { startService } from "@apiplat/testing";
+import relayService from "../src/service.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { Destination, relayApp, until } from "./helpers.js";
+import { Destination, until, FAST_RELAY } from "./helpers.js";
 
 /** A relay listening on loopback, on a platform with the given TRUST_PROXY (unset: the default, none). */
 async function relayOn(trustProxy: string | undefined) {
   const env: Record<string, string> = { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" };
   if (trustProxy !== undefined) env.TRUST_PROXY = trustProxy;
   const platform = await createTestPlatform({ env });
-  const app = await relayApp(platform);
+  const app = (await startService(relayService, { platform, settings: FAST_RELAY })).app;
   await app.listen({ port: 0, host: "127.0.0.1" });
   return { platform, app, base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
 }

@@ -1,16 +1,19 @@
+import { startService } from "@apiplat/testing";
+import relayService from "../src/service.js";
+import type { Relay } from "../src/delivery/relay.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { buildApp } from "../src/app.js";
 import { Destination, FAST_RELAY, until } from "./helpers.js";
 
 let platform: TestPlatform;
 let app: ServiceApp;
+let relay: Relay;
 let destination: Destination;
 
 beforeAll(async () => {
   platform = await createTestPlatform({ embedded: true, env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" } });
-  app = await buildApp({ ...platform.deps, relay: FAST_RELAY });
+  app = (await startService(relayService, { platform, settings: FAST_RELAY, inject: { onRelay: (r) => (relay = r) } })).app;
   destination = await new Destination().listen();
 });
 
@@ -37,6 +40,6 @@ describe("embedded mode (PGlite and the in-process store)", () => {
     expect(detail.attempts.map((a: any) => a.status_code)).toEqual([500, 200]);
     const filtered = (await app.inject({ method: "GET", url: `/inbox/${id}?q=%01%02`, headers })).json().data.requests;
     expect(filtered).toHaveLength(1);
-    expect(await app.webhookRelay.purgeNow()).toEqual({ expired_inboxes: 0, trimmed_requests: 0 });
+    expect(await relay.purgeNow()).toEqual({ expired_inboxes: 0, trimmed_requests: 0 });
   });
 });

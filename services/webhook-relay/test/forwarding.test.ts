@@ -1,11 +1,13 @@
 import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { startService } from "@apiplat/testing";
+import relayService from "../src/service.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import type { TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { Destination, FAST_RELAY, relayApp, testPlatform, until } from "./helpers.js";
+import { Destination, FAST_RELAY, testPlatform, until } from "./helpers.js";
 
 let platform: TestPlatform;
 let app: ServiceApp;
@@ -14,7 +16,7 @@ let destination: Destination;
 
 beforeAll(async () => {
   platform = await testPlatform();
-  app = await relayApp(platform);
+  app = (await startService(relayService, { platform, settings: FAST_RELAY })).app;
   ({ headers } = await platform.subscribe("webhook-relay", "MEGA"));
   destination = await new Destination().listen();
 });
@@ -216,7 +218,7 @@ describe("durable delivery", () => {
   it("survives the process: a retry left by a closed instance is delivered by another", async () => {
     reset([503]);
     const slowRetries = { ...FAST_RELAY, retryPolicy: { baseDelaysMs: [400, 400], jitterFraction: 0 } };
-    const first = await relayApp(platform, { relay: slowRetries });
+    const first = (await startService(relayService, { platform, settings: slowRetries })).app;
     const created = await first.inject({ method: "POST", url: "/create", headers });
     const id = created.json().data.id;
     await first.inject({ method: "POST", url: `/forward/${id}`, headers, payload: { url: destination.url } });
@@ -224,7 +226,7 @@ describe("durable delivery", () => {
     await destination.waitFor(1);
     await first.close();
     // The retry is due 400 ms after the failure; the instance that queued it is gone, the others poll the queue.
-    const second = await relayApp(platform, { relay: slowRetries });
+    const second = (await startService(relayService, { platform, settings: slowRetries })).app;
     try {
       await destination.waitFor(2);
       expect(destination.received.map((r) => r.body.toString())).toEqual(["durable", "durable"]);
@@ -247,7 +249,7 @@ describe("a full worker", () => {
   it("queues what it cannot send at once and sends it when a slot frees", async () => {
     const slow = await new Destination().listen();
     slow.delayMs = 150;
-    const narrow = await relayApp(platform, { relay: { ...FAST_RELAY, workerConcurrency: 1 } });
+    const narrow = (await startService(relayService, { platform, settings: { ...FAST_RELAY, workerConcurrency: 1 } })).app;
     try {
       const id = (await narrow.inject({ method: "POST", url: "/create", headers })).json().data.id;
       await narrow.inject({ method: "POST", url: `/forward/${id}`, headers, payload: { url: slow.url } });

@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
-import { buildApp, type WebhookRelayDeps } from "../src/app.js";
-import type { RelaySettings } from "../src/relay.js";
+import type { RelaySettings } from "../src/settings.js";
 
 export const HOST = "webhook-relay.api.local";
 
@@ -19,10 +18,6 @@ export const FAST_RELAY: Partial<RelaySettings> = {
 
 export async function testPlatform(options: { now?: () => Date } = {}): Promise<TestPlatform> {
   return createTestPlatform({ env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" }, now: options.now });
-}
-
-export function relayApp(platform: TestPlatform, extra: Partial<WebhookRelayDeps> = {}) {
-  return buildApp({ ...platform.deps, relay: FAST_RELAY, ...extra });
 }
 
 export interface ReceivedRequest {

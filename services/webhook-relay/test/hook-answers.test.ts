@@ -1,8 +1,10 @@
+import { startService } from "@apiplat/testing";
+import relayService from "../src/service.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { relaySettingsFromEnv } from "../src/config.js";
-import { FAST_RELAY, HOST, relayApp, testPlatform } from "./helpers.js";
+import { relaySettingsFromEnv } from "../src/settings.js";
+import {FAST_RELAY, HOST, testPlatform } from "./helpers.js";
 
 let platform: TestPlatform;
 let app: ServiceApp;
@@ -10,7 +12,7 @@ let headers: Record<string, string>;
 
 beforeAll(async () => {
   platform = await testPlatform();
-  app = await relayApp(platform);
+  app = (await startService(relayService, { platform, settings: FAST_RELAY })).app;
   ({ headers } = await platform.subscribe("webhook-relay", "MEGA"));
 });
 
@@ -73,7 +75,7 @@ describe("a hooks host of their own (WEBHOOK_RELAY_HOOKS_HOST)", () => {
   const { hooksUrl: _fixedBase, ...withoutBase } = FAST_RELAY;
 
   beforeAll(async () => {
-    hooksApp = await relayApp(platform, { relay: { ...withoutBase, hooksHost: "hooks.api.test" } });
+    hooksApp = (await startService(relayService, { platform, settings: { ...withoutBase, hooksHost: "hooks.api.test" } })).app;
   });
 
   afterAll(async () => {

@@ -1,8 +1,11 @@
+import { startService } from "@apiplat/testing";
+import relayService from "../src/service.js";
+import type { Relay } from "../src/delivery/relay.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { LIMITS } from "../src/limits.js";
-import { Destination, FAST_RELAY, relayApp, testPlatform, until } from "./helpers.js";
+import { LIMITS } from "../src/domain/limits.js";
+import { Destination, FAST_RELAY, testPlatform, until } from "./helpers.js";
 
 let platform: TestPlatform;
 let clock = new Date("2026-06-01T00:00:00.000Z");
@@ -37,7 +40,7 @@ describe("captures per inbox and second (10/s, bursts of 20)", () => {
 
   beforeAll(async () => {
     // The service's own limit, not the one FAST_RELAY lifts for the other tests.
-    app = await relayApp(platform, { relay: { ...FAST_RELAY, captureRate: { perSecond: LIMITS.capturesPerSecond, burst: LIMITS.captureBurst } } });
+    app = (await startService(relayService, { platform, settings: { ...FAST_RELAY, captureRate: { perSecond: LIMITS.capturesPerSecond, burst: LIMITS.captureBurst } } })).app;
     ({ headers } = await platform.subscribe("webhook-relay", "MEGA"));
   });
 
@@ -85,11 +88,12 @@ describe("captures per inbox and second (10/s, bursts of 20)", () => {
 });
 
 describe("stored bytes per account", () => {
+  let relay: Relay;
   const QUOTA = 300_000;
   let app: ServiceApp;
 
   beforeAll(async () => {
-    app = await relayApp(platform, { relay: { ...FAST_RELAY, storageQuotaBytes: { BASIC: QUOTA, PRO: 2 * QUOTA, ULTRA: 3 * QUOTA, MEGA: 4 * QUOTA } } });
+    app = (await startService(relayService, { platform, settings: { ...FAST_RELAY, storageQuotaBytes: { BASIC: QUOTA, PRO: 2 * QUOTA, ULTRA: 3 * QUOTA, MEGA: 4 * QUOTA } }, inject: { onRelay: (r) => (relay = r) } })).app;
   });
 
   afterAll(async () => {
@@ -97,7 +101,7 @@ describe("stored bytes per account", () => {
   });
 
   it("states each plan's quota on the inbox: 100 MiB, 2 GiB, 20 GiB, 100 GiB", async () => {
-    const plain = await relayApp(platform);
+    const plain = (await startService(relayService, { platform, settings: FAST_RELAY })).app;
     try {
       const expected = { BASIC: 100 * 2 ** 20, PRO: 2 * 2 ** 30, ULTRA: 20 * 2 ** 30, MEGA: 100 * 2 ** 30 };
       for (const [plan, bytes] of Object.entries(expected)) {
@@ -178,7 +182,7 @@ describe("stored bytes per account", () => {
     expect((await capture(inboxB.id, 250_000)).statusCode).toBe(200);
 
     clock = new Date(clock.getTime() + 25 * 60 * 60 * 1000);
-    await app.webhookRelay.purgeNow();
+    await relay.purgeNow();
     const left = await count("SELECT coalesce(sum(stored_bytes), 0) AS n FROM webhook_account_storage WHERE account_id IN ($1, $2)", [a.accountId, b.accountId]);
     expect(left).toBe(0);
     expect(await count("SELECT count(*) AS n FROM webhook_request_bodies", [])).toBe(0);
@@ -190,7 +194,7 @@ describe("large bodies", () => {
   let headers: Record<string, string>;
 
   beforeAll(async () => {
-    app = await relayApp(platform);
+    app = (await startService(relayService, { platform, settings: FAST_RELAY })).app;
     ({ headers } = await platform.subscribe("webhook-relay", "MEGA"));
   });
 

@@ -1,7 +1,9 @@
+import { startService } from "@apiplat/testing";
+import relayService from "../src/service.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { Destination, relayApp, testPlatform, until } from "./helpers.js";
+import { Destination, testPlatform, until, FAST_RELAY } from "./helpers.js";
 
 let platform: TestPlatform;
 let app: ServiceApp;
@@ -11,7 +13,7 @@ let destination: Destination;
 
 beforeAll(async () => {
   platform = await testPlatform();
-  app = await relayApp(platform);
+  app = (await startService(relayService, { platform, settings: FAST_RELAY })).app;
   ({ headers: owner } = await platform.subscribe("webhook-relay", "MEGA"));
   ({ headers: reader } = await platform.subscribe("webhook-relay", "BASIC"));
   destination = await new Destination().listen();

@@ -1,15 +1,19 @@
+import { startService } from "@apiplat/testing";
+import relayService from "../src/service.js";
+import type { Relay } from "../src/delivery/relay.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { relayApp, testPlatform } from "./helpers.js";
+import { testPlatform, FAST_RELAY } from "./helpers.js";
 
 let platform: TestPlatform;
 let app: ServiceApp;
+let relay: Relay;
 let clock = new Date("2026-05-01T12:00:00.000Z");
 
 beforeAll(async () => {
   platform = await testPlatform({ now: () => clock });
-  app = await relayApp(platform);
+  app = (await startService(relayService, { platform, settings: FAST_RELAY, inject: { onRelay: (r) => (relay = r) } })).app;
 });
 
 afterAll(async () => {
@@ -37,7 +41,7 @@ describe("retention", () => {
 
     // One millisecond before the end of the BASIC retention: nothing goes.
     clock = new Date("2026-05-02T11:59:59.999Z");
-    expect(await app.webhookRelay.purgeNow()).toEqual({ expired_inboxes: 0, trimmed_requests: 0 });
+    expect(await relay.purgeNow()).toEqual({ expired_inboxes: 0, trimmed_requests: 0 });
     expect((await app.inject({ method: "GET", url: `/inbox/${basicInbox.id}`, headers: basic.headers })).statusCode).toBe(200);
 
     // At the end of it the BASIC inbox is gone, with its captures; the PRO one stays.
@@ -45,13 +49,13 @@ describe("retention", () => {
     expect((await app.inject({ method: "GET", url: `/inbox/${basicInbox.id}`, headers: basic.headers })).statusCode).toBe(404);
     expect((await app.inject({ method: "POST", url: `/h/${basicInbox.id}`, payload: "late" })).statusCode).toBe(404);
     expect(await count("webhook_requests", basicInbox.id)).toBe(1);
-    expect(await app.webhookRelay.purgeNow()).toEqual({ expired_inboxes: 1, trimmed_requests: 0 });
+    expect(await relay.purgeNow()).toEqual({ expired_inboxes: 1, trimmed_requests: 0 });
     expect(await count("webhook_inboxes", basicInbox.id)).toBe(0);
     expect(await count("webhook_requests", basicInbox.id)).toBe(0);
     expect(await count("webhook_requests", proInbox.id)).toBe(1);
 
     clock = new Date("2026-05-31T12:00:00.000Z");
-    expect(await app.webhookRelay.purgeNow()).toEqual({ expired_inboxes: 1, trimmed_requests: 0 });
+    expect(await relay.purgeNow()).toEqual({ expired_inboxes: 1, trimmed_requests: 0 });
     expect(await count("webhook_requests", proInbox.id)).toBe(0);
   });
 });
@@ -69,10 +73,10 @@ describe("captures kept per inbox", () => {
       [inbox.id, clock],
     );
     expect((await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "number 1000" })).statusCode).toBe(200);
-    expect(await app.webhookRelay.purgeNow()).toEqual({ expired_inboxes: 0, trimmed_requests: 0 });
+    expect(await relay.purgeNow()).toEqual({ expired_inboxes: 0, trimmed_requests: 0 });
     expect(await count("webhook_requests", inbox.id)).toBe(1000);
     expect((await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "number 1001" })).statusCode).toBe(200);
-    expect(await app.webhookRelay.purgeNow()).toEqual({ expired_inboxes: 0, trimmed_requests: 1 });
+    expect(await relay.purgeNow()).toEqual({ expired_inboxes: 0, trimmed_requests: 1 });
     expect(await count("webhook_requests", inbox.id)).toBe(1000);
     const { rows } = await platform.deps.db.query<{ body: Uint8Array }>(
       "SELECT body FROM webhook_requests WHERE inbox_id = $1 ORDER BY seq LIMIT 1",

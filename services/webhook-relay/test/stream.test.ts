@@ -1,8 +1,10 @@
 import { get, type IncomingMessage } from "node:http";
+import { startService } from "@apiplat/testing";
+import relayService from "../src/service.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { relayApp, testPlatform, until } from "./helpers.js";
+import { testPlatform, until, FAST_RELAY } from "./helpers.js";
 
 let platform: TestPlatform;
 let capturing: ServiceApp;
@@ -13,8 +15,8 @@ let headers: Record<string, string>;
 beforeAll(async () => {
   platform = await testPlatform();
   // Two replicas on the same PostgreSQL and Redis: captures on one, streams from the other.
-  capturing = await relayApp(platform);
-  streaming = await relayApp(platform);
+  capturing = (await startService(relayService, { platform, settings: FAST_RELAY })).app;
+  streaming = (await startService(relayService, { platform, settings: FAST_RELAY })).app;
   streamBase = await streaming.listen({ port: 0, host: "127.0.0.1" });
   ({ headers } = await platform.subscribe("webhook-relay", "MEGA"));
 });
@@ -127,7 +129,7 @@ describe("live stream", () => {
   });
 
   it("ends open streams when the app closes, instead of hanging the shutdown", async () => {
-    const replica = await relayApp(platform);
+    const replica = (await startService(relayService, { platform, settings: FAST_RELAY })).app;
     const base = await replica.listen({ port: 0, host: "127.0.0.1" });
     const id = await createInbox();
     const client = await SseClient.open(`${base}/inbox/${id}/stream`);

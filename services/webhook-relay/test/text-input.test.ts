@@ -1,7 +1,9 @@
+import { startService } from "@apiplat/testing";
+import relayService from "../src/service.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { relayApp, testPlatform } from "./helpers.js";
+import { testPlatform, FAST_RELAY } from "./helpers.js";
 
 let platform: TestPlatform;
 let app: ServiceApp;
@@ -10,7 +12,7 @@ let inboxId: string;
 
 beforeAll(async () => {
   platform = await testPlatform();
-  app = await relayApp(platform);
+  app = (await startService(relayService, { platform, settings: FAST_RELAY })).app;
   ({ headers } = await platform.subscribe("webhook-relay", "MEGA"));
   inboxId = (await app.inject({ method: "POST", url: "/create", headers })).json().data.id;
 });

@@ -2,7 +2,7 @@
  * What can go wrong while producing a PDF, in domain terms. The HTTP layer maps each kind to a status and an
  * error code of the shared envelope (routes/errors.ts).
  */
-export type RenderErrorKind =
+type RenderErrorKind =
   | "invalid_option" // an option parses but is out of bounds (field + issue given)
   | "page_limit" // the result has more pages than the plan allows
   | "timeout" // the job did not finish within its timeout

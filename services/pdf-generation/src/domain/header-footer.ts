@@ -13,7 +13,7 @@ const PLACEHOLDERS: Record<string, string> = {
   url: "url",
 };
 
-export function translatePlaceholders(html: string): string {
+function translatePlaceholders(html: string): string {
   return html.replace(/\{\{\s*(page|pages|title|date|url)\s*\}\}/g, (_match, name: string) => `<span class="${PLACEHOLDERS[name]}"></span>`);
 }
 

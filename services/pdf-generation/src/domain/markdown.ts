@@ -1,13 +1,8 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import MarkdownIt from "markdown-it";
 import hljs from "highlight.js";
 
-const require = createRequire(import.meta.url);
-const highlightTheme = readFileSync(require.resolve("highlight.js/styles/github.css"), "utf8");
-
 /** The default look of a Markdown document: readable body text, clear headings, ruled tables, shaded code. */
-export const MARKDOWN_STYLESHEET = `
+const MARKDOWN_STYLESHEET = `
 html { font-size: 11pt; }
 body {
   font-family: 'Noto Sans', 'Noto Sans CJK SC', 'Noto Naskh Arabic', 'DejaVu Sans', sans-serif;
@@ -34,7 +29,6 @@ img { max-width: 100%; height: auto; break-inside: avoid; }
 hr { border: 0; border-top: 1px solid #d1d9e0; margin: 1.5em 0; }
 ul ul, ol ol, ul ol, ol ul { margin-bottom: 0; }
 .page-break { break-after: page; }
-${highlightTheme}
 `;
 
 const markdown: MarkdownIt = new MarkdownIt({
@@ -50,7 +44,7 @@ const markdown: MarkdownIt = new MarkdownIt({
   },
 });
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
@@ -61,12 +55,13 @@ export function firstHeading(source: string): string | undefined {
   return text ? text : undefined;
 }
 
-export function markdownToHtml(source: string, document: { title: string; lang: string }): string {
+/** `highlightTheme`: the stylesheet of highlight.js's classes in code blocks (browser/highlight-theme.ts reads it). */
+export function markdownToHtml(source: string, document: { title: string; lang: string }, highlightTheme: string): string {
   return [
     "<!DOCTYPE html>",
     `<html lang="${escapeHtml(document.lang)}"><head><meta charset="utf-8">`,
     `<title>${escapeHtml(document.title)}</title>`,
-    `<style>${MARKDOWN_STYLESHEET}</style>`,
+    `<style>${MARKDOWN_STYLESHEET}${highlightTheme}</style>`,
     "</head><body>",
     markdown.render(source),
     "</body></html>",

@@ -3,7 +3,7 @@ import { RenderError } from "./errors.js";
 
 export type PageSize = "A4" | "Letter" | "Legal";
 export type Orientation = "portrait" | "landscape";
-export type MarginInput = string | { top?: string; right?: string; bottom?: string; left?: string };
+type MarginInput = string | { top?: string; right?: string; bottom?: string; left?: string };
 export interface Margins {
   top: string;
   right: string;
@@ -12,7 +12,7 @@ export interface Margins {
 }
 
 /** Page sizes in PostScript points (1/72 in), portrait. */
-export const PAGE_SIZES_PT: Record<PageSize, { width: number; height: number }> = {
+const PAGE_SIZES_PT: Record<PageSize, { width: number; height: number }> = {
   A4: { width: 595.28, height: 841.89 },
   Letter: { width: 612, height: 792 },
   Legal: { width: 612, height: 1008 },
@@ -22,7 +22,7 @@ const MM_PER_UNIT: Record<string, number> = { mm: 1, cm: 10, in: 25.4, pt: 25.4 
 const LENGTH_PATTERN = /^(\d+(?:\.\d+)?)(mm|cm|in|pt|px)?$/;
 
 /** A CSS length in mm; a bare number is read as px, as CSS and Chromium do. */
-export function lengthToMm(length: string, field: string): number {
+function lengthToMm(length: string, field: string): number {
   const match = LENGTH_PATTERN.exec(length.trim());
   if (!match) throw new RenderError("invalid_option", `${field} must be a length such as "15mm", "1in", "0.5cm", "20pt" or "40px".`, field, "must be a number followed by mm, cm, in, pt or px");
   return Number(match[1]) * MM_PER_UNIT[match[2] ?? "px"];

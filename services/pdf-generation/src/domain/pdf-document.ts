@@ -1,7 +1,7 @@
 import { PDFBool, PDFDict, PDFDocument, PDFName, PDFString } from "pdf-lib";
 import { RenderError } from "./errors.js";
 
-export interface PdfFacts {
+interface PdfFacts {
   pageCount: number;
   /** The catalog has a structure tree and MarkInfo /Marked true: assistive technology can read it. */
   tagged: boolean;
@@ -33,7 +33,7 @@ export async function inspectPdf(bytes: Uint8Array): Promise<PdfFacts> {
 const PAGES_NODE = /<<\s*\/Type\s*\/Pages\b[^>]*?\/Count\s+(\d+)/g;
 
 /** The root of a page tree counts every page; intermediate nodes count fewer, so the largest /Count is the total. */
-export function scanChromiumPdf(bytes: Uint8Array): PdfFacts | null {
+function scanChromiumPdf(bytes: Uint8Array): PdfFacts | null {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
   if (!text.startsWith("%PDF-1.4") || !text.includes("/Producer (Skia/PDF") || text.includes("/ObjStm")) return null;
   let pageCount = 0;

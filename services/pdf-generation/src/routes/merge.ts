@@ -1,17 +1,19 @@
-import { acceptMultipart, errors, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { acceptMultipart, errors } from "@apiplat/service-kit";
 import { LIMITS } from "../domain/limits.js";
 import { assertWithinPageLimit, pageLimitFor } from "../domain/page-limit.js";
 import { mergePdfs } from "../domain/pdf-document.js";
 import { resolveFilename } from "../domain/page-setup.js";
-import { MergeBody, RenderResultSchema, ResponseQuery, type Merge } from "../schemas.js";
+import { MergeBody, ResponseQuery, pdfAnswer, type Merge } from "../schemas.js";
 import { toApiError } from "./errors.js";
 import { sendPdf } from "./pdf-reply.js";
 
 /** Base64 of the largest accepted total, plus room for the JSON around it. */
-export const MERGE_BODY_LIMIT = Math.ceil((LIMITS.mergeTotalBytesMax * 4) / 3) + 1024 * 1024;
+const MERGE_BODY_LIMIT = Math.ceil((LIMITS.mergeTotalBytesMax * 4) / 3) + 1024 * 1024;
 const TOTAL_ISSUE = `must total at most ${LIMITS.mergeTotalBytesMax} bytes of PDF`;
 
-export async function mergeRoutes(app: ServiceApp): Promise<void> {
+/** POST /merge: PDFs concatenated in order, as JSON (base64) or multipart uploads. */
+export const mergeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Uploads: one file part per PDF, in order, and an optional filename field; files travel as base64 like the JSON form.
   acceptMultipart(
     app,
@@ -40,7 +42,7 @@ export async function mergeRoutes(app: ServiceApp): Promise<void> {
           "The page limit of the plan applies to the merged document.",
         body: MergeBody,
         querystring: ResponseQuery,
-        response: { 200: successSchema(RenderResultSchema) },
+        response: { 200: pdfAnswer("The merged PDF") },
       },
     },
     async (request, reply) => {
@@ -69,7 +71,7 @@ export async function mergeRoutes(app: ServiceApp): Promise<void> {
       }
     },
   );
-}
+};
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const DATA_URL_PREFIX = /^data:application\/pdf;base64,/i;

@@ -1,8 +1,8 @@
 import type { FastifyReply } from "fastify";
 import { ok } from "@apiplat/service-kit";
-import type { BlockedRequest } from "../domain/network-policy.js";
+import type { BlockedRequest } from "../browser/network-policy.js";
 
-export interface PdfOutcome {
+interface PdfOutcome {
   pdf: Uint8Array;
   filename: string;
   pageCount: number;
@@ -15,7 +15,7 @@ export interface PdfOutcome {
 }
 
 /** attachment; filename="r?sum?.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf (RFC 6266), safe for any name. */
-export function contentDisposition(filename: string): string {
+function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
   const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;

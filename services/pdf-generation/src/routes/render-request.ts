@@ -1,7 +1,7 @@
 import { DEFAULTS } from "../domain/limits.js";
 import { resolveFilename, resolveMargins } from "../domain/page-setup.js";
-import type { RenderOptions } from "../domain/renderer.js";
-import { originOf } from "../domain/network-policy.js";
+import type { RenderOptions } from "../browser/renderer.js";
+import { originOf } from "../domain/request-policy.js";
 import type { RenderOptionsBody } from "../schemas.js";
 
 /** The request's snake_case options as the renderer's options, with every default filled in. */

@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { successSchema, type ServiceApp } from "@apiplat/service-kit";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { TSchema } from "typebox";
 import { firstHeading, markdownToHtml } from "../domain/markdown.js";
 import { assertWithinPageLimit, pageLimitFor } from "../domain/page-limit.js";
 import { resolveFilename } from "../domain/page-setup.js";
-import type { PdfRenderer, RenderOptions, RenderSource } from "../domain/renderer.js";
+import type { PdfRenderer, RenderOptions, RenderSource } from "../browser/renderer.js";
 import { DEFAULTS, type Plan } from "../domain/limits.js";
 import { budgetedTimeoutMs, explainBudgetTimeout, type RenderBudget } from "../domain/render-budget.js";
-import { FromHtmlBody, FromMarkdownBody, FromUrlBody, RenderResultSchema, ResponseQuery, type RenderOptionsBody, type ResponseFormat } from "../schemas.js";
+import { FromHtmlBody, FromMarkdownBody, FromUrlBody, ResponseQuery, pdfAnswer, type RenderOptionsBody, type ResponseFormat } from "../schemas.js";
 import { toApiError } from "./errors.js";
 import { sendPdf } from "./pdf-reply.js";
 import { normalizeOrigins, renderOptionsFrom } from "./render-request.js";
@@ -16,6 +16,8 @@ export interface RenderRoutesOptions {
   renderer: PdfRenderer;
   /** The longest a job may hold a browser page, per plan. */
   renderBudgetMs: Record<Plan, number>;
+  /** The stylesheet of highlighted code in Markdown documents. */
+  highlightTheme: string;
 }
 
 const PDF_DESCRIPTION =
@@ -23,10 +25,11 @@ const PDF_DESCRIPTION =
   "X-Render-Time-Ms headers), or with ?response=json the envelope below with the PDF in base64.";
 
 function routeSchema<Body extends TSchema>(summary: string, body: Body) {
-  return { summary, description: PDF_DESCRIPTION, body, querystring: ResponseQuery, response: { 200: successSchema(RenderResultSchema) } };
+  return { summary, description: PDF_DESCRIPTION, body, querystring: ResponseQuery, response: { 200: pdfAnswer(`${summary}: the PDF`) } };
 }
 
-export async function renderRoutes(app: ServiceApp, { renderer, renderBudgetMs }: RenderRoutesOptions): Promise<void> {
+/** POST /from-html, /from-markdown and /from-url: a document or a web page rendered by Chromium. */
+export const renderRoutes: FastifyPluginAsyncTypebox<RenderRoutesOptions> = async (app, { renderer, renderBudgetMs, highlightTheme }) => {
   const respond = async (request: FastifyRequest, reply: FastifyReply, body: RenderOptionsBody, source: RenderSource, options: RenderOptions) => {
     const plan = request.subscriber.plan;
     const budget: RenderBudget = { plan, budgetMs: renderBudgetMs[plan], requestedMs: options.timeoutMs };
@@ -53,7 +56,8 @@ export async function renderRoutes(app: ServiceApp, { renderer, renderBudgetMs }
     const body = request.body;
     const title = body.title ?? firstHeading(body.markdown);
     const options = withDomainErrors(() => renderOptionsFrom(body, title));
-    const html = markdownToHtml(body.markdown, { title: title ?? options.fallbackTitle, lang: body.lang ?? DEFAULTS.lang });
+    const document = { title: title ?? options.fallbackTitle, lang: body.lang ?? DEFAULTS.lang };
+    const html = markdownToHtml(body.markdown, document, highlightTheme);
     const source: RenderSource = { kind: "document", html, javascript: false, allowedOrigins: normalizeOrigins(body.allowed_origins) };
     return respond(request, reply, body, source, options);
   });
@@ -71,7 +75,7 @@ export async function renderRoutes(app: ServiceApp, { renderer, renderBudgetMs }
     };
     return respond(request, reply, body, source, options);
   });
-}
+};
 
 function withDomainErrors<T>(build: () => T): T {
   try {

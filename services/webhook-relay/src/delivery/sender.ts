@@ -11,7 +11,7 @@ export interface OutboundFetcher {
 }
 
 /** What is sent: a captured request, re-addressed and signed. */
-export interface OutgoingRequest {
+interface OutgoingRequest {
   messageId: string;
   method: string;
   headers: HeaderEntry[];
@@ -33,9 +33,9 @@ export interface SendResult {
 }
 
 /** What of the destination's answer is kept on the attempt, for debugging. */
-export const RESPONSE_EXCERPT_BYTES = 1024;
+const RESPONSE_EXCERPT_BYTES = 1024;
 /** The destination's answer is read up to this size; the shared client fails a larger one (502). */
-export const RESPONSE_READ_LIMIT = 1024 * 1024;
+const RESPONSE_READ_LIMIT = 1024 * 1024;
 
 function errorDetails(error: unknown): { message: string; permanent: boolean } {
   const status = (error as { statusCode?: unknown }).statusCode;

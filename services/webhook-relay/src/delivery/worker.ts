@@ -1,13 +1,13 @@
 import { destinationUrl } from "../domain/forwarding.js";
 import { isSuccess, nextRetryDelayMs, type RetryPolicy } from "../domain/retry.js";
-import { BatchWriter } from "../batch-writer.js";
+import { BatchWriter } from "./batch-writer.js";
 import { claimDueDeliveries, finishDeliveryAttempts, type DeliveryJob, type FinishedDelivery } from "../store/deliveries.js";
 import type { SqlClient } from "../store/sql.js";
 import { toBuffer } from "../store/sql.js";
 import { readBodyParts } from "../store/bodies.js";
 import { activeSecrets, sendRequest, type OutboundFetcher, type SendResult } from "./sender.js";
 
-export interface DeliveryWorkerOptions {
+interface DeliveryWorkerOptions {
   concurrency: number;
   pollIntervalMs: number;
   timeoutMs: number;

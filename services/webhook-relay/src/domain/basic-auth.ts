@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
-export interface BasicCredentials {
+interface BasicCredentials {
   username: string;
   password: string;
 }

@@ -4,9 +4,9 @@ export interface HeaderEntry {
   value: string;
 }
 
-export type BodyEncoding = "text" | "base64";
+type BodyEncoding = "text" | "base64";
 
-export type QueryValues = Record<string, string | string[]>;
+type QueryValues = Record<string, string | string[]>;
 
 /** Node's rawHeaders is a flat [name, value, name, value, ...] list. */
 export function headerEntries(rawHeaders: readonly string[]): HeaderEntry[] {
@@ -32,7 +32,7 @@ export function parseQueryString(raw: string): QueryValues {
   return values;
 }
 
-export interface HookTarget {
+interface HookTarget {
   /** The sub-path after the inbox id, always starting with "/" ("/" when there is none). */
   path: string;
   /** The query string without its "?", exactly as sent. */

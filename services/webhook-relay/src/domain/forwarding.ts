@@ -23,7 +23,7 @@ function isHopByHop(name: string): boolean {
 /** Ours replace any the sender sent, so that the destination sees exactly one valid signature set. */
 const SIGNATURE_HEADERS = new Set([WEBHOOK_ID_HEADER, WEBHOOK_TIMESTAMP_HEADER, WEBHOOK_SIGNATURE_HEADER]);
 
-export interface ForwardHeaderOptions {
+interface ForwardHeaderOptions {
   /** The inbox's own Basic credentials are for us, not for the destination. */
   dropAuthorization: boolean;
 }

@@ -1,4 +1,3 @@
-import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
@@ -7,7 +6,8 @@ type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 export function normalizeAllowlistEntry(entry: string): string | null {
   const text = entry.trim();
   // ipaddr.js accepts shorthand IPv4 ("1.2.3"); only the strict dotted and IPv6 forms are accepted here.
-  if (isIP(text.split("/")[0]) === 0) return null;
+  const host = text.split("/")[0];
+  if (!ipaddr.IPv4.isValidFourPartDecimal(host) && !ipaddr.IPv6.isValid(host)) return null;
   try {
     if (text.includes("/")) {
       const [address, bits] = ipaddr.parseCIDR(text);

@@ -4,14 +4,14 @@ export type PlanName = "BASIC" | "PRO" | "ULTRA" | "MEGA";
 const DAY_SECONDS = 24 * 60 * 60;
 
 /** How long an inbox and its captured requests are kept, per plan (spec, section 8). */
-export const RETENTION_SECONDS: Record<PlanName, number> = {
+const RETENTION_SECONDS: Record<PlanName, number> = {
   BASIC: DAY_SECONDS,
   PRO: 30 * DAY_SECONDS,
   ULTRA: 90 * DAY_SECONDS,
   MEGA: 90 * DAY_SECONDS,
 };
 
-export function retentionSeconds(plan: string): number {
+function retentionSeconds(plan: string): number {
   return RETENTION_SECONDS[plan as PlanName] ?? RETENTION_SECONDS.BASIC;
 }
 
@@ -20,7 +20,7 @@ export function expiresAt(createdAt: Date, plan: string): Date {
 }
 
 /** How many captures an inbox keeps, per plan; past it the oldest go (our choice, like webhook.site's cap). */
-export const MAX_REQUESTS_PER_INBOX: Record<PlanName, number> = {
+const MAX_REQUESTS_PER_INBOX: Record<PlanName, number> = {
   BASIC: 1_000,
   PRO: 10_000,
   ULTRA: 100_000,

@@ -5,12 +5,12 @@ export const MAX_ATTEMPTS = 8;
 export const RETRY_BASE_DELAYS_MS: readonly number[] = Array.from({ length: MAX_ATTEMPTS - 1 }, (_, i) => 5_000 * 4 ** i);
 
 /** Each delay is moved by up to this fraction either way so that retries of a burst spread out. */
-export const JITTER_FRACTION = 0.2;
+const JITTER_FRACTION = 0.2;
 
 /** A destination's Retry-After is honoured up to this long; past it the schedule applies. */
-export const MAX_RETRY_AFTER_MS = 6 * 60 * 60 * 1000;
+const MAX_RETRY_AFTER_MS = 6 * 60 * 60 * 1000;
 
-export interface AttemptOutcome {
+interface AttemptOutcome {
   /** HTTP status, or null when no response came (network error, timeout). */
   statusCode: number | null;
   /** A refusal that will not change by retrying (the URL guard refused the destination). */
@@ -23,7 +23,7 @@ export function isSuccess(outcome: AttemptOutcome): boolean {
 }
 
 /** Network errors, 5xx and 429 are worth retrying; other 4xx, 3xx and guard refusals are not. */
-export function isRetryable(outcome: AttemptOutcome): boolean {
+function isRetryable(outcome: AttemptOutcome): boolean {
   if (outcome.permanentError) return false;
   const status = outcome.statusCode;
   return status === null || status === 429 || status >= 500;

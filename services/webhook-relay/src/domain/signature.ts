@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 
 /** Standard Webhooks secrets are "whsec_" followed by the base64 of the key bytes. */
-export const SECRET_PREFIX = "whsec_";
+const SECRET_PREFIX = "whsec_";
 const SECRET_BYTES = 32;
 
 export const WEBHOOK_ID_HEADER = "webhook-id";

@@ -1,22 +1,23 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, errors, ok, type ServiceApp } from "@apiplat/service-kit";
+import { ApiError, errors, ok } from "@apiplat/service-kit";
 import { credentialsMatch, parseBasicAuthorization } from "../domain/basic-auth.js";
 import { headerEntries, headerValue, hookTarget, storedBytes, type HeaderEntry } from "../domain/captured-request.js";
 import { displayIp } from "../domain/client-ip.js";
 import { corsHeaders, isPreflight } from "../domain/cors.js";
 import { isIpAllowed } from "../domain/ip-allowlist.js";
 import type { RateLimit } from "../domain/rate-limit.js";
-import { LIMITS } from "../limits.js";
-import type { Relay } from "../relay.js";
+import { LIMITS } from "../domain/limits.js";
+import type { Relay } from "../delivery/relay.js";
 import type { NewCapture, RequestRow, StoredCapture } from "../store/requests.js";
 import { isForeignKeyViolation, toBuffer } from "../store/sql.js";
 import type { InboxRow } from "../store/inboxes.js";
 import type { DeliveryJob } from "../store/deliveries.js";
-import { captureView, deliveryView } from "../views.js";
+import { captureView, deliveryView } from "../domain/views.js";
 
 /** Where hook URLs live on the service host: /h/<inbox id>, and any sub-path below it. */
-export const HOOK_PREFIX = "/h";
+const HOOK_PREFIX = "/h";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CAPTURED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"];
@@ -138,7 +139,7 @@ function answer(reply: FastifyReply, inbox: InboxRow, row: RequestRow, headers: 
  * On every answer of a hook, whatever the inbox's default response says: a page served from a hook
  * runs sandboxed (no script, no same-origin access: an opaque origin) and is never sniffed into HTML.
  */
-export const HOOK_ANSWER_HEADERS = {
+const HOOK_ANSWER_HEADERS = {
   "content-security-policy": "sandbox",
   "x-content-type-options": "nosniff",
 } as const;
@@ -162,7 +163,7 @@ interface Admission {
  * The public hook URL: captures any method and sub-path, body bytes exactly as sent. Registered in a
  * plugin of its own so that its catch-all body parser does not replace the JSON API's parsers.
  */
-export async function hookRoutes(app: ServiceApp, options: HookRoutesOptions): Promise<void> {
+export const hookRoutes: FastifyPluginAsyncTypebox<HookRoutesOptions> = async (app, options) => {
   const { relay, maxBodyBytes } = options;
   const { now } = relay.deps;
   const hooksHost = relay.settings.hooksHost;
@@ -258,7 +259,7 @@ export async function hookRoutes(app: ServiceApp, options: HookRoutesOptions): P
     handler,
   });
   const documented = {
-    summary: "The hook URL (public, no gateway key): captures any method, any sub-path below it, any body up to 10 MiB",
+    summary: "The hook URL (public, no gateway key): captures any method, any sub-path below it, any body up to 10 MiB", description: "Captures the request (method, path, headers, body) and answers with the inbox's default response when one is set, else 200 with the envelope naming the inbox_id and request_id (204 to a CORS preflight when CORS is on).",
     security: [],
   };
   app.route({ ...hookRoute(HOOK_PREFIX), url: `${HOOK_PREFIX}/:id`, schema: documented });
@@ -267,4 +268,4 @@ export async function hookRoutes(app: ServiceApp, options: HookRoutesOptions): P
     app.route({ ...hookRoute(""), url: "/:id", schema: { hide: true } });
     app.route({ ...hookRoute(""), url: "/:id/*", schema: { hide: true } });
   }
-}
+};

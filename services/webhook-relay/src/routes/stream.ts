@@ -1,13 +1,13 @@
 import type { ServerResponse } from "node:http";
-import { type ServiceApp } from "@apiplat/service-kit";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { parseLastEventId, sseComment, sseEvent, sseRetry } from "../domain/sse.js";
-import { LIMITS } from "../limits.js";
-import type { Relay } from "../relay.js";
+import { LIMITS } from "../domain/limits.js";
+import type { Relay } from "../delivery/relay.js";
 import { InboxParams, StreamQuery } from "../schemas.js";
 import { findLiveInbox } from "../store/inboxes.js";
 import { requestsAfter } from "../store/requests.js";
-import type { CaptureEvent } from "../stream/feed.js";
-import { captureView, deliveryView } from "../views.js";
+import type { CaptureEvent } from "../delivery/capture-feed.js";
+import { captureView, deliveryView } from "../domain/views.js";
 
 const RECONNECT_DELAY_MS = 3_000;
 
@@ -15,7 +15,7 @@ const RECONNECT_DELAY_MS = 3_000;
  * GET /inbox/:id/stream: Server-Sent Events, one `request` event per capture, its id the capture's
  * position. A client reconnecting with Last-Event-ID first gets what it missed, then the live feed.
  */
-export async function streamRoutes(app: ServiceApp, options: { relay: Relay }): Promise<void> {
+export const streamRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = async (app, options) => {
   const { relay } = options;
   const open = new Set<ServerResponse>();
   app.addHook("preClose", async () => {
@@ -24,7 +24,7 @@ export async function streamRoutes(app: ServiceApp, options: { relay: Relay }): 
 
   app.get(
     "/inbox/:id/stream",
-    { schema: { params: InboxParams, querystring: StreamQuery, summary: "Captured requests as Server-Sent Events, live" } },
+    { schema: { params: InboxParams, querystring: StreamQuery, summary: "Captured requests as Server-Sent Events, live", description: "An event stream (text/event-stream): one event per captured request as it arrives, keep-alive comments between them; Last-Event-ID resumes." } },
     async (request, reply) => {
       const { inbox, owner } = await relay.readableInbox(request, request.params.id);
       const header = request.headers["last-event-id"];
@@ -92,4 +92,4 @@ export async function streamRoutes(app: ServiceApp, options: { relay: Relay }): 
       }
     },
   );
-}
+};

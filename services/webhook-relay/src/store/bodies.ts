@@ -6,7 +6,7 @@ import type { SqlClient } from "./sql.js";
  * travel as hex text that Buffer encodes and decodes natively: a driver's own bytea encoding of a
  * 10 MiB value (PGlite maps it byte by byte in JavaScript) would hold the event loop for seconds.
  */
-export const BODY_PART_BYTES = 256 * 1024;
+const BODY_PART_BYTES = 256 * 1024;
 
 /**
  * Writes `body` in parts; call inside the transaction that stores the capture row. Between parts the

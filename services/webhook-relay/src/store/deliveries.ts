@@ -48,7 +48,7 @@ export async function claimDueDeliveries(db: SqlClient, now: Date, lockedUntil: 
   return rows.map(({ body_hex, ...job }) => ({ ...job, body: body_hex === null ? null : Buffer.from(body_hex, "hex") }));
 }
 
-export interface AttemptRecord {
+interface AttemptRecord {
   requestId: string;
   kind: "forward" | "replay";
   attempt: number;

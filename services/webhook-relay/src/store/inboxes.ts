@@ -38,7 +38,7 @@ export interface InboxSettingsChange {
   ipAllowlist?: string[];
 }
 
-export interface NewInbox {
+interface NewInbox {
   id: string;
   accountId: string;
   createdAt: Date;

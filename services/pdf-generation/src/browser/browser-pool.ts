@@ -1,6 +1,6 @@
 import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
 import { closePopups, createProfileDir, IGNORED_DEFAULT_ARGS, namespacedLaunch, networkBoundaryArgs, removeProfileDir } from "./browser-network.js";
-import { RenderError } from "./errors.js";
+import { RenderError } from "../domain/errors.js";
 
 export interface BrowserPoolOptions {
   executablePath: string;
@@ -29,7 +29,7 @@ export interface BrowserPoolOptions {
 }
 
 /** Flags for a headless Chromium running as root in a container, with nothing phoning home. */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-dev-shm-usage",
@@ -89,7 +89,7 @@ export interface PoolStats {
   browsers_restarted: number;
 }
 
-export type PageJob<T> = (page: Page, deadline: number) => Promise<T>;
+type PageJob<T> = (page: Page, deadline: number) => Promise<T>;
 
 export class BrowserPool {
   private readonly slots: Slot[];
@@ -425,7 +425,7 @@ async function openPage(browser: Browser): Promise<FreshPage> {
   }
 }
 
-export async function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+async function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(onTimeout()), ms)))]);

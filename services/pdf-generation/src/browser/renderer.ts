@@ -1,12 +1,12 @@
 import type { Page, PDFOptions, PuppeteerLifeCycleEvent } from "puppeteer-core";
 import type { BrowserPool } from "./browser-pool.js";
-import { RenderError } from "./errors.js";
-import { buildTemplate } from "./header-footer.js";
-import { assertMarginsFit, type Margins, type Orientation, type PageSize } from "./page-setup.js";
+import { RenderError } from "../domain/errors.js";
+import { buildTemplate } from "../domain/header-footer.js";
+import { assertMarginsFit, type Margins, type Orientation, type PageSize } from "../domain/page-setup.js";
 import { enforceNetworkPolicy, type BlockedRequest, type GuardedFetch, type PolicyHandle, type UrlCheck } from "./network-policy.js";
-import { finishAccessiblePdf, inspectPdf } from "./pdf-document.js";
+import { finishAccessiblePdf, inspectPdf } from "../domain/pdf-document.js";
 
-export type WaitUntil = "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
+type WaitUntil = "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
 
 export interface RenderOptions {
   pageSize: PageSize;
@@ -33,7 +33,7 @@ export type RenderSource =
   | { kind: "document"; html: string; javascript: boolean; allowedOrigins: readonly string[] }
   | { kind: "web"; url: string; javascript: boolean; waitUntil: WaitUntil; waitFor?: string; delayMs: number };
 
-export interface RenderResult {
+interface RenderResult {
   pdf: Uint8Array;
   pageCount: number;
   tagged: boolean;
@@ -53,7 +53,7 @@ interface PageOutput {
 /** Turns HTML or a web page into PDF bytes on a pooled browser page, then checks what came out. */
 export class PdfRenderer {
   constructor(
-    private readonly pool: BrowserPool,
+    private readonly pool: Pick<BrowserPool, "run">,
     private readonly checkUrl: UrlCheck,
     private readonly fetch: GuardedFetch,
   ) {}
@@ -210,11 +210,11 @@ async function finishDocument(page: Page, options: RenderOptions): Promise<{ tit
 }
 
 /** Large enough to cross the page, small enough that long texts still fit on the diagonal. */
-export function watermarkFontSizePt(text: string): number {
+function watermarkFontSizePt(text: string): number {
   return Math.round(Math.min(110, Math.max(20, 1100 / Math.max(1, [...text].length))));
 }
 
-export function pdfOptions(options: RenderOptions): PDFOptions {
+function pdfOptions(options: RenderOptions): PDFOptions {
   const hasHeaderFooter = Boolean(options.headerHtml?.trim() || options.footerHtml?.trim());
   return {
     format: options.pageSize,

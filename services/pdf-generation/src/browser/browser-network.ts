@@ -37,7 +37,7 @@ export const IGNORED_DEFAULT_ARGS = ["--disable-popup-blocking"];
  * Profile preferences with no command-line switch: the WebRTC policy again (the switch only seeds it) and no
  * network prediction (preconnect, DNS prefetch, prerender): 2 is NETWORK_PREDICTION_NEVER.
  */
-export const PROFILE_PREFERENCES = {
+const PROFILE_PREFERENCES = {
   webrtc: { ip_handling_policy: "disable_non_proxied_udp", multiple_routes_enabled: false, nonproxied_udp_enabled: false },
   net: { network_prediction_options: 2 },
 };
@@ -79,7 +79,7 @@ export function networkNamespaceWorks(): Promise<boolean> {
   });
 }
 
-export interface NamespacedLaunch {
+interface NamespacedLaunch {
   executablePath: string;
   env: Record<string, string | undefined>;
 }

@@ -1,11 +1,11 @@
 import { errors } from "@apiplat/service-kit";
-import { protectCredentials } from "./domain/basic-auth.js";
-import { normalizeAllowlistEntry } from "./domain/ip-allowlist.js";
-import { textProblem } from "./domain/text.js";
-import type { InboxSettingsInput } from "./schemas.js";
-import type { InboxSettingsChange } from "./store/inboxes.js";
+import { protectCredentials } from "../domain/basic-auth.js";
+import { normalizeAllowlistEntry } from "../domain/ip-allowlist.js";
+import { textProblem } from "../domain/text.js";
+import type { InboxSettingsInput } from "../schemas.js";
+import type { InboxSettingsChange } from "../store/inboxes.js";
 
-export const DEFAULT_CONTENT_TYPE = "text/plain; charset=utf-8";
+const DEFAULT_CONTENT_TYPE = "text/plain; charset=utf-8";
 
 function normalizeAllowlist(entries: string[]): string[] {
   return entries.map((entry, i) => {

@@ -1,5 +1,5 @@
 import type { PlatformDeps } from "@apiplat/service-kit";
-import { findLiveInbox, type InboxRow } from "./store/inboxes.js";
+import { findLiveInbox, type InboxRow } from "../store/inboxes.js";
 
 const CHANGED_CHANNEL = "webhook-relay:inbox-changed";
 

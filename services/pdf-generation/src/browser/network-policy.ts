@@ -1,10 +1,11 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { HTTPRequest, Page } from "puppeteer-core";
+import { decide, type RequestPolicy } from "../domain/request-policy.js";
 
 /** Throws (with a message a user can act on) when the outbound guard refuses a URL. */
 export type UrlCheck = (url: string) => Promise<unknown>;
 
-export interface GuardedResponse {
+interface GuardedResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
@@ -25,43 +26,13 @@ export interface BlockedRequest {
   reason: string;
 }
 
-export interface NetworkPolicy {
-  /**
-   * "document": HTML and Markdown input; nothing leaves the machine except to the allowed origins.
-   * "web": a page fetched from a URL; every request (document, redirect, sub-resource) passes the outbound guard.
-   */
-  mode: "document" | "web";
-  allowedOrigins: readonly string[];
+interface NetworkPolicy extends RequestPolicy {
   fetch: GuardedFetch;
   /** Network requests stop here: the job's own deadline. */
   deadline: number;
 }
 
-const LOCAL_SCHEMES = new Set(["data:", "blob:", "about:"]);
 const MAX_REPORTED_BLOCKS = 20;
-
-/** "https://CDN.example.com:443/x" -> "https://cdn.example.com"; the form allowed_origins are compared in. */
-export function originOf(url: string): string | null {
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
-    return parsed.origin;
-  } catch {
-    return null;
-  }
-}
-
-/** Local URLs load in the browser; http(s) ones are fetched by us through the guard; everything else is refused. */
-export function decide(url: string, policy: Pick<NetworkPolicy, "mode" | "allowedOrigins">): { action: "local" } | { action: "fetch" } | { action: "refuse"; reason: string } {
-  const scheme = url.slice(0, url.indexOf(":") + 1).toLowerCase();
-  if (LOCAL_SCHEMES.has(scheme)) return { action: "local" };
-  const origin = originOf(url);
-  if (origin === null) return { action: "refuse", reason: `the ${scheme || "unknown"} scheme is not allowed` };
-  if (policy.mode === "document" && !policy.allowedOrigins.includes(origin)) {
-    return { action: "refuse", reason: `${origin} is not in allowed_origins` };
-  }
-  return { action: "fetch" };
-}
 
 /**
  * Puts every request of the page through the policy. Returns the list of refused requests, which fills as the
@@ -69,7 +40,7 @@ export function decide(url: string, policy: Pick<NetworkPolicy, "mode" | "allowe
  */
 const interceptedPages = new WeakSet<Page>();
 
-export interface FailedRequest {
+interface FailedRequest {
   url: string;
   reason: string;
   /** The guard's status for the failure: 504 when the server did not answer in time, 502 otherwise. */

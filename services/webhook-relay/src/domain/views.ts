@@ -1,7 +1,7 @@
-import { parseQueryString, renderBody } from "./domain/captured-request.js";
-import type { InboxRow } from "./store/inboxes.js";
-import type { AttemptRow } from "./store/deliveries.js";
-import type { RequestRow } from "./store/requests.js";
+import { parseQueryString, renderBody } from "./captured-request.js";
+import type { InboxRow } from "../store/inboxes.js";
+import type { AttemptRow } from "../store/deliveries.js";
+import type { RequestRow } from "../store/requests.js";
 
 export function hookUrl(hooksUrl: string, inboxId: string): string {
   return `${hooksUrl.replace(/\/+$/, "")}/${inboxId}`;

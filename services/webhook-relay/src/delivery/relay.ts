@@ -1,65 +1,19 @@
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import { errors, type PlatformDeps } from "@apiplat/service-kit";
 import type { OutboundClient } from "@apiplat/outbound-guard";
-import { credentialsMatch, parseBasicAuthorization } from "./domain/basic-auth.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./domain/retry.js";
-import { TokenBuckets, type RateLimit } from "./domain/rate-limit.js";
-import { STORAGE_QUOTA_BYTES, type PlanName } from "./domain/retention.js";
-import { LIMITS } from "./limits.js";
-import { insertBodyParts } from "./store/bodies.js";
-import { DeliveryWorker } from "./delivery/worker.js";
-import { findLiveInbox, purgeExpiredInboxes, trimOverfullInboxes, type InboxRow } from "./store/inboxes.js";
-import { toBuffer } from "./store/sql.js";
-import { CaptureFeed, type CaptureEvent } from "./stream/feed.js";
+import { credentialsMatch, parseBasicAuthorization } from "../domain/basic-auth.js";
+import { TokenBuckets } from "../domain/rate-limit.js";
+import { LIMITS } from "../domain/limits.js";
+import { insertBodyParts } from "../store/bodies.js";
+import { DeliveryWorker } from "./worker.js";
+import { findLiveInbox, purgeExpiredInboxes, trimOverfullInboxes, type InboxRow } from "../store/inboxes.js";
+import { toBuffer } from "../store/sql.js";
+import { CaptureFeed, type CaptureEvent } from "./capture-feed.js";
 import { InboxCache } from "./inbox-cache.js";
 import { BatchWriter } from "./batch-writer.js";
-import { insertCaptures, type CaptureToStore, type StoredCapture } from "./store/requests.js";
-import { isPrivate } from "./views.js";
-
-export interface RelaySettings {
-  /** Public base of hook URLs: an inbox's hook URL is `${hooksUrl}/${id}`. */
-  hooksUrl: string;
-  /**
-   * A host name of the hooks' own (e.g. hooks.example.com), so that what a hook answers never comes
-   * from the API's origin: requests to it reach hooks at /<id> and nothing else. Null: none.
-   */
-  hooksHost: string | null;
-  /** Captures per second each inbox accepts (per process), with bursts up to `burst`. */
-  captureRate: RateLimit;
-  /** Bytes of captures an account may keep, per plan (fixed on each inbox at its creation). */
-  storageQuotaBytes: Record<PlanName, number>;
-  forwardTimeoutMs: number;
-  workerConcurrency: number;
-  /** How often the delivery queue is polled for retries that came due and work of other replicas. */
-  pollIntervalMs: number;
-  purgeIntervalMs: number;
-  /** SSE keep-alive comment interval. */
-  keepAliveMs: number;
-  /** How long the hook URL may use an inbox read from the database (changes also announce themselves). */
-  inboxCacheMs: number;
-  /** Most captures written by one INSERT (1 writes each capture alone). */
-  captureBatchMax: number;
-  retryPolicy: RetryPolicy;
-  random: () => number;
-}
-
-export function defaultRelaySettings(host: string): RelaySettings {
-  return {
-    hooksUrl: `http://${host}/h`,
-    hooksHost: null,
-    captureRate: { perSecond: LIMITS.capturesPerSecond, burst: LIMITS.captureBurst },
-    storageQuotaBytes: STORAGE_QUOTA_BYTES,
-    forwardTimeoutMs: 15_000,
-    workerConcurrency: 64,
-    pollIntervalMs: 1_000,
-    purgeIntervalMs: 60_000,
-    keepAliveMs: 15_000,
-    inboxCacheMs: 5_000,
-    captureBatchMax: 100,
-    retryPolicy: DEFAULT_RETRY_POLICY,
-    random: Math.random,
-  };
-}
+import { insertCaptures, type CaptureToStore, type StoredCapture } from "../store/requests.js";
+import { isPrivate } from "../domain/views.js";
+import type { RelaySettings } from "../settings.js";
 
 /** Concurrent batch writes per kind; the rest of the pool stays free for reads and the worker. */
 const WRITES_IN_FLIGHT = 4;
@@ -90,7 +44,7 @@ function storeLargeCapture(db: PlatformDeps["db"], item: CaptureToStore): Promis
   });
 }
 
-export interface InboxAccess {
+interface InboxAccess {
   inbox: InboxRow;
   owner: boolean;
 }
@@ -129,13 +83,16 @@ export class Relay {
     });
   }
 
-  async start(): Promise<void> {
-    await this.inboxes.start();
-    this.worker.start();
+  /** Runs the retention purge every `purgeIntervalMs`; stopPurge ends it. */
+  startPurge(): void {
     this.purgeTimer = setInterval(() => {
       void this.track(this.purgeNow().catch((error) => this.log.error({ err: error }, "retention purge failed")));
     }, this.settings.purgeIntervalMs);
     this.purgeTimer.unref();
+  }
+
+  stopPurge(): void {
+    clearInterval(this.purgeTimer);
   }
 
   /**
@@ -151,13 +108,11 @@ export class Relay {
     return capture;
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.purgeTimer);
+  /** Waits for captures and purge passes still running, then sends the live-stream announcements still queued. */
+  async drain(): Promise<void> {
     await Promise.allSettled([...this.capturing]);
-    await this.worker.stop();
     this.flushAnnouncements();
     await Promise.allSettled([...this.publishing]);
-    await this.inboxes.stop();
   }
 
   /**

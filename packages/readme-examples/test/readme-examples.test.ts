@@ -36,6 +36,7 @@ const REACHES_THE_INTERNET: Rule[] = [
   { readme: "services/pdf-generation/README.md", includes: '"url":"http://169.254.169.254/', reason: "reaches the internet (names the metadata address)" },
   { readme: "services/url-shortener/README.md", includes: "https://", reason: "reaches the internet (the safety check resolves the target's host through DNS)" },
   { readme: "services/url-shortener/README.md", includes: "/verify", reason: "reaches the internet (verification looks the domain's CNAME up through DNS)" },
+  { readme: "services/url-shortener/README.md", includes: '{"domain":', reason: "reaches the internet (registration looks the domain's CNAME up through DNS)" },
 ];
 
 const WEBHOOK_INBOX_ID = "needs an inbox id ($ID, $RID, $PID) that POST /create makes: ids are server-made UUIDs, one shell command cannot carry them to the next";
@@ -54,6 +55,7 @@ const CANNOT_RUN: Rule[] = [
   { readme: "services/ocr/README.md", includes: "mixed.png", reason: "uploads the reader's own image (mixed.png)" },
   { readme: "services/ocr/README.md", includes: "@table.png", reason: "uploads the reader's own image (table.png)" },
   { readme: "services/pdf-generation/README.md", includes: "terms.pdf", reason: "merges the reader's own invoice.pdf and terms.pdf" },
+  { readme: "services/summarization/README.md", includes: "127.0.0.1:42097", reason: "summarizes a page served by the reader's own server (127.0.0.1:42097)" },
   { readme: "services/summarization/README.md", includes: "@two-articles.json", reason: "sends the reader's own two-articles.json" },
 ];
 
@@ -82,7 +84,7 @@ function ruleFor<T extends { readme: string; includes: string }>(rules: T[], exa
 const examples = readmeExamples(REPO_ROOT);
 const services = await deployedServices();
 const deployedPorts = new Set(services.map((service) => defaultPort(service.name)));
-const serviceAtPort = new Map(Object.entries(SERVICE_PORTS).map(([name, port]) => [port, name as ServiceName]));
+const serviceAtPort = new Map<number, ServiceName>(Object.entries(SERVICE_PORTS).map(([name, port]) => [port, name as ServiceName]));
 
 /** Why an example is not run, or null when it runs. */
 function skipReason(example: CurlExample): string | null {

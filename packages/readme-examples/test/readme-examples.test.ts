@@ -49,7 +49,6 @@ const CANNOT_RUN: Rule[] = [
   { readme: "services/ocr/README.md", includes: "@receipt.png", reason: "uploads the reader's own image (receipt.png)" },
   { readme: "services/ocr/README.md", includes: "mixed.png", reason: "uploads the reader's own image (mixed.png)" },
   { readme: "services/ocr/README.md", includes: "@table.png", reason: "uploads the reader's own image (table.png)" },
-  { readme: "services/pdf-generation/README.md", includes: "terms.pdf", reason: "merges the reader's own invoice.pdf and terms.pdf" },
   { readme: "services/summarization/README.md", includes: "127.0.0.1:42097", reason: "summarizes a page served by the reader's own server (127.0.0.1:42097)" },
   { readme: "services/summarization/README.md", includes: "@two-articles.json", reason: "sends the reader's own two-articles.json" },
 ];

@@ -30,6 +30,7 @@ export async function parseReport(raw: Buffer): Promise<ParsedReport> {
     subject: mail.subject ?? "",
     text: mail.text ?? "",
     parts: mail.attachments.map((a) => ({ contentType: a.contentType.toLowerCase(), content: a.content.toString("utf8") })),
+    raw: raw.toString("latin1"),
   };
 }
 
@@ -77,13 +78,15 @@ export class ReportApplier {
 
   private async applyRecipientStatus(message: MessageRow, r: { email: string; action: string; status: string | null; diagnostic: string | null; remoteMta: string | null }, reportingMta: string | null) {
     const base = { messageId: message.id, accountId: message.account_id, recipient: r.email };
+    // One recipient's bounce or delay is the message's status only when it has no other recipient.
+    const keepStatus = message.recipients.length > 1 && r.action !== "delivered" && r.action !== "relayed" && r.action !== "expanded";
     const detail = { action: r.action, status: r.status, diagnostic: r.diagnostic, remote_mta: r.remoteMta, reporting_mta: reportingMta };
     if (r.action === "failed") {
       const bounceType = bounceTypeOf(r);
-      await this.events.record({ ...base, type: "bounced", detail: { ...detail, bounce_type: bounceType } });
+      await this.events.record({ ...base, type: "bounced", detail: { ...detail, bounce_type: bounceType } }, undefined, keepStatus);
       if (bounceType === "hard") await this.events.suppress(message.account_id, r.email, "hard_bounce", r.diagnostic ?? r.status ?? "failed", message.id);
     } else if (r.action === "delayed") {
-      await this.events.record({ ...base, type: "deferred", detail });
+      await this.events.record({ ...base, type: "deferred", detail }, undefined, keepStatus);
     } else if (r.action === "delivered" || r.action === "relayed" || r.action === "expanded") {
       await this.events.record({ ...base, type: "delivered", detail });
     }

@@ -172,7 +172,6 @@ export class DeliveryWorker {
     const relay = this.options.relay();
     try {
       const result = await relay.send(mail);
-      await this.bounceRejected(message, result.rejected);
       await events.record(
         {
           messageId: message.id,
@@ -182,22 +181,28 @@ export class DeliveryWorker {
         },
         { state: "done", sentAt: this.options.now(), lastError: null },
       );
+      await this.bounceRejected(message, result.rejected);
     } catch (error) {
       const failure = error instanceof RelayError ? error : new RelayError(String(error), undefined, undefined, []);
       await this.failed(message, failure, relay);
     }
   }
 
+  /** Recipients the relay refused while it took the message for the others: their bounce leaves the message "sent". */
   private async bounceRejected(message: MessageRow, rejected: RejectedRecipient[]): Promise<void> {
     for (const r of rejected) {
       const hard = r.responseCode === undefined || r.responseCode >= 500;
-      await this.options.events.record({
-        messageId: message.id,
-        accountId: message.account_id,
-        type: "bounced",
-        recipient: r.email,
-        detail: { bounce_type: hard ? "hard" : "soft", smtp_code: r.responseCode ?? null, smtp_response: r.response, source: "relay" },
-      });
+      await this.options.events.record(
+        {
+          messageId: message.id,
+          accountId: message.account_id,
+          type: "bounced",
+          recipient: r.email,
+          detail: { bounce_type: hard ? "hard" : "soft", smtp_code: r.responseCode ?? null, smtp_response: r.response, source: "relay" },
+        },
+        undefined,
+        true,
+      );
       if (hard) await this.options.events.suppress(message.account_id, r.email, "hard_bounce", r.response, message.id);
     }
   }

@@ -15,6 +15,11 @@ export interface ParsedReport {
   /** The human-readable text of the report. */
   text: string;
   parts: ReportPart[];
+  /**
+   * The whole message as received: mailparser folds an inline message/rfc822 part into the text (keeping only From,
+   * To and Subject), so the quoted original's Message-ID is found here.
+   */
+  raw: string;
 }
 
 export type BounceType = "hard" | "soft";
@@ -143,7 +148,13 @@ export function messageIdFromReport(report: ParsedReport): string | null {
       if (found) return found[0];
     }
   }
-  return MESSAGE_ID_PATTERN.exec(report.text)?.[0] ?? null;
+  // The VERP address quoted anywhere (Original-Mail-From of a complaint, X-Postfix-Sender), then the text.
+  for (const p of report.parts) {
+    const found = /bounces\+(msg_[0-9a-f]{24})@/i.exec(p.content) ?? MESSAGE_ID_PATTERN.exec(p.content);
+    if (found) return (found[1] ?? found[0]).toLowerCase();
+  }
+  const quoted = /^(?:x-email-id:\s*|message-id:\s*<)(msg_[0-9a-f]{24})/im.exec(report.raw);
+  return quoted?.[1] ?? MESSAGE_ID_PATTERN.exec(report.text)?.[0] ?? null;
 }
 
 /** The recipient a complaint concerns, from the quoted original's To header when the report leaves it out. */

@@ -262,4 +262,4 @@ export const WebhookDetail = Type.Object({
   ),
 });
 export const WebhookParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-export const TokenParams = Type.Object({ token: Type.String({ maxLength: 8192 }) });
+export const WildcardToken = Type.Object({ "*": Type.String({ maxLength: 8192, description: "a signed token" }) });

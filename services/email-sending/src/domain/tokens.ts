@@ -19,8 +19,9 @@ export function verifyToken<T>(key: Buffer, token: string): T | null {
   const dot = token.indexOf(".");
   if (dot <= 0 || token.length > 8192) return null;
   const body = token.slice(0, dot);
-  const given = Buffer.from(token.slice(dot + 1), "base64url");
-  const expected = createHmac("sha256", key).update(body).digest().subarray(0, MAC_BYTES);
+  // Compared as text: base64 decoding ignores the spare bits of the last character, so two spellings would pass.
+  const given = Buffer.from(token.slice(dot + 1));
+  const expected = Buffer.from(createHmac("sha256", key).update(body).digest().subarray(0, MAC_BYTES).toString("base64url"));
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
     return JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as T;

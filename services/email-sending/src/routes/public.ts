@@ -15,13 +15,15 @@ export interface PublicRoutesOptions {
 }
 
 /** The smallest transparent GIF (43 bytes). */
-const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+const PIXEL = Buffer.from("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==", "base64");
 const NO_STORE = { "cache-control": "no-store, no-cache, must-revalidate, private", pragma: "no-cache" };
 const publicRoute = { config: { public: true } } as const;
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><meta name="viewport" content="width=device-width"></head><body style="font-family:sans-serif;max-width:32em;margin:4em auto"><h1>${title}</h1><p>${body}</p></body></html>`;
 }
+
+// Tokens are longer than a path parameter may be (find-my-way's 100 characters), so the routes end in a wildcard.
 
 export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = async (app, { db, links, events }) => {
   // RFC 8058 one-click POSTs come as a form ("List-Unsubscribe=One-Click"); the body carries nothing we need.
@@ -30,10 +32,10 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
   );
 
   app.get(
-    "/t/o/:token",
-    { ...publicRoute, schema: { summary: "Open pixel (public)", description: "A 1×1 GIF that records an open; opens by privacy proxies and scanners are flagged as machine opens.", params: S.TokenParams } },
+    "/t/o/*",
+    { ...publicRoute, schema: { summary: "Open pixel (public)", description: "A 1×1 GIF that records an open; opens by privacy proxies and scanners are flagged as machine opens.", params: S.WildcardToken } },
     async (request, reply) => {
-      const token = links.readOpen(request.params.token);
+      const token = links.readOpen(request.params["*"]);
       const message = token ? await findMessageById(db, token.m) : null;
       if (message) {
         const machine = machineAgent(request.headers["user-agent"]);
@@ -50,10 +52,10 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
   );
 
   app.get(
-    "/t/c/:token",
-    { ...publicRoute, schema: { summary: "Tracked link (public)", description: "Records the click and redirects to the link's target. Only links the service signed redirect: no open redirect.", params: S.TokenParams } },
+    "/t/c/*",
+    { ...publicRoute, schema: { summary: "Tracked link (public)", description: "Records the click and redirects to the link's target. Only links the service signed redirect: no open redirect.", params: S.WildcardToken } },
     async (request, reply) => {
-      const token = links.readClick(request.params.token);
+      const token = links.readClick(request.params["*"]);
       if (!token) throw errors.notFound("This link is not valid: it was altered or never issued.");
       const message = await findMessageById(db, token.m);
       if (message) {
@@ -80,19 +82,19 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
   };
 
   app.get(
-    "/unsubscribe/:token",
-    { ...publicRoute, schema: { summary: "Unsubscribe link (public)", description: "Unsubscribes the reader at once (no login) and shows a confirmation page; idempotent.", params: S.TokenParams } },
+    "/unsubscribe/*",
+    { ...publicRoute, schema: { summary: "Unsubscribe link (public)", description: "Unsubscribes the reader at once (no login) and shows a confirmation page; idempotent.", params: S.WildcardToken } },
     async (request, reply) => {
-      const token = await unsubscribe(request.params.token);
+      const token = await unsubscribe(request.params["*"]);
       return reply.headers(NO_STORE).type("text/html; charset=utf-8").send(page("You are unsubscribed", `${escapeAttribute(token.e)} will get no more marketing mail from this sender.`));
     },
   );
 
   app.post(
-    "/unsubscribe/:token",
-    { ...publicRoute, schema: { summary: "One-click unsubscribe (public, RFC 8058)", description: "What mail clients POST for List-Unsubscribe-Post: takes effect at once; idempotent.", params: S.TokenParams } },
+    "/unsubscribe/*",
+    { ...publicRoute, schema: { summary: "One-click unsubscribe (public, RFC 8058)", description: "What mail clients POST for List-Unsubscribe-Post: takes effect at once; idempotent.", params: S.WildcardToken } },
     async (request, reply) => {
-      await unsubscribe(request.params.token);
+      await unsubscribe(request.params["*"]);
       return reply.headers(NO_STORE).type("text/plain; charset=utf-8").send("unsubscribed\n");
     },
   );

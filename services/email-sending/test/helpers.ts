@@ -34,6 +34,12 @@ export class CaptureServer {
   /** Refuses these recipients at RCPT TO with the given reply. */
   refuseRecipients = new Map<string, { code: number; message: string }>();
   private waiters: (() => void)[] = [];
+  /** Milliseconds to wait before answering each message: a slow relay. */
+  delayMs = 0;
+  /** Hold the answer to every message until the client goes away (a relay that hangs mid-transaction). */
+  stall = false;
+  /** Messages whose data arrived while stalling (never accepted). */
+  stalled = 0;
 
   async start(): Promise<void> {
     this.server = new SMTPServer({
@@ -51,6 +57,10 @@ export class CaptureServer {
         const chunks: Buffer[] = [];
         stream.on("data", (c: Buffer) => chunks.push(c));
         stream.on("end", () => {
+          if (this.stall) {
+            this.stalled++;
+            return;
+          }
           const to = session.envelope.rcptTo.map((r) => r.address);
           const verdict = this.verdict({ to });
           if (!("accept" in verdict)) return callback(Object.assign(new Error(verdict.message), { responseCode: verdict.code }));
@@ -63,7 +73,8 @@ export class CaptureServer {
             receivedAt: Date.now(),
           });
           for (const w of this.waiters.splice(0)) w();
-          callback();
+          if (this.delayMs > 0) setTimeout(() => callback(), this.delayMs);
+          else callback();
         });
       },
     });

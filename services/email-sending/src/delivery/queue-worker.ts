@@ -109,8 +109,10 @@ export class DeliveryWorker {
         .finally(() => {
           this.inFlight--;
           this.kick();
-          if (this.inFlight === 0) for (const resolve of this.idle) resolve();
-          this.idle.clear();
+          if (this.inFlight === 0) {
+            for (const resolve of this.idle) resolve();
+            this.idle.clear();
+          }
         });
     }
     return messages.length;

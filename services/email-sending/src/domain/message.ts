@@ -1,4 +1,4 @@
-import { convert } from "html-to-text";
+import { compile } from "html-to-text";
 import { addressKey, domainOf, parseAddress, type Mailbox } from "./addresses.js";
 
 /** The rules of one message, as a request gives it, before anything is stored. */
@@ -131,15 +131,13 @@ export function base64DecodedSize(content: string): number | null {
 }
 
 /** Plain text for readers whose client shows no HTML: paragraphs kept, links written out after their text. */
-export function textFromHtml(html: string): string {
-  return convert(html, {
-    wordwrap: 78,
-    selectors: [
-      { selector: "img", format: "skip" },
-      { selector: "a", options: { hideLinkHrefIfSameAsText: true } },
-    ],
-  });
-}
+export const textFromHtml: (html: string) => string = compile({
+  wordwrap: 78,
+  selectors: [
+    { selector: "img", format: "skip" },
+    { selector: "a", options: { hideLinkHrefIfSameAsText: true } },
+  ],
+});
 
 function checkHeaders(headers: Record<string, string>, issues: Issue[]): void {
   const names = Object.keys(headers);

@@ -57,6 +57,23 @@ async function idempotent(db: Database, now: () => Date, request: FastifyRequest
   }
 }
 
+/** Messages of a batch stored at once: each is one short transaction, so a few in parallel share the commits. */
+const BATCH_CONCURRENCY = 8;
+
+/** `work` over `items` with at most `limit` running at once; results in the order of the items. */
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
+
 function errorBody(error: unknown) {
   if (isApiError(error)) return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
   throw error;
@@ -95,14 +112,14 @@ export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (a
     },
     async (request, reply) =>
       idempotent(db, now, request, reply, async () => {
-        const results = [];
-        for (const [index, message] of request.body.messages.entries()) {
+        const { accountId, plan } = request.subscriber;
+        const results = await mapConcurrently(request.body.messages, BATCH_CONCURRENCY, async (message, index) => {
           try {
-            results.push({ index, status: "accepted" as const, message: await submission.submit(request.subscriber.accountId, request.subscriber.plan, message as SendInput) });
+            return { index, status: "accepted" as const, message: await submission.submit(accountId, plan, message as SendInput) };
           } catch (error) {
-            results.push({ index, status: "error" as const, error: errorBody(error) });
+            return { index, status: "error" as const, error: errorBody(error) };
           }
-        }
+        });
         const accepted = results.filter((r) => r.status === "accepted").length;
         return { statusCode: 202, data: { results, accepted, failed: results.length - accepted } };
       }),

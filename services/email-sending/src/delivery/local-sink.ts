@@ -34,7 +34,7 @@ export class LocalSink {
           }
           const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`;
           writeFile(path.join(this.outboxDir, name), Buffer.concat(chunks), { mode: 0o600 }).then(
-            () => callback(null, `250 stored as ${name}`),
+            () => callback(null, `stored as ${name}`),
             (error: Error) => callback(Object.assign(new Error(`451 could not store the message: ${error.message}`), { responseCode: 451 })),
           );
         });

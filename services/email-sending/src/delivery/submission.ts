@@ -63,7 +63,7 @@ export class Submission {
     if ("tooLarge" in prepared) {
       throw errors.payloadTooLarge(
         "attachments",
-        `the attachments add up to ${prepared.tooLarge.totalBytes} bytes (${(prepared.tooLarge.totalBytes / MB).toFixed(2)} MB); at most ${MAX_ATTACHMENT_BYTES} bytes (25 MB) may be sent`,
+        `add up to ${prepared.tooLarge.totalBytes} bytes (${(prepared.tooLarge.totalBytes / MB).toFixed(2)} MB); at most ${MAX_ATTACHMENT_BYTES} bytes (25 MB) may be sent`,
       );
     }
     await this.checkSendingDomain(accountId, prepared.draft);

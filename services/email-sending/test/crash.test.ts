@@ -14,7 +14,6 @@ import { CaptureServer, TEST_SECRET } from "./helpers.js";
  */
 
 const serviceDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const tsx = path.resolve(serviceDir, "../../node_modules/.bin/tsx");
 
 let platform: TestPlatform;
 let capture: CaptureServer;
@@ -31,7 +30,8 @@ async function freePort(): Promise<number> {
 }
 
 async function startChild(): Promise<void> {
-  child = spawn(tsx, ["src/main.ts"], { cwd: serviceDir, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  // node itself with tsx's loader, so that the pid killed is the service's (the tsx launcher would leave it running).
+  child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: serviceDir, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
@@ -99,6 +99,8 @@ describe("crash safety", () => {
     for (let i = 0; i < 200 && capture.stalled === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(capture.stalled).toBe(1);
     await killChild();
+    // The dead process's connection is gone: the port is free and nothing answers /health.
+    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
     expect(capture.messages).toHaveLength(0);
 
     capture.stall = false;
@@ -106,7 +108,8 @@ describe("crash safety", () => {
     await capture.waitFor(capture.withEmailId(id), 30_000);
     // Longer than a lease: no second copy comes.
     await new Promise((r) => setTimeout(r, 3_000));
-    expect(capture.messages.filter(capture.withEmailId(id))).toHaveLength(1);
+    const copies = capture.messages.filter(capture.withEmailId(id));
+    expect(copies, `copies received at ${copies.map((m) => new Date(m.receivedAt).toISOString()).join(", ")}`).toHaveLength(1);
 
     const message = await fetch(`http://127.0.0.1:${port}/messages/${id}`, { headers: subscriber.headers });
     const data = ((await message.json()) as { data: { status: string; attempts: number; events: { type: string }[] } }).data;

@@ -94,7 +94,7 @@ describe("tracking", () => {
   it("rewrites http(s) links to signed redirects that record the click; mailto and anchors stay", async () => {
     const html = '<p><a href="https://shop.example.com/item?id=7&amp;ref=mail">Item</a> <a href="mailto:help@example.com">Mail us</a> <a href="#top">Top</a></p>';
     const { id, mail } = await deliveredMail({ to: "clicker@example.com", subject: "Links", html, track_clicks: true });
-    const hrefs = [...mail.html!.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+    const hrefs = [...String(mail.html).matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
     expect(hrefs[0]).toMatch(/^https:\/\/mail\.example\.test\/t\/c\//);
     expect(hrefs.slice(1)).toEqual(["mailto:help@example.com", "#top"]);
 
@@ -116,7 +116,7 @@ describe("tracking", () => {
 
   it("adds an open pixel that records opens, flagging privacy-proxy prefetches as machine opens", async () => {
     const { id, mail } = await deliveredMail({ to: "opener@example.com", subject: "Open", html: "<html><body><p>Hi</p></body></html>", track_opens: true });
-    const pixel = /<img src="(https:\/\/mail\.example\.test\/t\/o\/[^"]+\.gif)"/.exec(mail.html!)![1];
+    const pixel = /<img src="(https:\/\/mail\.example\.test\/t\/o\/[^"]+\.gif)"/.exec(String(mail.html))![1];
     expect(mail.html).toMatch(/\.gif" width="1" height="1" alt="" style="[^"]*" \/><\/body>/);
 
     const prefetch = await started.app.inject({ method: "GET", url: pathOf(pixel), headers: { "user-agent": "Mozilla/5.0" } });

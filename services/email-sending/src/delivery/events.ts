@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "@apiplat/storage";
-import { applyEvent, type QueueChange } from "../store/messages.js";
+import { applyEvent, recordAttemptOutcome, type MessageRow, type QueueChange } from "../store/messages.js";
 import { suppress, type SuppressionRow } from "../store/recipients.js";
 
 export const newEventId = () => `evt_${randomBytes(12).toString("hex")}`;
@@ -39,6 +39,18 @@ export class EventRecorder {
       },
       queue,
       keepStatus,
+    );
+    this.onEvent();
+    return status;
+  }
+
+  /** The outcome of a delivery attempt on a message the caller holds leased (one statement). */
+  async recordAttempt(message: Pick<MessageRow, "id" | "account_id" | "status" | "tags" | "metadata">, input: Omit<EventInput, "messageId" | "accountId">, queue: QueueChange): Promise<string> {
+    const status = await recordAttemptOutcome(
+      this.db,
+      { eventId: newEventId(), messageId: message.id, accountId: message.account_id, type: input.type, recipient: input.recipient ?? null, detail: input.detail ?? {}, at: this.now() },
+      message,
+      queue,
     );
     this.onEvent();
     return status;

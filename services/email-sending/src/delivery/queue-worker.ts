@@ -174,13 +174,9 @@ export class DeliveryWorker {
     const relay = this.options.relay();
     try {
       const result = await relay.send(mail);
-      await events.record(
-        {
-          messageId: message.id,
-          accountId: message.account_id,
-          type: "sent",
-          detail: { relay: relay.description, local_sink: relay.isLocalSink, smtp_response: result.response, accepted: result.accepted },
-        },
+      await events.recordAttempt(
+        message,
+        { type: "sent", detail: { relay: relay.description, local_sink: relay.isLocalSink, smtp_response: result.response, accepted: result.accepted } },
         { state: "done", sentAt: this.options.now(), lastError: null },
       );
       await this.bounceRejected(message, result.rejected);
@@ -230,8 +226,9 @@ export class DeliveryWorker {
       );
       return;
     }
-    await events.record(
-      { messageId: message.id, accountId: message.account_id, type: "deferred", detail: { ...detail, attempt: message.attempts, next_attempt_at: next.toISOString() } },
+    await events.recordAttempt(
+      message,
+      { type: "deferred", detail: { ...detail, attempt: message.attempts, next_attempt_at: next.toISOString() } },
       { state: "waiting", nextAttemptAt: next, lastError: failure.message },
     );
   }

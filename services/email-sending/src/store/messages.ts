@@ -257,3 +257,31 @@ export async function applyEvent(db: Database, event: NewEvent, queue?: QueueCha
     return status;
   });
 }
+
+/**
+ * A delivery attempt's outcome in one statement: the worker holds the message's lease, so it knows the status the
+ * event moves from, and no transaction around a read is needed (the hot path: one round trip per message).
+ */
+export async function recordAttemptOutcome(db: Queryable, event: NewEvent, message: Pick<MessageRow, "status" | "tags" | "metadata">, queue: QueueChange): Promise<string> {
+  const status = statusAfter(message.status, event.type);
+  await db.query(
+    `WITH m AS (
+       UPDATE email_messages SET status = $9, queue_state = $10, lease_until = NULL,
+              next_attempt_at = COALESCE($11, next_attempt_at), sent_at = COALESCE($12, sent_at),
+              last_error = CASE WHEN $13 THEN $14 ELSE last_error END
+        WHERE id = $2 RETURNING id),
+     e AS (
+       INSERT INTO email_events (event_id, message_id, account_id, type, recipient, detail, created_at)
+       SELECT $1, m.id, $3, $4, $5, $6, $7 FROM m RETURNING id)
+     INSERT INTO email_webhook_deliveries (id, webhook_id, account_id, payload, state, next_attempt_at, created_at)
+     SELECT $1 || '_' || w.id, w.id, w.account_id, $8, 'waiting', $7, $7
+       FROM email_webhooks w, e
+      WHERE w.account_id = $3 AND $4 = ANY(w.event_types)`,
+    [
+      event.eventId, event.messageId, event.accountId, event.type, event.recipient, JSON.stringify(event.detail), event.at,
+      webhookPayload(event, status, message.tags, message.metadata),
+      status, queue.state, queue.nextAttemptAt ?? null, queue.sentAt ?? null, queue.lastError !== undefined, queue.lastError ?? null,
+    ],
+  );
+  return status;
+}

@@ -102,7 +102,11 @@ export default defineService<EmailSettings, EmailInject>({
     background({
       name: "dkim-key of the default sending domain",
       start: async () => {
-        await keys.ensurePlatformDomain();
+        const own = await keys.ensurePlatformDomain();
+        app.log.info(
+          { name: `${own.dkim_selector}._domainkey.${own.domain}`, type: "TXT", value: `v=DKIM1; k=rsa; p=${own.dkim_public_key}` },
+          "DKIM record to publish for the default sending domain",
+        );
       },
       stop: () => {},
     });

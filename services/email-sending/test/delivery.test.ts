@@ -68,6 +68,25 @@ describe("temporary failures", () => {
   });
 });
 
+describe("leases", () => {
+  it("do not make a process take its own message again while a slow relay still holds it", async () => {
+    const slow = new CaptureServer();
+    slow.delayMs = 800;
+    await slow.start();
+    const service = await startEmail(slow, { leaseMs: 200 });
+    try {
+      const account = await service.subscribe("PRO");
+      const { id } = await send({ to: "patient@example.com", subject: "slow", html: "<p>x</p>" }, service, account.headers);
+      await waitForMessage(service, account.headers, id, (m) => m.status === "sent");
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(slow.messages.filter(slow.withEmailId(id))).toHaveLength(1);
+    } finally {
+      await service.close();
+      await slow.stop();
+    }
+  });
+});
+
 describe("permanent failures", () => {
   it("bounce hard at once (5xx), suppress the address, and refuse the next send to it with the reason", async () => {
     capture.refuseRecipients.set("gone@example.com", { code: 550, message: "550 5.1.1 User unknown" });

@@ -40,6 +40,7 @@ const SIGNED_HEADERS =
 export class DeliveryWorker {
   private running = false;
   private inFlight = 0;
+  private readonly delivering = new Set<string>();
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private lastLeaseSweep = 0;
@@ -96,7 +97,7 @@ export class DeliveryWorker {
     const at = now();
     if (at.getTime() - this.lastLeaseSweep > Math.min(leaseMs, 5_000)) {
       this.lastLeaseSweep = at.getTime();
-      const released = await releaseExpiredLeases(db, at);
+      const released = await releaseExpiredLeases(db, at, [...this.delivering]);
       if (released > 0) this.options.log.warn({ released }, "email queue: messages whose worker vanished are due again");
     }
     const free = concurrency - this.inFlight;
@@ -104,10 +105,12 @@ export class DeliveryWorker {
     const messages = await claimDueMessages(db, at, leaseMs, free);
     for (const message of messages) {
       this.inFlight++;
+      this.delivering.add(message.id);
       this.deliver(message)
         .catch((error) => this.options.log.error({ err: error, message_id: message.id }, "email queue: recording an outcome failed"))
         .finally(() => {
           this.inFlight--;
+          this.delivering.delete(message.id);
           this.kick();
           if (this.inFlight === 0) {
             for (const resolve of this.idle) resolve();

@@ -155,11 +155,15 @@ export async function claimDueMessages(db: Queryable, now: Date, leaseMs: number
   return rows.sort((a, b) => b.priority - a.priority || a.next_attempt_at.getTime() - b.next_attempt_at.getTime());
 }
 
-/** Messages whose worker vanished mid-delivery (a crash) become due again. */
-export async function releaseExpiredLeases(db: Queryable, now: Date): Promise<number> {
+/**
+ * Messages whose worker vanished mid-delivery (a crash) become due again. `ownInFlight` are the ones this process is
+ * still delivering: a slow relay must not make the process take its own message a second time.
+ */
+export async function releaseExpiredLeases(db: Queryable, now: Date, ownInFlight: string[] = []): Promise<number> {
   const { rowCount } = await db.query(
-    "UPDATE email_messages SET queue_state = 'waiting', next_attempt_at = $1, lease_until = NULL WHERE queue_state = 'leased' AND lease_until < $1",
-    [now],
+    `UPDATE email_messages SET queue_state = 'waiting', next_attempt_at = $1, lease_until = NULL
+      WHERE queue_state = 'leased' AND lease_until < $1 AND id <> ALL($2::text[])`,
+    [now, ownInFlight],
   );
   return rowCount;
 }

@@ -18,10 +18,10 @@ const repo = path.resolve(infra, "..");
 describe("deployment files", () => {
   it("docker-compose.yml is valid for docker-compose", async () => {
     const { stdout } = await run("docker-compose", ["-f", path.join(repo, "docker-compose.yml"), "config", "--services"], {
-      env: { ...process.env, ADMIN_TOKEN: "checked-only" },
+      env: { ...process.env, ADMIN_TOKEN: "checked-only", EMAIL_SECRET: "checked-only-checked-only-checked-only" },
     });
     expect(stdout.trim().split("\n").sort()).toEqual(
-      ["admin", "currency-exchange", "embeddings", "geocoding", "nginx", "ocr", "pdf-generation", "postgres", "public-holidays", "redis", "text-toolkit", "time-zone", "url-shortener", "webhook-relay"],
+      ["admin", "currency-exchange", "email-sending", "embeddings", "geocoding", "mailpit", "nginx", "ocr", "pdf-generation", "postgres", "public-holidays", "redis", "text-toolkit", "time-zone", "url-shortener", "webhook-relay"],
     );
   });
 

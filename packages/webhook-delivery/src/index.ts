@@ -1,0 +1,3 @@
+export * from "./signing.js";
+export * from "./retry.js";
+export * from "./send.js";

@@ -1,0 +1,83 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Database } from "@apiplat/storage";
+import { nextRetryDelayMs, sendSignedWebhook, type OutboundFetcher, type RetryPolicy } from "@apiplat/webhook-delivery";
+import { claimWebhookDeliveries, finishWebhookAttempt, releaseExpiredWebhookLeases } from "../store/webhooks.js";
+
+export interface WebhookSenderOptions {
+  db: Database;
+  outbound: OutboundFetcher;
+  log: FastifyBaseLogger;
+  now: () => Date;
+  random: () => number;
+  retryPolicy: RetryPolicy;
+  pollMs: number;
+  concurrency: number;
+  timeoutMs: number;
+}
+
+const LEASE_MS = 2 * 60 * 1000;
+
+/** POSTs queued status events to the account's webhooks, signed (Standard Webhooks), retried on the shared schedule. */
+export class WebhookSender {
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly options: WebhookSenderOptions) {}
+
+  start(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  kick(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.kick();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let count = 0;
+      try {
+        count = await this.sendDue();
+      } catch (error) {
+        this.options.log.error({ err: error }, "email webhooks: sending failed");
+      }
+      if (count === 0 && this.running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.options.pollMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            this.wake = null;
+            resolve();
+          };
+        });
+      }
+    }
+  }
+
+  private async sendDue(): Promise<number> {
+    const { db, now, outbound, retryPolicy, timeoutMs } = this.options;
+    await releaseExpiredWebhookLeases(db, now());
+    const jobs = await claimWebhookDeliveries(db, now(), LEASE_MS, this.options.concurrency);
+    await Promise.all(
+      jobs.map(async (job) => {
+        const attempt = await sendSignedWebhook(outbound, { url: job.url, messageId: job.id, body: job.payload, secrets: [job.secret] }, Math.floor(now().getTime() / 1000), timeoutMs);
+        const delay = nextRetryDelayMs(job.attempts, attempt, now(), this.options.random(), retryPolicy);
+        const succeeded = attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300;
+        await finishWebhookAttempt(db, job.id, {
+          state: succeeded ? "delivered" : delay === null ? "failed" : "waiting",
+          nextAttemptAt: delay === null ? undefined : new Date(now().getTime() + delay),
+          status: attempt.statusCode,
+          error: attempt.error,
+        });
+      }),
+    );
+    return jobs.length;
+  }
+}

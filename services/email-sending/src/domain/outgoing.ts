@@ -1,0 +1,38 @@
+import type { LinkSigner } from "./links.js";
+import { appendToBody, openPixel, rewriteLinks, unsubscribeFooterHtml, unsubscribeFooterText } from "./tracking.js";
+
+/** The body and headers a message leaves with: tracking applied, the unsubscribe link and headers on marketing mail. */
+
+export interface OutgoingInput {
+  id: string;
+  accountId: string;
+  category: "transactional" | "marketing";
+  html: string;
+  text: string;
+  trackOpens: boolean;
+  trackClicks: boolean;
+  /** The one recipient of a marketing message. */
+  marketingRecipient: string | null;
+}
+
+export interface OutgoingBody {
+  html: string;
+  text: string;
+  headers: Record<string, string>;
+}
+
+export function outgoingBody(message: OutgoingInput, links: LinkSigner): OutgoingBody {
+  let html = message.html;
+  let text = message.text;
+  const headers: Record<string, string> = {};
+  if (message.trackClicks) html = rewriteLinks(html, (url) => links.clickUrl(message.id, url));
+  if (message.category === "marketing" && message.marketingRecipient) {
+    const unsubscribe = links.unsubscribeUrl(message.accountId, message.marketingRecipient, message.id);
+    html = appendToBody(html, unsubscribeFooterHtml(unsubscribe));
+    text += unsubscribeFooterText(unsubscribe);
+    headers["List-Unsubscribe"] = `<${unsubscribe}>`;
+    headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
+  }
+  if (message.trackOpens) html = appendToBody(html, openPixel(links.openUrl(message.id)));
+  return { html, text, headers };
+}

@@ -1,0 +1,170 @@
+/**
+ * Reading what comes back to the return path: delivery status notifications (RFC 3464) and complaint feedback
+ * reports (RFC 5965). The inbound listener parses the MIME with mailparser and hands the parts here.
+ */
+
+export interface ReportPart {
+  contentType: string;
+  content: string;
+}
+
+export interface ParsedReport {
+  /** `report-type` of a multipart/report, or null. */
+  reportType: string | null;
+  subject: string;
+  /** The human-readable text of the report. */
+  text: string;
+  parts: ReportPart[];
+  /**
+   * The whole message as received: mailparser folds an inline message/rfc822 part into the text (keeping only From,
+   * To and Subject), so the quoted original's Message-ID is found here.
+   */
+  raw: string;
+}
+
+export type BounceType = "hard" | "soft";
+
+export interface RecipientStatus {
+  email: string;
+  /** failed, delayed, delivered, relayed or expanded (RFC 3464 section 2.3.3). */
+  action: string;
+  /** The enhanced status code (RFC 3463), e.g. 5.1.1. */
+  status: string | null;
+  diagnostic: string | null;
+  remoteMta: string | null;
+}
+
+export type InboundReport =
+  | { kind: "dsn"; recipients: RecipientStatus[]; reportingMta: string | null }
+  | { kind: "complaint"; feedbackType: string; recipient: string | null; userAgent: string | null }
+  | { kind: "unstructured_bounce"; diagnostic: string; permanent: boolean }
+  | { kind: "unknown" };
+
+/** Header-style fields (RFC 5322 folding) of one block: names lower-cased, first value kept. */
+export function parseFields(block: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  const unfolded = block.replace(/\r\n/g, "\n").replace(/\n[ \t]+/g, " ");
+  for (const line of unfolded.split("\n")) {
+    const colon = line.indexOf(":");
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    if (!fields.has(name)) fields.set(name, line.slice(colon + 1).trim());
+  }
+  return fields;
+}
+
+function blocks(content: string): string[] {
+  return content
+    .replace(/\r\n/g, "\n")
+    .split(/\n[ \t]*\n/)
+    .map((b) => b.trim())
+    .filter(Boolean);
+}
+
+/** `rfc822; Someone@Example.org` -> `someone@example.org`. */
+function addressField(value: string | undefined): string | null {
+  if (!value) return null;
+  const address = value.includes(";") ? value.slice(value.indexOf(";") + 1) : value;
+  const cleaned = address.trim().replace(/^<|>$/g, "");
+  return cleaned.includes("@") ? cleaned.toLowerCase() : null;
+}
+
+function typeValue(value: string | undefined): string | null {
+  if (!value) return null;
+  return value.includes(";") ? value.slice(value.indexOf(";") + 1).trim() : value.trim();
+}
+
+export function parseDeliveryStatus(content: string): { reportingMta: string | null; recipients: RecipientStatus[] } {
+  const [messageBlock, ...recipientBlocks] = blocks(content);
+  const perMessage = parseFields(messageBlock ?? "");
+  const recipients: RecipientStatus[] = [];
+  for (const block of recipientBlocks) {
+    const fields = parseFields(block);
+    const email = addressField(fields.get("final-recipient")) ?? addressField(fields.get("original-recipient"));
+    const action = fields.get("action")?.toLowerCase();
+    if (!email || !action) continue;
+    recipients.push({
+      email,
+      action,
+      status: /\d\.\d{1,3}\.\d{1,3}/.exec(fields.get("status") ?? "")?.[0] ?? null,
+      diagnostic: typeValue(fields.get("diagnostic-code")),
+      remoteMta: typeValue(fields.get("remote-mta")),
+    });
+  }
+  return { reportingMta: typeValue(perMessage.get("reporting-mta")), recipients };
+}
+
+/**
+ * Hard or soft: the enhanced status class decides (5 = permanent, 4 = transient); without one, the SMTP reply code in
+ * the diagnostic does; "failed" with neither counts as hard, as RFC 3464 means by it.
+ */
+export function bounceTypeOf(recipient: Pick<RecipientStatus, "status" | "diagnostic">): BounceType {
+  if (recipient.status) return recipient.status.startsWith("5") ? "hard" : "soft";
+  const code = /\b([45])\d\d\b/.exec(recipient.diagnostic ?? "")?.[1];
+  return code === "4" ? "soft" : "hard";
+}
+
+const BOUNCE_SUBJECT = /undeliver|delivery (status notification|failure|has failed)|returned mail|failure notice|mail delivery failed|could not be delivered/i;
+
+/** Interprets an inbound message addressed to the return path. */
+export function interpretReport(report: ParsedReport): InboundReport {
+  const part = (type: string) => report.parts.find((p) => p.contentType.toLowerCase() === type);
+  const deliveryStatus = part("message/delivery-status") ?? part("message/global-delivery-status");
+  if (deliveryStatus) {
+    const parsed = parseDeliveryStatus(deliveryStatus.content);
+    if (parsed.recipients.length > 0) return { kind: "dsn", ...parsed };
+  }
+  const feedback = part("message/feedback-report");
+  if (feedback || report.reportType === "feedback-report") {
+    const fields = parseFields(feedback?.content ?? "");
+    return {
+      kind: "complaint",
+      feedbackType: (fields.get("feedback-type") ?? "abuse").toLowerCase(),
+      recipient: addressField(fields.get("original-rcpt-to")),
+      userAgent: fields.get("user-agent") ?? null,
+    };
+  }
+  if (BOUNCE_SUBJECT.test(report.subject)) {
+    const reply = /\b([45])\d\d[ -](?:[45]\.\d{1,3}\.\d{1,3} )?[^\n]*/.exec(report.text);
+    return { kind: "unstructured_bounce", diagnostic: (reply?.[0] ?? report.subject).slice(0, 500), permanent: reply?.[1] !== "4" };
+  }
+  return { kind: "unknown" };
+}
+
+/** The id of our message a report speaks of: the VERP return path first, then our headers quoted in the report. */
+export const MESSAGE_ID_PATTERN = /msg_[0-9a-f]{24}/;
+
+export function messageIdFromVerp(recipient: string): string | null {
+  const match = /^bounces\+(msg_[0-9a-f]{24})@/i.exec(recipient);
+  return match ? match[1].toLowerCase() : null;
+}
+
+export function messageIdFromReport(report: ParsedReport): string | null {
+  for (const p of report.parts) {
+    if (!/rfc822|message\/global/i.test(p.contentType)) continue;
+    const fields = parseFields(p.content.split(/\r?\n\r?\n/)[0]);
+    for (const name of ["x-email-id", "message-id"]) {
+      const found = MESSAGE_ID_PATTERN.exec(fields.get(name) ?? "");
+      if (found) return found[0];
+    }
+  }
+  // The VERP address quoted anywhere (Original-Mail-From of a complaint, X-Postfix-Sender), then the text.
+  for (const p of report.parts) {
+    const found = /bounces\+(msg_[0-9a-f]{24})@/i.exec(p.content) ?? MESSAGE_ID_PATTERN.exec(p.content);
+    if (found) return (found[1] ?? found[0]).toLowerCase();
+  }
+  const quoted = /^(?:x-email-id:\s*|message-id:\s*<)(msg_[0-9a-f]{24})/im.exec(report.raw);
+  return quoted?.[1] ?? MESSAGE_ID_PATTERN.exec(report.text)?.[0] ?? null;
+}
+
+/** The recipient a complaint concerns, from the quoted original's To header when the report leaves it out. */
+export function complainedRecipient(report: ParsedReport, fromReport: string | null, messageRecipients: string[]): string | null {
+  if (fromReport) return fromReport;
+  for (const p of report.parts) {
+    if (!/rfc822/i.test(p.contentType)) continue;
+    const to = parseFields(p.content.split(/\r?\n\r?\n/)[0]).get("to") ?? "";
+    const hit = messageRecipients.find((r) => to.toLowerCase().includes(r.toLowerCase()));
+    if (hit) return hit;
+  }
+  return messageRecipients.length === 1 ? messageRecipients[0] : null;
+}

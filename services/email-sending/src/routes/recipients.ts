@@ -1,0 +1,117 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { errors, ok, successSchema } from "@apiplat/service-kit";
+import type { Database } from "@apiplat/storage";
+import { Type } from "typebox";
+import { addressKey, parseAddress } from "../domain/addresses.js";
+import * as S from "../schemas.js";
+import {
+  deleteContact,
+  deleteSuppression,
+  findContact,
+  listContacts,
+  listSuppressions,
+  upsertContact,
+  type ContactRow,
+  type SuppressionRow,
+} from "../store/recipients.js";
+
+/** The opt-in list (contacts) and the suppression list: one route module, the two lists that decide who may get mail. */
+export interface RecipientRoutesOptions {
+  db: Database;
+  now: () => Date;
+}
+
+const contactView = (row: ContactRow) => ({ email: row.email, consent_at: row.consent_at.toISOString(), source: row.source, created_at: row.created_at.toISOString() });
+const suppressionView = (row: SuppressionRow) => ({ ...row, created_at: row.created_at.toISOString() });
+
+function emailParam(value: string, field = "email"): string {
+  const mailbox = parseAddress(value);
+  if (!mailbox || mailbox.name) throw errors.validation(field, "must be a bare email address such as ada@example.com");
+  return addressKey(mailbox.address);
+}
+
+export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> = async (app, { db, now }) => {
+  app.post(
+    "/contacts",
+    {
+      schema: {
+        summary: "Add a contact to the opt-in list",
+        description: "Marketing mail goes only to contacts on this list. Records when and where consent was given; adding an existing contact updates its consent.",
+        body: S.ContactBody,
+        response: { 201: successSchema(S.Contact) },
+      },
+    },
+    async (request, reply) => {
+      const email = emailParam(request.body.email);
+      const consentAt = new Date(request.body.consent_at);
+      if (consentAt.getTime() > now().getTime() + 5 * 60_000) throw errors.validation("consent_at", "must not be in the future");
+      const row = await upsertContact(db, request.subscriber.accountId, { email, consent_at: consentAt, source: request.body.source, created_at: now() });
+      return reply.code(201).send(ok(contactView(row)));
+    },
+  );
+
+  app.get(
+    "/contacts",
+    {
+      schema: {
+        summary: "List contacts",
+        description: "By address; page with ?after=<last email>.",
+        querystring: S.PageQuery,
+        response: { 200: successSchema(Type.Object({ contacts: Type.Array(S.Contact) })) },
+      },
+    },
+    async (request) => ok({ contacts: (await listContacts(db, request.subscriber.accountId, request.query.after?.toLowerCase() ?? null, request.query.limit ?? 100)).map(contactView) }),
+  );
+
+  app.get(
+    "/contacts/:email",
+    { schema: { summary: "Read a contact", description: "Consent time and source.", params: S.EmailParams, response: { 200: successSchema(S.Contact) } } },
+    async (request) => {
+      const row = await findContact(db, request.subscriber.accountId, emailParam(request.params.email));
+      if (!row) throw errors.notFound(`${request.params.email} is not on the opt-in list.`);
+      return ok(contactView(row));
+    },
+  );
+
+  app.delete(
+    "/contacts/:email",
+    { schema: { summary: "Remove a contact", description: "Marketing mail to the address is refused from now on.", params: S.EmailParams, response: { 204: Type.Null() } } },
+    async (request, reply) => {
+      if (!(await deleteContact(db, request.subscriber.accountId, emailParam(request.params.email)))) throw errors.notFound(`${request.params.email} is not on the opt-in list.`);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/suppressions",
+    {
+      schema: {
+        summary: "List suppressed addresses",
+        description: "Hard bounces, complaints and unsubscribes, added automatically. Page with ?after=<last email>; filter with ?reason=.",
+        querystring: S.SuppressionQuery,
+        response: { 200: successSchema(Type.Object({ suppressions: Type.Array(S.Suppression) })) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const rows = await listSuppressions(db, request.subscriber.accountId, q.after?.toLowerCase() ?? null, q.limit ?? 100, q.reason);
+      return ok({ suppressions: rows.map(suppressionView) });
+    },
+  );
+
+  app.delete(
+    "/suppressions/:email",
+    {
+      schema: {
+        summary: "Remove an address from the suppression list",
+        description: "Mail to it is accepted again (after a mailbox was fixed, say). Another hard bounce or complaint suppresses it again.",
+        params: S.EmailParams,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      if (!(await deleteSuppression(db, request.subscriber.accountId, emailParam(request.params.email)))) throw errors.notFound(`${request.params.email} is not suppressed.`);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestSubscriber } from "@apiplat/testing";
+import { CaptureServer, startEmail, waitForMessage, type EmailService } from "./helpers.js";
+
+/** How delivery reacts to the relay: temporary failures retry with backoff, permanent ones bounce and suppress. */
+
+let capture: CaptureServer;
+let started: EmailService;
+let caller: TestSubscriber;
+
+beforeAll(async () => {
+  capture = new CaptureServer();
+  await capture.start();
+  started = await startEmail(capture, { retryBaseMs: 40 });
+  caller = await started.subscribe("PRO");
+});
+afterAll(async () => {
+  await started.close();
+  await capture.stop();
+});
+
+const send = async (payload: object, service = started, headers = caller.headers) => {
+  const res = await service.app.inject({ method: "POST", url: "/send", headers, payload });
+  expect(res.statusCode, res.body).toBe(202);
+  return res.json().data as { id: string; rejected: { email: string; reason: string }[] };
+};
+
+describe("temporary failures", () => {
+  it("retry with backoff (4xx at DATA), each attempt a deferred event, until the relay takes the message", async () => {
+    let refusals = 2;
+    capture.verdict = ({ to }) => (to.includes("retry@example.com") && refusals-- > 0 ? { code: 451, message: "451 4.3.0 Temporary local problem" } : { accept: true });
+    const { id } = await send({ to: "retry@example.com", subject: "retry", html: "<p>x</p>" });
+    const message = await waitForMessage(started, caller.headers, id, (m) => m.status === "sent");
+    capture.verdict = () => ({ accept: true });
+    expect(message.events.map((e: { type: string }) => e.type)).toEqual(["queued", "deferred", "deferred", "sent"]);
+    expect(message.attempts).toBe(3);
+    const deferred = message.events[1];
+    expect(deferred.detail).toMatchObject({ smtp_code: 451, attempt: 1 });
+    const [first, second] = message.events.slice(1, 3).map((e: { detail: { next_attempt_at: string }; at: string }) => Date.parse(e.detail.next_attempt_at) - Date.parse(e.at));
+    // 40 ms then 80 ms, each within ±20% jitter.
+    expect(first).toBeGreaterThanOrEqual(31);
+    expect(first).toBeLessThanOrEqual(49);
+    expect(second).toBeGreaterThanOrEqual(63);
+    expect(second).toBeLessThanOrEqual(97);
+    expect(capture.messages.filter((m) => m.to.includes("retry@example.com"))).toHaveLength(1);
+  });
+
+  it("treat an unreachable relay as temporary, and bounce soft (not suppressed) when the retry window is over", async () => {
+    const dead = new CaptureServer();
+    await dead.start();
+    const url = dead.url;
+    await dead.stop();
+    const service = await startEmail(capture, { smtpUrl: url, retryBaseMs: 30, retryWindowMs: 200 });
+    try {
+      const account = await service.subscribe("PRO");
+      const { id } = await send({ to: "nowhere@example.com", subject: "x", html: "<p>x</p>" }, service, account.headers);
+      const message = await waitForMessage(service, account.headers, id, (m) => m.status === "bounced");
+      const types = message.events.map((e: { type: string }) => e.type);
+      expect(types[0]).toBe("queued");
+      expect(types.at(-1)).toBe("bounced");
+      expect(types.slice(1, -1).every((t: string) => t === "deferred")).toBe(true);
+      expect(message.events.at(-1).detail).toMatchObject({ bounce_type: "soft", smtp_code: null });
+      const suppressions = await service.app.inject({ method: "GET", url: "/suppressions", headers: account.headers });
+      expect(suppressions.json().data.suppressions).toEqual([]);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe("leases", () => {
+  it("do not make a process take its own message again while a slow relay still holds it", async () => {
+    const slow = new CaptureServer();
+    slow.delayMs = 800;
+    await slow.start();
+    const service = await startEmail(slow, { leaseMs: 200 });
+    try {
+      const account = await service.subscribe("PRO");
+      const { id } = await send({ to: "patient@example.com", subject: "slow", html: "<p>x</p>" }, service, account.headers);
+      await waitForMessage(service, account.headers, id, (m) => m.status === "sent");
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(slow.messages.filter(slow.withEmailId(id))).toHaveLength(1);
+    } finally {
+      await service.close();
+      await slow.stop();
+    }
+  });
+});
+
+describe("permanent failures", () => {
+  it("bounce hard at once (5xx), suppress the address, and refuse the next send to it with the reason", async () => {
+    capture.refuseRecipients.set("gone@example.com", { code: 550, message: "550 5.1.1 User unknown" });
+    const { id } = await send({ to: "gone@example.com", subject: "x", html: "<p>x</p>" });
+    const message = await waitForMessage(started, caller.headers, id, (m) => m.status === "bounced");
+    expect(message.attempts).toBe(1);
+    expect(message.events.at(-1)).toMatchObject({ type: "bounced", recipient: "gone@example.com", detail: { bounce_type: "hard", smtp_code: 550 } });
+    const list = await started.app.inject({ method: "GET", url: "/suppressions", headers: caller.headers });
+    expect(list.json().data.suppressions).toMatchObject([{ email: "gone@example.com", reason: "hard_bounce", message_id: id }]);
+
+    const again = await started.app.inject({ method: "POST", url: "/send", headers: caller.headers, payload: { to: "gone@example.com", subject: "x", html: "<p>x</p>" } });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().error.details).toEqual([{ field: "to", issue: "gone@example.com: suppressed (hard_bounce)" }]);
+    const mixed = await send({ to: ["gone@example.com", "fine@example.com"], subject: "x", html: "<p>x</p>" });
+    expect(mixed.rejected).toEqual([{ email: "gone@example.com", reason: "suppressed (hard_bounce)" }]);
+    const captured = await capture.waitFor(capture.withEmailId(mixed.id));
+    expect(captured.to).toEqual(["fine@example.com"]);
+  });
+
+  it("bounce only the refused recipient when the relay takes the message for the others", async () => {
+    capture.refuseRecipients.set("partial-gone@example.com", { code: 550, message: "550 5.1.1 No such user" });
+    const { id } = await send({ to: ["partial-ok@example.com", "partial-gone@example.com"], subject: "x", html: "<p>x</p>" });
+    const message = await waitForMessage(started, caller.headers, id, (m) => m.events.some((e) => e.type === "sent"));
+    expect(message.status).toBe("sent");
+    expect(message.events.find((e: { type: string }) => e.type === "bounced")).toMatchObject({ recipient: "partial-gone@example.com", detail: { bounce_type: "hard" } });
+    expect((await capture.waitFor(capture.withEmailId(id))).to).toEqual(["partial-ok@example.com"]);
+  });
+
+  it("DELETE /suppressions/{email} lets mail through again", async () => {
+    capture.refuseRecipients.delete("gone@example.com");
+    const del = await started.app.inject({ method: "DELETE", url: "/suppressions/gone@example.com", headers: caller.headers });
+    expect(del.statusCode).toBe(204);
+    expect((await started.app.inject({ method: "DELETE", url: "/suppressions/gone@example.com", headers: caller.headers })).statusCode).toBe(404);
+    await send({ to: "gone@example.com", subject: "x", html: "<p>x</p>" });
+  });
+});

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestSubscriber } from "@apiplat/testing";
+import { CaptureServer, parse, startEmail, waitForMessage, type EmailService } from "./helpers.js";
+
+/** Marketing mail (opt-in, unsubscribe), open and click tracking: the paths a reader reaches without a key. */
+
+let capture: CaptureServer;
+let started: EmailService;
+let caller: TestSubscriber;
+const HUMAN = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+
+beforeAll(async () => {
+  capture = new CaptureServer();
+  await capture.start();
+  started = await startEmail(capture, { publicBaseUrl: "https://mail.example.test" });
+  caller = await started.subscribe("PRO");
+});
+afterAll(async () => {
+  await started.close();
+  await capture.stop();
+});
+
+const send = (payload: object, headers = caller.headers) => started.app.inject({ method: "POST", url: "/send", headers, payload });
+const addContact = (email: string, headers = caller.headers) =>
+  started.app.inject({ method: "POST", url: "/contacts", headers, payload: { email, consent_at: "2026-01-02T03:04:05Z", source: "signup form" } });
+/** The URL in the raw List-Unsubscribe header (folded lines joined). */
+function listUnsubscribe(raw: Buffer): string {
+  return /^List-Unsubscribe:\s*<([^>]+)>/im.exec(raw.toString().replace(/\r\n[ \t]+/g, ""))![1];
+}
+/** The public path of a link the service wrote into a message. */
+const pathOf = (url: string) => url.replace("https://mail.example.test", "");
+
+async function deliveredMail(payload: object) {
+  const res = await send(payload);
+  expect(res.statusCode, res.body).toBe(202);
+  const id = res.json().data.id as string;
+  const captured = await capture.waitFor(capture.withEmailId(id));
+  await waitForMessage(started, caller.headers, id, (m) => m.status === "sent");
+  return { id, captured, mail: await parse(captured.raw) };
+}
+
+describe("marketing mail", () => {
+  it("goes only to opted-in recipients; others are refused with the reason", async () => {
+    const res = await send({ to: "stranger@example.com", subject: "Sale", html: "<p>Sale</p>", category: "marketing" });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.details[0].issue).toBe("stranger@example.com: not on the account's opt-in list (marketing mail needs consent: POST /contacts)");
+    const several = await send({ to: ["a@example.com", "b@example.com"], subject: "Sale", html: "<p>Sale</p>", category: "marketing" });
+    expect(several.statusCode).toBe(400);
+  });
+
+  it("carries a visible unsubscribe link and RFC 8058 headers, signed by DKIM; one-click and link work without login, at once, idempotently", async () => {
+    expect((await addContact("Reader@Example.com")).statusCode).toBe(201);
+    const { id, captured, mail } = await deliveredMail({ to: "reader@example.com", subject: "News", html: "<html><body><p>News</p></body></html>", category: "marketing" });
+    const header = { url: listUnsubscribe(captured.raw) };
+    expect(header.url).toMatch(/^https:\/\/mail\.example\.test\/unsubscribe\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(captured.raw.toString()).toContain("\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n");
+    expect(mail.html).toContain(`<a href="${header.url}" data-no-track>Unsubscribe</a></p></body>`);
+    expect(mail.text).toContain(`Unsubscribe: ${header.url}`);
+    expect(/h=[^;]*list-unsubscribe-post/i.test(captured.raw.toString().replace(/\r\n\s+/g, " "))).toBe(true);
+
+    const oneClick = () =>
+      started.app.inject({ method: "POST", url: pathOf(header.url), headers: { "content-type": "application/x-www-form-urlencoded" }, payload: "List-Unsubscribe=One-Click" });
+    expect((await oneClick()).statusCode).toBe(200);
+    expect((await oneClick()).statusCode).toBe(200);
+    const page = await started.app.inject({ method: "GET", url: pathOf(header.url) });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toContain("text/html");
+    expect(page.body).toContain("You are unsubscribed");
+
+    const list = (await started.app.inject({ method: "GET", url: "/suppressions", headers: caller.headers })).json().data.suppressions;
+    expect(list).toEqual([expect.objectContaining({ email: "reader@example.com", reason: "unsubscribed", message_id: id })]);
+    const message = await waitForMessage(started, caller.headers, id, () => true);
+    expect(message.events.filter((e: { type: string }) => e.type === "unsubscribed")).toHaveLength(1);
+    expect(message.status).toBe("sent");
+
+    const again = await send({ to: "reader@example.com", subject: "More", html: "<p>x</p>", category: "marketing" });
+    expect(again.json().error.details[0].issue).toBe("reader@example.com: suppressed (unsubscribed)");
+    // An unsubscribe stops marketing only: a receipt still goes out.
+    expect((await send({ to: "reader@example.com", subject: "Receipt", html: "<p>x</p>" })).statusCode).toBe(202);
+  });
+
+  it("refuses an altered unsubscribe token", async () => {
+    await addContact("other-reader@example.com");
+    const { captured } = await deliveredMail({ to: "other-reader@example.com", subject: "News", html: "<p>News</p>", category: "marketing" });
+    const url = listUnsubscribe(captured.raw);
+    const [payload, mac] = pathOf(url).split(".");
+    const forged = `${payload}.${mac.slice(0, -2)}${mac.endsWith("AA") ? "BB" : "AA"}`;
+    const res = await started.app.inject({ method: "POST", url: forged, payload: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe("tracking", () => {
+  it("rewrites http(s) links to signed redirects that record the click; mailto and anchors stay", async () => {
+    const html = '<p><a href="https://shop.example.com/item?id=7&amp;ref=mail">Item</a> <a href="mailto:help@example.com">Mail us</a> <a href="#top">Top</a></p>';
+    const { id, mail } = await deliveredMail({ to: "clicker@example.com", subject: "Links", html, track_clicks: true });
+    const hrefs = [...String(mail.html).matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+    expect(hrefs[0]).toMatch(/^https:\/\/mail\.example\.test\/t\/c\//);
+    expect(hrefs.slice(1)).toEqual(["mailto:help@example.com", "#top"]);
+
+    const click = await started.app.inject({ method: "GET", url: pathOf(hrefs[0]), headers: { "user-agent": HUMAN } });
+    expect(click.statusCode).toBe(302);
+    expect(click.headers.location).toBe("https://shop.example.com/item?id=7&ref=mail");
+    const message = await waitForMessage(started, caller.headers, id, (m) => m.status === "clicked");
+    expect(message.events.at(-1)).toMatchObject({ type: "clicked", recipient: "clicker@example.com", detail: { url: "https://shop.example.com/item?id=7&ref=mail", machine_click: false } });
+
+    const token = pathOf(hrefs[0]).slice("/t/c/".length);
+    const [payload, mac] = token.split(".");
+    const otherTarget = Buffer.from(JSON.stringify({ m: id, u: "https://evil.example.net/" })).toString("base64url");
+    for (const forged of [`${otherTarget}.${mac}`, `${payload}.${mac.slice(0, -1)}${mac.endsWith("A") ? "B" : "A"}`, payload]) {
+      const res = await started.app.inject({ method: "GET", url: `/t/c/${forged}` });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers.location).toBeUndefined();
+    }
+  });
+
+  it("adds an open pixel that records opens, flagging privacy-proxy prefetches as machine opens", async () => {
+    const { id, mail } = await deliveredMail({ to: "opener@example.com", subject: "Open", html: "<html><body><p>Hi</p></body></html>", track_opens: true });
+    const pixel = /<img src="(https:\/\/mail\.example\.test\/t\/o\/[^"]+\.gif)"/.exec(String(mail.html))![1];
+    expect(mail.html).toMatch(/\.gif" width="1" height="1" alt="" style="[^"]*" \/><\/body>/);
+
+    const prefetch = await started.app.inject({ method: "GET", url: pathOf(pixel), headers: { "user-agent": "Mozilla/5.0" } });
+    expect(prefetch.statusCode).toBe(200);
+    expect(prefetch.headers["content-type"]).toBe("image/gif");
+    expect(prefetch.rawPayload.length).toBe(43);
+    let message = await waitForMessage(started, caller.headers, id, (m) => m.events.some((e) => e.type === "opened"));
+    expect(message.status).toBe("sent");
+    expect(message.events.at(-1).detail).toMatchObject({ machine_open: true, machine: "apple_mail_privacy_protection" });
+
+    await started.app.inject({ method: "GET", url: pathOf(pixel), headers: { "user-agent": HUMAN } });
+    message = await waitForMessage(started, caller.headers, id, (m) => m.status === "opened");
+    expect(message.events.at(-1).detail).toMatchObject({ machine_open: false, machine: null });
+  });
+
+  it("leaves untracked mail alone", async () => {
+    const html = '<p><a href="https://example.com/">x</a></p>';
+    const { mail } = await deliveredMail({ to: "plain@example.com", subject: "Plain", html });
+    expect(mail.html).toBe(html);
+  });
+});
+
+describe("contacts", () => {
+  it("adds, reads, lists and removes opt-in contacts; bad input is a 400 naming the field", async () => {
+    const account = await started.subscribe("PRO");
+    const added = await addContact("Zoe@Example.com", account.headers);
+    expect(added.json().data).toMatchObject({ email: "zoe@example.com", consent_at: "2026-01-02T03:04:05.000Z", source: "signup form" });
+    await addContact("amy@example.com", account.headers);
+    const list = await started.app.inject({ method: "GET", url: "/contacts?limit=1", headers: account.headers });
+    expect(list.json().data.contacts.map((c: { email: string }) => c.email)).toEqual(["amy@example.com"]);
+    const next = await started.app.inject({ method: "GET", url: "/contacts?after=amy@example.com", headers: account.headers });
+    expect(next.json().data.contacts.map((c: { email: string }) => c.email)).toEqual(["zoe@example.com"]);
+    expect((await started.app.inject({ method: "GET", url: "/contacts/ZOE@example.com", headers: account.headers })).statusCode).toBe(200);
+    expect((await started.app.inject({ method: "DELETE", url: "/contacts/zoe@example.com", headers: account.headers })).statusCode).toBe(204);
+    expect((await started.app.inject({ method: "GET", url: "/contacts/zoe@example.com", headers: account.headers })).statusCode).toBe(404);
+    const bad = await started.app.inject({ method: "POST", url: "/contacts", headers: account.headers, payload: { email: "nope", consent_at: "2026-01-02T03:04:05Z", source: "x" } });
+    expect(bad.json().error.details).toEqual([{ field: "email", issue: "must be a bare email address such as ada@example.com" }]);
+    const future = await started.app.inject({ method: "POST", url: "/contacts", headers: account.headers, payload: { email: "f@example.com", consent_at: "2099-01-01T00:00:00Z", source: "x" } });
+    expect(future.json().error.details[0].field).toBe("consent_at");
+  });
+});

@@ -218,14 +218,48 @@ export function valueFromComparables(subject: Subject, candidates: Sale[], model
   };
 }
 
-/** The `count` sales nearest to a point (brute force: calibration and tests; the service asks the index). */
-export function nearestSales(sales: Sale[], latitude: number, longitude: number, count: number, exclude: (sale: Sale) => boolean): Sale[] {
-  return sales
-    .filter((s) => !exclude(s))
-    .map((sale) => ({ sale, d: distanceKm(latitude, longitude, sale.latitude, sale.longitude) }))
-    .sort((a, b) => a.d - b.d)
-    .slice(0, count)
-    .map((x) => x.sale);
+/**
+ * The sales of a market in cells of 0.01 degree, to find the sales nearest a point without measuring them all
+ * (calibration runs a leave-one-out valuation per sampled sale; the service asks the database index instead).
+ */
+export class SaleGrid {
+  private static readonly CELL = 0.01;
+  private readonly cells = new Map<string, Sale[]>();
+
+  constructor(sales: Sale[]) {
+    for (const sale of sales) {
+      const key = this.key(Math.floor(sale.latitude / SaleGrid.CELL), Math.floor(sale.longitude / SaleGrid.CELL));
+      const cell = this.cells.get(key);
+      if (cell) cell.push(sale);
+      else this.cells.set(key, [sale]);
+    }
+  }
+
+  private key(row: number, col: number): string {
+    return `${row}:${col}`;
+  }
+
+  /** The `count` sales nearest the point (rings of cells grow until they hold enough; one more ring settles the order). */
+  nearest(latitude: number, longitude: number, count: number, exclude: (sale: Sale) => boolean, maxRings = 60): Sale[] {
+    const row = Math.floor(latitude / SaleGrid.CELL);
+    const col = Math.floor(longitude / SaleGrid.CELL);
+    const found: Sale[] = [];
+    let enoughAt = -1;
+    for (let ring = 0; ring <= maxRings && (enoughAt < 0 || ring <= enoughAt + 1); ring++) {
+      for (let r = row - ring; r <= row + ring; r++) {
+        for (let c = col - ring; c <= col + ring; c++) {
+          if (Math.max(Math.abs(r - row), Math.abs(c - col)) !== ring) continue;
+          for (const sale of this.cells.get(this.key(r, c)) ?? []) if (!exclude(sale)) found.push(sale);
+        }
+      }
+      if (enoughAt < 0 && found.length >= count) enoughAt = ring;
+    }
+    return found
+      .map((sale) => ({ sale, d: distanceKm(latitude, longitude, sale.latitude, sale.longitude) }))
+      .sort((a, b) => a.d - b.d || a.sale.id.localeCompare(b.sale.id))
+      .slice(0, count)
+      .map((x) => x.sale);
+  }
 }
 
 /** A small seeded generator (mulberry32): calibration samples and the evaluation's split are reproducible. */
@@ -259,11 +293,12 @@ export function calibrate(model: Omit<ValuationModel, "interval" | "spread_terci
     const j = Math.floor(random() * (i + 1));
     [sample[i], sample[j]] = [sample[j], sample[i]];
   }
+  const grid = new SaleGrid(sales);
   const residuals: number[] = [];
   const spreads: number[] = [];
   const apes: number[] = [];
   for (const sale of sample.slice(0, sampleSize)) {
-    const candidates = nearestSales(sales, sale.latitude, sale.longitude, CANDIDATES, (other) => sameProperty(sale, other));
+    const candidates = grid.nearest(sale.latitude, sale.longitude, CANDIDATES, (other) => sameProperty(sale, other));
     const subject: Subject = { ...sale, living_sqft: sale.living_sqft!, date: sale.date };
     const valuation = valueFromComparables(subject, candidates, draft);
     if (!valuation) continue;

@@ -19,7 +19,7 @@ export async function candidateSales(db: Queryable, latitude: number, longitude:
     const { rows } = await db.query<Sale & { market: string }>(
       `SELECT ${SALE_COLUMNS}, market FROM (
          SELECT *, ${distanceSql("latitude", "longitude", "$5::float8", "$6::float8")} AS distance FROM properties
-         WHERE latitude BETWEEN $1 AND $2 AND longitude BETWEEN $3 AND $4 AND id <> $8 AND address_key IS DISTINCT FROM nullif($9, '')
+         WHERE latitude BETWEEN $1 AND $2 AND longitude BETWEEN $3 AND $4 AND id <> $8 AND ($9 = '' OR address_key IS DISTINCT FROM $9)
        ) near WHERE distance <= $7 ORDER BY distance, id LIMIT ${CANDIDATES}`,
       params,
     );

@@ -14,6 +14,11 @@ export interface EstimateRoutesOptions {
 const METHOD =
   "comparable sales: the 12 most similar records among the 300 nearest (distance, living area, age, type), each adjusted to the subject with the market's hedonic model fitted at ingestion (log price on log area, bedrooms, bathrooms, age and sale month where known), averaged with weights 1/(0.2 + dissimilarity); interval from leave-one-out calibration";
 
+function isCalendarDay(text: string): boolean {
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
 const round100 = (value: number) => Math.round(value / 100) * 100;
 
 /** The catalogued property an address names: the street part must match; a ZIP or city after a comma picks among several. */
@@ -81,7 +86,7 @@ export const estimateRoutes: FastifyPluginAsyncTypebox<EstimateRoutesOptions> = 
     },
     async (request) => {
       const query = request.query;
-      if (query.date !== undefined && Number.isNaN(Date.parse(query.date))) throw errors.validation("date", "must be a real calendar day, YYYY-MM-DD");
+      if (query.date !== undefined && !isCalendarDay(query.date)) throw errors.validation("date", "must be a real calendar day, YYYY-MM-DD");
       const subject = await subjectOf(db, query);
       const candidates = await candidateSales(db, subject.latitude, subject.longitude, { id: subject.id ?? undefined, addressKey: subject.addressKey });
       if (candidates.length === 0) {

@@ -59,6 +59,9 @@ CREATE INDEX properties_location ON properties (latitude, longitude);
 CREATE INDEX properties_zip ON properties (zip);
 CREATE INDEX properties_city ON properties (lower(city), state);
 CREATE INDEX properties_price ON properties (price, id);
+CREATE INDEX properties_state_price ON properties (state, price);
+CREATE INDEX properties_market_type ON properties (market, property_type, status);
+CREATE INDEX properties_status ON properties (status);
 CREATE INDEX properties_newest ON properties ((coalesce(sold_date, listed_date)) DESC NULLS LAST, id);
 CREATE INDEX properties_address ON properties USING gin (address_key gin_trgm_ops);
 

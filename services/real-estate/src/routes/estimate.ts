@@ -5,7 +5,7 @@ import { addressKey } from "../domain/properties.js";
 import { confidenceOf, valueFromComparables, type Subject } from "../domain/valuation.js";
 import * as S from "../schemas.js";
 import { closeAddresses, propertiesAtAddress, type PropertyRecord } from "../store/properties.js";
-import { candidateSales, loadModel } from "../store/valuation.js";
+import { candidateSales, modelReader } from "../store/valuation.js";
 
 export interface EstimateRoutesOptions {
   db: Queryable;
@@ -74,6 +74,7 @@ async function subjectOf(db: Queryable, query: S.EstimateQuery): Promise<Resolve
 }
 
 export const estimateRoutes: FastifyPluginAsyncTypebox<EstimateRoutesOptions> = async (app, { db }) => {
+  const loadModel = modelReader(db);
   app.get(
     "/estimate",
     {
@@ -95,7 +96,7 @@ export const estimateRoutes: FastifyPluginAsyncTypebox<EstimateRoutesOptions> = 
         ]);
       }
       const market = candidates[0].market;
-      const model = await loadModel(db, market);
+      const model = await loadModel(market);
       if (!model) throw errors.unavailable(`The valuation model of ${market} is not fitted yet: run npm run ingest -- real-estate.`);
       const valuation = valueFromComparables(subject, candidates.filter((c) => c.market === market), model);
       if (!valuation) throw errors.unprocessable(`No comparable with a known living area near this point in ${market}.`);

@@ -18,14 +18,31 @@ export async function candidateSales(db: Queryable, latitude: number, longitude:
     const params: unknown[] = [box.minLat, box.maxLat, box.minLon, box.maxLon, latitude, longitude, radius, exclude.id ?? "", exclude.addressKey ?? ""];
     const { rows } = await db.query<Sale & { market: string }>(
       `SELECT ${SALE_COLUMNS}, market FROM (
-         SELECT *, ${distanceSql("latitude", "longitude", "$5::float8", "$6::float8")} AS distance FROM properties
-         WHERE latitude BETWEEN $1 AND $2 AND longitude BETWEEN $3 AND $4 AND id <> $8 AND ($9 = '' OR address_key IS DISTINCT FROM $9)
+         SELECT id, address, latitude, longitude, price, living_sqft, bedrooms, bathrooms, year_built, property_type, sold_date, listed_date, market,
+           ${distanceSql("latitude", "longitude", "$5::float8", "$6::float8")} AS distance
+         FROM properties
+         WHERE latitude BETWEEN $1 AND $2 AND longitude BETWEEN $3 AND $4 AND living_sqft > 0 AND id <> $8 AND ($9 = '' OR address_key IS DISTINCT FROM $9)
        ) near WHERE distance <= $7 ORDER BY distance, id LIMIT ${CANDIDATES}`,
       params,
     );
     if (rows.length >= CANDIDATES / 4 || radius === SEARCH_RADII_KM.at(-1)) return rows;
   }
   return [];
+}
+
+/** How long a loaded model is used before it is read again (a refit shows within this time). */
+export const MODEL_CACHE_MS = 30_000;
+
+/** The models, read at most once per MODEL_CACHE_MS per market. */
+export function modelReader(db: Queryable, now: () => number = Date.now): (market: string) => Promise<ValuationModel | null> {
+  const cache = new Map<string, { model: ValuationModel | null; loadedAt: number }>();
+  return async (market) => {
+    const cached = cache.get(market);
+    if (cached && cached.model && now() - cached.loadedAt < MODEL_CACHE_MS) return cached.model;
+    const model = await loadModel(db, market);
+    cache.set(market, { model, loadedAt: now() });
+    return model;
+  };
 }
 
 export async function loadModel(db: Queryable, market: string): Promise<ValuationModel | null> {

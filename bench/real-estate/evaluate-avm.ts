@@ -19,7 +19,9 @@ import { seededRandom } from "../../services/real-estate/src/domain/valuation.js
 import service from "../../services/real-estate/src/service.js";
 
 // csv-parse is a dependency of the service's tests, not of the root package.
-const { parse } = createRequire(new URL("../../services/real-estate/package.json", import.meta.url))("csv-parse/sync") as typeof import("csv-parse/sync");
+const { parse } = createRequire(new URL("../../services/real-estate/package.json", import.meta.url))("csv-parse/sync") as {
+  parse: (input: string, options: { columns: true }) => Record<string, string>[];
+};
 
 const seed = Number(process.env.AVM_SEED ?? 42);
 const holdoutShare = Number(process.env.AVM_HOLDOUT ?? 0.1);

@@ -1,0 +1,113 @@
+/**
+ * Latency of /search and /estimate at 20 concurrent callers (closed loop: each caller sends its next request when
+ * the previous answer arrives), the service pinned to core 0 when taskset exists, on the full datasets.
+ *   bash scripts/pnpm.sh exec tsx bench/real-estate/latency.ts            (PostgreSQL + Redis)
+ *   BENCH_EMBEDDED=1 bash scripts/pnpm.sh exec tsx bench/real-estate/latency.ts   (PGlite + in-process store)
+ * Env: BENCH_DURATION (seconds per endpoint, default 20), BENCH_CONCURRENCY (20), BENCH_WARM_UP (seconds, 3).
+ * Requests are a fixed mix (seeded): searches by city, zip, radius, box and filters with sorts and facets; estimates
+ * by attributes at points of the three markets and by Sacramento and New York addresses.
+ */
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { onCoreZero } from "../lib/cores.js";
+import { cpuSeconds } from "../lib/proc-cpu.js";
+import { seededRandom } from "../../services/real-estate/src/domain/valuation.js";
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 20);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3);
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+const random = seededRandom(7);
+const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+
+function searchPath(): string {
+  const kinds = [
+    () => `city=${pick(["Sacramento", "Brooklyn", "Elk Grove", "Staten Island", "Bronx", "Roseville"])}&sort=${pick(["price_asc", "newest", "price_desc"])}`,
+    () => `zip=${pick(["98103", "98115", "98052", "95823", "95828", "98038"])}&bedrooms=${pick([2, 3, 4])}`,
+    () => `lat=${(47.5 + random() * 0.2).toFixed(4)}&lon=${(-122.35 + random() * 0.2).toFixed(4)}&radius_km=${pick([1, 2, 5])}`,
+    () => `lat=${(40.6 + random() * 0.2).toFixed(4)}&lon=${(-74.0 + random() * 0.15).toFixed(4)}&radius_km=2&min_price=300000&max_price=1500000`,
+    () => `bbox=-122.4,47.55,-122.25,47.7&min_sqft=1500&sort=price_asc`,
+    () => `state=WA&min_price=${pick([400000, 800000])}&bathrooms=2&facets=true`,
+    () => `market=new-york&property_type=${pick(["condo", "co_op", "house"])}&status=for_sale`,
+  ];
+  return `/search?${pick(kinds)()}&limit=${pick([10, 10, 20, 50])}`;
+}
+
+function estimatePath(): string {
+  const kinds = [
+    () => `lat=${(47.35 + random() * 0.4).toFixed(4)}&lon=${(-122.4 + random() * 0.35).toFixed(4)}&sqft=${pick([1200, 1800, 2500])}&bedrooms=3&bathrooms=2&year_built=${pick([1950, 1985, 2005])}`,
+    () => `lat=${(38.45 + random() * 0.25).toFixed(4)}&lon=${(-121.5 + random() * 0.2).toFixed(4)}&sqft=${pick([1000, 1500])}&bedrooms=3&bathrooms=2`,
+    () => `lat=${(40.6 + random() * 0.2).toFixed(4)}&lon=${(-74.0 + random() * 0.15).toFixed(4)}&sqft=${pick([700, 1100])}&bedrooms=2&bathrooms=1&property_type=condo`,
+    () => `address=${encodeURIComponent(pick(["3526 High St, Sacramento", "51 Omaha Ct", "2 E 55th St Unit 803"]))}`,
+  ];
+  return `/estimate?${pick(kinds)()}`;
+}
+
+interface Server {
+  port: number;
+  headers: Record<string, string>;
+  ingest: { source: string; rows: number; seconds: number; rows_per_second: number }[];
+  pid: number;
+  stop: () => void;
+}
+
+async function startServer(): Promise<Server> {
+  const command = onCoreZero([process.execPath, "--import", "tsx", "bench/real-estate/server.ts"]);
+  const child = spawn(command[0], command.slice(1), { cwd: root, env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout! });
+  for await (const line of lines) {
+    if (!line.startsWith("{")) continue;
+    return { ...JSON.parse(line), pid: child.pid!, stop: () => child.kill("SIGTERM") };
+  }
+  throw new Error("the benchmark server ended before listening");
+}
+
+interface Run {
+  latencies: number[];
+  errors: number;
+  statuses: Record<number, number>;
+  /** The service's CPU time over the run (user + system), in seconds. */
+  cpu: number;
+}
+
+async function drive(server: Server, nextPath: () => string, seconds: number): Promise<Run> {
+  const cpuBefore = cpuSeconds(server.pid);
+  const latencies: number[] = [];
+  const statuses: Record<number, number> = {};
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  const caller = async () => {
+    while (performance.now() < end) {
+      const started = performance.now();
+      const res = await fetch(`http://127.0.0.1:${server.port}${nextPath()}`, { headers: server.headers });
+      await res.arrayBuffer();
+      latencies.push(performance.now() - started);
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      if (res.status >= 500) errors++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, caller));
+  return { latencies, errors, statuses, cpu: cpuSeconds(server.pid) - cpuBefore };
+}
+
+function report(name: string, run: Run): void {
+  const sorted = [...run.latencies].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
+  console.log(
+    `${name}: ${sorted.length} requests, ${(sorted.length / DURATION).toFixed(0)}/s, p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, max ${sorted.at(-1)!.toFixed(1)} ms; service CPU ${((run.cpu * 1000) / sorted.length).toFixed(2)} ms per request; statuses ${JSON.stringify(run.statuses)}, 5xx ${run.errors}`,
+  );
+}
+
+const server = await startServer();
+try {
+  console.log(`store: ${process.env.BENCH_EMBEDDED === "1" ? "PGlite (embedded)" : "PostgreSQL"}; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint`);
+  for (const run of server.ingest) console.log(`ingest ${run.source}: ${run.rows} rows in ${run.seconds.toFixed(1)} s (${run.rows_per_second} rows/s, model fit and calibration included)`);
+  await drive(server, searchPath, WARM_UP);
+  report("/search", await drive(server, searchPath, DURATION));
+  await drive(server, estimatePath, WARM_UP);
+  report("/estimate", await drive(server, estimatePath, DURATION));
+} finally {
+  server.stop();
+}

@@ -1,0 +1,175 @@
+import type { StartedService } from "@apiplat/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getter, kingCounty, km, newYork, sacramento, startRealEstate } from "./helpers.js";
+
+let started: StartedService;
+let get: ReturnType<typeof getter>;
+const sac = sacramento();
+const ny = newYork();
+const kc = kingCounty();
+
+beforeAll(async () => {
+  started = await startRealEstate();
+  get = getter(started, (await started.subscribe("PRO")).headers);
+}, 120_000);
+afterAll(() => started.close());
+
+describe("GET /search by place", () => {
+  it("counts a city as the file does (case-insensitive)", async () => {
+    const expected = sac.filter((r) => r.city === "ELK GROVE").length;
+    const { status, body } = await get("/search?city=elk%20grove&limit=1");
+    expect(status).toBe(200);
+    expect(body.data.total_results).toBe(expected);
+    expect(body.data.properties[0]).toMatchObject({ city: "Elk Grove", state: "CA", market: "sacramento", status: "sold", price_kind: "sale", currency: "USD" });
+  });
+
+  it("filters a zip with price bounds inclusive at both edges", async () => {
+    const inZip = sac.filter((r) => r.zip === "95823").map((r) => Number(r.price)).sort((a, b) => a - b);
+    const [low, high] = [inZip[2], inZip[inZip.length - 3]];
+    const { body } = await get(`/search?zip=95823&min_price=${low}&max_price=${high}&sort=price_asc&limit=100`);
+    expect(body.data.total_results).toBe(inZip.filter((p) => p >= low && p <= high).length);
+    expect(body.data.properties[0].price).toBe(low);
+    expect(body.data.properties.at(-1).price).toBe(high);
+  });
+
+  it("reads bedrooms as a minimum, or exactly with bedrooms_exact", async () => {
+    const atLeast = kc.filter((r) => Number(r.bedrooms) >= 4 && r.zipcode === "98103").length;
+    const exactly = kc.filter((r) => Number(r.bedrooms) === 4 && r.zipcode === "98103").length;
+    expect((await get("/search?zip=98103&bedrooms=4&limit=1")).body.data.total_results).toBe(atLeast);
+    expect((await get("/search?zip=98103&bedrooms=4&bedrooms_exact=true&limit=1")).body.data.total_results).toBe(exactly);
+    expect(exactly).toBeLessThan(atLeast);
+  });
+
+  it("finds everything within a radius, nearest first, with exact distances", async () => {
+    const [lat, lon] = [38.5816, -121.4944];
+    const within = sac
+      .map((r) => ({ r, d: km(lat, lon, Number(r.latitude), Number(r.longitude)) }))
+      .filter((x) => x.d <= 4)
+      .sort((a, b) => a.d - b.d);
+    const { body } = await get(`/search?lat=${lat}&lon=${lon}&radius_km=4&limit=100`);
+    expect(body.data.total_results).toBe(within.length);
+    expect(body.data.properties[0].distance_km).toBeCloseTo(within[0].d, 3);
+    expect(body.data.properties[0].address).toBe(within[0].r.street.toLowerCase().replace(/\b[a-z]/g, (c: string) => c.toUpperCase()));
+    const distances = body.data.properties.map((p: { distance_km: number }) => p.distance_km);
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+  });
+
+  it("filters a bounding box (west,south,east,north)", async () => {
+    const [w, s, e, n] = [-74.02, 40.7, -73.97, 40.75];
+    const expected = ny.filter((r) => Number(r.LONGITUDE) >= w && Number(r.LONGITUDE) <= e && Number(r.LATITUDE) >= s && Number(r.LATITUDE) <= n).length;
+    const { body } = await get(`/search?bbox=${w},${s},${e},${n}&limit=1`);
+    expect(body.data.total_results).toBe(expected);
+    expect(expected).toBeGreaterThan(0);
+  });
+});
+
+describe("GET /search by kind", () => {
+  it("splits New York's TYPE into property type and status, with facets", async () => {
+    const condos = ny.filter((r) => r.TYPE === "Condo for sale").length;
+    const pending = ny.filter((r) => r.TYPE === "Pending").length;
+    const { body } = await get("/search?market=new-york&property_type=condo&facets=true&limit=1");
+    expect(body.data.total_results).toBe(condos);
+    expect(body.data.facets.property_type).toEqual([{ value: "condo", count: condos }]);
+    expect((await get("/search?status=pending&limit=1")).body.data.total_results).toBe(pending);
+  });
+
+  it("keeps living area at least min_sqft, leaving out the file's filled-in means", async () => {
+    const expected = ny.filter((r) => r.PROPERTYSQFT !== "2184.207862" && Number(r.PROPERTYSQFT) >= 3000).length;
+    expect((await get("/search?market=new-york&min_sqft=3000&limit=1")).body.data.total_results).toBe(expected);
+  });
+
+  it("sorts by price descending and by newest sale", async () => {
+    const top = Math.max(...kc.map((r) => Number(r.price)));
+    expect((await get("/search?state=WA&sort=price_desc&limit=1")).body.data.properties[0].price).toBe(top);
+    const newest = kc.map((r) => r.date.slice(0, 8)).sort().at(-1)!;
+    const { body } = await get("/search?state=wa&limit=1");
+    expect(body.data.properties[0].sold_date).toBe(`${newest.slice(0, 4)}-${newest.slice(4, 6)}-${newest.slice(6, 8)}`);
+  });
+
+  it("answers an empty page for a zip nobody lives in", async () => {
+    const { status, body } = await get("/search?zip=00000");
+    expect(status).toBe(200);
+    expect(body.data).toMatchObject({ total_results: 0, next_cursor: null, properties: [] });
+  });
+});
+
+describe("GET /search pagination", () => {
+  it("walks every page once, with no overlap", async () => {
+    const expected = sac.filter((r) => r.city === "SACRAMENTO").length;
+    const seen = new Set<string>();
+    let cursor: string | null = null;
+    do {
+      const { body }: { body: any } = await get(`/search?city=Sacramento&sort=price_asc&limit=100${cursor ? `&cursor=${cursor}` : ""}`);
+      for (const p of body.data.properties) seen.add(p.id);
+      cursor = body.data.next_cursor;
+    } while (cursor);
+    expect(seen.size).toBe(expected);
+  });
+
+  it("refuses limits beyond 1 to 100 and a cursor of another query", async () => {
+    expect((await get("/search?limit=0")).status).toBe(400);
+    expect((await get("/search?limit=101")).body.error.details[0].field).toBe("limit");
+    expect((await get("/search?limit=100")).status).toBe(200);
+    const first = await get("/search?city=Sacramento&limit=5");
+    const replayed = await get(`/search?city=Folsom&limit=5&cursor=${first.body.data.next_cursor}`);
+    expect(replayed.status).toBe(400);
+    expect(replayed.body.error.details[0].field).toBe("cursor");
+  });
+});
+
+describe("GET /search validation", () => {
+  it.each([
+    ["/search?lat=38.5", "lon"],
+    ["/search?radius_km=3", "radius_km"],
+    ["/search?lat=38.5&lon=-121.4&radius_km=101", "radius_km"],
+    ["/search?lat=91&lon=0", "lat"],
+    ["/search?bbox=1,2,3", "bbox"],
+    ["/search?bbox=-121,39,-122,38", "bbox"],
+    ["/search?min_price=500000&max_price=100000", "max_price"],
+    ["/search?sort=distance", "sort"],
+    ["/search?zip=9582", "zip"],
+    ["/search?bedrooms_exact=true", "bedrooms_exact"],
+    ["/search?lat=38.5&lon=-121.4&bbox=-122,38,-121,39", "bbox"],
+  ])("%s is a 400 naming %s", async (url, field) => {
+    const { status, body } = await get(url);
+    expect(status).toBe(400);
+    expect(body.error.code).toBe("VALIDATION_ERROR");
+    expect(JSON.stringify(body.error.details)).toContain(field);
+  });
+});
+
+describe("GET /sources", () => {
+  it("lists the three datasets with attribution and their runs", async () => {
+    const { body } = await get("/sources");
+    const names = body.data.datasets.map((d: { name: string }) => d.name);
+    expect(names).toEqual(["king-county-sales", "sacramento-sales", "new-york-listings"]);
+    expect(body.data.datasets[1].last_run).toMatchObject({ status: "succeeded", rows_read: 985, rows_inserted: sac.length });
+  });
+});
+
+describe("auth", () => {
+  it("needs a key and this service's host", async () => {
+    const none = await started.app.inject({ method: "GET", url: "/search" });
+    expect(none.statusCode).toBe(401);
+    expect(none.json().error.code).toBe("MISSING_API_KEY");
+    const caller = await started.subscribe("PRO");
+    const other = await get("/search", { ...caller.headers, "x-gateway-host": "news.api.local" });
+    expect(other.status).toBe(403);
+    expect(other.body.error.code).toBe("HOST_MISMATCH");
+  });
+});
+
+describe("on the embedded PGlite", () => {
+  it("answers the same radius search through the same SQL", async () => {
+    const embedded = await startRealEstate({ embedded: true, sources: ["sacramento-sales"] });
+    try {
+      const caller = await embedded.subscribe("PRO");
+      const [lat, lon] = [38.5816, -121.4944];
+      const expected = sac.filter((r) => km(lat, lon, Number(r.latitude), Number(r.longitude)) <= 4).length;
+      const res = await embedded.app.inject({ method: "GET", url: `/search?lat=${lat}&lon=${lon}&radius_km=4&limit=1`, headers: caller.headers });
+      expect(res.json().data.total_results).toBe(expected);
+    } finally {
+      await embedded.close();
+    }
+  }, 60_000);
+});

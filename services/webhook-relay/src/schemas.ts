@@ -52,7 +52,8 @@ const InboxSettingsFields = {
 };
 
 export const CreateInboxBody = Type.Object(InboxSettingsFields, { additionalProperties: false });
-export const UpdateInboxBody = Type.Object(InboxSettingsFields, { additionalProperties: false });
+// An empty change is a mistake, answered as every service answers it (docs/DEVELOPING.md, "One mistake, one answer").
+export const UpdateInboxBody = Type.Object(InboxSettingsFields, { additionalProperties: false, minProperties: 1 });
 export type InboxSettingsInput = Static<typeof UpdateInboxBody>;
 
 export const PageQuery = Type.Object({

@@ -86,6 +86,9 @@ describe("inboxes", () => {
       ip_allowlist: ["10.0.0.1/32", "2001:db8::/48"],
     });
     expect(JSON.stringify(inbox)).not.toContain("pw");
+    const empty = await app.inject({ method: "PATCH", url: `/inbox/${inbox.id}`, headers: owner.headers, payload: {} });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error.details).toEqual([{ field: "body", issue: "must not be empty: give at least one field" }]);
     const patched = await app.inject({ method: "PATCH", url: `/inbox/${inbox.id}`, headers: owner.headers, payload: { basic_auth: null, ip_allowlist: [], default_response: null } });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().data).toMatchObject({ default_response: null, cors: false, private: false, basic_auth: null, ip_allowlist: [] });

@@ -10,8 +10,7 @@
 import path from "node:path";
 import { loadConfig } from "@apiplat/config";
 import { runIngestions, terminalProgress, type ServiceIngestion } from "@apiplat/catalogue";
-import { openPlatform, type ServiceManifest } from "@apiplat/service-kit";
-import { migrate } from "@apiplat/storage";
+import { migrateService, openPlatform, serviceDatabase, type ServiceManifest } from "@apiplat/service-kit";
 
 function parseArgs(argv: string[]): { service?: string; flags: Record<string, string[]> } {
   const flags: Record<string, string[]> = {};
@@ -62,8 +61,8 @@ if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
 const platform = await openPlatform(config);
 let failed = false;
 try {
-  if (module.default.migrations) await migrate(platform.db, module.default.name, module.default.migrations);
-  await runIngestions(platform.db, selected, {
+  await migrateService(module.default, platform.db);
+  await runIngestions(await serviceDatabase(module.default, platform.db), selected, {
     datasetsDir: config.datasetsDir,
     limit,
     now: () => new Date(),

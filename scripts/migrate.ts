@@ -1,7 +1,6 @@
 /** `npm run migrate`: applies the platform's and every service's numbered SQL migrations to DATABASE_URL. */
 import { loadConfig } from "@apiplat/config";
-import { migratePlatform, openPlatform } from "@apiplat/service-kit";
-import { migrate } from "@apiplat/storage";
+import { migratePlatform, migrateService, openPlatform } from "@apiplat/service-kit";
 import { deployedServices } from "@apiplat/deployment";
 
 const config = loadConfig();
@@ -13,7 +12,7 @@ const platform = await openPlatform(config);
 await migratePlatform(platform);
 for (const { name, manifest } of await deployedServices()) {
   if (!manifest?.migrations) continue;
-  const applied = await migrate(platform.db, name, manifest.migrations);
+  const applied = await migrateService(manifest, platform.db);
   console.log(`${name}: ${applied.length ? applied.join(", ") : "up to date"}`);
 }
 await platform.close();

@@ -199,7 +199,8 @@ export function terminalProgress(stream: NodeJS.WriteStream = process.stderr): (
  * until the table is analyzed) and counts can use index-only scans. VACUUM cannot run inside a transaction.
  */
 export async function settleTables(db: Queryable, tables: readonly string[]): Promise<void> {
-  for (const table of tables) await db.query(`VACUUM (ANALYZE) ${table}`);
+  const schema = (db as Partial<Database>).schema;
+  for (const table of tables) await db.query(`VACUUM (ANALYZE) ${schema ? `"${schema}".` : ""}${table}`);
 }
 
 /** True when none of the given tables holds a row: the catalogue has never been loaded. */

@@ -12,7 +12,7 @@ import { installHealth, type ReadinessCheck } from "./health.js";
 import { FrontDoor, trustProxyFunction, type FrontRoute } from "./front-door.js";
 import { installMetrics } from "./metrics.js";
 import { requestIdFor } from "./request-id.js";
-import { assertSafeText } from "./text-safety.js";
+import { assertFiniteNumbers, assertSafeText } from "./text-safety.js";
 import { validatorCompiler } from "./validators.js";
 
 export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -84,6 +84,14 @@ export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp
   app.addHook("preValidation", (request, reply, done) => {
     try {
       assertSafeText({ params: request.params, query: request.query, body: request.body });
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+  app.addHook("preHandler", (request, reply, done) => {
+    try {
+      assertFiniteNumbers({ params: request.params, query: request.query, body: request.body });
       done();
     } catch (error) {
       done(error as Error);

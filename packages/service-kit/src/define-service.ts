@@ -1,4 +1,5 @@
 import type { AppName, Env, PlatformConfig } from "@apiplat/config";
+import { migrate, scopeToSchema, type Database } from "@apiplat/storage";
 import { createServiceApp, type ServiceApp } from "./create-app.js";
 import type { PlatformDeps } from "./deps.js";
 import type { ReadinessCheck } from "./health.js";
@@ -45,6 +46,12 @@ export interface ServiceManifest<Settings = Record<string, never>, Inject = Reco
   settings?: (env: Env, config: PlatformConfig) => Settings;
   /** The folder of the service's numbered SQL migrations. */
   migrations?: URL;
+  /**
+   * The service's tables live in a PostgreSQL schema of its own (named after it), so that services sharing a
+   * database cannot collide by table name; the platform's tables stay where they are. Every service built since the
+   * contract sets it; the older ones keep their tables where existing deployments have them.
+   */
+  ownSchema?: boolean;
   /** Largest request body in bytes (default 1 MiB); a function when a setting decides it (an image size limit). */
   bodyLimit?: number | ((settings: Settings) => number);
   build(context: ServiceContext<Settings, Inject>): Promise<void>;
@@ -80,6 +87,16 @@ export function settingsOf<Settings, Inject>(
   return { ...base, ...overrides };
 }
 
+/** The database as the service sees it: its own schema when the manifest asks for one, else the platform's. */
+export async function serviceDatabase<Settings, Inject>(manifest: ServiceManifest<Settings, Inject>, db: Database): Promise<Database> {
+  return manifest.ownSchema ? scopeToSchema(db, manifest.name) : db;
+}
+
+/** Applies the service's migrations where its tables live. */
+export async function migrateService<Settings, Inject>(manifest: ServiceManifest<Settings, Inject>, db: Database): Promise<string[]> {
+  return manifest.migrations ? migrate(await serviceDatabase(manifest, db), manifest.name, manifest.migrations) : [];
+}
+
 /** Builds a service's app on the given platform: ready to listen (or to inject into), its background work running. */
 export async function buildService<Settings, Inject>(
   manifest: ServiceManifest<Settings, Inject>,
@@ -88,20 +105,21 @@ export async function buildService<Settings, Inject>(
 ): Promise<ServiceApp> {
   const settings = settingsOf(manifest, platform.config, options.settings);
   const checks: Record<string, ReadinessCheck> = {};
+  const db = await serviceDatabase(manifest, platform.db);
   const app = await createServiceApp({
     service: manifest.name,
     deps: platform,
-    migrations: manifest.migrations,
     bodyLimit: typeof manifest.bodyLimit === "function" ? manifest.bodyLimit(settings) : manifest.bodyLimit,
     description: manifest.description,
     readiness: checks,
   });
+  if (manifest.migrations) await migrate(db, manifest.name, manifest.migrations);
   const works: BackgroundWork[] = [];
   const signals = new Map<ServiceSignal, () => void | Promise<void>>();
   app.decorate("serviceSignals", signals);
   await manifest.build({
     app,
-    platform,
+    platform: { ...platform, db },
     settings,
     inject: options.inject ?? {},
     background: (work) => works.push(work),

@@ -62,3 +62,27 @@ export function assertSafeText(parts: { params?: unknown; query?: unknown; body?
     throw new ApiError(400, "VALIDATION_ERROR", `${field} ${found.issue}.`, [{ field, issue: found.issue }]);
   }
 }
+
+/** The first number in a validated value that is not finite (1e309 in JSON, "Infinity" in a query), with its field. */
+function findNonFinite(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === "number") return Number.isFinite(value) ? null : path;
+  if (value === null || typeof value !== "object" || depth > 64 || Buffer.isBuffer(value) || ArrayBuffer.isView(value)) return null;
+  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((item, i) => [i, item]) : Object.entries(value);
+  for (const [key, item] of entries) {
+    const found = findNonFinite(item, join(path, key), depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * After validation: a number that passed its schema but is not finite (JSON Schema's integer and number admit
+ * Infinity) is refused with a 400 naming the field, before a route does arithmetic or SQL with it.
+ */
+export function assertFiniteNumbers(parts: { params?: unknown; query?: unknown; body?: unknown }): void {
+  const field = findNonFinite(parts.params, "") ?? findNonFinite(parts.query, "") ?? findNonFinite(parts.body, "");
+  if (field !== null) {
+    const name = field || "body";
+    throw new ApiError(400, "VALIDATION_ERROR", `${name} must be a finite number.`, [{ field: name, issue: "must be a finite number" }]);
+  }
+}

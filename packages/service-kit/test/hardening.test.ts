@@ -77,6 +77,16 @@ describe("text no column can hold", () => {
   });
 });
 
+describe("numbers that are not finite", () => {
+  it("refuses 1e309 in a JSON body and Infinity in a query, naming the field", async () => {
+    const body = await app.inject({ method: "POST", url: "/echo", headers: { ...sub.headers, "content-type": "application/json" }, payload: '{"text":"a","count":1e309}' });
+    expect(body.statusCode).toBe(400);
+    const query = await app.inject({ method: "GET", url: "/ping?times=Infinity", headers: sub.headers });
+    expect(query.statusCode).toBe(400);
+    expect(query.json().error.details[0].field).toBe("times");
+  });
+});
+
 describe("errors Fastify raises before routing", () => {
   it("answers a malformed %-escape in the envelope with a request id", async () => {
     const res = await requestOverHttp(port, "GET", "/%ZZ");

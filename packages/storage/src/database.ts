@@ -12,6 +12,8 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly kind: "postgres" | "embedded";
+  /** The schema a service's view of the database works in (see scopeToSchema); unset: the connection's own path. */
+  readonly schema?: string;
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -6,3 +6,4 @@ export * from "./key-value.js";
 export * from "./memory-store.js";
 export * from "./redis-store.js";
 export * from "./open.js";
+export * from "./schema-scope.js";

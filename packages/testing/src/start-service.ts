@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { PlanName } from "@apiplat/config";
-import { buildService, type BuildServiceOptions, type ServiceApp, type ServiceManifest } from "@apiplat/service-kit";
+import { buildService, serviceDatabase, type BuildServiceOptions, type ServiceApp, type ServiceManifest } from "@apiplat/service-kit";
 import { createTestPlatform, type TestPlatform, type TestPlatformOptions, type TestSubscriber } from "./test-platform.js";
 
 export interface StartServiceOptions<Settings, Inject> extends TestPlatformOptions, BuildServiceOptions<Settings, Inject> {
@@ -32,6 +32,8 @@ export async function startService<Settings, Inject>(
 ): Promise<StartedService> {
   const platform = options.platform ?? (await createTestPlatform(options));
   const app = await buildService(manifest, platform.deps, { settings: options.settings, inject: options.inject });
+  // A test reads and writes the service's tables as the service does: in its own schema when it has one.
+  platform.deps.db = await serviceDatabase(manifest, platform.deps.db);
   let port = 0;
   if (options.listen) {
     await app.listen({ port: 0, host: "127.0.0.1" });

@@ -84,7 +84,9 @@ export async function createTestPlatform(options: TestPlatformOptions = {}): Pro
     cleanup = async () => {
       const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await admin.connect();
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      // The schema, and the ones services with a schema of their own made beside it (test_<id>_<service>).
+      const { rows } = await admin.query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname = $1 OR nspname LIKE $2", [schema, `${schema}\\_%`]);
+      for (const { name } of rows) await admin.query(`DROP SCHEMA "${name}" CASCADE`);
       await admin.end();
       const redis = new Redis(TEST_REDIS_URL);
       const keys = await redis.keys(`${prefix}*`);

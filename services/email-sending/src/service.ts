@@ -37,6 +37,7 @@ export default defineService<EmailSettings, EmailInject>({
   name: "email-sending",
   description: "Transactional and marketing email: templates, attachments, tracking, status webhooks, bounces and suppression.",
   settings: readSettings,
+  ownSchema: true,
   migrations: new URL("../migrations", import.meta.url),
   bodyLimit: BODY_LIMIT,
   async build({ app, platform, settings, inject, background, readiness }) {

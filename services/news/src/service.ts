@@ -25,6 +25,7 @@ export default defineService<NewsSettings, NewsInject>({
   name: "news",
   description: "News search, top headlines, sources and trending topics over a catalogue of real headlines, with live RSS/Atom ingestion.",
   settings: readSettings,
+  ownSchema: true,
   migrations: new URL("../migrations", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config, now } = platform;

@@ -12,6 +12,7 @@ export default defineService<RealEstateSettings>({
   name: "real-estate",
   description: "US property search, property details and automated valuations (comparable sales with hedonic adjustments) over real listings and sales.",
   settings: readSettings,
+  ownSchema: true,
   migrations: new URL("../migrations", import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
     const { db, config, now } = platform;

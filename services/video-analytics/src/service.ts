@@ -29,6 +29,7 @@ export default defineService<VideoSettings, VideoInject>({
   name: "video-analytics",
   description: "YouTube video and channel analytics over real trending snapshots, with search and trending by country; live snapshots from the YouTube Data API v3.",
   settings: readSettings,
+  ownSchema: true,
   migrations: new URL("../migrations", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config, now } = platform;

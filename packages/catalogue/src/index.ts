@@ -9,3 +9,4 @@ export * from "./search.js";
 export * from "./sources.js";
 export * from "./ingestion-module.js";
 export * from "./scheduler.js";
+export * from "./tables.js";

@@ -19,6 +19,7 @@ import {
   runIngestions,
   upsertRows,
   type IngestionSource,
+  catalogueTables,
 } from "../src/index.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
@@ -48,6 +49,7 @@ for (const embedded of [true, false]) {
     const context = { datasetsDir: fixtures, now: () => new Date() };
     beforeAll(async () => {
       platform = await createTestPlatform({ embedded });
+      await migrate(platform.deps.db, catalogueTables.namespace, catalogueTables.migrations);
       await migrate(platform.deps.db, "catalogue-test", new URL("./fixtures/migrations", import.meta.url));
     });
     afterAll(() => platform.close());

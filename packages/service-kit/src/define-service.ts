@@ -52,9 +52,17 @@ export interface ServiceManifest<Settings = Record<string, never>, Inject = Reco
    * contract sets it; the older ones keep their tables where existing deployments have them.
    */
   ownSchema?: boolean;
+  /** Tables a shared package defines for its users (the catalogue's), created in the service's schema before its own. */
+  sharedTables?: readonly SharedTables[];
   /** Largest request body in bytes (default 1 MiB); a function when a setting decides it (an image size limit). */
   bodyLimit?: number | ((settings: Settings) => number);
   build(context: ServiceContext<Settings, Inject>): Promise<void>;
+}
+
+/** A shared package's numbered migrations, kept in the ledger under their own namespace. */
+export interface SharedTables {
+  namespace: string;
+  migrations: URL;
 }
 
 /** Declares a service; the identity function that gives the manifest its types. */
@@ -92,9 +100,13 @@ export async function serviceDatabase<Settings, Inject>(manifest: ServiceManifes
   return manifest.ownSchema ? scopeToSchema(db, manifest.name) : db;
 }
 
-/** Applies the service's migrations where its tables live. */
+/** Applies the shared tables' and the service's own migrations where its tables live; the names of those applied. */
 export async function migrateService<Settings, Inject>(manifest: ServiceManifest<Settings, Inject>, db: Database): Promise<string[]> {
-  return manifest.migrations ? migrate(await serviceDatabase(manifest, db), manifest.name, manifest.migrations) : [];
+  const own = await serviceDatabase(manifest, db);
+  const applied: string[] = [];
+  for (const shared of manifest.sharedTables ?? []) applied.push(...(await migrate(own, shared.namespace, shared.migrations)));
+  if (manifest.migrations) applied.push(...(await migrate(own, manifest.name, manifest.migrations)));
+  return applied;
 }
 
 /** Builds a service's app on the given platform: ready to listen (or to inject into), its background work running. */
@@ -113,7 +125,7 @@ export async function buildService<Settings, Inject>(
     description: manifest.description,
     readiness: checks,
   });
-  if (manifest.migrations) await migrate(db, manifest.name, manifest.migrations);
+  await migrateService(manifest, db);
   const works: BackgroundWork[] = [];
   const signals = new Map<ServiceSignal, () => void | Promise<void>>();
   app.decorate("serviceSignals", signals);

@@ -1,4 +1,4 @@
-import { createCatalogueLoader, defineIngestion, liveIngestionScheduler } from "@apiplat/catalogue";
+import { createCatalogueLoader, defineIngestion, liveIngestionScheduler, catalogueTables } from "@apiplat/catalogue";
 import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
@@ -26,6 +26,7 @@ export default defineService<NewsSettings, NewsInject>({
   description: "News search, top headlines, sources and trending topics over a catalogue of real headlines, with live RSS/Atom ingestion.",
   settings: readSettings,
   ownSchema: true,
+  sharedTables: [catalogueTables],
   migrations: new URL("../migrations", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config, now } = platform;

@@ -1,29 +1,4 @@
--- The catalogue's standard tables (see packages/catalogue/README.md).
-CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA pg_catalog;
-
-CREATE TABLE ingest_runs (
-  id bigserial PRIMARY KEY,
-  source text NOT NULL,
-  started_at timestamptz NOT NULL,
-  finished_at timestamptz,
-  status text NOT NULL,
-  rows_read bigint NOT NULL DEFAULT 0,
-  rows_inserted bigint NOT NULL DEFAULT 0,
-  rows_updated bigint NOT NULL DEFAULT 0,
-  rows_unchanged bigint NOT NULL DEFAULT 0,
-  rows_skipped bigint NOT NULL DEFAULT 0,
-  rows_per_second integer,
-  skipped_examples jsonb NOT NULL DEFAULT '[]',
-  error text
-);
-CREATE INDEX ingest_runs_source ON ingest_runs (source, started_at DESC);
-
-CREATE TABLE search_vocabulary (
-  term text PRIMARY KEY,
-  documents integer NOT NULL
-);
-CREATE INDEX search_vocabulary_trgm ON search_vocabulary USING gin (term gin_trgm_ops);
-
+-- The catalogue's standard tables come from @apiplat/catalogue (catalogueTables); these are the property tables.
 -- One row per sale (King County, Sacramento) or listing (New York). A field the dataset lacks is null.
 CREATE TABLE properties (
   id text PRIMARY KEY,

@@ -1,4 +1,4 @@
-import { catalogueSourcesRoutes, createCatalogueLoader, defineIngestion } from "@apiplat/catalogue";
+import { catalogueSourcesRoutes, createCatalogueLoader, defineIngestion, catalogueTables } from "@apiplat/catalogue";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
 import { estimateRoutes } from "./routes/estimate.js";
@@ -13,6 +13,7 @@ export default defineService<RealEstateSettings>({
   description: "US property search, property details and automated valuations (comparable sales with hedonic adjustments) over real listings and sales.",
   settings: readSettings,
   ownSchema: true,
+  sharedTables: [catalogueTables],
   migrations: new URL("../migrations", import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
     const { db, config, now } = platform;

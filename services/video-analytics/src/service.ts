@@ -1,4 +1,4 @@
-import { catalogueSourcesRoutes, createCatalogueLoader, defineIngestion, liveIngestionScheduler } from "@apiplat/catalogue";
+import { catalogueSourcesRoutes, createCatalogueLoader, defineIngestion, liveIngestionScheduler, catalogueTables } from "@apiplat/catalogue";
 import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
@@ -30,6 +30,7 @@ export default defineService<VideoSettings, VideoInject>({
   description: "YouTube video and channel analytics over real trending snapshots, with search and trending by country; live snapshots from the YouTube Data API v3.",
   settings: readSettings,
   ownSchema: true,
+  sharedTables: [catalogueTables],
   migrations: new URL("../migrations", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config, now } = platform;

@@ -10,8 +10,13 @@ export interface PdfSettings extends Omit<BrowserPoolOptions, "log" | "proxyServ
   networkNamespace: "auto" | "off";
 }
 
+/**
+ * Debian's Chromium binary itself, not its /usr/bin/chromium wrapper: the wrapper sources /etc/chromium.d, which adds
+ * `--enable-remote-extensions` and Google API keys, and the browser then polls clients2.google.com and
+ * update.googleapis.com for extension updates at every start (refused by the proxy, but attempts all the same).
+ */
 export const DEFAULT_SETTINGS: PdfSettings = {
-  executablePath: "/usr/bin/chromium",
+  executablePath: "/usr/lib/chromium/chromium",
   browsers: 2,
   pagesPerBrowser: 2,
   maxQueue: 32,

@@ -26,7 +26,8 @@ export function networkBoundaryArgs(proxyServer: string): string[] {
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
     // The switch's older name, kept for builds that still read it (Chromium 156 ignores it).
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-    "--disable-features=Prerender2,NoStatePrefetch,SpeculationRulesPrefetchFuture,LoadingPredictorUseOptimizationGuide",
+    // NetworkTimeServiceQuerying: the clock check against clients2.google.com that every start would try.
+    "--disable-features=Prerender2,NoStatePrefetch,SpeculationRulesPrefetchFuture,LoadingPredictorUseOptimizationGuide,NetworkTimeServiceQuerying",
   ];
 }
 

@@ -12,9 +12,9 @@ export interface SignedWebhook {
   url: string;
   /** The webhook-id: the same on every retry of one event, so that receivers can drop duplicates. */
   messageId: string;
-  body: string;
+  body: string | Buffer;
   secrets: readonly string[];
-  /** Headers besides the signature (content type is JSON unless given). */
+  /** Headers besides the signature, sent as given; without them the body is sent as JSON. */
   headers?: Record<string, string | string[]>;
   method?: string;
 }
@@ -55,8 +55,7 @@ export async function sendSignedWebhook(
   timeoutMs: number,
 ): Promise<WebhookAttempt> {
   const headers = {
-    "content-type": "application/json",
-    ...webhook.headers,
+    ...(webhook.headers ?? { "content-type": "application/json" }),
     ...signatureHeaders(webhook.secrets, webhook.messageId, timestampSeconds, webhook.body),
   };
   const started = performance.now();

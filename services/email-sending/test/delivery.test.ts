@@ -109,7 +109,8 @@ describe("permanent failures", () => {
   it("bounce only the refused recipient when the relay takes the message for the others", async () => {
     capture.refuseRecipients.set("partial-gone@example.com", { code: 550, message: "550 5.1.1 No such user" });
     const { id } = await send({ to: ["partial-ok@example.com", "partial-gone@example.com"], subject: "x", html: "<p>x</p>" });
-    const message = await waitForMessage(started, caller.headers, id, (m) => m.events.some((e) => e.type === "sent"));
+    // The relay's answer is recorded as two events, "sent" then the refused recipient's "bounced".
+    const message = await waitForMessage(started, caller.headers, id, (m) => m.events.some((e) => e.type === "sent") && m.events.some((e) => e.type === "bounced"));
     expect(message.status).toBe("sent");
     expect(message.events.find((e: { type: string }) => e.type === "bounced")).toMatchObject({ recipient: "partial-gone@example.com", detail: { bounce_type: "hard" } });
     expect((await capture.waitFor(capture.withEmailId(id))).to).toEqual(["partial-ok@example.com"]);

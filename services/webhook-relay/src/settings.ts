@@ -1,6 +1,6 @@
 import { optionalInteger, serviceUrl, type Env, type PlatformConfig } from "@apiplat/config";
 import type { RateLimit } from "./domain/rate-limit.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./domain/retry.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "@apiplat/webhook-delivery";
 import { STORAGE_QUOTA_BYTES, type PlanName } from "./domain/retention.js";
 import { LIMITS } from "./domain/limits.js";
 

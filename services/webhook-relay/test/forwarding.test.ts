@@ -217,7 +217,7 @@ describe("durable delivery", () => {
 
   it("survives the process: a retry left by a closed instance is delivered by another", async () => {
     reset([503]);
-    const slowRetries = { ...FAST_RELAY, retryPolicy: { baseDelaysMs: [400, 400], jitterFraction: 0 } };
+    const slowRetries = { ...FAST_RELAY, retryPolicy: { ...FAST_RELAY.retryPolicy!, baseDelaysMs: [400, 400] } };
     const first = (await startService(relayService, { platform, settings: slowRetries })).app;
     const created = await first.inject({ method: "POST", url: "/create", headers });
     const id = created.json().data.id;

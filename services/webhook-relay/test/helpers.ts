@@ -10,7 +10,7 @@ export const FAST_RELAY: Partial<RelaySettings> = {
   pollIntervalMs: 20,
   keepAliveMs: 200,
   forwardTimeoutMs: 2_000,
-  retryPolicy: { baseDelaysMs: [30, 60, 90, 120, 150, 180, 210], jitterFraction: 0 },
+  retryPolicy: { baseDelaysMs: [30, 60, 90, 120, 150, 180, 210], jitterFraction: 0, maxRetryAfterMs: 6 * 60 * 60 * 1000 },
   hooksUrl: "https://hooks.test/h",
   // These tests send bursts to one inbox on purpose; the per-inbox limit has tests of its own (limits.test.ts).
   captureRate: { perSecond: 1_000_000, burst: 1_000_000 },

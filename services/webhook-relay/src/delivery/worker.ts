@@ -1,11 +1,11 @@
 import { destinationUrl } from "../domain/forwarding.js";
-import { isSuccess, nextRetryDelayMs, type RetryPolicy } from "../domain/retry.js";
+import { isSuccess, nextRetryDelayMs, type OutboundFetcher, type RetryPolicy } from "@apiplat/webhook-delivery";
 import { BatchWriter } from "./batch-writer.js";
 import { claimDueDeliveries, finishDeliveryAttempts, type DeliveryJob, type FinishedDelivery } from "../store/deliveries.js";
 import type { SqlClient } from "../store/sql.js";
 import { toBuffer } from "../store/sql.js";
 import { readBodyParts } from "../store/bodies.js";
-import { activeSecrets, sendRequest, type OutboundFetcher, type SendResult } from "./sender.js";
+import { activeSecrets, sendRequest, type SendResult } from "./sender.js";
 
 interface DeliveryWorkerOptions {
   concurrency: number;

@@ -1,5 +1,5 @@
 import type { HeaderEntry } from "./captured-request.js";
-import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from "./signature.js";
+import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from "@apiplat/webhook-delivery";
 
 /** RFC 9110 section 7.6.1 connection-specific headers (every Proxy-* header goes too, see isHopByHop). */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade"]);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { errors, ok } from "@apiplat/service-kit";
 import { destinationUrl } from "../domain/forwarding.js";
-import { generateSigningSecret } from "../domain/signature.js";
+import { generateSigningSecret } from "@apiplat/webhook-delivery";
 import { activeSecrets, sendRequest } from "../delivery/sender.js";
 import { LIMITS } from "../domain/limits.js";
 import type { Relay } from "../delivery/relay.js";

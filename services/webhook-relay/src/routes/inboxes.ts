@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { errors, ok, successSchema } from "@apiplat/service-kit";
 import { decodeCursor, encodeCursor } from "../domain/cursor.js";
 import { expiresAt, maxRequestsPerInbox, storageQuotaBytes } from "../domain/retention.js";
-import { generateSigningSecret } from "../domain/signature.js";
+import { generateSigningSecret } from "@apiplat/webhook-delivery";
 import { requireStorableText, settingsChange } from "./inbox-settings.js";
 import { LIMITS } from "../domain/limits.js";
 import type { Relay } from "../delivery/relay.js";

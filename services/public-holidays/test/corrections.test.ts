@@ -135,8 +135,48 @@ describe("Latvia: Song and Dance Celebration and one-off days (holidays law as a
     expect(holiday.source).toContain("Par svētku, atceres un atzīmējamām dienām");
   });
 
-  it.each(["2019-07-08", "2024-07-08", "2019-09-24"])("%s is not", async (date) => {
+  it("2028: the planned closing day (Sunday 9 July) and the Monday after", async () => {
+    await expectCorrected("LV", "2028-07-09", "Song and Dance Celebration closing day", "draft Cabinet order");
+    await expectCorrected("LV", "2028-07-10", "Day after the Song and Dance Celebration", "in force 22 October 2014");
+  });
+
+  it.each(["2019-07-08", "2024-07-08", "2019-09-24", "2027-07-11", "2029-07-09"])("%s is not", async (date) => {
     await expectNoPublicHoliday("LV", date);
+  });
+});
+
+describe("Denmark: Constitution Day is a bank closing day (Danmarks Nationalbank, Banklukkedage)", () => {
+  it.each(["2019-06-05", "2026-06-05"])("%s is a bank holiday, not a public one nor an observance", async (date) => {
+    const { body } = await h.get(`/is-holiday?country=DK&date=${date}&types=bank`);
+    expect(body.data.holidays.map(({ name, local_name, types }: any) => ({ name, local_name, types }))).toEqual([
+      { name: "Constitution Day", local_name: "Grundlovsdag", types: ["bank"] },
+    ]);
+    expect(body.data.holidays[0].source).toContain("Banklukkedage");
+    await expectNoPublicHoliday("DK", date);
+    const observances = await h.get(`/is-holiday?country=DK&date=${date}&types=observance`);
+    expect(observances.body.data.holidays).toEqual([]);
+  });
+});
+
+describe("Albania: Mother Teresa's Canonization Day (5 September) replaces 19 October from 2024 (Law 7651/1992 as amended)", () => {
+  it("2023 keeps the engine's 19 October", async () => {
+    expect((await publicOn("AL", "2023-10-19")).map(({ name, source }) => ({ name, source }))).toEqual([
+      { name: "Mother Teresa Day", source: null },
+    ]);
+    await expectNoPublicHoliday("AL", "2023-09-05");
+  });
+
+  it("2024 and 2025: 5 September, no longer 19 October", async () => {
+    const holiday = await expectCorrected("AL", "2024-09-05", "Mother Teresa Canonization Day", "7651");
+    expect(holiday.local_name).toBe("Dita e Shenjtërimit të Nënë Terezës");
+    await expectNoPublicHoliday("AL", "2024-10-19");
+    await expectCorrected("AL", "2025-09-05", "Mother Teresa Canonization Day", "7651");
+    await expectNoPublicHoliday("AL", "2025-10-20");
+  });
+
+  it("on a weekend it moves to the Monday (Saturday 5 September 2026)", async () => {
+    const [monday] = await publicOn("AL", "2026-09-07");
+    expect([monday.name, monday.substitute, monday.source]).toEqual([expect.stringContaining("Mother Teresa Canonization Day"), true, expect.stringContaining("7651")]);
   });
 });
 

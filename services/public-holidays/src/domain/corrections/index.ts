@@ -1,5 +1,7 @@
 import type { AddedCountry, Correction } from "./types.js";
+import { AL } from "./countries/al.js";
 import { AU } from "./countries/au.js";
+import { DK } from "./countries/dk.js";
 import { GB } from "./countries/gb.js";
 import { IM } from "./countries/im.js";
 import { LV } from "./countries/lv.js";
@@ -14,7 +16,7 @@ import { US } from "./countries/us.js";
 import { ZA } from "./countries/za.js";
 
 /** Every correction to date-holidays' data, one file per country, each entry with its legal source. */
-export const CORRECTIONS: readonly Correction[] = [...AU, ...GB, ...IM, ...LV, ...MA, ...PG, ...PR, ...RO, ...SE, ...SK, ...TR, ...US, ...ZA];
+export const CORRECTIONS: readonly Correction[] = [...AL, ...AU, ...DK, ...GB, ...IM, ...LV, ...MA, ...PG, ...PR, ...RO, ...SE, ...SK, ...TR, ...US, ...ZA];
 
 /** Countries date-holidays does not cover, served from their corrections alone. */
 export const ADDED_COUNTRIES: readonly AddedCountry[] = [PAPUA_NEW_GUINEA];

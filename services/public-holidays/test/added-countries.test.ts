@@ -169,6 +169,51 @@ describe("Mongolia (Nager.Date's provider)", () => {
   });
 });
 
+describe("Pacific and South Atlantic countries (Nager.Date's providers)", () => {
+  it.each([
+    ["SB", "Pacific/Guadalcanal", ["01-01", "04-03", "04-04", "04-06", "05-25", "06-12", "07-07", "12-25", "12-26"]],
+    ["WS", "Pacific/Apia", ["01-01", "01-02", "04-03", "04-04", "04-06", "05-11", "06-01", "08-10", "10-12", "12-25", "12-26"]],
+    ["KI", "Pacific/Tarawa", ["01-01", "03-08", "04-03", "04-06", "04-07", "05-01", "06-20", "07-10", "07-11", "07-12", "07-13", "08-07", "10-05", "12-10", "12-25", "12-26"]],
+    ["MH", "Pacific/Majuro", ["01-01", "03-01", "04-03", "05-01", "07-03", "09-04", "09-25", "11-17", "12-04", "12-25", "12-31"]],
+    ["PW", "Pacific/Palau", ["01-01", "03-15", "05-05", "06-01", "07-09", "09-07", "10-01", "10-24", "11-26", "11-27", "12-25"]],
+    ["NR", "Pacific/Nauru", ["01-01", "01-31", "03-08", "04-03", "04-06", "04-07", "05-17", "07-01", "08-19", "09-25", "10-26", "12-25", "12-26"]],
+    ["TV", "Pacific/Funafuti", ["01-01", "03-09", "04-03", "04-06", "05-11", "06-13", "08-03", "10-01", "10-02", "12-25", "12-26"]],
+    ["FK", "Atlantic/Stanley", ["01-01", "04-03", "06-14", "06-15", "10-05", "11-14", "11-16", "12-08", "12-25", "12-26", "12-27", "12-30", "12-31"]],
+    ["NU", "Pacific/Niue", ["01-01", "01-02", "04-03", "04-06", "06-01", "10-19", "10-26", "12-25", "12-26"]],
+    ["TK", "Pacific/Fakaofo", ["01-01", "02-06", "04-03", "04-06", "04-25", "05-01", "05-10", "08-10", "09-03", "12-25", "12-26"]],
+    ["PN", "Pacific/Pitcairn", ["01-01", "01-23", "04-03", "04-06", "06-13", "12-25", "12-26"]],
+  ])("%s 2026 in %s", async (code, timezone, days) => {
+    const data = await yearOf(code as string, 2026);
+    expect(data.timezone).toBe(timezone);
+    expect(data.holidays.map((holiday: any) => holiday.date)).toEqual((days as string[]).map((day) => `2026-${day}`));
+    for (const holiday of data.holidays) expect(holiday.source).toContain("Nager.Date's");
+  });
+
+  it("the sovereign's birthday only from 2023 (Nager.Date has no Queen's birthday)", async () => {
+    for (const code of ["SB", "TV", "FK", "NU", "PN"]) {
+      const names = async (year: number) => (await yearOf(code, year)).holidays.map((holiday: any) => holiday.name);
+      expect((await names(2022)).some((name: string) => name.startsWith("King's"))).toBe(false);
+      expect((await names(2023)).some((name: string) => name.startsWith("King's"))).toBe(true);
+    }
+  });
+
+  it("the Falklands move a weekend Liberation Day to the Monday, and have Peat Cutting Day from 2002", async () => {
+    const liberation = (await yearOf("FK", 2026)).holidays.filter((holiday: any) => holiday.name.startsWith("Liberation Day"));
+    expect(liberation.map(({ date, substitute }: any) => [date, substitute])).toEqual([
+      ["2026-06-14", false],
+      ["2026-06-15", true],
+    ]);
+    expect((await yearOf("FK", 2001)).holidays.map((holiday: any) => holiday.name)).not.toContain("Peat Cutting Day");
+    expect((await yearOf("FK", 2002)).holidays.map((holiday: any) => holiday.date)).toContain("2002-10-07");
+  });
+
+  it("Tuvalu's names are in Tuvaluan where Nager.Date has them", async () => {
+    const data = await yearOf("TV", 2026);
+    expect(data.local_language).toBe("tvl");
+    expect(data.holidays.find((holiday: any) => holiday.name === "Gospel Day").local_name).toBe("Te Aso o te Tala Lei");
+  });
+});
+
 describe("territories without public holidays", () => {
   it.each(["AQ", "BV", "GS", "HM", "TF", "UM"])("%s answers an empty list, not a 404", async (code) => {
     const data = await yearOf(code, 2026);

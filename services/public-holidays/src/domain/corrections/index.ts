@@ -21,8 +21,20 @@ import { US } from "./countries/us.js";
 import { YE, YEMEN } from "./countries/ye.js";
 import { ZA } from "./countries/za.js";
 
+import { FK, FALKLAND_ISLANDS } from "./countries/fk.js";
+import { KI, KIRIBATI } from "./countries/ki.js";
+import { MH, MARSHALL_ISLANDS } from "./countries/mh.js";
+import { NR, NAURU } from "./countries/nr.js";
+import { NU, NIUE } from "./countries/nu.js";
+import { PN, PITCAIRN_ISLANDS } from "./countries/pn.js";
+import { PW, PALAU } from "./countries/pw.js";
+import { SB, SOLOMON_ISLANDS } from "./countries/sb.js";
+import { TK, TOKELAU } from "./countries/tk.js";
+import { TV, TUVALU } from "./countries/tv.js";
+import { WS, SAMOA } from "./countries/ws.js";
+
 /** Every correction to date-holidays' data, one file per country, each entry with its legal source. */
-export const CORRECTIONS: readonly Correction[] = [...AL, ...AU, ...DK, ...GB, ...IM, ...IQ, ...KH, ...LV, ...MA, ...MN, ...PG, ...PR, ...RO, ...SE, ...SK, ...SY, ...TR, ...US, ...YE, ...ZA];
+export const CORRECTIONS: readonly Correction[] = [...AL, ...AU, ...DK, ...GB, ...IM, ...IQ, ...KH, ...LV, ...MA, ...MN, ...PG, ...PR, ...RO, ...SE, ...SK, ...SY, ...TR, ...US, ...YE, ...ZA, ...FK, ...KI, ...MH, ...NR, ...NU, ...PN, ...PW, ...SB, ...TK, ...TV, ...WS];
 
 /** Countries date-holidays does not cover, served from their corrections alone. */
 export const ADDED_COUNTRIES: readonly AddedCountry[] = [
@@ -32,5 +44,16 @@ export const ADDED_COUNTRIES: readonly AddedCountry[] = [
   PAPUA_NEW_GUINEA,
   SYRIA,
   YEMEN,
+  FALKLAND_ISLANDS,
+  KIRIBATI,
+  MARSHALL_ISLANDS,
+  NAURU,
+  NIUE,
+  PITCAIRN_ISLANDS,
+  PALAU,
+  SOLOMON_ISLANDS,
+  TOKELAU,
+  TUVALU,
+  SAMOA,
   ...TERRITORIES_WITHOUT_HOLIDAYS,
 ];

@@ -205,15 +205,20 @@ describe("Türkiye: Eid dates as observed (Law No. 2429, Diyanet calendar)", () 
     expect([adha.date, adha.end_date, adha.lunar_date]).toEqual(["2016-09-12", "2016-09-15", "observed"]);
   });
 
-  it("2010 and 2015 observed; the years around them stay the engine's calculated dates", async () => {
+  it("2010-2026 observed (Nager.Date's verified table), the engine's calculated dates before and after", async () => {
     const [fitr2010] = await eid(2010, /Eid al-Fitr/);
     expect([fitr2010.date, fitr2010.lunar_date]).toEqual(["2010-09-09", "observed"]);
     const [adha2015] = await eid(2015, /Eid al-Adha/);
     expect([adha2015.date, adha2015.end_date, adha2015.lunar_date]).toEqual(["2015-09-24", "2015-09-27", "observed"]);
     const [fitr2017] = await eid(2017, /Eid al-Fitr/);
-    expect([fitr2017.date, fitr2017.lunar_date, fitr2017.source]).toEqual(["2017-06-25", "calculated", null]);
-    const [adha2014] = await eid(2014, /Eid al-Adha/);
-    expect([adha2014.date, adha2014.lunar_date]).toEqual(["2014-10-04", "calculated"]);
+    expect([fitr2017.date, fitr2017.lunar_date]).toEqual(["2017-06-25", "observed"]);
+    const [adha2026] = await eid(2026, /Eid al-Adha/);
+    expect([adha2026.date, adha2026.end_date, adha2026.lunar_date]).toEqual(["2026-05-27", "2026-05-30", "observed"]);
+    expect(adha2026.source).toContain("verified");
+    const [adha2009] = await eid(2009, /Eid al-Adha/);
+    expect([adha2009.lunar_date, adha2009.source]).toEqual(["calculated", null]);
+    const [fitr2027] = await eid(2027, /Eid al-Fitr/);
+    expect([fitr2027.date, fitr2027.lunar_date, fitr2027.source]).toEqual(["2027-03-09", "calculated", null]);
   });
 
   it("an Islamic holiday the engine computes says calculated (United Arab Emirates, Eid al-Fitr 2026)", async () => {

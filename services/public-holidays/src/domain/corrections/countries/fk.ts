@@ -19,5 +19,5 @@ export const FK: Correction[] = [
   holiday("boxing-day", "12-26", { en: "Boxing Day" }),
   holiday("christmas-holiday", "12-27", { en: "Christmas Holiday" }),
   holiday("government-holiday-30", "12-30", { en: "Government Holiday" }),
-  holiday("government-holiday-31", "12-31", { en: "Government Holiday (New Year's Eve)" }),
+  holiday("government-holiday-31", "12-31", { en: "Government Holiday" }),
 ];

@@ -10,7 +10,7 @@ const holiday = calendarOf("WS",
 
 export const WS: Correction[] = [
   holiday("new-years-day", "01-01", { en: "New Year's Day" }),
-  holiday("day-after-new-years-day", "01-02", { en: "Day after New Year's Day" }),
+  holiday("new-years-day-2", "01-02", { en: "New Year's Day" }),
   holiday("good-friday", "easter -2", { en: "Good Friday" }),
   holiday("holy-saturday", "easter -1", { en: "Holy Saturday" }),
   holiday("easter-monday", "easter 1", { en: "Easter Monday" }),

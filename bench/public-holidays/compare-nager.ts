@@ -12,10 +12,11 @@ import { readFileSync } from "node:fs";
 import { HolidayEngine } from "../../services/public-holidays/src/domain/engine.js";
 import { CORRECTIONS } from "../../services/public-holidays/src/domain/corrections/index.js";
 import { select } from "../../services/public-holidays/src/domain/selection.js";
-import type { Holiday } from "../../services/public-holidays/src/domain/types.js";
+import type { Holiday, HolidayType } from "../../services/public-holidays/src/domain/types.js";
 
 type Fact =
-  | { country: string; test: string; kind: "public-holiday"; date: string; expected: boolean; subdivision?: string }
+  | { country: string; test: string; kind: "public-holiday"; date: string; expected: boolean; subdivision?: string; types?: HolidayType[] }
+  | { country: string; test: string; kind: "holiday-absent"; year: number; name: string }
   | { country: string; test: string; kind: "holiday-list"; year: number; dates: string[] }
   | { country: string; test: string; kind: "holiday-starts"; date: string; name: string }
   | { country: string; test: string; kind: "subdivisions"; date: string; name: string; subdivisions: string[] };
@@ -33,13 +34,10 @@ const engine = new HolidayEngine(engineOnly ? [] : CORRECTIONS);
 const facts: Fact[] = JSON.parse(readFileSync(new URL("./nager-date-facts.json", import.meta.url), "utf8")).facts;
 
 const years = new Map<string, Holiday[]>();
-async function publicHolidays(country: string, year: number): Promise<Holiday[]> {
+async function publicHolidays(country: string, year: number, types: HolidayType[] = ["public"]): Promise<Holiday[]> {
   const key = `${country}:${year}`;
-  if (!years.has(key)) {
-    const all = engine.getCountry(country) ? await engine.holidaysOfYear(country, year) : [];
-    years.set(key, select(all, { types: ["public"], subdivision: null }));
-  }
-  return years.get(key)!;
+  if (!years.has(key)) years.set(key, engine.getCountry(country) ? await engine.holidaysOfYear(country, year) : []);
+  return select(years.get(key)!, { types, subdivision: null });
 }
 
 function keptIn(holiday: Holiday, subdivision: string | undefined): boolean {
@@ -75,8 +73,19 @@ async function judge(fact: Fact): Promise<Outcome[]> {
       line: `${where}: ${day} ${theirs.has(day) ? "listed by Nager.Date" : "not listed by Nager.Date"}, ${ours.has(day) ? "a national public holiday here" : "not a national public holiday here"}`,
     }));
   }
+  if (fact.kind === "holiday-absent") {
+    const named = (await publicHolidays(fact.country, fact.year)).filter((holiday) => holiday.name.toLowerCase().includes(fact.name.toLowerCase()));
+    return [
+      {
+        country: fact.country,
+        year: fact.year,
+        agrees: named.length === 0,
+        line: `${where}: ${fact.year} Nager.Date: no ${fact.name} holiday; here: ${named.map((holiday) => holiday.date).join(", ") || "none"}`,
+      },
+    ];
+  }
   const year = Number(fact.date.slice(0, 4));
-  const holidays = await publicHolidays(fact.country, year);
+  const holidays = await publicHolidays(fact.country, year, fact.kind === "public-holiday" ? fact.types : undefined);
   const outcome = (agrees: boolean, detail: string): Outcome[] => [
     { country: fact.country, year, agrees, line: `${where}: ${fact.date} ${detail}` },
   ];
@@ -85,7 +94,7 @@ async function judge(fact: Fact): Promise<Outcome[]> {
     const area = fact.subdivision ?? "nationally";
     return outcome(
       ours.length > 0 === fact.expected,
-      `Nager.Date: ${fact.expected ? "public holiday" : "no public holiday"} ${area}; here: ${ours.map((holiday) => holiday.name).join(", ") || "none"}`,
+      `Nager.Date: ${fact.expected ? "" : "no "}${(fact.types ?? ["public"]).join("/")} holiday ${area}; here: ${ours.map((holiday) => holiday.name).join(", ") || "none"}`,
     );
   }
   const named = holidays.filter((holiday) => holiday.name.toLowerCase().includes(fact.name.toLowerCase()));

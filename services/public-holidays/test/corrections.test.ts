@@ -135,8 +135,48 @@ describe("Latvia: Song and Dance Celebration and one-off days (holidays law as a
     expect(holiday.source).toContain("Par svētku, atceres un atzīmējamām dienām");
   });
 
-  it.each(["2019-07-08", "2024-07-08", "2019-09-24"])("%s is not", async (date) => {
+  it("2028: the planned closing day (Sunday 9 July) and the Monday after", async () => {
+    await expectCorrected("LV", "2028-07-09", "Song and Dance Celebration closing day", "draft Cabinet order");
+    await expectCorrected("LV", "2028-07-10", "Day after the Song and Dance Celebration", "in force 22 October 2014");
+  });
+
+  it.each(["2019-07-08", "2024-07-08", "2019-09-24", "2027-07-11", "2029-07-09"])("%s is not", async (date) => {
     await expectNoPublicHoliday("LV", date);
+  });
+});
+
+describe("Denmark: Constitution Day is a bank closing day (Danmarks Nationalbank, Banklukkedage)", () => {
+  it.each(["2019-06-05", "2026-06-05"])("%s is a bank holiday, not a public one nor an observance", async (date) => {
+    const { body } = await h.get(`/is-holiday?country=DK&date=${date}&types=bank`);
+    expect(body.data.holidays.map(({ name, local_name, types }: any) => ({ name, local_name, types }))).toEqual([
+      { name: "Constitution Day", local_name: "Grundlovsdag", types: ["bank"] },
+    ]);
+    expect(body.data.holidays[0].source).toContain("Banklukkedage");
+    await expectNoPublicHoliday("DK", date);
+    const observances = await h.get(`/is-holiday?country=DK&date=${date}&types=observance`);
+    expect(observances.body.data.holidays).toEqual([]);
+  });
+});
+
+describe("Albania: Mother Teresa's Canonization Day (5 September) replaces 19 October from 2024 (Law 7651/1992 as amended)", () => {
+  it("2023 keeps the engine's 19 October", async () => {
+    expect((await publicOn("AL", "2023-10-19")).map(({ name, source }) => ({ name, source }))).toEqual([
+      { name: "Mother Teresa Day", source: null },
+    ]);
+    await expectNoPublicHoliday("AL", "2023-09-05");
+  });
+
+  it("2024 and 2025: 5 September, no longer 19 October", async () => {
+    const holiday = await expectCorrected("AL", "2024-09-05", "Mother Teresa Canonization Day", "7651");
+    expect(holiday.local_name).toBe("Dita e Shenjtërimit të Nënë Terezës");
+    await expectNoPublicHoliday("AL", "2024-10-19");
+    await expectCorrected("AL", "2025-09-05", "Mother Teresa Canonization Day", "7651");
+    await expectNoPublicHoliday("AL", "2025-10-20");
+  });
+
+  it("on a weekend it moves to the Monday (Saturday 5 September 2026)", async () => {
+    const [monday] = await publicOn("AL", "2026-09-07");
+    expect([monday.name, monday.substitute, monday.source]).toEqual([expect.stringContaining("Mother Teresa Canonization Day"), true, expect.stringContaining("7651")]);
   });
 });
 
@@ -165,15 +205,20 @@ describe("Türkiye: Eid dates as observed (Law No. 2429, Diyanet calendar)", () 
     expect([adha.date, adha.end_date, adha.lunar_date]).toEqual(["2016-09-12", "2016-09-15", "observed"]);
   });
 
-  it("2010 and 2015 observed; the years around them stay the engine's calculated dates", async () => {
+  it("2010-2026 observed (Nager.Date's verified table), the engine's calculated dates before and after", async () => {
     const [fitr2010] = await eid(2010, /Eid al-Fitr/);
     expect([fitr2010.date, fitr2010.lunar_date]).toEqual(["2010-09-09", "observed"]);
     const [adha2015] = await eid(2015, /Eid al-Adha/);
     expect([adha2015.date, adha2015.end_date, adha2015.lunar_date]).toEqual(["2015-09-24", "2015-09-27", "observed"]);
     const [fitr2017] = await eid(2017, /Eid al-Fitr/);
-    expect([fitr2017.date, fitr2017.lunar_date, fitr2017.source]).toEqual(["2017-06-25", "calculated", null]);
-    const [adha2014] = await eid(2014, /Eid al-Adha/);
-    expect([adha2014.date, adha2014.lunar_date]).toEqual(["2014-10-04", "calculated"]);
+    expect([fitr2017.date, fitr2017.lunar_date]).toEqual(["2017-06-25", "observed"]);
+    const [adha2026] = await eid(2026, /Eid al-Adha/);
+    expect([adha2026.date, adha2026.end_date, adha2026.lunar_date]).toEqual(["2026-05-27", "2026-05-30", "observed"]);
+    expect(adha2026.source).toContain("verified");
+    const [adha2009] = await eid(2009, /Eid al-Adha/);
+    expect([adha2009.lunar_date, adha2009.source]).toEqual(["calculated", null]);
+    const [fitr2027] = await eid(2027, /Eid al-Fitr/);
+    expect([fitr2027.date, fitr2027.lunar_date, fitr2027.source]).toEqual(["2027-03-09", "calculated", null]);
   });
 
   it("an Islamic holiday the engine computes says calculated (United Arab Emirates, Eid al-Fitr 2026)", async () => {

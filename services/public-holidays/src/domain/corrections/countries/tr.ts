@@ -5,7 +5,7 @@ import type { Correction } from "../types.js";
  * (Diyanet), which in some years began a day away from the Islamic calendar date-holidays computes.
  */
 const LAW =
-  "Ulusal Bayram ve Genel Tatiller Hakkında Kanun (Law No. 2429), art. 2: Ramazan Bayramı three days and Kurban Bayramı four days, on the dates of the Diyanet İşleri Başkanlığı calendar; the day given here is the first day that was officially observed that year (Diyanet's published calendar was not read offline when this entry was written; the dates are those Nager.Date's tests assert).";
+  "Ulusal Bayram ve Genel Tatiller Hakkında Kanun (Law No. 2429), art. 2: Ramazan Bayramı three days and Kurban Bayramı four days, on the dates of the Diyanet İşleri Başkanlığı calendar. The first days served as observed (2010-2026) are those of Nager.Date's Türkiye provider (github.com/nager/Nager.Date, MIT, commit 39125fd8), whose table marks them verified against Diyanet's dates, and which its tests assert; Diyanet's calendars themselves were read offline only for 2023 and 2026, in press reports. From 2027 the dates are calculated: Nager.Date marks its own as tentative.";
 
 function observedEid(kind: "fitr" | "adha", year: number, firstDay: string): Correction[] {
   const fitr = kind === "fitr";
@@ -32,9 +32,28 @@ function observedEid(kind: "fitr" | "adha", year: number, firstDay: string): Cor
   ];
 }
 
-export const TR: Correction[] = [
-  ...observedEid("fitr", 2010, "2010-09-09"),
-  ...observedEid("adha", 2015, "2015-09-24"),
-  ...observedEid("fitr", 2016, "2016-07-05"),
-  ...observedEid("adha", 2016, "2016-09-12"),
+/** First days of the two Eids as Diyanet observed them (Nager.Date's verified table, 1431-1447 AH). */
+const OBSERVED_FIRST_DAYS: { year: number; fitr: string; adha: string }[] = [
+  { year: 2010, fitr: "2010-09-09", adha: "2010-11-16" },
+  { year: 2011, fitr: "2011-08-30", adha: "2011-11-06" },
+  { year: 2012, fitr: "2012-08-19", adha: "2012-10-26" },
+  { year: 2013, fitr: "2013-08-08", adha: "2013-10-15" },
+  { year: 2014, fitr: "2014-07-28", adha: "2014-10-04" },
+  { year: 2015, fitr: "2015-07-17", adha: "2015-09-24" },
+  { year: 2016, fitr: "2016-07-05", adha: "2016-09-12" },
+  { year: 2017, fitr: "2017-06-25", adha: "2017-09-01" },
+  { year: 2018, fitr: "2018-06-15", adha: "2018-08-21" },
+  { year: 2019, fitr: "2019-06-04", adha: "2019-08-11" },
+  { year: 2020, fitr: "2020-05-24", adha: "2020-07-31" },
+  { year: 2021, fitr: "2021-05-13", adha: "2021-07-20" },
+  { year: 2022, fitr: "2022-05-02", adha: "2022-07-09" },
+  { year: 2023, fitr: "2023-04-21", adha: "2023-06-28" },
+  { year: 2024, fitr: "2024-04-10", adha: "2024-06-16" },
+  { year: 2025, fitr: "2025-03-30", adha: "2025-06-06" },
+  { year: 2026, fitr: "2026-03-20", adha: "2026-05-27" },
 ];
+
+export const TR: Correction[] = OBSERVED_FIRST_DAYS.flatMap(({ year, fitr, adha }) => [
+  ...observedEid("fitr", year, fitr),
+  ...observedEid("adha", year, adha),
+]);

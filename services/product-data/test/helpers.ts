@@ -1,0 +1,35 @@
+/**
+ * The product-data service on the real datasets (both files in full: they load in seconds), and the same rows read
+ * straight from the files, so that tests compute their expected values independently of the service.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { runIngestions } from "@apiplat/catalogue";
+import { loadConfig } from "@apiplat/config";
+import { startService, type StartedService } from "@apiplat/testing";
+import { parse } from "csv-parse/sync";
+import { datasetSources } from "../src/ingest/datasets.js";
+import service from "../src/service.js";
+
+export const datasetsDir = loadConfig(process.env).datasetsDir;
+
+export async function startProductData(options: { embedded?: boolean; limit?: number } = {}): Promise<StartedService> {
+  const started = await startService(service, { embedded: options.embedded, settings: { autoLoad: false } });
+  const runs = await runIngestions(started.platform.deps.db, datasetSources(), { datasetsDir, limit: options.limit, now: () => new Date() });
+  for (const run of runs) if (run.status !== "succeeded") throw new Error(`${run.source}: ${run.error}`);
+  return started;
+}
+
+function csv(file: string): Record<string, string>[] {
+  return parse(readFileSync(path.join(datasetsDir, "product-data", file)), { columns: true }) as Record<string, string>[];
+}
+
+export const caProducts = () => csv("amazon_ca_products.csv");
+export const fineFood = () => csv("amazon_fine_food_reviews_sample.csv");
+
+export function getter(started: StartedService, headers: Record<string, string>) {
+  return async (url: string, h: Record<string, string> = headers) => {
+    const res = await started.app.inject({ method: "GET", url, headers: h });
+    return { status: res.statusCode, body: res.json() };
+  };
+}

@@ -56,5 +56,5 @@ CREATE TABLE reviews (
     setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(body, '')), 'B')
   ) STORED
 );
-CREATE INDEX reviews_asin_recent ON reviews (asin, reviewed_on DESC, id);
+CREATE INDEX reviews_asin_recent ON reviews (asin, reviewed_on DESC, revision);
 CREATE INDEX reviews_document ON reviews USING gin (document) WITH (fastupdate = off);

@@ -33,3 +33,32 @@ export function getter(started: StartedService, headers: Record<string, string>)
     return { status: res.statusCode, body: res.json() };
   };
 }
+
+export interface FineFoodProduct {
+  asin: string;
+  reviews: number;
+  rated: number;
+  /** Stars -> reviews with that rating. */
+  histogram: Map<number, number>;
+  /** The mean to two decimals, halves up (integer arithmetic, as PostgreSQL's numeric round). */
+  rating: number | null;
+}
+
+/** The Fine Food file grouped by ASIN: the products known only from their reviews. */
+export function fineFoodProducts(): FineFoodProduct[] {
+  const byAsin = new Map<string, FineFoodProduct>();
+  for (const row of fineFood()) {
+    const product = byAsin.get(row.ProductId) ?? { asin: row.ProductId, reviews: 0, rated: 0, histogram: new Map(), rating: null };
+    product.reviews++;
+    if (row.Score !== "") {
+      product.rated++;
+      product.histogram.set(Number(row.Score), (product.histogram.get(Number(row.Score)) ?? 0) + 1);
+    }
+    byAsin.set(row.ProductId, product);
+  }
+  for (const product of byAsin.values()) {
+    const sum = [...product.histogram].reduce((total, [stars, n]) => total + stars * n, 0);
+    product.rating = product.rated === 0 ? null : Math.round((sum * 100) / product.rated) / 100;
+  }
+  return [...byAsin.values()];
+}

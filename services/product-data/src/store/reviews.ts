@@ -28,17 +28,20 @@ export type ReviewSort = (typeof REVIEW_SORTS)[number];
 const COLUMNS = `id, asin, locale, rating, title, body, author, author_id, to_char(reviewed_on, 'YYYY-MM-DD') AS reviewed_on,
   helpful_votes, total_votes, verified_purchase`;
 
-/** Every order ends with the newest first and the id, so pages never overlap; unrated reviews come last by rating. */
+/**
+ * Every order ends with the newest first, then the review's place in its file, so pages never overlap; unrated
+ * reviews come last when sorting by rating.
+ */
 function orderBy(sort: ReviewSort): string {
   switch (sort) {
     case "recent":
-      return "reviewed_on DESC, id";
+      return "reviewed_on DESC, revision, id";
     case "helpful":
-      return "helpful_votes DESC NULLS LAST, reviewed_on DESC, id";
+      return "helpful_votes DESC NULLS LAST, reviewed_on DESC, revision, id";
     case "rating":
-      return "rating DESC NULLS LAST, reviewed_on DESC, id";
+      return "rating DESC NULLS LAST, reviewed_on DESC, revision, id";
     case "rating_asc":
-      return "rating ASC NULLS LAST, reviewed_on DESC, id";
+      return "rating ASC NULLS LAST, reviewed_on DESC, revision, id";
   }
 }
 

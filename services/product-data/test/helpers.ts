@@ -25,7 +25,20 @@ function csv(file: string): Record<string, string>[] {
 }
 
 export const caProducts = () => csv("amazon_ca_products.csv");
-export const fineFood = () => csv("amazon_fine_food_reviews_sample.csv");
+export interface FineFoodRow {
+  Id: string;
+  ProductId: string;
+  UserId: string;
+  ProfileName: string;
+  HelpfulnessNumerator: string;
+  HelpfulnessDenominator: string;
+  Score: string;
+  Time: string;
+  Summary: string;
+  Text: string;
+}
+
+export const fineFood = () => csv("amazon_fine_food_reviews_sample.csv") as unknown as FineFoodRow[];
 
 export function getter(started: StartedService, headers: Record<string, string>) {
   return async (url: string, h: Record<string, string> = headers) => {

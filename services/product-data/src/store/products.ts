@@ -109,24 +109,24 @@ export interface PriceBandFacet {
   count: number;
 }
 
-/** Counts of the matching products by category (most first) and by price band (every band, in order). */
+/** Counts of the matching products by category (most first) and by price band (every band, in order), in one pass. */
 export async function productFacets(db: Queryable, filters: ProductFilters): Promise<{ category: CategoryFacet[]; price_band: PriceBandFacet[] }> {
   const { filter } = buildFilter(filters);
-  const and = filter.sql ? "AND" : "WHERE";
-  const categories = await db.query<CategoryFacet>(
-    `SELECT category_id AS id, category_name AS name, count(*)::int AS count FROM products ${filter.sql} ${and} category_id IS NOT NULL
-     GROUP BY 1, 2 ORDER BY 3 DESC, 1`,
+  const band = PRICE_BANDS.map((b) => (b.max === null ? `ELSE '${b.id}'` : `WHEN price < ${b.max} THEN '${b.id}'`)).join(" ");
+  const { rows } = await db.query<{ id: string | null; name: string | null; band: string | null; count: number; by_category: number }>(
+    `SELECT id, name, band, count(*)::int AS count, GROUPING(band) AS by_category
+     FROM (SELECT category_id AS id, category_name AS name, CASE WHEN price IS NULL THEN NULL ${band} END AS band FROM products ${filter.sql}) AS matching
+     GROUP BY GROUPING SETS ((id, name), (band))`,
     filter.params,
   );
-  const bandCase = PRICE_BANDS.map((band) => (band.max === null ? `ELSE '${band.id}'` : `WHEN price < ${band.max} THEN '${band.id}'`)).join(" ");
-  const bands = await db.query<{ id: string; count: number }>(
-    `SELECT CASE ${bandCase} END AS id, count(*)::int AS count FROM products ${filter.sql} ${and} price IS NOT NULL GROUP BY 1`,
-    filter.params,
-  );
-  const byBand = new Map(bands.rows.map((row) => [row.id, row.count]));
+  const category = rows
+    .filter((row) => row.by_category === 1 && row.id !== null)
+    .map((row) => ({ id: row.id!, name: row.name!, count: row.count }))
+    .sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : 1));
+  const byBand = new Map(rows.filter((row) => row.by_category === 0 && row.band !== null).map((row) => [row.band!, row.count]));
   return {
-    category: categories.rows,
-    price_band: PRICE_BANDS.map((band) => ({ id: band.id, min: band.min, max: band.max, count: byBand.get(band.id) ?? 0 })),
+    category,
+    price_band: PRICE_BANDS.map((b) => ({ id: b.id, min: b.min, max: b.max, count: byBand.get(b.id) ?? 0 })),
   };
 }
 
@@ -135,9 +135,13 @@ export async function findProduct(db: Queryable, asin: string): Promise<ProductR
   return rows[0] ?? null;
 }
 
-/** Which of the given category ids no product has (for a 400 naming them), and the ids that exist. */
+/** Which of the given category ids no product has (for a 400 naming them), and, only then, the ids that exist. */
 export async function unknownCategories(db: Queryable, ids: readonly string[]): Promise<{ unknown: string[]; known: string[] }> {
-  const { rows } = await db.query<{ id: string }>("SELECT DISTINCT category_id AS id FROM products WHERE category_id IS NOT NULL ORDER BY 1");
-  const known = rows.map((row) => row.id);
-  return { unknown: ids.filter((id) => !known.includes(id)), known };
+  const { rows } = await db.query<{ id: string }>(
+    "SELECT id FROM unnest($1::text[]) AS wanted(id) WHERE NOT EXISTS (SELECT 1 FROM products WHERE category_id = wanted.id)",
+    [ids],
+  );
+  if (rows.length === 0) return { unknown: [], known: [] };
+  const known = await db.query<{ id: string }>("SELECT DISTINCT category_id AS id FROM products WHERE category_id IS NOT NULL ORDER BY 1");
+  return { unknown: rows.map((row) => row.id), known: known.rows.map((row) => row.id) };
 }

@@ -74,6 +74,11 @@ const DOCUMENTED_ERRORS: Array<{ readme: string; includes: string; status: numbe
   { readme: "services/real-estate/README.md", includes: "search?lat=38.5&radius_km=3", status: 400 },
   { readme: "services/real-estate/README.md", includes: "3526%20Hihg%20St", status: 404 },
   { readme: "services/video-analytics/README.md", includes: "trending?country=de", status: 404 },
+  { readme: "services/product-data/README.md", includes: 'product/B07CV4L6H"', status: 400 },
+  { readme: "services/product-data/README.md", includes: "/product/B000000000", status: 404 },
+  { readme: "services/product-data/README.md", includes: "search?limit=101", status: 400 },
+  { readme: "services/product-data/README.md", includes: "cursor=bogus", status: 400 },
+  { readme: "services/product-data/README.md", includes: "locale=UK", status: 400 },
 ];
 
 const NOT_A_DEPLOYED_SERVICE: Record<number, string> = {

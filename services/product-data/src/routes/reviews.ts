@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { pageInfo, pageOf, prepareTextQuery, splitList } from "@apiplat/catalogue";
+import { errors, ok, successSchema } from "@apiplat/service-kit";
+import type { Queryable } from "@apiplat/storage";
+import { averageRating, normalizeAsin, ratingBreakdown } from "../domain/products.js";
+import * as S from "../schemas.js";
+import { findProduct } from "../store/products.js";
+import { ratingCounts, searchReviews } from "../store/reviews.js";
+import { reviewView } from "./view.js";
+
+export interface ReviewRoutesOptions {
+  db: Queryable;
+}
+
+export const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (app, { db }) => {
+  app.get(
+    "/reviews/:asin",
+    {
+      schema: {
+        summary: "Reviews of a product",
+        description:
+          "The product's reviews with rating, title, text, author, date and helpful votes, filtered by rating, verified purchase and words, sorted by recency, helpfulness or rating, with a summary (count, average, breakdown) of all its reviews.",
+        params: S.AsinParams,
+        querystring: S.ReviewsQuery,
+        response: { 200: successSchema(S.ReviewPage) },
+      },
+    },
+    async (request) => {
+      const asin = normalizeAsin(request.params.asin)!;
+      const query = request.query;
+      if (query.q !== undefined && query.q.trim() === "") throw errors.validation("q", "must contain at least one word");
+      const page = pageOf({ ...query, asin });
+      if (!(await findProduct(db, asin))) throw errors.notFound(`No product has the ASIN ${asin} in the catalogue; ASINs come from /search.`);
+      const text = query.q === undefined ? undefined : await prepareTextQuery(db, query.q);
+      const ratings = query.rating === undefined ? undefined : [...new Set(splitList(query.rating).map(Number))];
+      const { total, reviews } = await searchReviews(db, asin, { ratings, verifiedOnly: query.verified_only, text }, query.sort ?? "recent", page);
+      const { rated, unrated } = await ratingCounts(db, asin);
+      const ratedCount = [...rated.values()].reduce((sum, n) => sum + n, 0);
+      return ok({
+        asin,
+        ...pageInfo(page, total),
+        corrected_query: text?.corrected ?? null,
+        summary: {
+          review_count: ratedCount + unrated,
+          rated_count: ratedCount,
+          average_rating: averageRating(rated),
+          rating_breakdown: ratingBreakdown(rated),
+        },
+        reviews: reviews.map(reviewView),
+      });
+    },
+  );
+};

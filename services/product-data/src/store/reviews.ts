@@ -1,0 +1,113 @@
+import { SqlFilter, matchText, type Page, type TextQuery } from "@apiplat/catalogue";
+import type { Database, Queryable } from "@apiplat/storage";
+
+export interface ReviewRecord {
+  id: string;
+  asin: string;
+  locale: string;
+  rating: number | null;
+  title: string | null;
+  body: string | null;
+  author: string | null;
+  author_id: string | null;
+  reviewed_on: string;
+  helpful_votes: number | null;
+  total_votes: number | null;
+  verified_purchase: boolean | null;
+}
+
+export interface ReviewFilters {
+  ratings?: number[];
+  verifiedOnly?: boolean;
+  text?: TextQuery;
+}
+
+export const REVIEW_SORTS = ["recent", "helpful", "rating", "rating_asc"] as const;
+export type ReviewSort = (typeof REVIEW_SORTS)[number];
+
+const COLUMNS = `id, asin, locale, rating, title, body, author, author_id, to_char(reviewed_on, 'YYYY-MM-DD') AS reviewed_on,
+  helpful_votes, total_votes, verified_purchase`;
+
+/**
+ * Every order ends with the newest first, then the review's place in its file, so pages never overlap; unrated
+ * reviews come last when sorting by rating.
+ */
+function orderBy(sort: ReviewSort): string {
+  switch (sort) {
+    case "recent":
+      return "reviewed_on DESC, revision, id";
+    case "helpful":
+      return "helpful_votes DESC NULLS LAST, reviewed_on DESC, revision, id";
+    case "rating":
+      return "rating DESC NULLS LAST, reviewed_on DESC, revision, id";
+    case "rating_asc":
+      return "rating ASC NULLS LAST, reviewed_on DESC, revision, id";
+  }
+}
+
+export async function searchReviews(
+  db: Queryable,
+  asin: string,
+  filters: ReviewFilters,
+  sort: ReviewSort,
+  page: Page,
+): Promise<{ total: number; reviews: ReviewRecord[] }> {
+  const filter = new SqlFilter().equals("asin", asin);
+  if (filters.text) matchText(filter, filters.text, { vector: "document", config: "english" });
+  if (filters.ratings?.length) filter.where((p) => `rating = ANY(${p(filters.ratings)}::int[])`);
+  if (filters.verifiedOnly) filter.where("verified_purchase");
+  const { rows } = await db.query<ReviewRecord & { total: number }>(
+    `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM reviews ${filter.sql}
+     ORDER BY ${orderBy(sort)} LIMIT ${filter.param(page.limit)} OFFSET ${filter.param(page.offset)}`,
+    filter.params,
+  );
+  if (rows.length > 0) return { total: rows[0].total, reviews: rows.map(({ total: _total, ...review }) => review) };
+  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM reviews ${filter.sql}`, filter.params.slice(0, -2));
+  return { total: count.rows[0].n, reviews: [] };
+}
+
+/** How many reviews of the product have each rating; `null` counts the reviews without one. */
+export async function ratingCounts(db: Queryable, asin: string): Promise<{ rated: Map<number, number>; unrated: number }> {
+  const { rows } = await db.query<{ rating: number | null; n: number }>(
+    "SELECT rating, count(*)::int AS n FROM reviews WHERE asin = $1 GROUP BY rating",
+    [asin],
+  );
+  const rated = new Map<number, number>();
+  let unrated = 0;
+  for (const row of rows) {
+    if (row.rating === null) unrated = row.n;
+    else rated.set(row.rating, row.n);
+  }
+  return { rated, unrated };
+}
+
+/**
+ * After a load: products known only from reviews are created (locale and dataset of their reviews, nothing else),
+ * and every reviewed product gets its review count and titles (searched as part of the product); a product whose
+ * rating comes from the reviews (no marketplace rating in the data) gets their mean and count.
+ */
+export async function refreshReviewAggregates(db: Database): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO products (asin, locale, dataset, rating_basis, revision)
+       SELECT DISTINCT ON (asin) asin, locale, dataset, 'reviews', 0 FROM reviews ORDER BY asin, revision
+       ON CONFLICT (asin) DO NOTHING`,
+    );
+    await tx.query(
+      `WITH aggregate AS (
+         SELECT asin, count(*)::int AS review_count, count(rating)::int AS rated, round(avg(rating), 2) AS average,
+           string_agg(title, ' ' ORDER BY revision) AS titles
+         FROM reviews GROUP BY asin
+       ), wanted AS (
+         SELECT p.asin, a.review_count, a.titles,
+           CASE WHEN p.rating_basis = 'reviews' THEN a.average ELSE p.rating END AS rating,
+           CASE WHEN p.rating_basis = 'reviews' THEN a.rated ELSE p.ratings_count END AS ratings_count
+         FROM products p JOIN aggregate a USING (asin)
+       )
+       UPDATE products p SET review_count = w.review_count, review_titles = w.titles, rating = w.rating, ratings_count = w.ratings_count
+       FROM wanted w
+       WHERE p.asin = w.asin
+         AND (p.review_count, p.review_titles, p.rating, p.ratings_count) IS DISTINCT FROM (w.review_count, w.titles, w.rating, w.ratings_count)`,
+    );
+  });
+}

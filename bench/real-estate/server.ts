@@ -6,7 +6,7 @@
  */
 import { runIngestion } from "@apiplat/catalogue";
 import { loadConfig } from "@apiplat/config";
-import { buildService } from "@apiplat/service-kit";
+import { buildService, serviceDatabase } from "@apiplat/service-kit";
 import { createTestPlatform } from "@apiplat/testing";
 import { datasetSources } from "../../services/real-estate/src/ingest/datasets.js";
 import service from "../../services/real-estate/src/service.js";
@@ -16,9 +16,11 @@ const platform = await createTestPlatform({
   env: { RATE_LIMITS: "off", METERING_FLUSH_MS: "2000", LOG_LEVEL: "silent" },
 });
 const app = await buildService(service, platform.deps, { settings: { autoLoad: false } });
+// The service's tables live in its own schema: ingest there, as the service reads them.
+const db = await serviceDatabase(service, platform.deps.db);
 const ingest = [];
 for (const source of datasetSources()) {
-  const run = await runIngestion(platform.deps.db, source, { datasetsDir: loadConfig(process.env).datasetsDir, now: () => new Date() });
+  const run = await runIngestion(db, source, { datasetsDir: loadConfig(process.env).datasetsDir, now: () => new Date() });
   if (run.status !== "succeeded") throw new Error(`${source.name}: ${run.error}`);
   ingest.push({ source: source.name, rows: run.rows_read, seconds: (run.finished_at.getTime() - run.started_at.getTime()) / 1000, rows_per_second: run.rows_per_second });
 }

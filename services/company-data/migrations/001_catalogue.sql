@@ -34,9 +34,9 @@ CREATE TABLE sec_submissions (
   source text NOT NULL
 );
 
--- Fortune 1000 (2021 list).
+-- Fortune 1000 (2021 list). Ranks tie (PVH and Campbell Soup are both 322nd): the key is rank and company.
 CREATE TABLE fortune_companies (
-  rank integer PRIMARY KEY,
+  rank integer NOT NULL,
   company text NOT NULL,
   revenue_musd numeric,
   profit_musd numeric,
@@ -47,7 +47,8 @@ CREATE TABLE fortune_companies (
   ceo text,
   website text,
   ticker text,
-  market_cap_musd numeric
+  market_cap_musd numeric,
+  PRIMARY KEY (rank, company)
 );
 
 -- DBpedia company abstracts.

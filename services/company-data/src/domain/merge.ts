@@ -226,7 +226,7 @@ export function mergeCompanies(records: SourceRecords): Profile[] {
     secNames.add(secName(draft), draft);
   }
 
-  for (const row of [...records.fortune].sort((a, b) => a.rank - b.rank)) {
+  for (const row of [...records.fortune].sort((a, b) => a.rank - b.rank || a.company.localeCompare(b.company))) {
     const record = `rank ${row.rank} (${row.company})`;
     const byTickerMatch = row.ticker ? byTicker.get(tickerKey(row.ticker)) : undefined;
     const byNameMatch = secNames.find(row.company);

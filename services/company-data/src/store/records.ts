@@ -23,7 +23,7 @@ const SPECS = {
   },
   fortune: {
     table: "fortune_companies",
-    key: ["rank"],
+    key: ["rank", "company"],
     columns: ["rank", "company", "revenue_musd", "profit_musd", "employees", "sector", "city", "state", "ceo", "website", "ticker", "market_cap_musd"],
   },
   dbpedia: { table: "dbpedia_abstracts", key: ["title"], columns: ["title", "abstract"] },

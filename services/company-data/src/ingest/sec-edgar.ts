@@ -29,12 +29,15 @@ export interface SecEdgarOptions {
 
 type SecRecord = { kind: "ticker"; row: unknown; position: number } | { kind: "submissions"; document: SubmissionsDocument };
 
-/** Spaces request starts at least 1/rate seconds apart, across concurrent callers. */
+/**
+ * Spaces request starts at least 1/rate seconds apart, across concurrent callers, plus a 5 % margin: requests can
+ * reach the server closer together than they left (the first one opens the connection), and SEC counts arrivals.
+ */
 export class RequestPacer {
   private next = 0;
   constructor(private readonly requestsPerSecond: number) {}
   async wait(): Promise<void> {
-    const interval = 1000 / this.requestsPerSecond;
+    const interval = (1000 / this.requestsPerSecond) * 1.05;
     const now = performance.now();
     const at = Math.max(now, this.next);
     this.next = at + interval;

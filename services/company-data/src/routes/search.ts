@@ -5,7 +5,6 @@ import type { Queryable } from "@apiplat/storage";
 import { US_STATES, hasDistinctiveWord } from "../domain/names.js";
 import * as S from "../schemas.js";
 import { closestValues, searchCompanies } from "../store/companies.js";
-import { companySummary } from "./views.js";
 
 /** An industry or sector no company has is a mistake in the request (400 with the closest values), not an empty page. */
 async function checkKnown(db: Queryable, field: "industry" | "sector", value: string | undefined): Promise<void> {
@@ -45,7 +44,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = async 
         { name: query.name, ticker: query.ticker, industry: query.industry?.trim(), sector: query.sector?.trim(), state: query.state, minEmployees: query.min_employees },
         page,
       );
-      return ok({ ...pageInfo(page, total), companies: hits.map((hit) => companySummary(hit.profile, hit.match_score)) });
+      return ok({ ...pageInfo(page, total), companies: hits });
     },
   );
 };

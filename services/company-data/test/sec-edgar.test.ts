@@ -87,7 +87,7 @@ describe("SEC EDGAR adapter", () => {
     });
     const apple = await get("/company/320193");
     expect(apple.body.data).toMatchObject({ legal_name: "Apple Inc.", ticker: "AAPL", sources: { legal_name: "sec-edgar", cik: "sec-edgar" } });
-  });
+  }, 120_000);
 
   it("never sends more than 10 requests a second, even when configured for more", async () => {
     requests.length = 0;
@@ -100,7 +100,7 @@ describe("SEC EDGAR adapter", () => {
     // unpaced one would send these within a few milliseconds.)
     expect(Math.min(...gaps(arrivals))).toBeGreaterThanOrEqual(80);
     for (let i = 0; i + 10 < arrivals.length; i++) expect(arrivals[i + 10] - arrivals[i]).toBeGreaterThan(1000);
-  });
+  }, 120_000);
 
   it("goes through the outbound guard: without loopback allowed, nothing is fetched", async () => {
     requests.length = 0;
@@ -108,7 +108,7 @@ describe("SEC EDGAR adapter", () => {
     expect(requests).toHaveLength(0);
     expect(run.rows_skipped).toBe(2);
     expect(run.skipped[0].reason).toMatch(/^company tickers: .*private, loopback/);
-  });
+  }, 120_000);
 
   it("reads its settings: on only with SEC_USER_AGENT, at most SEC's 10 requests a second", () => {
     expect(readSettings({}).secUserAgent).toBeNull();

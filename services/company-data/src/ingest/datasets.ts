@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { MalformedRow, readCsv, readJsonArray, refreshVocabulary, settleTables, type DatasetAttribution, type IngestContext, type IngestionSource, type ReaderItem } from "@apiplat/catalogue";
+import { MalformedRow, readCsv, readJsonArray, settleTables, type DatasetAttribution, type IngestContext, type IngestionSource, type ReaderItem } from "@apiplat/catalogue";
 import type { Database } from "@apiplat/storage";
 import {
   InvalidRecord,
@@ -21,11 +21,13 @@ import { upsertSourceRows, type SourceRows } from "../store/records.js";
 
 const FOLDER = "company-data";
 
-/** After any source: the profiles merged again, the search vocabulary and the planner's statistics refreshed. */
+/**
+ * After any source: the profiles merged again and the planner's statistics refreshed. (Name search matches trigrams
+ * of whole names, so the catalogue's word vocabulary is not used.)
+ */
 export async function refreshProfiles(db: Database): Promise<void> {
   await rebuildProfiles(db);
-  await refreshVocabulary(db, "SELECT name_key || ' ' || coalesce(legal_key, '') FROM companies");
-  await settleTables(db, ["companies", "filings", "search_vocabulary"]);
+  await settleTables(db, ["companies", "filings"]);
 }
 
 /** Turns a domain parser's InvalidRecord into the catalogue's MalformedRow (reported and skipped). */

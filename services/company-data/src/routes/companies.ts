@@ -3,14 +3,8 @@ import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import { InvalidDomain, domainCandidates, normalizeDomain } from "../domain/domains.js";
 import { parseCompanyId } from "../domain/ids.js";
-import type { Profile } from "../domain/merge.js";
 import * as S from "../schemas.js";
-import { profileByCik, profileByDomain, profileById, recentFilings } from "../store/companies.js";
-
-async function withFilings(db: Queryable, profile: Profile, limit: number) {
-  const filings = profile.cik === null ? { total: 0, filings: [] } : await recentFilings(db, Number(profile.cik), limit);
-  return { ...profile, filings: { total: filings.total, recent: filings.filings } };
-}
+import { profileByCik, profileByDomain, profileById } from "../store/companies.js";
 
 export const companyRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = async (app, { db }) => {
   app.get(
@@ -28,9 +22,10 @@ export const companyRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = async
     async (request) => {
       const ref = parseCompanyId(request.params.id);
       if (ref === null) throw errors.validation("id", "must be a CIK from 1 to 9999999999 or a company slug");
-      const profile = ref.kind === "cik" ? await profileByCik(db, ref.cik) : await profileById(db, ref.slug);
+      const limit = request.query.filings_limit ?? S.DEFAULT_FILINGS;
+      const profile = ref.kind === "cik" ? await profileByCik(db, ref.cik, limit) : await profileById(db, ref.slug, limit);
       if (!profile) throw errors.notFound(`No company ${request.params.id} in the catalogue.`);
-      return ok(await withFilings(db, profile, request.query.filings_limit ?? S.DEFAULT_FILINGS));
+      return ok(profile);
     },
   );
 
@@ -54,9 +49,9 @@ export const companyRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = async
         if (error instanceof InvalidDomain) throw errors.validation("domain", error.message);
         throw error;
       }
-      const profile = await profileByDomain(db, domainCandidates(domain));
+      const profile = await profileByDomain(db, domainCandidates(domain), request.query.filings_limit ?? S.DEFAULT_FILINGS);
       if (!profile) throw errors.notFound(`No company with the website domain ${domain} in the catalogue.`);
-      return ok(await withFilings(db, profile, request.query.filings_limit ?? S.DEFAULT_FILINGS));
+      return ok(profile);
     },
   );
 };

@@ -6,7 +6,10 @@ import { US_STATES, hasDistinctiveWord } from "../domain/names.js";
 import * as S from "../schemas.js";
 import { closestValues, searchCompanies } from "../store/companies.js";
 
-/** An industry or sector no company has is a mistake in the request (400 with the closest values), not an empty page. */
+/**
+ * An industry or sector no company has is a mistake in the request (400 with the closest values), not an empty page.
+ * Checked only when a search finds nothing: a result proves the value exists.
+ */
 async function checkKnown(db: Queryable, field: "industry" | "sector", value: string | undefined): Promise<void> {
   if (value === undefined) return;
   const { known, suggestions } = await closestValues(db, field, value.trim());
@@ -37,13 +40,15 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = async 
       if (query.state !== undefined && !US_STATES.has(query.state.toUpperCase())) {
         throw errors.validation("state", "must be a US state or territory code such as CA, NY or DC");
       }
-      await checkKnown(db, "industry", query.industry);
-      await checkKnown(db, "sector", query.sector);
       const { total, hits } = await searchCompanies(
         db,
         { name: query.name, ticker: query.ticker, industry: query.industry?.trim(), sector: query.sector?.trim(), state: query.state, minEmployees: query.min_employees },
         page,
       );
+      if (total === 0) {
+        await checkKnown(db, "industry", query.industry);
+        await checkKnown(db, "sector", query.sector);
+      }
       return ok({ ...pageInfo(page, total), companies: hits });
     },
   );

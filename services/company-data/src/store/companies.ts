@@ -63,30 +63,6 @@ export async function rebuildProfiles(db: Database): Promise<{ written: number; 
   return { written: changed.length, deleted: gone.length };
 }
 
-export async function profileById(db: Queryable, id: string): Promise<Profile | null> {
-  const { rows } = await db.query<{ profile: Profile }>("SELECT profile FROM companies WHERE id = $1", [id]);
-  return rows[0]?.profile ?? null;
-}
-
-export async function profileByCik(db: Queryable, cik: number): Promise<Profile | null> {
-  const { rows } = await db.query<{ profile: Profile }>("SELECT profile FROM companies WHERE cik = $1", [cik]);
-  return rows[0]?.profile ?? null;
-}
-
-/**
- * The company with this website domain, else with one of its parent domains (investor.apple.com -> apple.com):
- * the longest match, then the best Fortune rank, then the id.
- */
-export async function profileByDomain(db: Queryable, candidates: string[]): Promise<Profile | null> {
-  const { rows } = await db.query<{ profile: Profile }>(
-    `SELECT c.profile FROM companies c, unnest($1::text[]) WITH ORDINALITY AS d(domain, position)
-     WHERE c.domains @> ARRAY[d.domain]
-     ORDER BY d.position, c.fortune_rank NULLS LAST, c.id LIMIT 1`,
-    [candidates],
-  );
-  return rows[0]?.profile ?? null;
-}
-
 export interface Filing {
   form: string;
   filed_on: string;
@@ -96,16 +72,47 @@ export interface Filing {
   source: string;
 }
 
-export async function recentFilings(db: Queryable, cik: number, limit: number): Promise<{ total: number; filings: Filing[] }> {
-  const [count, list] = await Promise.all([
-    db.query<{ n: number }>("SELECT count(*)::int AS n FROM filings WHERE cik = $1", [cik]),
-    db.query<Filing>(
-      `SELECT form, filed_on::text AS filed_on, accession_number, description, url, source FROM filings
-       WHERE cik = $1 ORDER BY filed_on DESC, accession_number DESC LIMIT $2`,
-      [cik, limit],
-    ),
-  ]);
-  return { total: count.rows[0].n, filings: list.rows };
+export type ProfileWithFilings = Profile & { filings: { total: number; recent: Filing[] } };
+
+/**
+ * A profile with its newest filings, in one query: every query of a service with a schema of its own is a
+ * transaction of its own (BEGIN, SET LOCAL search_path, the query, COMMIT), so round trips are what a request costs.
+ */
+async function profileWithFilings(db: Queryable, where: string, params: unknown[], filingsLimit: number): Promise<ProfileWithFilings | null> {
+  const limit = `$${params.length + 1}`;
+  const { rows } = await db.query<{ profile: Profile; total: number; recent: Filing[] }>(
+    `SELECT c.profile,
+       (SELECT count(*)::int FROM filings f WHERE f.cik = c.cik) AS total,
+       coalesce((SELECT json_agg(r ORDER BY r.filed_on DESC, r.accession_number DESC) FROM (
+         SELECT f.form, f.filed_on::text AS filed_on, f.accession_number, f.description, f.url, f.source FROM filings f
+         WHERE f.cik = c.cik ORDER BY f.filed_on DESC, f.accession_number DESC LIMIT ${limit}) r), '[]') AS recent
+     FROM companies c WHERE ${where}`,
+    [...params, filingsLimit],
+  );
+  const row = rows[0];
+  return row ? { ...row.profile, filings: { total: row.total, recent: row.recent } } : null;
+}
+
+export function profileById(db: Queryable, id: string, filingsLimit: number): Promise<ProfileWithFilings | null> {
+  return profileWithFilings(db, "c.id = $1", [id], filingsLimit);
+}
+
+export function profileByCik(db: Queryable, cik: number, filingsLimit: number): Promise<ProfileWithFilings | null> {
+  return profileWithFilings(db, "c.cik = $1", [cik], filingsLimit);
+}
+
+/**
+ * The company with this website domain, else with one of its parent domains (investor.apple.com -> apple.com):
+ * the longest match, then the best Fortune rank, then the id.
+ */
+export function profileByDomain(db: Queryable, candidates: string[], filingsLimit: number): Promise<ProfileWithFilings | null> {
+  return profileWithFilings(
+    db,
+    `c.id = (SELECT c2.id FROM companies c2, unnest($1::text[]) WITH ORDINALITY AS d(domain, position)
+       WHERE c2.domains @> ARRAY[d.domain] ORDER BY d.position, c2.fortune_rank NULLS LAST, c2.id LIMIT 1)`,
+    [candidates],
+    filingsLimit,
+  );
 }
 
 export interface SearchFilters {
@@ -161,15 +168,20 @@ export async function searchCompanies(db: Queryable, filters: SearchFilters, pag
   if (filters.sector !== undefined) filter.where((p) => `lower(c.sector) = lower(${p(filters.sector)})`);
   if (filters.state !== undefined) filter.where((p) => `c.state = ${p(filters.state!.toUpperCase())}`);
   filter.atLeast("c.employees", filters.minEmployees);
-  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM companies c ${filter.sql}`, filter.params);
-  const total = count.rows[0].n;
-  if (total <= page.offset) return { total, hits: [] };
-  const { rows } = await db.query<SearchHit>(
-    `SELECT ${HIT_COLUMNS}, round((${score})::numeric, 4)::float8 AS match_score FROM companies c ${filter.sql}
+  const countParams = [...filter.params];
+  // One round trip: the total rides on every row; only a page past the end needs a count of its own.
+  const { rows } = await db.query<SearchHit & { total: number }>(
+    `SELECT ${HIT_COLUMNS}, round((${score})::numeric, 4)::float8 AS match_score, count(*) OVER ()::int AS total
+     FROM companies c ${filter.sql}
      ORDER BY ${order} LIMIT ${filter.param(page.limit)} OFFSET ${filter.param(page.offset)}`,
     filter.params,
   );
-  return { total, hits: rows };
+  if (rows.length === 0) {
+    if (page.offset === 0) return { total: 0, hits: [] };
+    const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM companies c ${filter.sql}`, countParams);
+    return { total: count.rows[0].n, hits: [] };
+  }
+  return { total: rows[0].total, hits: rows.map(({ total: _total, ...hit }) => hit) };
 }
 
 /** The values a column holds (industry or sector) closest to a value no company has, for the 400's suggestions. */

@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { pageInfo, pageOf } from "@apiplat/catalogue";
+import { errors, ok, successSchema } from "@apiplat/service-kit";
+import type { Queryable } from "@apiplat/storage";
+import { US_STATES, hasDistinctiveWord } from "../domain/names.js";
+import * as S from "../schemas.js";
+import { closestValues, searchCompanies } from "../store/companies.js";
+
+/**
+ * An industry or sector no company has is a mistake in the request (400 with the closest values), not an empty page.
+ * Checked only when a search finds nothing: a result proves the value exists.
+ */
+async function checkKnown(db: Queryable, field: "industry" | "sector", value: string | undefined): Promise<void> {
+  if (value === undefined) return;
+  const { known, suggestions } = await closestValues(db, field, value.trim());
+  if (!known) {
+    const closest = suggestions.length ? `; the closest are ${suggestions.map((s) => `"${s}"`).join(", ")}` : "";
+    throw errors.validation(field, `is not the ${field} of any company${closest}`);
+  }
+}
+
+export const searchRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = async (app, { db }) => {
+  app.get(
+    "/search",
+    {
+      schema: {
+        summary: "Search companies",
+        description:
+          "By name (typo-tolerant trigram match, legal suffixes ignored), ticker, industry, sector, headquarters state and minimum employees; filters combine. Without a name, companies come by Fortune rank, then name.",
+        querystring: S.SearchQuery,
+        response: { 200: successSchema(S.SearchPage) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const page = pageOf(query);
+      if (query.name !== undefined && !hasDistinctiveWord(query.name)) {
+        throw errors.validation("name", "must contain a word besides legal suffixes such as Inc or Ltd");
+      }
+      if (query.state !== undefined && !US_STATES.has(query.state.toUpperCase())) {
+        throw errors.validation("state", "must be a US state or territory code such as CA, NY or DC");
+      }
+      const { total, hits } = await searchCompanies(
+        db,
+        { name: query.name, ticker: query.ticker, industry: query.industry?.trim(), sector: query.sector?.trim(), state: query.state, minEmployees: query.min_employees },
+        page,
+      );
+      if (total === 0) {
+        await checkKnown(db, "industry", query.industry);
+        await checkKnown(db, "sector", query.sector);
+      }
+      return ok({ ...pageInfo(page, total), companies: hits });
+    },
+  );
+};

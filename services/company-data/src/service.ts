@@ -1,0 +1,81 @@
+import { catalogueSourcesRoutes, catalogueTables, createCatalogueLoader, defineIngestion, liveIngestionScheduler } from "@apiplat/catalogue";
+import type { PlatformConfig } from "@apiplat/config";
+import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
+import { defineService } from "@apiplat/service-kit";
+import { datasetSources } from "./ingest/datasets.js";
+import { secEdgarSource } from "./ingest/sec-edgar.js";
+import { companyRoutes } from "./routes/companies.js";
+import { searchRoutes } from "./routes/search.js";
+import { readSettings, type CompanyDataSettings } from "./settings.js";
+
+interface CompanyDataInject {
+  outbound: OutboundClient;
+}
+
+function sources(settings: CompanyDataSettings, outbound: OutboundClient) {
+  const live = settings.secUserAgent
+    ? [
+        secEdgarSource({
+          userAgent: settings.secUserAgent,
+          wwwBase: settings.secWwwBase,
+          dataBase: settings.secDataBase,
+          requestsPerSecond: settings.secRequestsPerSecond,
+          ciks: settings.secCiks,
+          maxSubmissions: settings.secMaxSubmissions,
+          outbound,
+        }),
+      ]
+    : [];
+  return [...datasetSources(), ...live];
+}
+
+const outboundFor = (config: PlatformConfig) => createOutboundClient({ allowCidrs: config.outboundAllowCidrs });
+
+/** `npm run ingest -- company-data [--source sec-tickers,fortune-1000,...]`; `--source sec-edgar` with SEC_USER_AGENT set. */
+export const ingestion = defineIngestion({
+  sources: ({ config }) => sources(readSettings(config.env), outboundFor(config)),
+});
+
+export default defineService<CompanyDataSettings, CompanyDataInject>({
+  name: "company-data",
+  description:
+    "Company profiles merged from SEC EDGAR, the Fortune 1000, DBpedia and People Data Labs: search by name, ticker, sector and size, full profiles with per-field provenance and recent filings, lookup by domain.",
+  settings: readSettings,
+  ownSchema: true,
+  sharedTables: [catalogueTables],
+  migrations: new URL("../migrations", import.meta.url),
+  async build({ app, platform, settings, inject, background, readiness }) {
+    const { db, config, now } = platform;
+    const all = sources(settings, inject.outbound ?? outboundFor(config));
+    const loader = createCatalogueLoader({
+      db,
+      sources: all,
+      tables: ["sec_tickers", "fortune_companies"],
+      context: { datasetsDir: config.datasetsDir, now },
+      log: app.log,
+      enabled: settings.autoLoad,
+    });
+    background(loader.work);
+    readiness("catalogue", async () => loader.ready());
+    const live = all.find((s) => s.live);
+    if (live) {
+      background(
+        liveIngestionScheduler({
+          db,
+          source: live,
+          intervalMs: settings.secFetchIntervalMs,
+          datasetsDir: config.datasetsDir,
+          now,
+          after: loader.loaded,
+          onRun: (summary) => app.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, "company-data: SEC EDGAR fetched"),
+        }),
+      );
+    }
+    await app.register(async (catalogue) => {
+      loader.guard(catalogue);
+      await catalogue.register(searchRoutes, { db });
+      await catalogue.register(companyRoutes, { db });
+      await catalogue.register(catalogueSourcesRoutes, { db, sources: all });
+    });
+  },
+});

@@ -1,0 +1,62 @@
+/**
+ * The company-data service on the real dataset files, and the same files read straight from disk so that tests
+ * compute their expected values independently of the service.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { runIngestions } from "@apiplat/catalogue";
+import { loadConfig } from "@apiplat/config";
+import { startService, type StartedService } from "@apiplat/testing";
+import { parse } from "csv-parse/sync";
+import { datasetSources } from "../src/ingest/datasets.js";
+import service from "../src/service.js";
+
+export const datasetsDir = loadConfig(process.env).datasetsDir;
+const folder = path.join(datasetsDir, "company-data");
+
+export async function startCompanyData(options: { embedded?: boolean; load?: boolean } = {}): Promise<StartedService> {
+  const started = await startService(service, {
+    embedded: options.embedded,
+    settings: { autoLoad: false, secUserAgent: null },
+    env: { DATASETS_DIR: datasetsDir },
+  });
+  if (options.load !== false) {
+    const runs = await runIngestions(started.platform.deps.db, datasetSources(), { datasetsDir, now: () => new Date() });
+    for (const run of runs) if (run.status !== "succeeded") throw new Error(`${run.source}: ${run.error}`);
+  }
+  return started;
+}
+
+function csv(file: string): Record<string, string>[] {
+  return parse(readFileSync(path.join(folder, file)), { columns: true, relax_quotes: true }) as Record<string, string>[];
+}
+
+export type SecRow = [number, string, string, string];
+export const secRows = (): SecRow[] => (JSON.parse(readFileSync(path.join(folder, "sec_company_tickers_exchange.json"), "utf8")) as { data: SecRow[] }).data;
+export const fortuneRows = () => csv("fortune_1000_2021.csv");
+export const pdlRows = () => csv("pdl_companies_sample.csv");
+export const dbpediaRows = () => csv("dbpedia_company_abstracts.csv");
+export const indexRows = () => csv("edgar_daily_index_2020-01-03.csv");
+export const submissions = () => JSON.parse(readFileSync(path.join(folder, "edgar_submissions_CIK0000717423.json"), "utf8"));
+
+export const tenDigits = (cik: number | string) => String(cik).padStart(10, "0");
+
+/** The first SEC row of a ticker (as the file lists it). */
+export function secRowOf(ticker: string): SecRow {
+  const row = secRows().find((r) => r[2] === ticker);
+  if (!row) throw new Error(`no SEC row for ${ticker}`);
+  return row;
+}
+
+/** The CIK of the SEC company holding a ticker, compared without separators (BRKA = BRK-A), as the README states. */
+export function cikOfTicker(ticker: string): number | undefined {
+  const key = (t: string) => t.toUpperCase().replace(/[^A-Z0-9]/g, "");
+  return secRows().find((r) => key(r[2]) === key(ticker))?.[0];
+}
+
+export function getter(started: StartedService, headers: Record<string, string>) {
+  return async (url: string, h: Record<string, string> = headers) => {
+    const res = await started.app.inject({ method: "GET", url, headers: h });
+    return { status: res.statusCode, body: res.json() };
+  };
+}

@@ -1,0 +1,130 @@
+import type { StartedService } from "@apiplat/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cikOfTicker, fortuneRows, getter, pdlRows, secRowOf, startCompanyData, tenDigits } from "./helpers.js";
+
+let started: StartedService;
+let get: ReturnType<typeof getter>;
+
+beforeAll(async () => {
+  started = await startCompanyData();
+  get = getter(started, (await started.subscribe("PRO")).headers);
+});
+afterAll(() => started.close());
+
+const ids = (body: { data: { companies: { id: string }[] } }) => body.data.companies.map((c) => c.id);
+
+describe("GET /search by name", () => {
+  it("finds a company by its name, typos and legal suffixes notwithstanding", async () => {
+    const jnj = tenDigits(secRowOf("JNJ")[0]);
+    const exact = await get("/search?name=Johnson%20%26%20Johnson");
+    expect(exact.status).toBe(200);
+    expect(exact.body.data.companies[0]).toMatchObject({ id: jnj, ticker: "JNJ", match_score: 1 });
+    const typo = await get("/search?name=jonson%20and%20jonson");
+    expect(typo.body.data.companies[0].id).toBe(jnj);
+
+    const apple = tenDigits(secRowOf("AAPL")[0]);
+    const plain = await get("/search?name=apple");
+    expect(plain.body.data.companies[0]).toMatchObject({ id: apple, name: "Apple", legal_name: "Apple Inc.", match_score: 1 });
+    for (const spelling of ["Apple%20Inc.", "APPLE%20CORP", "apple,%20ltd", "The%20Apple%20Company", "Aple%20Inc"]) {
+      const { body } = await get(`/search?name=${spelling}`);
+      expect(body.data.companies[0].id, spelling).toBe(apple);
+    }
+  });
+
+  it("says so when nothing matches, and refuses a name that is only a legal suffix", async () => {
+    const { status, body } = await get("/search?name=zzqxqzz");
+    expect(status).toBe(200);
+    expect(body.data).toEqual({ total_results: 0, limit: 10, next_cursor: null, companies: [] });
+    const suffix = await get("/search?name=Inc.");
+    expect(suffix.status).toBe(400);
+    expect(suffix.body.error.details).toEqual([{ field: "name", issue: "must contain a word besides legal suffixes such as Inc or Ltd" }]);
+  });
+});
+
+describe("GET /search filters", () => {
+  it("finds every ticker of a company, separators ignored", async () => {
+    const berkshire = tenDigits(secRowOf("BRK-B")[0]);
+    for (const ticker of ["BRK-B", "brk.b", "BRKA"]) {
+      const { body } = await get(`/search?ticker=${ticker}`);
+      expect(ids(body), ticker).toEqual([berkshire]);
+    }
+    expect((await get("/search?ticker=B%24RK")).status).toBe(400);
+  });
+
+  it("combines sector, state and minimum employees, by Fortune rank", async () => {
+    const rows = fortuneRows()
+      .filter((r) => r.sector === "Technology" && r.state === "CA" && Number(r["num. of employees"]) >= 50_000)
+      .sort((a, b) => Number(a.rank) - Number(b.rank));
+    expect(rows.length).toBeGreaterThan(3);
+    const expected = rows.map((r) => tenDigits(cikOfTicker(r.Ticker)!));
+    const { body } = await get("/search?sector=technology&state=ca&min_employees=50000");
+    expect(ids(body)).toEqual(expected);
+    expect(body.data.companies.map((c: { employees: number }) => c.employees)).toEqual(rows.map((r) => Number(r["num. of employees"])));
+  });
+
+  it("filters by industry and by the largest employee count", async () => {
+    const industry = "information technology and services";
+    const { body } = await get(`/search?industry=${encodeURIComponent(industry.toUpperCase())}&limit=100`);
+    expect(body.data.total_results).toBe(pdlRows().filter((r) => r.industry === industry).length);
+    expect(new Set(body.data.companies.map((c: { industry: string }) => c.industry))).toEqual(new Set([industry]));
+
+    const most = Math.max(...fortuneRows().map((r) => Number(r["num. of employees"])));
+    const largest = fortuneRows().filter((r) => Number(r["num. of employees"]) >= most);
+    const top = await get(`/search?min_employees=${most}`);
+    expect(top.body.data.companies.map((c: { name: string }) => c.name)).toEqual(largest.map((r) => r.company));
+    expect((await get(`/search?min_employees=${most + 1}`)).body.data.total_results).toBe(0);
+  });
+
+  it("refuses an unknown sector, industry or state with the closest values", async () => {
+    const sector = await get("/search?sector=tech");
+    expect(sector.status).toBe(400);
+    expect(sector.body.error.details[0].field).toBe("sector");
+    expect(sector.body.error.details[0].issue).toContain('"Technology"');
+    expect((await get("/search?industry=underwater%20basket%20weaving")).body.error.details[0].field).toBe("industry");
+    expect((await get("/search?state=ZZ")).body.error.details).toEqual([{ field: "state", issue: "must be a US state or territory code such as CA, NY or DC" }]);
+    expect((await get("/search?state=CAL")).status).toBe(400);
+  });
+
+  it("bounds min_employees", async () => {
+    expect((await get("/search?min_employees=10000000")).status).toBe(200);
+    for (const value of ["10000001", "-1", "1.5"]) {
+      const { status, body } = await get(`/search?min_employees=${value}`);
+      expect(status, value).toBe(400);
+      expect(body.error.details[0].field).toBe("min_employees");
+    }
+  });
+});
+
+describe("GET /search pagination", () => {
+  it("pages through a sector with cursors, without overlap, by rank", async () => {
+    const ranks = fortuneRows().filter((r) => r.sector === "Financials").map((r) => Number(r.rank)).sort((a, b) => a - b);
+    expect(ranks.length).toBeGreaterThan(100);
+    const first = await get("/search?sector=Financials&limit=100");
+    expect(first.body.data).toMatchObject({ total_results: ranks.length, limit: 100 });
+    expect(first.body.data.companies).toHaveLength(100);
+    const second = await get(`/search?sector=Financials&limit=100&cursor=${first.body.data.next_cursor}`);
+    expect(second.body.data.next_cursor).toBeNull();
+    const all = [...first.body.data.companies, ...second.body.data.companies];
+    expect(all.map((c: { fortune_rank: number }) => c.fortune_rank)).toEqual(ranks);
+    expect(new Set(all.map((c: { id: string }) => c.id)).size).toBe(ranks.length);
+  });
+
+  it("defaults to 10 results, allows 1 to 100, and refuses a cursor that is not this query's", async () => {
+    const { body } = await get("/search?sector=Energy");
+    expect(body.data.companies).toHaveLength(10);
+    expect((await get("/search?sector=Energy&limit=1")).body.data.companies).toHaveLength(1);
+    for (const limit of ["0", "101"]) {
+      const res = await get(`/search?sector=Energy&limit=${limit}`);
+      expect(res.status, limit).toBe(400);
+      expect(res.body.error.details[0].field).toBe("limit");
+    }
+    const other = await get(`/search?sector=Retailing&cursor=${body.data.next_cursor}`);
+    expect(other.status).toBe(400);
+    expect(other.body.error.details[0].field).toBe("cursor");
+    expect((await get("/search?cursor=not-a-cursor")).status).toBe(400);
+  });
+
+  it("needs a key", async () => {
+    expect((await get("/search?name=apple", { "x-gateway-host": "company-data.api.local" })).status).toBe(401);
+  });
+});

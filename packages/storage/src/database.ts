@@ -17,6 +17,12 @@ export interface Database extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The same database seen through connections of their own whose search_path is `schemas`, so that a statement is
+   * one round trip; closed with this Database. Absent where connections cannot be added (the embedded database has
+   * one per process).
+   */
+  withSearchPath?(schemas: readonly string[]): Database;
 }
 
 /** PostgreSQL type ids whose parsing we make identical on both back ends. */

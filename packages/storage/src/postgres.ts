@@ -64,11 +64,24 @@ export function poolDatabase(pool: pg.Pool, kind: Database["kind"], close: () =>
 }
 
 export function createPostgresDatabase(url: string, options: PostgresOptions = {}): Database {
-  const pool = createPool(url, {
-    max: options.maxConnections ?? 10,
-    options: options.schema ? `-c search_path=${options.schema}` : undefined,
+  const max = options.maxConnections ?? 10;
+  const pool = createPool(url, { max, options: options.schema ? `-c search_path=${options.schema}` : undefined });
+  const scoped = new Map<string, pg.Pool>();
+  const db = poolDatabase(pool, "postgres", async () => {
+    await Promise.all([...scoped.values(), pool].filter((p) => !p.ended).map((p) => p.end()));
   });
-  return poolDatabase(pool, "postgres", async () => {
-    if (!pool.ended) await pool.end();
-  });
+  return {
+    ...db,
+    withSearchPath(schemas) {
+      const path = schemas.join(",");
+      if (!/^[a-z0-9_]+(,[a-z0-9_]+)*$/.test(path)) throw new Error(`unsafe search_path: ${path}`);
+      let scopedPool = scoped.get(path);
+      if (!scopedPool) {
+        scopedPool = createPool(url, { max, options: `-c search_path=${path}` });
+        scoped.set(path, scopedPool);
+      }
+      // The pool is this Database's to end; the view's close releases nothing.
+      return poolDatabase(scopedPool, "postgres", async () => {});
+    },
+  };
 }

@@ -2,9 +2,10 @@ import type { Database, Queryable } from "./database.js";
 
 /**
  * A Database whose statements run in a PostgreSQL schema of the service's own, so that services sharing one database
- * (the local start, the test suites) cannot collide by table name. Every statement runs in a transaction that sets
- * `search_path` locally (the setting never leaks to the next user of a pooled or shared connection): the service's
- * schema first, then the connection's own path, where the platform's tables are. The schema is named after the
+ * (the local start, the test suites) cannot collide by table name. Its search_path is the service's schema first, then
+ * the connection's own path, where the platform's tables are. On PostgreSQL the view has connections of its own with
+ * that path set at connect (one round trip per statement); on the embedded database, whose one connection is shared,
+ * every statement runs in a transaction that sets `search_path` locally, so the setting never leaks to the next user. The schema is named after the
  * service, prefixed with the connection's own schema when that is not `public` (a test file's `test_<id>_news`).
  */
 export async function scopeToSchema(db: Database, service: string): Promise<Database> {
@@ -13,6 +14,8 @@ export async function scopeToSchema(db: Database, service: string): Promise<Data
   const base = rows[0]?.base ?? "public";
   const own = `${base === "public" ? "" : `${base}_`}${service.replace(/[^a-z0-9]+/gi, "_").toLowerCase()}`;
   await db.exec(`CREATE SCHEMA IF NOT EXISTS "${own}"`);
+  // Where the back end can give the service connections of its own, their search_path is set once, at connect.
+  if (db.withSearchPath && /^[a-z0-9_]+$/.test(base)) return { ...db.withSearchPath([own, base]), schema: own };
   const setPath = `SET LOCAL search_path TO "${own}", "${base}"`;
   const inSchema = <T>(work: (tx: Queryable) => Promise<T>) =>
     db.transaction(async (tx) => {

@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEmbeddedDatabase, createPostgresDatabase, scopeToSchema, type Database } from "../src/index.js";
+
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** A platform database in a schema of its own (as a test file's), and a service's view of it. */
+async function platformAndService(kind: "postgres" | "embedded"): Promise<{ platform: Database; service: Database; base: string }> {
+  if (kind === "embedded") {
+    const platform = await createEmbeddedDatabase();
+    return { platform, service: await scopeToSchema(platform, "news"), base: "public" };
+  }
+  const base = `scope_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+  const admin = createPostgresDatabase(TEST_DATABASE_URL);
+  await admin.exec(`CREATE SCHEMA ${base}`);
+  await admin.close();
+  const platform = createPostgresDatabase(TEST_DATABASE_URL, { schema: base, maxConnections: 3 });
+  return { platform, service: await scopeToSchema(platform, "news"), base };
+}
+
+describe.each(["postgres", "embedded"] as const)("a service's view of the %s database", (kind) => {
+  let platform: Database;
+  let service: Database;
+  let base: string;
+  beforeAll(async () => {
+    ({ platform, service, base } = await platformAndService(kind));
+    await platform.exec("CREATE TABLE accounts (id int PRIMARY KEY)");
+    await platform.query("INSERT INTO accounts VALUES (1), (2)");
+  });
+  afterAll(async () => {
+    if (kind === "postgres") await platform.exec(`DROP SCHEMA ${base} CASCADE; DROP SCHEMA ${base}_news CASCADE`);
+    await platform.close();
+  });
+
+  it("creates its tables in the service's schema and still reads the platform's", async () => {
+    const own = base === "public" ? "news" : `${base}_news`;
+    expect(service.schema).toBe(own);
+    await service.exec("CREATE TABLE articles (id int PRIMARY KEY)");
+    await service.query("INSERT INTO articles VALUES (7)");
+    const where = await platform.query<{ table_schema: string }>("SELECT table_schema FROM information_schema.tables WHERE table_name = 'articles'");
+    expect(where.rows).toEqual([{ table_schema: own }]);
+    expect((await service.query<{ n: number }>("SELECT count(*)::int AS n FROM accounts")).rows).toEqual([{ n: 2 }]);
+    expect((await service.query<{ search_path: string }>("SHOW search_path")).rows[0].search_path.replace(/[" ]/g, "")).toBe(`${own},${base}`);
+  });
+
+  it("leaves the platform's own path alone, transactions included", async () => {
+    await service.transaction(async (tx) => {
+      await tx.query("INSERT INTO articles VALUES (8)");
+    });
+    const platformPath = (await platform.query<{ search_path: string }>("SHOW search_path")).rows[0].search_path;
+    expect(platformPath).not.toContain("news");
+    await expect(platform.query("SELECT * FROM articles")).rejects.toThrow(/articles/);
+    expect((await service.query<{ id: number }>("SELECT id FROM articles ORDER BY id")).rows).toEqual([{ id: 7 }, { id: 8 }]);
+  });
+});

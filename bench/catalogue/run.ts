@@ -14,7 +14,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { runIngestion, type ServiceIngestion } from "@apiplat/catalogue";
 import { loadConfig } from "@apiplat/config";
-import { buildService, type ServiceManifest } from "@apiplat/service-kit";
+import { buildService, serviceDatabase, type ServiceManifest } from "@apiplat/service-kit";
 import { createTestPlatform } from "@apiplat/testing";
 import { onCoreZero, withCoreZeroIsolated } from "../lib/cores.js";
 import { cpuSeconds } from "../lib/proc-cpu.js";
@@ -53,9 +53,11 @@ async function serve(name: string, embedded: boolean): Promise<void> {
     env: { LOG_LEVEL: "warn", LOG_REQUESTS: "false", RATE_LIMITS: "off", DATASETS_DIR: datasetsDir },
   });
   const app = await buildService(module.default, platform.deps, { settings: { autoLoad: false } });
+  // The service's tables, in its own schema when it has one.
+  const db = await serviceDatabase(module.default, platform.deps.db);
   const ingestion = [];
   for (const source of module.ingestion.sources({ config: platform.deps.config, options: {} }).filter((s) => !s.live)) {
-    const summary = await runIngestion(platform.deps.db, source, { datasetsDir, now: () => new Date() });
+    const summary = await runIngestion(db, source, { datasetsDir, now: () => new Date() });
     ingestion.push({ source: source.name, rows: summary.rows_read, seconds: Math.round((summary.finished_at.getTime() - summary.started_at.getTime()) / 100) / 10, rows_per_second: summary.rows_per_second });
   }
   const { key } = await platform.subscribe(module.default.name, "MEGA");

@@ -74,6 +74,7 @@ const DOCUMENTED_ERRORS: Array<{ readme: string; includes: string; status: numbe
   { readme: "services/real-estate/README.md", includes: "search?lat=38.5&radius_km=3", status: 400 },
   { readme: "services/real-estate/README.md", includes: "3526%20Hihg%20St", status: 404 },
   { readme: "services/video-analytics/README.md", includes: "trending?country=de", status: 404 },
+  { readme: "services/search-results/README.md", includes: "num=101", status: 400 },
 ];
 
 const NOT_A_DEPLOYED_SERVICE: Record<number, string> = {

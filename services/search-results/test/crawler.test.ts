@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { runIngestion } from "@apiplat/catalogue";
 import { createOutboundClient } from "@apiplat/outbound-guard";
-import { startService, type StartedService } from "@apiplat/testing";
+import { SSRF_TARGETS, startService, startSsrfTestbed, type StartedService } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crawlSource, type CrawlOptions } from "../src/ingest/crawler.js";
 import service from "../src/service.js";
@@ -139,5 +139,23 @@ describe("the crawler", () => {
       `http://site.test:${port}/: robots.txt could not be fetched: url must not resolve to a private, loopback, link-local or metadata address.`,
       `http://127.0.0.1:${port}/: robots.txt could not be fetched: url must not point to a private, loopback, link-local or metadata address.`,
     ]);
+  });
+
+  it("refuses every hostile URL of the shared SSRF list as a seed, and connects to none of them", async () => {
+    // No endpoint takes a URL (the crawl is a command), so the security suite has nothing to drive: the list runs here.
+    const bed = await startSsrfTestbed();
+    try {
+      const outbound = createOutboundClient({ allowCidrs: bed.allowCidrs.split(","), resolve });
+      for (const target of SSRF_TARGETS) {
+        bed.reset();
+        const summary = await runIngestion(started.platform.deps.db, crawlSource(options({ outbound, seeds: [target.url(bed)], delayMs: 0 })), { datasetsDir: "", now: () => new Date() });
+        expect(summary.inserted, target.name).toBe(0);
+        expect(summary.rows_skipped, target.name).toBeGreaterThanOrEqual(1);
+        expect(bed.canary.connections, target.name).toBe(0);
+      }
+      expect(bed.canary.total).toBe(0);
+    } finally {
+      await bed.close();
+    }
   });
 });

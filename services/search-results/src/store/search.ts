@@ -30,7 +30,11 @@ export interface Ranking {
   relatedDepth: number;
 }
 
-const HEADLINE_OPTIONS = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, MaxWords=30, MinWords=15, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "`;
+const MARKERS = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, MaxWords=30, MinWords=15, ShortWord=2`;
+/** Up to two fragments of the body around the matched words. */
+const HEADLINE_FRAGMENTS = `${MARKERS}, MaxFragments=2, FragmentDelimiter=" … "`;
+/** When the body holds no match (the words are in the title only), fragments are empty: the body's opening instead. */
+const HEADLINE_OPENING = MARKERS;
 
 /** The query as "any of its words", when it is a plain query of two words or more; null otherwise. */
 function anyWordQuery(query: TextQuery): TextQuery | null {
@@ -90,11 +94,15 @@ export async function searchWeb(db: Queryable, request: SearchRequest, ranking: 
   const rank = `${textRank} + ${filter.param(ranking.titleBoost)}::float4 * (title_document @@ ${allWords})::int`;
   // The first page also reads a few more results than it shows: their titles feed related searches.
   const fetched = request.offset === 0 ? Math.max(request.limit, ranking.relatedDepth) : request.limit;
-  const options = filter.param(HEADLINE_OPTIONS);
+  const fragments = filter.param(HEADLINE_FRAGMENTS);
+  const opening = filter.param(HEADLINE_OPENING);
   const shown = filter.param(request.limit);
   const { rows } = await db.query<WebHit & { total: number }>(
     `SELECT p.dataset, p.url, p.title, p.published_at, m.total,
-       CASE WHEN m.ordinal <= ${shown} THEN ts_headline(p.text_config, CASE WHEN p.body = '' THEN p.title ELSE p.body END, ${tsquery}, ${options}) END AS marked,
+       CASE WHEN m.ordinal <= ${shown} THEN coalesce(
+         nullif(ts_headline(p.text_config, p.body, ${tsquery}, ${fragments}), ''),
+         ts_headline(p.text_config, CASE WHEN p.body = '' THEN p.title ELSE p.body END, ${tsquery}, ${opening})
+       ) END AS marked,
        p.title || ' ' || left(p.body, 300) AS opening
      FROM (SELECT id, rank, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY rank DESC, id) AS ordinal
            FROM (SELECT id, ${rank} AS rank FROM web_pages ${filter.sql}) ranked

@@ -114,6 +114,8 @@ describe("GET /search", () => {
     const pageOne = (await get("/search?q=born&num=10")).body.data.organic_results.map((r: { link: string }) => r.link);
     const pageTwo = (await get("/search?q=born&num=10&page=2")).body.data.organic_results.map((r: { link: string }) => r.link);
     expect([...pageOne, ...pageTwo]).toEqual(twenty);
+    const secondPage = (await get("/search?q=born&num=10&page=2")).body.data.organic_results as { snippet: string; snippet_highlighted_words: string[] }[];
+    expect(secondPage.every((r) => r.snippet.length > 0 && r.snippet_highlighted_words.length > 0)).toBe(true);
 
     const tooMany = await get("/search?q=born&num=101");
     expect(tooMany.status).toBe(400);
@@ -151,7 +153,9 @@ describe("GET /search", () => {
       expect(query.startsWith("moka pot ")).toBe(true);
       expect(link).toBe(`/search?q=${encodeURIComponent(query)}`);
     }
-    expect((await get("/search?q=moka%20pot&page=2")).body.data.related_searches).toEqual([]);
+    const later = await get("/search?q=moka%20pot&page=2");
+    expect(later.status, JSON.stringify(later.body)).toBe(200);
+    expect(later.body.data.related_searches).toEqual([]);
   });
 
   it("safe=active leaves out pages with a word of the explicit-terms list", async () => {

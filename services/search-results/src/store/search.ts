@@ -50,13 +50,14 @@ const ALL_WORDS_BOOST = 1;
 
 /**
  * The documents of a table that match the request: the text, the language, and safe search. `tsquery` is what
- * matches (every word, or any word with `anyWord`), `allWords` the query that needs every word.
+ * matches (every word, or any word with `anyWord`), `allWords()` the query that needs every word.
  */
-function matching(table: Table, request: SearchRequest, anyWord = false): { filter: SqlFilter; tsquery: string; allWords: string } {
+function matching(table: Table, request: SearchRequest, anyWord = false): { filter: SqlFilter; tsquery: string; allWords: () => string } {
   const filter = new SqlFilter();
-  const allWords = tsquerySql(filter, request.query, request.config);
   const either = anyWord ? anyWordQuery(request.query) : null;
-  const tsquery = either ? tsquerySql(filter, either, request.config) : allWords;
+  const tsquery = tsquerySql(filter, either ?? request.query, request.config);
+  // Its values are added only when asked for (a count does not use it, and PostgreSQL refuses unused parameters).
+  const allWords = () => (either ? tsquerySql(filter, request.query, request.config) : tsquery);
   filter.where(`document @@ ${tsquery}`);
   if (request.language) {
     // Web pages know their language (crawled pages may not be English); every image caption and headline is English.
@@ -84,19 +85,44 @@ export interface WebHit {
   opening: string;
 }
 
+/**
+ * A page of web results. With any-word matching, when the requested page lies among the pages that hold every word
+ * (the usual case), only those are ranked (ranking reads each page's whole vector, and a word such as "beer" is on
+ * thousands of pages), and the total still counts the pages holding any word: the order is the same, as every
+ * all-words page ranks above every other.
+ */
 export async function searchWeb(db: Queryable, request: SearchRequest, ranking: Ranking): Promise<{ total: number; hits: WebHit[] }> {
-  const { filter, tsquery, allWords } = matching("web_pages", request, ranking.anyWord);
+  const anyWord = ranking.anyWord && anyWordQuery(request.query) !== null;
+  if (anyWord) {
+    const allWordsPages = await countMatches(db, "web_pages", request, false);
+    if (request.offset + fetchedFor(request, ranking) <= allWordsPages) {
+      const { hits } = await rankedPage(db, request, ranking, false);
+      return { total: await countMatches(db, "web_pages", request, true), hits };
+    }
+  }
+  return rankedPage(db, request, ranking, anyWord);
+}
+
+/** The first page also reads a few more results than it shows: their titles feed related searches. */
+function fetchedFor(request: SearchRequest, ranking: Ranking): number {
+  return request.offset === 0 ? Math.max(request.limit, ranking.relatedDepth) : request.limit;
+}
+
+async function rankedPage(db: Queryable, request: SearchRequest, ranking: Ranking, anyWord: boolean): Promise<{ total: number; hits: WebHit[] }> {
+  const matched = matching("web_pages", request, anyWord);
+  const { filter, tsquery } = matched;
+  const allWords = matched.allWords();
   // Pages holding every word rank as the every-word query ranks them (covers of all the words close together),
   // above the pages holding only some, which rank by covers of any word.
   const textRank = tsquery === allWords
     ? `ts_rank_cd(document, ${allWords}, ${RANK_NORMALIZATION})`
     : `CASE WHEN document @@ ${allWords} THEN ${ALL_WORDS_BOOST} + ts_rank_cd(document, ${allWords}, ${RANK_NORMALIZATION}) ELSE ts_rank_cd(document, ${tsquery}, ${RANK_NORMALIZATION}) END`;
   const rank = `${textRank} + ${filter.param(ranking.titleBoost)}::float4 * (title_document @@ ${allWords})::int`;
-  // The first page also reads a few more results than it shows: their titles feed related searches.
-  const fetched = request.offset === 0 ? Math.max(request.limit, ranking.relatedDepth) : request.limit;
+  const fetched = fetchedFor(request, ranking);
   const fragments = filter.param(HEADLINE_FRAGMENTS);
   const opening = filter.param(HEADLINE_OPENING);
-  const shown = filter.param(request.limit);
+  // ordinal counts from the first result of all pages: the page shown ends at offset + limit.
+  const shown = filter.param(request.offset + request.limit);
   const { rows } = await db.query<WebHit & { total: number }>(
     `SELECT p.dataset, p.url, p.title, p.published_at, m.total,
        CASE WHEN m.ordinal <= ${shown} THEN coalesce(
@@ -112,7 +138,7 @@ export async function searchWeb(db: Queryable, request: SearchRequest, ranking: 
     filter.params,
   );
   if (rows.length > 0) return { total: rows[0].total, hits: rows.map(({ total: _total, ...hit }) => hit) };
-  return { total: await countMatches(db, "web_pages", request, ranking.anyWord), hits: [] };
+  return { total: await countMatches(db, "web_pages", request, anyWord), hits: [] };
 }
 
 export interface ImageHit {

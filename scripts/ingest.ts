@@ -51,7 +51,10 @@ if (unknown.length) {
   console.error(`${service}: unknown source ${unknown.join(", ")}; its sources are ${sources.map((s) => s.name).join(", ")}.`);
   process.exit(2);
 }
-const selected = names.length ? sources.filter((s) => names.includes(s.name)) : sources.filter((s) => !s.live);
+// By default the dataset sources; a service that answers the command's flags with live sources alone (a crawl's
+// seeds) gets those run.
+const fileSources = sources.filter((s) => !s.live);
+const selected = names.length ? sources.filter((s) => names.includes(s.name)) : fileSources.length ? fileSources : sources;
 const limit = limitFlag[0] === undefined ? undefined : Number(limitFlag[0]);
 if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
   console.error("--limit must be a positive whole number of records.");

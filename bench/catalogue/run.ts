@@ -1,5 +1,5 @@
 /**
- * Ingestion speed and search latency of a catalogue service (news, video-analytics), on the real PostgreSQL or on
+ * Ingestion speed and search latency of a catalogue service (news, video-analytics, search-results), on the real PostgreSQL or on
  * the embedded PGlite:
  *
  *   bash scripts/pnpm.sh exec tsx bench/catalogue/run.ts <service> [seconds per scenario, default 10] [--embedded]
@@ -31,6 +31,16 @@ const SCENARIOS: Record<string, Scenario[]> = {
     { name: "GET /search?country=us&category=politics (newest first)", paths: ["/search?country=us&category=politics"] },
     { name: "GET /top-headlines?country=us", paths: ["/top-headlines?country=us"] },
     { name: "GET /trending?window=7d", paths: ["/trending?window=7d"] },
+  ],
+  "search-results": [
+    {
+      name: "GET /search, 10 queries in turn (relevance, any word)",
+      paths: ["espresso crema", "store coffee beans", "buster keaton", "cofee grinder", "trappist beer", "chess grandmaster", "aging beer", "wizard of oz", '"moka pot"', "ale -lager"].map(
+        (q) => `/search?q=${encodeURIComponent(q)}`,
+      ),
+    },
+    { name: "GET /images, 5 queries in turn", paths: ["dog frisbee", "giraffe", "pizza", "man riding a wave", "train station"].map((q) => `/images?q=${encodeURIComponent(q)}`) },
+    { name: "GET /news, 5 queries in turn", paths: ["climate", "ukraine", "apple iphone", "world cup", "stock market"].map((q) => `/news?q=${encodeURIComponent(q)}`) },
   ],
   "video-analytics": [
     {

@@ -81,6 +81,7 @@ const DOCUMENTED_ERRORS: Array<{ readme: string; includes: string; status: numbe
   { readme: "services/product-data/README.md", includes: "locale=UK", status: 400 },
   { readme: "services/company-data/README.md", includes: "search?sector=tech\"", status: 400 },
   { readme: "services/company-data/README.md", includes: "domain/example.org", status: 404 },
+  { readme: "services/search-results/README.md", includes: "num=101", status: 400 },
 ];
 
 const NOT_A_DEPLOYED_SERVICE: Record<number, string> = {

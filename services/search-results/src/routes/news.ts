@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { ok, successSchema } from "@apiplat/service-kit";
+import type { Queryable } from "@apiplat/storage";
+import * as S from "../schemas.js";
+import { searchNews } from "../store/search.js";
+import { envelope, positionOf, prepareSearch } from "./query.js";
+
+export interface NewsRoutesOptions {
+  db: Queryable;
+}
+
+export const newsRoutes: FastifyPluginAsyncTypebox<NewsRoutesOptions> = async (app, { db }) => {
+  app.get(
+    "/news",
+    {
+      schema: {
+        summary: "News results",
+        description:
+          "Headlines with a link (HuffPost 2022 and UCI News Aggregator 2014) matching the query, title weighted over description, ranked by ts_rank_cd then newest first.",
+        querystring: S.SearchQuery,
+        response: { 200: successSchema(S.NewsSearchPage) },
+      },
+    },
+    async (request) => {
+      const prepared = await prepareSearch(db, request.query);
+      const { total, hits } = await searchNews(db, prepared.request);
+      return ok({
+        ...envelope(request.query, prepared, total),
+        news_results: hits.map((hit, index) => ({
+          position: positionOf(prepared, index),
+          title: hit.title,
+          link: hit.url,
+          source: hit.source_name,
+          date: hit.published_at.toISOString(),
+          snippet: hit.snippet,
+        })),
+      });
+    },
+  );
+};

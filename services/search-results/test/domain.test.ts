@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { canonicalUrl, displayedLink, htmlToText, isExplicit, parseDumpRow, wikipediaUrlOfDbpedia } from "../src/domain/pages.js";
+import { anyWordText } from "../src/domain/query.js";
+import { relatedQueries } from "../src/domain/related.js";
+import { isAllowed, parseRobots } from "../src/domain/robots.js";
+import { splitHighlights } from "../src/domain/snippets.js";
+
+describe("robots.txt", () => {
+  const robots = parseRobots(
+    "# comment\nUser-agent: *\nDisallow: /private\nAllow: /private/open\nDisallow: /*.pdf$\nCrawl-delay: 2\n\nUser-agent: apiplat-search-bot\nUser-agent: other\nDisallow: /mine\n",
+    "apiplat-search-bot/1.0",
+  );
+  it("reads the group of our user agent rather than *", () => {
+    expect(robots.crawlDelaySeconds).toBeNull();
+    expect(isAllowed(robots, "/mine/page")).toBe(false);
+    expect(isAllowed(robots, "/private")).toBe(true);
+  });
+  const star = parseRobots("User-agent: *\nDisallow: /private\nAllow: /private/open\nDisallow: /*.pdf$\nDisallow:\nCrawl-delay: 1.5\n", "apiplat-search-bot/1.0");
+  it("applies the longest matching rule, Allow on a tie, wildcards and $", () => {
+    expect(star.crawlDelaySeconds).toBe(1.5);
+    expect(isAllowed(star, "/private/x")).toBe(false);
+    expect(isAllowed(star, "/private/open/y")).toBe(true);
+    expect(isAllowed(star, "/docs/a.pdf")).toBe(false);
+    expect(isAllowed(star, "/docs/a.pdf?x=1")).toBe(true);
+    expect(isAllowed(star, "/")).toBe(true);
+    expect(isAllowed(parseRobots("User-agent: *\nDisallow: /a\nAllow: /a\n", "bot"), "/a")).toBe(true);
+    expect(isAllowed(parseRobots("", "bot"), "/anything")).toBe(true);
+  });
+});
+
+describe("pages", () => {
+  it("shows links as a results page does", () => {
+    expect(displayedLink("https://en.wikipedia.org/wiki/Choc'late_Allen")).toBe("https://en.wikipedia.org › wiki › Choc'late_Allen");
+    expect(displayedLink("https://beer.stackexchange.com/questions/8")).toBe("https://beer.stackexchange.com › questions › 8");
+    expect(displayedLink("https://example.org")).toBe("https://example.org");
+  });
+  it("canonicalizes URLs and maps DBpedia names to Wikipedia", () => {
+    expect(canonicalUrl("HTTPS://Example.ORG/a/#frag")).toBe("https://example.org/a");
+    expect(canonicalUrl("ftp://example.org/")).toBeNull();
+    expect(wikipediaUrlOfDbpedia("<http://dbpedia.org/resource/Choc\\'late_Allen>")).toBe("https://en.wikipedia.org/wiki/Choc'late_Allen");
+    expect(wikipediaUrlOfDbpedia("not a uri")).toBeNull();
+  });
+  it("reads dump rows and their HTML bodies", () => {
+    expect(parseDumpRow('  <row Id="1" Title="A &amp; B" Body="&lt;p&gt;x&lt;/p&gt;&#xA;" />')).toEqual({ Id: "1", Title: "A & B", Body: "<p>x</p>\n" });
+    expect(parseDumpRow('  <row Id="1" Title="broken />')).toBeNull();
+    expect(htmlToText("<p>One &amp; two</p><pre><code>x = 1</code></pre><script>bad()</script>")).toBe("One & two x = 1");
+  });
+  it("flags explicit words as whole words only", () => {
+    expect(isExplicit("A naked man")).toBe(true);
+    expect(isExplicit("Sussex and Essex")).toBe(false);
+  });
+});
+
+describe("queries, snippets and related searches", () => {
+  it("turns a plain query into any-word matching, and leaves operators alone", () => {
+    expect(anyWordText("porter vs stout")).toBe("porter OR vs OR stout");
+    expect(anyWordText("coffee")).toBeNull();
+    expect(anyWordText('"moka pot"')).toBeNull();
+    expect(anyWordText("beer -lager")).toBeNull();
+    expect(anyWordText("ale OR lager")).toBeNull();
+  });
+  it("splits marked headlines into the snippet and its highlighted words", () => {
+    expect(splitHighlights("Keep \u0002beans\u0003 cold; \u0002Beans\u0003 and \u0002beans\u0003")).toEqual({
+      snippet: "Keep beans cold; Beans and beans",
+      snippet_highlighted_words: ["beans", "Beans"],
+    });
+  });
+  it("suggests the phrases most results share, without the query's own words", () => {
+    const texts = ["Moka pot on induction stove", "Cleaning a moka pot: induction stove tips", "Moka pot crema", "Crema from a moka pot on a gas stove"];
+    // stove is in three texts; "induction stove" and crema in two (a pair before a word); induction is inside the pair.
+    expect(relatedQueries("moka pot", texts)).toEqual(["moka pot stove", "moka pot induction stove", "moka pot crema"]);
+    expect(relatedQueries("moka pot", ["only one text about moka pot crema"])).toEqual([]);
+  });
+});

@@ -14,7 +14,8 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { randomBytes } from "node:crypto";
@@ -49,6 +50,8 @@ interface Operation {
   path: string;
   parameters?: { name: string; in: string; required?: boolean }[];
   requestBody?: { required?: boolean };
+  /** [] on a public route (a hook URL, a tracking pixel): no key is sent to it. */
+  security?: unknown[];
 }
 
 interface Target {
@@ -68,7 +71,7 @@ function usage(): never {
 }
 
 /** The platform a recording runs on: the tests' embedded one, with the real datasets and models, quiet schedules. */
-function recordingEnv(file: ExamplesFile | null): Record<string, string> {
+function recordingEnv(file: ExamplesFile | null, recordingDir: string): Record<string, string> {
   const config = loadConfig(process.env);
   return {
     DATASETS_DIR: config.datasetsDir,
@@ -79,7 +82,7 @@ function recordingEnv(file: ExamplesFile | null): Record<string, string> {
     // Nothing scheduled reaches the internet during a recording.
     CURRENCY_FETCH_SCHEDULE: "off",
     CURRENCY_FETCH_ON_START: "false",
-    ...file?.recording?.env,
+    ...Object.fromEntries(Object.entries(file?.recording?.env ?? {}).map(([name, value]) => [name, value.replaceAll("${RECORDING_DIR}", recordingDir)])),
   };
 }
 
@@ -88,7 +91,7 @@ async function startSite(file: ExamplesFile | null): Promise<Server> {
   const server = createServer((request, response) => {
     request.resume();
     const page = pages[new URL(request.url ?? "/", "http://site").pathname];
-    if (page) response.writeHead(200, { "content-type": page.content_type }).end(page.body);
+    if (page) response.writeHead(200, { "content-type": page.content_type }).end(page.body_base64 ? Buffer.from(page.body_base64, "base64") : page.body);
     else response.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -164,23 +167,59 @@ function valueAt(source: unknown, dotted: string): unknown {
 function setAt(target: Record<string, unknown>, dotted: string, value: unknown): void {
   const keys = dotted.split(".");
   let node = target;
-  for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+  keys.slice(0, -1).forEach((key, index) => {
+    // "files.0" makes files an array.
+    node = (node[key] ??= /^\d+$/.test(keys[index + 1]) ? [] : {}) as Record<string, unknown>;
+  });
   node[keys.at(-1)!] = value;
 }
 
-/** The request with the values named in `from` filled in from earlier answers or the local site. */
-function resolvedRequest(key: string, entry: RecordedOperation, recorded: ExamplesFile["operations"], siteUrl: string): RecordedRequest {
+const FILE_WAIT_MS = 20_000;
+
+/** The first match of `pattern` in the newest file under `dir` that has one, waiting for files written in the background. */
+async function matchInFiles(dir: string, pattern: RegExp): Promise<string | undefined> {
+  const deadline = Date.now() + FILE_WAIT_MS;
+  while (Date.now() < deadline) {
+    const files = existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()) : [];
+    const paths = files.map((entry) => path.join(entry.parentPath, entry.name)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+    for (const file of paths) {
+      // Mail is quoted-printable: join its soft line breaks and decode "=" before matching.
+      const text = readFileSync(file, "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+      const found = pattern.exec(text)?.[1];
+      if (found) return found;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return undefined;
+}
+
+const DURATION_UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+interface Sources {
+  recorded: ExamplesFile["operations"];
+  siteUrl: string;
+  recordingDir: string;
+}
+
+/** The value a `from` source names: an earlier answer's field, a page of the local site, a file's match, a time. */
+async function sourceValue(source: string, { recorded, siteUrl, recordingDir }: Sources): Promise<unknown> {
+  const site = /^site (\/.*)$/.exec(source);
+  if (site) return `${siteUrl}${site[1]}`;
+  const file = /^file (\S+) (.+)$/.exec(source);
+  if (file) return matchInFiles(path.join(recordingDir, file[1]), new RegExp(file[2]));
+  const time = /^time \+(\d+)([mhd])$/.exec(source);
+  if (time) return new Date(Date.now() + Number(time[1]) * DURATION_UNITS[time[2]]).toISOString();
+  const [, operation, answerPath] = /^(\S+ \S+) (\S+)$/.exec(source) ?? [];
+  const answer = operation ? recorded[operation]?.response?.body : undefined;
+  return answer === undefined ? undefined : valueAt(answer, answerPath);
+}
+
+/** The request with the values named in `from` filled in. */
+async function resolvedRequest(key: string, entry: RecordedOperation, sources: Sources): Promise<RecordedRequest> {
   const request = structuredClone(entry.request ?? {}) as Record<string, unknown>;
   for (const [field, source] of Object.entries(entry.from ?? {})) {
-    const site = /^site (\/.*)$/.exec(source);
-    if (site) {
-      setAt(request, field, `${siteUrl}${site[1]}`);
-      continue;
-    }
-    const [, operation, answerPath] = /^(\S+ \S+) (\S+)$/.exec(source) ?? [];
-    const answer = operation ? recorded[operation]?.response.body : undefined;
-    const value = answer === undefined ? undefined : valueAt(answer, answerPath);
-    if (value === undefined) throw new Error(`${key}: from.${field} names "${source}", which no earlier answer holds`);
+    const value = await sourceValue(source, sources);
+    if (value === undefined) throw new Error(`from.${field} names "${source}", which gave nothing`);
     setAt(request, field, value);
   }
   return request as RecordedRequest;
@@ -232,7 +271,8 @@ async function bodyOf(response: Response, type: string | undefined): Promise<Buf
 }
 
 async function send(target: Target, operation: Operation, request: RecordedRequest): Promise<RecordedResponse> {
-  const headers: Record<string, string> = { ...target.headers, ...request.headers };
+  const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
+  const headers: Record<string, string> = { ...(isPublic ? {} : target.headers), ...request.headers };
   if (request.body !== undefined) headers["content-type"] = "application/json";
   const response = await fetch(urlOf(target, operation, request), {
     method: operation.method,
@@ -247,8 +287,8 @@ async function send(target: Target, operation: Operation, request: RecordedReque
   if (type) recorded.content_type = type;
   const location = response.headers.get("location");
   if (location) recorded.location = location;
-  if (type === "application/json" || type?.endsWith("+json")) recorded.body = JSON.parse(bytes.toString("utf8"));
-  else if (operation.method === "HEAD") recorded.description = `no body (HEAD); content-length ${response.headers.get("content-length") ?? "absent"}`;
+  if (operation.method === "HEAD") recorded.description = `no body (HEAD), content-length ${response.headers.get("content-length") ?? "absent"}`;
+  else if (bytes.length > 0 && (type === "application/json" || type?.endsWith("+json"))) recorded.body = JSON.parse(bytes.toString("utf8"));
   else recorded.description = describeBytes(type, bytes);
   return recorded;
 }
@@ -270,7 +310,8 @@ async function recordService(name: string): Promise<Outcome> {
   const existing = readExamplesFile(defaultFile);
   const site = await startSite(existing);
   const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  const target = await startTarget(name, recordingEnv(existing));
+  const recordingDir = mkdtempSync(path.join(tmpdir(), `record-examples-${name}-`));
+  const target = await startTarget(name, recordingEnv(existing, recordingDir));
   const outcome: Outcome = { recorded: 0, unavailable: [], failures: [], dropped: [] };
   try {
     await untilReady(target.url);
@@ -287,11 +328,11 @@ async function recordService(name: string): Promise<Outcome> {
         outcome.failures.push(`${key}: takes required parameters or a body: write its request under operations["${key}"].request`);
         continue;
       }
-      const seed: RecordedOperation = entry ?? { request: {}, response: { status: 0 } };
+      const seed: RecordedOperation = entry ?? { request: {} };
       let request: RecordedRequest;
       let response: RecordedResponse;
       try {
-        request = resolvedRequest(key, seed, recorded, siteUrl);
+        request = await resolvedRequest(key, seed, { recorded, siteUrl, recordingDir });
         response = await send(target, operation, request);
       } catch (error) {
         outcome.failures.push(`${key}: ${(error as Error).message}`);
@@ -320,6 +361,7 @@ async function recordService(name: string): Promise<Outcome> {
   } finally {
     await target.close();
     await new Promise((resolve) => site.close(resolve));
+    rmSync(recordingDir, { recursive: true, force: true });
   }
   return outcome;
 }

@@ -17,7 +17,7 @@ export interface RecordingSetup {
   /** Platform and service environment for the recording run (e.g. "EMAIL_INBOUND_PORT": "0"). */
   env?: Record<string, string>;
   /** Pages the recorder's local web site serves, by path, for operations that fetch a URL. */
-  site?: Record<string, { content_type: string; body: string }>;
+  site?: Record<string, { content_type: string; body?: string; body_base64?: string }>;
 }
 
 export interface RecordedRequest {
@@ -47,7 +47,8 @@ export interface RecordedOperation {
    * "body.url": "site /article.html" (the local site's URL of that page).
    */
   from?: Record<string, string>;
-  response: RecordedResponse;
+  /** Absent until the operation is first recorded. */
+  response?: RecordedResponse;
   /** Why this machine cannot give the success answer (a model's weights are absent); the response is the real refusal. */
   unavailable_here?: string;
 }
@@ -107,6 +108,7 @@ function mediaTypeExample(media: MediaType, response: RecordedResponse): void {
 
 function placeResponse(operation: Operation, recorded: RecordedOperation): void {
   const { response } = recorded;
+  if (!response) return;
   const status = String(response.status);
   operation.responses ??= {};
   if (response.status >= 400 && !operation.responses[status]) {
@@ -123,7 +125,8 @@ function placeResponse(operation: Operation, recorded: RecordedOperation): void 
     answer.description = `${answer.description ?? ""} (recorded: Location: ${response.location})`.trim();
   }
   const contentType = response.content_type ?? "application/json";
-  const media = answer.content?.[contentType];
+  // A route that answers whatever it was given (a captured body) declares */*.
+  const media = answer.content?.[contentType] ?? answer.content?.["*/*"];
   if (media) mediaTypeExample(media, response);
 }
 
@@ -141,9 +144,11 @@ function placeRequest(operation: Operation, recorded: RecordedOperation): void {
 export function placeRecordedExamples<D extends Document>(document: D, file: ExamplesFile | null): D {
   if (!file) return document;
   for (const [path, operations] of Object.entries(document.paths ?? {})) {
-    for (const [method, operation] of Object.entries(operations)) {
+    for (const [method, shared] of Object.entries(operations)) {
       const recorded = file.operations[operationKey(method, path)];
-      if (!recorded || !operation || typeof operation !== "object") continue;
+      if (!recorded || !shared || typeof shared !== "object") continue;
+      // A route of several methods (a hook URL's seven) is one operation object in the document: each gets its own.
+      const operation = (operations[method] = structuredClone(shared));
       placeRequest(operation, recorded);
       placeResponse(operation, recorded);
     }

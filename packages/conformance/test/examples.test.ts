@@ -168,7 +168,7 @@ describe("the check itself", () => {
   afterAll(() => app?.close());
 
   /** The document as the service would show it with `file` instead of its own examples. */
-  const documentWith = (edited: ExamplesFile) => placeRecordedExamples(stripExamples(structuredClone(document)), edited);
+  const documentWith = (edited: ExamplesFile): Document => placeRecordedExamples(stripExamples(structuredClone(document)) as never, edited);
 
   it("passes on the recorded file", () => {
     expect(examplesProblems(documentWith(file), file)).toEqual([]);

@@ -6,10 +6,11 @@
  *
  * An operation without parameters needs nothing in the file. One that takes any gets its request written once under
  * `operations["METHOD /path"].request` (`params`, `query`, `headers`, `body`); a value only an earlier answer knows
- * (a generated id) is named in `from` ("params.id": "POST /create data.id"), a URL of a page to fetch as
- * "site /page.html" (the recorder's local web site serves `recording.site`; any other path answers 200, as a webhook
- * receiver). `recording.env` adds platform and service settings for the run. Operations are sent in the file's order,
- * new ones after. A 503 (a model or browser this machine lacks) is recorded as `unavailable_here`; any other error
+ * (a generated id) is named in `from` ("params.id": "POST /create data.id"), as is a URL of a page to fetch
+ * ("site /page.html": the recorder's local web site serves `recording.site`; any other path answers 200, as a webhook
+ * receiver), a token the service wrote to a file ("file outbox <regex>", under the run's scratch directory, which
+ * `recording.env` values name as ${RECORDING_DIR}) and an instant ahead ("time +2h"). `recording.env` adds platform
+ * and service settings for the run. Operations are sent in the file's order, new ones after. A 503 (a model or browser this machine lacks) is recorded as `unavailable_here`; any other error
  * keeps the previous recording and fails the run, naming the operation.
  */
 import { createServer, type Server } from "node:http";

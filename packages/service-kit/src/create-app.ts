@@ -40,6 +40,8 @@ export interface BaseAppOptions {
   /** Extra /ready checks beside the database and the cache; checks added to this record later count too. */
   readiness?: Record<string, ReadinessCheck>;
   gatewaySecurity?: boolean;
+  /** The recorded examples file (openapi-examples.json) /openapi.json shows. */
+  examples?: URL;
 }
 
 /** What every app shares, with or without gateway auth: envelope, request ids, logs, health, metrics, docs. */
@@ -105,6 +107,7 @@ export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp
     url: options.url,
     description: options.description,
     gatewaySecurity: options.gatewaySecurity ?? true,
+    examples: options.examples,
   });
   // Read at each /ready: a service may declare checks while it is being built.
   installHealth(app, () => ({ database: () => deps.db.ping(), cache: () => deps.kv.ping(), ...options.readiness }));
@@ -125,6 +128,7 @@ export interface ServiceAppOptions {
   bodyLimit?: number;
   description?: string;
   readiness?: Record<string, ReadinessCheck>;
+  examples?: URL;
 }
 
 /** A product service: the base app plus gateway auth and metering on every route not marked public. */

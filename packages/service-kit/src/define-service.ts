@@ -47,6 +47,11 @@ export interface ServiceManifest<Settings = Record<string, never>, Inject = Reco
   /** The folder of the service's numbered SQL migrations. */
   migrations?: URL;
   /**
+   * The recorded request and answer of each operation (`openapi-examples.json` beside package.json, written by
+   * `npm run record-examples -- <name>`), shown in /openapi.json.
+   */
+  examples?: URL;
+  /**
    * The service's tables live in a PostgreSQL schema of its own (named after it), so that services sharing a
    * database cannot collide by table name; the platform's tables stay where they are. Every service built since the
    * contract sets it; the older ones keep their tables where existing deployments have them.
@@ -124,6 +129,7 @@ export async function buildService<Settings, Inject>(
     bodyLimit: typeof manifest.bodyLimit === "function" ? manifest.bodyLimit(settings) : manifest.bodyLimit,
     description: manifest.description,
     readiness: checks,
+    examples: manifest.examples,
   });
   await migrateService(manifest, db);
   const works: BackgroundWork[] = [];

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { ErrorSchema } from "./schemas.js";
+import { placeRecordedExamples, readExamplesFile } from "./openapi-examples.js";
 
 export interface DocsOptions {
   service: string;
@@ -11,6 +12,8 @@ export interface DocsOptions {
   description?: string;
   /** Adds the gateway headers as a security scheme (not for the admin API). */
   gatewaySecurity: boolean;
+  /** The service's recorded examples (openapi-examples.json), shown in each operation. */
+  examples?: URL;
 }
 
 interface OpenApiParameter {
@@ -77,6 +80,7 @@ function errorAnswersListed(document: { paths?: Record<string, Record<string, Op
 
 /** OpenAPI 3.1 generated from the route schemas at /openapi.json, and a Swagger UI page at /docs. */
 export async function installDocs(app: FastifyInstance, options: DocsOptions): Promise<void> {
+  const examples = options.examples ? readExamplesFile(options.examples) : null;
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -94,9 +98,12 @@ export async function installDocs(app: FastifyInstance, options: DocsOptions): P
       security: options.gatewaySecurity ? [{ gatewayKey: [], gatewayHost: [] }] : [{ adminToken: [] }],
     },
     transformObject: (document) =>
-      errorAnswersListed(
-        parametersWithDefaultsAreOptional(("openapiObject" in document ? document.openapiObject : {}) as never) as never,
-        options.gatewaySecurity,
+      placeRecordedExamples(
+        errorAnswersListed(
+          parametersWithDefaultsAreOptional(("openapiObject" in document ? document.openapiObject : {}) as never) as never,
+          options.gatewaySecurity,
+        ) as never,
+        examples,
       ) as never,
   });
   await app.register(async (docs) => {

@@ -11,3 +11,4 @@ export { exposeMetric, type ExposedMetric } from "./metrics.js";
 export * from "./multipart.js";
 export * from "./http-cache.js";
 export { FrontRequest, type FrontAnswer, type FrontHandler, type FrontRoute } from "./front-door.js";
+export * from "./openapi-examples.js";

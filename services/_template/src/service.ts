@@ -7,6 +7,7 @@ export default defineService<TemplateSettings>({
   description: "The template every service is copied from: notes kept per account.",
   settings: readSettings,
   migrations: new URL("../migrations", import.meta.url),
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings }) {
     await app.register(noteRoutes, { db: platform.db, now: platform.now, maxNotesPerAccount: settings.maxNotesPerAccount });
   },

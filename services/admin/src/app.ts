@@ -5,6 +5,9 @@ import { createBaseApp, migratePlatform, type PlatformDeps, type ServiceApp } fr
 import { tokenMatches } from "./auth/token.js";
 import { adminRoutes } from "./routes/admin.js";
 
+/** The admin API's recorded examples (`npm run record-examples -- admin`). */
+export const ADMIN_EXAMPLES = new URL("../openapi-examples.json", import.meta.url);
+
 export interface AdminDeps extends PlatformDeps {
   /** The bearer token every admin route requires. */
   adminToken: string;
@@ -22,6 +25,7 @@ export async function buildAdminApp(deps: AdminDeps): Promise<ServiceApp> {
     deps,
     gatewaySecurity: false,
     description: "Accounts, subscriptions, API keys, usage and invoices of the API platform.",
+    examples: ADMIN_EXAMPLES,
   });
   app.addHook("onRequest", async (request) => {
     if (request.is404 || request.routeOptions.config?.public) return;

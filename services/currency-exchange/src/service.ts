@@ -30,6 +30,7 @@ export default defineService<CurrencySettings, CurrencyInject>({
     "Banca d'Italia, Bank of Russia, Bank of Canada), rebased through the euro, with conversion in exact decimal arithmetic.",
   settings: (_env, config) => settingsFromConfig(config),
   migrations: new URL("../migrations", import.meta.url),
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const store = new RateStore(platform.db);
     readiness("rates", async () => {

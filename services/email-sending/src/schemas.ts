@@ -13,6 +13,9 @@ import {
 import { STATUSES, WEBHOOK_EVENT_TYPES } from "./domain/status.js";
 import { TEMPLATE_NAME_PATTERN, TEMPLATE_PART_MAX_LENGTH } from "./domain/templates.js";
 
+/** A saved template version (a PostgreSQL integer): larger numbers name no version and are refused as out of range. */
+const TemplateVersion = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: "a saved version; default the newest" });
+
 const Address = Type.String({ minLength: 3, maxLength: ADDRESS_MAX_LENGTH + 210, description: "`a@example.com` or `Name <a@example.com>`" });
 const AddressList = (description: string) =>
   Type.Union([Address, Type.Array(Address, { maxItems: MAX_RECIPIENTS + 1 })], { description });
@@ -73,7 +76,7 @@ export const TemplateSendBody = Type.Object(
   {
     ...envelopeFields,
     template: Type.String({ pattern: TEMPLATE_NAME_PATTERN, description: "name of a saved template" }),
-    version: Type.Optional(Type.Integer({ minimum: 1, description: "a saved version; default the newest" })),
+    version: Type.Optional(TemplateVersion),
     variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "values for the template's variables" })),
   },
   { additionalProperties: false },
@@ -186,7 +189,7 @@ export const TemplateUpdate = Type.Object(
   { additionalProperties: false },
 );
 export const TemplateParams = Type.Object({ name: Type.String({ maxLength: 64 }) });
-export const TemplateQuery = Type.Object({ version: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
+export const TemplateQuery = Type.Object({ version: Type.Optional(TemplateVersion) }, { additionalProperties: false });
 export const Template = Type.Object({
   name: Type.String(),
   version: Type.Integer(),
@@ -198,7 +201,7 @@ export const Template = Type.Object({
   updated_at: Type.String({ format: "date-time" }),
 });
 export const RenderBody = Type.Object(
-  { variables: Type.Optional(Type.Record(Type.String(), Type.Unknown())), version: Type.Optional(Type.Integer({ minimum: 1 })) },
+  { variables: Type.Optional(Type.Record(Type.String(), Type.Unknown())), version: Type.Optional(TemplateVersion) },
   { additionalProperties: false },
 );
 export const Rendered = Type.Object({ subject: Type.String(), html: Type.String(), text: Type.String() });

@@ -40,6 +40,7 @@ export default defineService<EmailSettings, EmailInject>({
   ownSchema: true,
   migrations: new URL("../migrations", import.meta.url),
   bodyLimit: BODY_LIMIT,
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, now, config } = platform;
     const defaultFrom = parseAddress(settings.defaultFrom)!;

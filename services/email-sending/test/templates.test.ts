@@ -65,6 +65,15 @@ describe("templates", () => {
     ]);
   });
 
+  it("takes a version up to the largest one a template can have (2147483647) and refuses one above it as a 400", async () => {
+    const largest = await call("POST", "/templates/welcome/render", { version: 2_147_483_647, variables: { name: "A", plan: {}, signature: "" } });
+    expect(largest.statusCode).toBe(404);
+    const above = await call("POST", "/templates/welcome/render", { version: 2_147_483_648, variables: {} });
+    expect(above.statusCode).toBe(400);
+    expect(above.json().error.details).toEqual([{ field: "version", issue: expect.stringContaining("2147483647") }]);
+    expect((await call("GET", "/templates/welcome?version=2147483648")).statusCode).toBe(400);
+  });
+
   it("refuses a template that does not parse, naming the part", async () => {
     const res = await call("POST", "/templates", { name: "broken", subject: "x", html: "{{#open}}never closed" });
     expect(res.statusCode).toBe(400);

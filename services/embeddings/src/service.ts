@@ -29,6 +29,7 @@ export default defineService<EmbeddingsSettings, EmbeddingsInject>({
   settings: readSettings,
   // 100 texts of 10,000 characters each, in any script, with room for JSON escapes.
   bodyLimit: 4 * 1024 * 1024,
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const catalogue = withMultilingualSha(inject.catalogue ?? CATALOGUE, settings.multilingualSha256);
     const registry = await loadRegistry(catalogue, platform.config.modelsDir);

@@ -20,6 +20,7 @@ export default defineService<GeocodingSettings, GeocodingInject>({
   description:
     "Forward and reverse geocoding of cities and towns from the GeoNames gazetteer (places of 500+ inhabitants, CC BY 4.0).",
   settings: readSettings,
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, settings, inject }) {
     const index = inject.index ?? (processIndex ??= loadGeocodingIndex(settings.files, { snapshotDir: settings.snapshotDir }));
     await app.register(geocodingRoutes, { index });

@@ -17,6 +17,7 @@ export default defineService<OcrSettings>({
   description: "Text, words with bounding boxes and tables from images and PDFs (Tesseract), in 100+ languages.",
   settings: settingsFromEnv,
   bodyLimit: (settings) => base64LengthFor(settings.maxImageBytes) + JSON_OVERHEAD_BYTES,
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
     const pool = new EnginePool<TesseractEngine>({
       size: settings.poolSize,

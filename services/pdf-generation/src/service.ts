@@ -24,6 +24,7 @@ export default defineService<PdfSettings>({
     "watermark, tagged accessible PDF) and merges PDFs.",
   settings: settingsFromEnv,
   bodyLimit: RENDER_BODY_LIMIT,
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
     const outbound = createOutboundClient({ allowCidrs: platform.config.outboundAllowCidrs });
     const checkUrl: UrlCheck = (url) => outbound.check(url);

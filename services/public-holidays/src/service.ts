@@ -13,6 +13,7 @@ export default defineService<PublicHolidaysSettings>({
   name: "public-holidays",
   description: `Public holidays of over 200 countries and their subdivisions, computed locally (${DATA_VERSION}); years 1975 to 2100.`,
   settings: readSettings,
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, background }) {
     const engine = (sharedEngine ??= new HolidayEngine());
     countryNamesIndex(); // built once up front rather than on the first unknown country

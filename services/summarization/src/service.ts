@@ -16,6 +16,7 @@ export default defineService<SummarizationSettings>({
     "Extractive summaries, bullet points and key phrases of text, web pages and PDFs in nine languages. Inputs are never logged or stored.",
   settings: readSettings,
   bodyLimit: BODY_LIMIT,
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings }) {
     const outbound = createOutboundClient({ allowCidrs: platform.config.outboundAllowCidrs });
     app.addHook("onClose", () => outbound.close());

@@ -23,6 +23,7 @@ export default defineService<TimeZoneSettings, TimeZoneInject>({
     "Current time, UTC offset, DST status and abbreviation of every IANA zone, and conversions between zones, " +
     "computed locally from the tz database.",
   settings: readSettings,
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject }) {
     const zones = inject.zones ?? loadTimeZones(settings.zoneinfoDir);
     await app.register(timeZoneRoutes, { zones, now: platform.now });

@@ -44,6 +44,7 @@ export default defineService<ShortenerSettings, ShortenerInject>({
   description: "Short links with custom aliases, expiry, click limits, custom domains, safety checks and click analytics.",
   settings: settingsFromEnv,
   migrations: new URL("../migrations", import.meta.url),
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness, onSignal }) {
     const { db } = platform;
     let lastDropWarning = 0;

@@ -32,6 +32,7 @@ export default defineService<VideoSettings, VideoInject>({
   ownSchema: true,
   sharedTables: [catalogueTables],
   migrations: new URL("../migrations", import.meta.url),
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config, now } = platform;
     const outbound = inject.outbound ?? createOutboundClient({ allowCidrs: config.outboundAllowCidrs });

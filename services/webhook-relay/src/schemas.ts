@@ -108,3 +108,95 @@ export const OwnerInboxSchema = Type.Object({
   max_requests: Type.Integer(),
   max_stored_bytes: Type.Integer(),
 });
+
+/*
+ * The answers below are declared for /openapi.json and for the conformance suite, which checks every recorded answer
+ * against them; the routes still serialize with JSON.stringify (see documentedOnly), so nothing a client receives
+ * changes with them.
+ */
+const Instant = Type.String({ format: "date-time" });
+const NullableInstant = Type.Union([Instant, Type.Null()]);
+
+/** An inbox as a reader who is not its owner sees it (views.ts publicInboxView). */
+const PublicInboxSchema = Type.Object(
+  { id: Type.String(), hook_url: Type.String(), created_at: Instant, expires_at: Instant },
+  { additionalProperties: false },
+);
+
+const StrictOwnerInbox = Type.Object(OwnerInboxSchema.properties, { additionalProperties: false });
+
+const CaptureFields = {
+  id: Type.String(),
+  inbox_id: Type.String(),
+  received_at: Instant,
+  method: Type.String(),
+  path: Type.String(),
+  query: Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), { description: "the query string parsed; a repeated name gives an array" }),
+  query_string: Type.String(),
+  headers: Type.Array(Type.Object({ name: Type.String(), value: Type.String() }, { additionalProperties: false }), { description: "in the order received" }),
+  content_type: Type.Union([Type.String(), Type.Null()]),
+  body_size: Type.Integer(),
+  body: Type.Union([Type.String(), Type.Null()], { description: "text, or base64 when body_encoding says so; null when the body was not kept" }),
+  body_encoding: Type.Union([Type.Literal("text"), Type.Literal("base64"), Type.Null()]),
+  body_omitted: Type.Boolean(),
+  source_ip: Type.String(),
+};
+
+const Forwarding = Type.Union([
+  Type.Object(
+    { state: Type.String(), url: Type.Union([Type.String(), Type.Null()]), attempts: Type.Integer(), next_attempt_at: NullableInstant },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+]);
+
+const Attempt = Type.Object(
+  {
+    kind: Type.String(),
+    attempt: Type.Integer(),
+    url: Type.String(),
+    started_at: Instant,
+    status_code: Type.Union([Type.Integer(), Type.Null()]),
+    latency_ms: Type.Union([Type.Integer(), Type.Null()]),
+    error: Type.Union([Type.String(), Type.Null()]),
+    response_body: Type.Union([Type.String(), Type.Null()]),
+    next_attempt_at: NullableInstant,
+  },
+  { additionalProperties: false },
+);
+
+/** A capture in a list: the owner sees its forwarding too. */
+const ListedCapture = Type.Union([
+  Type.Object({ ...CaptureFields, forwarding: Forwarding }, { additionalProperties: false }),
+  Type.Object(CaptureFields, { additionalProperties: false }),
+]);
+
+export const InboxListSchema = Type.Object({ inboxes: Type.Array(StrictOwnerInbox), next_cursor: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false });
+export const InboxWithRequestsSchema = Type.Object(
+  { inbox: Type.Union([StrictOwnerInbox, PublicInboxSchema]), requests: Type.Array(ListedCapture), next_cursor: Type.Union([Type.String(), Type.Null()]) },
+  { additionalProperties: false },
+);
+export const UpdatedInboxSchema = StrictOwnerInbox;
+export const DeletedInboxSchema = Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false });
+export const CaptureSchema = Type.Union([
+  Type.Object({ ...CaptureFields, forwarding: Forwarding, attempts: Type.Array(Attempt) }, { additionalProperties: false }),
+  Type.Object(CaptureFields, { additionalProperties: false }),
+]);
+export const ForwardingSchema = Type.Object(
+  { inbox_id: Type.String(), url: Type.Union([Type.String(), Type.Null()]), signing_secret: Type.String(), previous_secret_expires_at: NullableInstant },
+  { additionalProperties: false },
+);
+export const ReplaySchema = Type.Object(
+  {
+    request_id: Type.String(),
+    replay: Type.Integer({ description: "the replay's number for this capture" }),
+    url: Type.String(),
+    started_at: Instant,
+    status_code: Type.Union([Type.Integer(), Type.Null()]),
+    latency_ms: Type.Union([Type.Integer(), Type.Null()]),
+    error: Type.Union([Type.String(), Type.Null()]),
+    response_body: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export const CaptureReceiptSchema = Type.Object({ inbox_id: Type.String(), request_id: Type.String() }, { additionalProperties: false });

@@ -29,6 +29,7 @@ export default defineService<RelaySettings, RelayInject>({
     "Temporary webhook endpoints that capture every request, stream them live, forward them signed (Standard Webhooks) with retries, and replay them.",
   settings: settingsFromEnv,
   migrations: new URL("../migrations", import.meta.url),
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject, background }) {
     const outbound = createOutboundClient({ allowCidrs: platform.config.outboundAllowCidrs, userAgent: "webhook-relay/1.0" });
     if (settings.hooksHost !== null) app.addHook("onRequest", hooksHostServesHooksOnly(settings.hooksHost));

@@ -1,10 +1,26 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceName } from "@apiplat/config";
 import { errors, ok } from "@apiplat/errors";
+import { serializeAsWritten, successSchema } from "@apiplat/service-kit";
 import type { AccountStore } from "@apiplat/gateway-auth";
 import { invoice, monthOf, usageReport } from "@apiplat/metering";
 import type { Database } from "@apiplat/storage";
-import { AccountMonthQuery, AccountParams, CreateAccountBody, KeyParams, SubscribeBody, SubscriptionParams } from "../schemas.js";
+import {
+  AccountDetailSchema,
+  AccountListSchema,
+  AccountMonthQuery,
+  AccountParams,
+  CreateAccountBody,
+  CreatedAccountSchema,
+  InvoiceSchema,
+  KeyParams,
+  KeySchema,
+  NewKeySchema,
+  SubscribeBody,
+  SubscriptionParams,
+  SubscriptionsSchema,
+  UsageSchema,
+} from "../schemas.js";
 
 export interface AdminRoutesOptions {
   accounts: AccountStore;
@@ -15,6 +31,7 @@ export interface AdminRoutesOptions {
 }
 
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { accounts, db, now, deployed }) => {
+  app.setSerializerCompiler(serializeAsWritten);
   const billable = new Set<string>(deployed);
   const servicesNamed = (service: ServiceName | "*"): readonly ServiceName[] => {
     if (service === "*") return deployed;
@@ -29,14 +46,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     return account;
   };
 
-  app.post("/admin/accounts", { schema: { body: CreateAccountBody } }, async (request, reply) => {
+  app.post("/admin/accounts", { schema: { summary: "Create an account", body: CreateAccountBody, response: { 201: successSchema(CreatedAccountSchema) } } }, async (request, reply) => {
     const account = await accounts.createAccount(request.body.name);
     return reply.status(201).send(ok({ id: account.id, name: account.name, created_at: account.created_at }));
   });
 
-  app.get("/admin/accounts", async () => ok({ accounts: await accounts.listAccounts() }));
+  app.get("/admin/accounts", { schema: { summary: "List every account", response: { 200: successSchema(AccountListSchema) } } }, async () => ok({ accounts: await accounts.listAccounts() }));
 
-  app.get("/admin/accounts/:id", { schema: { params: AccountParams } }, async (request) => {
+  app.get("/admin/accounts/:id", { schema: { summary: "An account with its subscriptions and keys", params: AccountParams, response: { 200: successSchema(AccountDetailSchema) } } }, async (request) => {
     const account = await existingAccount(request.params.id);
     return ok({
       ...account,
@@ -47,7 +64,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
 
   app.put(
     "/admin/accounts/:id/subscriptions/:service",
-    { schema: { params: SubscriptionParams, body: SubscribeBody } },
+    {
+      schema: {
+        summary: "Subscribe an account to a service (or every deployed one, *) on a plan",
+        params: SubscriptionParams,
+        body: SubscribeBody,
+        response: { 200: successSchema(SubscriptionsSchema) },
+      },
+    },
     async (request) => {
       const account = await existingAccount(request.params.id);
       const services = servicesNamed(request.params.service);
@@ -55,25 +79,25 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     },
   );
 
-  app.post("/admin/accounts/:id/keys", { schema: { params: AccountParams } }, async (request, reply) => {
+  app.post("/admin/accounts/:id/keys", { schema: { summary: "Make an API key for an account (the key is shown once)", params: AccountParams, response: { 201: successSchema(NewKeySchema) } } }, async (request, reply) => {
     const account = await existingAccount(request.params.id);
     const { record, key } = await accounts.createKey(account.id);
     return reply.status(201).send(ok({ id: record.id, key, key_prefix: record.key_prefix, account_id: account.id, created_at: record.created_at }));
   });
 
-  app.delete("/admin/keys/:key_id", { schema: { params: KeyParams } }, async (request) => {
+  app.delete("/admin/keys/:key_id", { schema: { summary: "Revoke an API key", params: KeyParams, response: { 200: successSchema(KeySchema) } } }, async (request) => {
     const key = await accounts.revokeKey(request.params.key_id);
     if (!key) throw errors.notFound(`There is no key ${request.params.key_id}.`);
     return ok(key);
   });
 
-  app.get("/admin/usage", { schema: { querystring: AccountMonthQuery } }, async (request) => {
+  app.get("/admin/usage", { schema: { summary: "An account's requests in a month, by service and endpoint", querystring: AccountMonthQuery, response: { 200: successSchema(UsageSchema) } } }, async (request) => {
     const account = await existingAccount(request.query.account_id);
     const month = request.query.month ?? monthOf(now());
     return ok({ account_id: account.id, month, services: await usageReport(db, account.id, month) });
   });
 
-  app.get("/admin/invoices", { schema: { querystring: AccountMonthQuery } }, async (request) => {
+  app.get("/admin/invoices", { schema: { summary: "An account's invoice for a month", querystring: AccountMonthQuery, response: { 200: successSchema(InvoiceSchema) } } }, async (request) => {
     const account = await existingAccount(request.query.account_id);
     return ok(await invoice(db, account.id, request.query.month ?? monthOf(now()), billable));
   });

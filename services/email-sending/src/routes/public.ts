@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
 import { errors } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import type { LinkSigner } from "../domain/links.js";
@@ -18,6 +19,9 @@ export interface PublicRoutesOptions {
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==", "base64");
 const NO_STORE = { "cache-control": "no-store, no-cache, must-revalidate, private", pragma: "no-cache" };
 const publicRoute = { config: { public: true } } as const;
+/** In /openapi.json: reached without a key. */
+const noKey = { security: [] };
+const answer = (description: string, type: string) => ({ description, content: { [type]: { schema: Type.Unsafe<unknown>({ type: "string" }) } } });
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><meta name="viewport" content="width=device-width"></head><body style="font-family:sans-serif;max-width:32em;margin:4em auto"><h1>${title}</h1><p>${body}</p></body></html>`;
@@ -33,7 +37,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
 
   app.get(
     "/t/o/*",
-    { ...publicRoute, schema: { summary: "Open pixel (public)", description: "A 1×1 GIF that records an open; opens by privacy proxies and scanners are flagged as machine opens.", params: S.WildcardToken } },
+    { ...publicRoute, schema: { summary: "Open pixel (public)", description: "A 1×1 GIF that records an open; opens by privacy proxies and scanners are flagged as machine opens.", params: S.WildcardToken, ...noKey, response: { 200: answer("A transparent 1×1 GIF (43 bytes)", "image/gif") } } },
     async (request, reply) => {
       const token = links.readOpen(request.params["*"]);
       const message = token ? await findMessageById(db, token.m) : null;
@@ -53,7 +57,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
 
   app.get(
     "/t/c/*",
-    { ...publicRoute, schema: { summary: "Tracked link (public)", description: "Records the click and redirects to the link's target. Only links the service signed redirect: no open redirect.", params: S.WildcardToken } },
+    { ...publicRoute, schema: { summary: "Tracked link (public)", description: "Records the click and redirects to the link's target. Only links the service signed redirect: no open redirect.", params: S.WildcardToken, ...noKey, response: { 302: Type.Null({ description: "A redirect to the link's target (Location)" }) } } },
     async (request, reply) => {
       const token = links.readClick(request.params["*"]);
       if (!token) throw errors.notFound("This link is not valid: it was altered or never issued.");
@@ -83,7 +87,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
 
   app.get(
     "/unsubscribe/*",
-    { ...publicRoute, schema: { summary: "Unsubscribe link (public)", description: "Unsubscribes the reader at once (no login) and shows a confirmation page; idempotent.", params: S.WildcardToken } },
+    { ...publicRoute, schema: { summary: "Unsubscribe link (public)", description: "Unsubscribes the reader at once (no login) and shows a confirmation page; idempotent.", params: S.WildcardToken, ...noKey, response: { 200: answer("A confirmation page", "text/html") } } },
     async (request, reply) => {
       const token = await unsubscribe(request.params["*"]);
       return reply.headers(NO_STORE).type("text/html; charset=utf-8").send(page("You are unsubscribed", `${escapeAttribute(token.e)} will get no more marketing mail from this sender.`));
@@ -92,7 +96,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
 
   app.post(
     "/unsubscribe/*",
-    { ...publicRoute, schema: { summary: "One-click unsubscribe (public, RFC 8058)", description: "What mail clients POST for List-Unsubscribe-Post: takes effect at once; idempotent.", params: S.WildcardToken } },
+    { ...publicRoute, schema: { summary: "One-click unsubscribe (public, RFC 8058)", description: "What mail clients POST for List-Unsubscribe-Post: takes effect at once; idempotent.", params: S.WildcardToken, ...noKey, response: { 200: answer('"unsubscribed"', "text/plain") } } },
     async (request, reply) => {
       await unsubscribe(request.params["*"]);
       return reply.headers(NO_STORE).type("text/plain; charset=utf-8").send("unsubscribed\n");

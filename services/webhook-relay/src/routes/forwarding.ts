@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { errors, ok } from "@apiplat/service-kit";
+import { errors, ok, serializeAsWritten, successSchema } from "@apiplat/service-kit";
 import { destinationUrl } from "../domain/forwarding.js";
 import { generateSigningSecret } from "@apiplat/webhook-delivery";
 import { activeSecrets, sendRequest } from "../delivery/sender.js";
 import { LIMITS } from "../domain/limits.js";
 import type { Relay } from "../delivery/relay.js";
-import { emptyBodyAsObject, ForwardBody, InboxParams, ReplayBody, RequestParams } from "../schemas.js";
+import { emptyBodyAsObject, ForwardBody, ForwardingSchema, InboxParams, ReplayBody, ReplaySchema, RequestParams } from "../schemas.js";
 import { recordReplayAttempt } from "../store/deliveries.js";
 import { rotateSigningSecret, setForwardUrl } from "../store/inboxes.js";
 import { findRequest } from "../store/requests.js";
@@ -15,12 +15,13 @@ import { forwardingView } from "../domain/views.js";
 import { requireStorableText } from "./inbox-settings.js";
 
 export const forwardingRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = async (app, options) => {
+  app.setSerializerCompiler(serializeAsWritten);
   const { relay } = options;
   const { db, now } = relay.deps;
 
   app.post(
     "/forward/:id",
-    { schema: { params: InboxParams, body: ForwardBody, summary: "Set or clear the forwarding URL; rotate the signing secret", description: "Every request captured from then on is sent to the URL (through the outbound guard), signed with Standard Webhooks headers, and retried on failure; null stops forwarding. rotate_secret makes a new signing secret." } },
+    { schema: { params: InboxParams, body: ForwardBody, response: { 200: successSchema(ForwardingSchema) }, summary: "Set or clear the forwarding URL; rotate the signing secret", description: "Every request captured from then on is sent to the URL (through the outbound guard), signed with Standard Webhooks headers, and retried on failure; null stops forwarding. rotate_secret makes a new signing secret." } },
     async (request) => {
       let inbox = await relay.ownedInbox(request, request.params.id);
       const { url, rotate_secret } = request.body;
@@ -35,14 +36,14 @@ export const forwardingRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = asy
     },
   );
 
-  app.get("/forward/:id", { schema: { params: InboxParams, summary: "The forwarding URL and signing secret", description: "The inbox's forwarding URL (null when none) and the secret its deliveries are signed with." } }, async (request) => {
+  app.get("/forward/:id", { schema: { params: InboxParams, response: { 200: successSchema(ForwardingSchema) }, summary: "The forwarding URL and signing secret", description: "The inbox's forwarding URL (null when none) and the secret its deliveries are signed with." } }, async (request) => {
     const inbox = await relay.ownedInbox(request, request.params.id);
     return ok(forwardingView(inbox, now()));
   });
 
   app.post(
     "/replay/:id/:request_id",
-    { preValidation: emptyBodyAsObject, schema: { params: RequestParams, body: ReplayBody, summary: "Send a captured request again, now, and return the answer", description: "Replays one captured request to the forwarding URL (or the url given in the body) and answers with the destination's status, headers and body." } },
+    { preValidation: emptyBodyAsObject, schema: { params: RequestParams, body: ReplayBody, response: { 200: successSchema(ReplaySchema) }, summary: "Send a captured request again, now, and return the answer", description: "Replays one captured request to the forwarding URL (or the url given in the body) and answers with the destination's status, headers and body." } },
     async (request) => {
       const inbox = await relay.ownedInbox(request, request.params.id);
       requireStorableText(request.body.url, "url");

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, errors, ok } from "@apiplat/service-kit";
+import { ApiError, errors, ok, serializeAsWritten, successSchema } from "@apiplat/service-kit";
 import { credentialsMatch, parseBasicAuthorization } from "../domain/basic-auth.js";
 import { headerEntries, headerValue, hookTarget, storedBytes, type HeaderEntry } from "../domain/captured-request.js";
 import { displayIp } from "../domain/client-ip.js";
@@ -15,6 +15,7 @@ import { isForeignKeyViolation, toBuffer } from "../store/sql.js";
 import type { InboxRow } from "../store/inboxes.js";
 import type { DeliveryJob } from "../store/deliveries.js";
 import { captureView, deliveryView } from "../domain/views.js";
+import { CaptureReceiptSchema } from "../schemas.js";
 
 /** Where hook URLs live on the service host: /h/<inbox id>, and any sub-path below it. */
 const HOOK_PREFIX = "/h";
@@ -168,6 +169,7 @@ export const hookRoutes: FastifyPluginAsyncTypebox<HookRoutesOptions> = async (a
   const { now } = relay.deps;
   const hooksHost = relay.settings.hooksHost;
   const admissions = new WeakMap<FastifyRequest, Admission>();
+  app.setSerializerCompiler(serializeAsWritten);
   // The platform's handler cannot know this route's limit; say it, and leave every other error to it.
   app.setErrorHandler((error: { code?: string }) => {
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") throw tooLarge(maxBodyBytes);
@@ -261,6 +263,12 @@ export const hookRoutes: FastifyPluginAsyncTypebox<HookRoutesOptions> = async (a
   const documented = {
     summary: "The hook URL (public, no gateway key): captures any method, any sub-path below it, any body up to 10 MiB", description: "Captures the request (method, path, headers, body) and answers with the inbox's default response when one is set, else 200 with the envelope naming the inbox_id and request_id (204 to a CORS preflight when CORS is on).",
     security: [],
+    response: {
+      200: {
+        description: "The capture's receipt; an inbox with a default_response answers that instead (its status, body and content type)",
+        content: { "application/json": { schema: successSchema(CaptureReceiptSchema) } },
+      },
+    },
   };
   app.route({ ...hookRoute(HOOK_PREFIX), url: `${HOOK_PREFIX}/:id`, schema: documented });
   app.route({ ...hookRoute(HOOK_PREFIX), url: `${HOOK_PREFIX}/:id/*`, schema: { hide: true } });

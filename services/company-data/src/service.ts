@@ -44,6 +44,7 @@ export default defineService<CompanyDataSettings, CompanyDataInject>({
   ownSchema: true,
   sharedTables: [catalogueTables],
   migrations: new URL("../migrations", import.meta.url),
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config, now } = platform;
     const all = sources(settings, inject.outbound ?? outboundFor(config));

@@ -15,6 +15,7 @@ export default defineService<ProductDataSettings>({
   ownSchema: true,
   sharedTables: [catalogueTables],
   migrations: new URL("../migrations", import.meta.url),
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
     const { db, config, now } = platform;
     const sources = datasetSources();

@@ -31,6 +31,7 @@ export default defineService<SearchResultsSettings>({
   ownSchema: true,
   sharedTables: [catalogueTables],
   migrations: new URL("../migrations", import.meta.url),
+  examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
     const { db, config, now } = platform;
     const datasets = datasetSources();

@@ -10,6 +10,9 @@ const projectDirs = [
 export default defineConfig({
   test: {
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine, which runs the files one after
+    // another. Most files wait on PostgreSQL, Chromium or timers, so two side by side fit two cores.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // A folder with its own vitest.config.ts (longer timeouts for real browsers, say) uses it.

@@ -1,0 +1,64 @@
+/**
+ * A benchmark server in a child process pinned to core 0, driven by callers in a closed loop (each sends its next
+ * request when the previous answer arrives). The child prints one JSON line (at least `port` and `headers`) once
+ * listening and stops on SIGTERM.
+ */
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { onCoreZero } from "./cores.js";
+import { cpuSeconds } from "./proc-cpu.js";
+
+export interface BenchServer {
+  port: number;
+  headers: Record<string, string>;
+  pid: number;
+  stop: () => void;
+}
+
+export async function startBenchServer<Extra extends object>(script: string, cwd: string): Promise<BenchServer & Extra> {
+  const command = onCoreZero([process.execPath, "--import", "tsx", script]);
+  const child = spawn(command[0], command.slice(1), { cwd, env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout! });
+  for await (const line of lines) {
+    if (!line.startsWith("{")) continue;
+    return { ...JSON.parse(line), pid: child.pid!, stop: () => child.kill("SIGTERM") };
+  }
+  throw new Error("the benchmark server ended before listening");
+}
+
+export interface ClosedLoopRun {
+  latencies: number[];
+  errors: number;
+  statuses: Record<number, number>;
+  /** The service's CPU time over the run (user + system), in seconds. */
+  cpu: number;
+  seconds: number;
+}
+
+export async function driveClosedLoop(server: BenchServer, nextPath: () => string, seconds: number, callers: number): Promise<ClosedLoopRun> {
+  const cpuBefore = cpuSeconds(server.pid);
+  const latencies: number[] = [];
+  const statuses: Record<number, number> = {};
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  const caller = async () => {
+    while (performance.now() < end) {
+      const started = performance.now();
+      const res = await fetch(`http://127.0.0.1:${server.port}${nextPath()}`, { headers: server.headers });
+      await res.arrayBuffer();
+      latencies.push(performance.now() - started);
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      if (res.status >= 500) errors++;
+    }
+  };
+  await Promise.all(Array.from({ length: callers }, caller));
+  return { latencies, errors, statuses, cpu: cpuSeconds(server.pid) - cpuBefore, seconds };
+}
+
+export function reportClosedLoop(name: string, run: ClosedLoopRun): void {
+  const sorted = [...run.latencies].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
+  console.log(
+    `${name}: ${sorted.length} requests, ${(sorted.length / run.seconds).toFixed(0)}/s, p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, max ${sorted.at(-1)!.toFixed(1)} ms; service CPU ${((run.cpu * 1000) / sorted.length).toFixed(2)} ms per request; statuses ${JSON.stringify(run.statuses)}, 5xx ${run.errors}`,
+  );
+}

@@ -7,7 +7,8 @@
  * A child process, pinned to core 0 when taskset exists, builds the service on a fresh test platform (a schema of
  * its own on PostgreSQL, or an in-memory PGlite), ingests every dataset of the service (timing each: rows per
  * second, the derived tables and vocabulary included) and listens. This process then drives it with autocannon
- * (20 connections) over each scenario and prints one JSON document. With BENCH_ISOLATE=1 (root), PostgreSQL, Redis
+ * (20 connections) over each scenario and prints one JSON document. Each text search is run twice: as sent (repeats
+ * answered by the answer cache) and with `Cache-Control: no-cache` (every search asked of the database). With BENCH_ISOLATE=1 (root), PostgreSQL, Redis
  * and this process move off core 0 during the load.
  */
 import { spawn } from "node:child_process";
@@ -20,35 +21,40 @@ import { onCoreZero, withCoreZeroIsolated } from "../lib/cores.js";
 import { cpuSeconds } from "../lib/proc-cpu.js";
 import { runScenarios, type Scenario } from "../lib/scenarios.js";
 
+/** A scenario as sent, then the same with `Cache-Control: no-cache`: every request asked of the database, not the answer cache. */
+function andUncached(scenario: Scenario): Scenario[] {
+  return [scenario, { ...scenario, name: `${scenario.name}, Cache-Control: no-cache`, headers: { "cache-control": "no-cache" } }];
+}
+
 const SCENARIOS: Record<string, Scenario[]> = {
   news: [
-    {
+    ...andUncached({
       name: "GET /search, 10 queries in turn (relevancy)",
       paths: ["trump", "climate change", "covid vaccine", "stock market", "world cup", "election -trump", "cofee", "apple iphone", "police shooting", '"supreme court"'].map(
         (q) => `/search?q=${encodeURIComponent(q)}`,
       ),
-    },
+    }),
     { name: "GET /search?country=us&category=politics (newest first)", paths: ["/search?country=us&category=politics"] },
     { name: "GET /top-headlines?country=us", paths: ["/top-headlines?country=us"] },
     { name: "GET /trending?window=7d", paths: ["/trending?window=7d"] },
   ],
   "search-results": [
-    {
+    ...andUncached({
       name: "GET /search, 10 queries in turn (relevance, any word)",
       paths: ["espresso crema", "store coffee beans", "buster keaton", "cofee grinder", "trappist beer", "chess grandmaster", "aging beer", "wizard of oz", '"moka pot"', "ale -lager"].map(
         (q) => `/search?q=${encodeURIComponent(q)}`,
       ),
-    },
+    }),
     { name: "GET /images, 5 queries in turn", paths: ["dog frisbee", "giraffe", "pizza", "man riding a wave", "train station"].map((q) => `/images?q=${encodeURIComponent(q)}`) },
     { name: "GET /news, 5 queries in turn", paths: ["climate", "ukraine", "apple iphone", "world cup", "stock market"].map((q) => `/news?q=${encodeURIComponent(q)}`) },
   ],
   "video-analytics": [
-    {
+    ...andUncached({
       name: "GET /search, 10 queries in turn (relevance)",
       paths: ["music video", "official trailer", "minecraft", "christmas", "thanksgivng", "football highlights", "makeup tutorial", "live", "comedy -prank", '"saturday night live"'].map(
         (q) => `/search?q=${encodeURIComponent(q)}`,
       ),
-    },
+    }),
     { name: "GET /search?country=us&sort=views", paths: ["/search?country=us&sort=views"] },
     { name: "GET /trending?country=us", paths: ["/trending?country=us"] },
     { name: "GET /video/{id}", paths: ["/video/sXP6vliZIHI"] },
@@ -113,7 +119,7 @@ async function drive(name: string, seconds: number, embedded: boolean): Promise<
   }
   const results = [];
   for (const scenario of SCENARIOS[name]) {
-    const sequential = await sequentialLatency(base, headers, scenario.paths, 100);
+    const sequential = await sequentialLatency(base, { ...headers, ...scenario.headers }, scenario.paths, 100);
     const cpuBefore = cpuSeconds(child.pid!);
     const [loaded] = await withCoreZeroIsolated(process.env.BENCH_ISOLATE === "1", () =>
       runScenarios(base, headers, [scenario], { connections: 20, seconds }),

@@ -9,7 +9,7 @@
  * and employee floors, industries, and pages of a sector.
  */
 import { fileURLToPath } from "node:url";
-import { driveClosedLoop, reportClosedLoop, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
+import { driveClosedLoop, NO_CACHE, reportClosedLoop, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -53,16 +53,22 @@ type Server = BenchServer & {
   total: { rows: number; seconds: number; rows_per_second: number };
 };
 
-const drive = (server: Server, nextPath: () => string, seconds: number) => driveClosedLoop(server, nextPath, seconds, CONCURRENCY);
+const drive = (server: Server, nextPath: () => string, seconds: number, headers: Record<string, string> = {}) =>
+  driveClosedLoop(server, nextPath, seconds, CONCURRENCY, headers);
 
 const server = await startBenchServer<Server>("bench/company-data/server.ts", root);
 try {
   console.log(`store: ${process.env.BENCH_EMBEDDED === "1" ? "PGlite (embedded)" : "PostgreSQL"}; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint`);
   for (const run of server.ingest) console.log(`ingest ${run.source}: ${run.rows} rows in ${run.seconds.toFixed(1)} s (${run.rows_per_second} rows/s)`);
   console.log(`ingest, all sources and the profile merge: ${server.total.rows} rows in ${server.total.seconds.toFixed(1)} s (${server.total.rows_per_second} rows/s)`);
-  for (const [name, next] of [["/search", searchPath], ["/company/{id}", companyPath], ["/domain/{domain}", domainPath]] as const) {
-    await drive(server, next, WARM_UP);
-    reportClosedLoop(name, await drive(server, next, DURATION));
+  for (const [name, next, headers] of [
+    ["/search (answer cache on: the seeded mix repeats)", searchPath, {}],
+    ["/search (Cache-Control: no-cache: every search asked of the database)", searchPath, NO_CACHE],
+    ["/company/{id}", companyPath, {}],
+    ["/domain/{domain}", domainPath, {}],
+  ] as const) {
+    await drive(server, next, WARM_UP, headers);
+    reportClosedLoop(name, await drive(server, next, DURATION, headers));
   }
 } finally {
   server.stop();

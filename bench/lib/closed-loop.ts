@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { onCoreZero } from "./cores.js";
-import { cpuSeconds } from "./proc-cpu.js";
+import { cpuSeconds, descendantsOf, processTable } from "./proc-cpu.js";
 
 export interface BenchServer {
   port: number;
@@ -32,11 +32,29 @@ export interface ClosedLoopRun {
   statuses: Record<number, number>;
   /** The service's CPU time over the run (user + system), in seconds. */
   cpu: number;
+  /** Its child processes' (PGlite's server, on the embedded store). */
+  childCpu: number;
   seconds: number;
 }
 
-export async function driveClosedLoop(server: BenchServer, nextPath: () => string, seconds: number, callers: number): Promise<ClosedLoopRun> {
+function childrenCpuSeconds(pid: number): number {
+  const table = processTable();
+  return descendantsOf(table, pid).reduce((total, child) => total + table.get(child)!.ownCpuSeconds, 0);
+}
+
+/** Sent with every request of a run; `Cache-Control: no-cache` makes a catalogue service ask its database every time. */
+export const NO_CACHE = { "cache-control": "no-cache" };
+
+export async function driveClosedLoop(
+  server: BenchServer,
+  nextPath: () => string,
+  seconds: number,
+  callers: number,
+  extraHeaders: Record<string, string> = {},
+): Promise<ClosedLoopRun> {
+  const headers = { ...server.headers, ...extraHeaders };
   const cpuBefore = cpuSeconds(server.pid);
+  const childCpuBefore = childrenCpuSeconds(server.pid);
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
   let errors = 0;
@@ -44,7 +62,7 @@ export async function driveClosedLoop(server: BenchServer, nextPath: () => strin
   const caller = async () => {
     while (performance.now() < end) {
       const started = performance.now();
-      const res = await fetch(`http://127.0.0.1:${server.port}${nextPath()}`, { headers: server.headers });
+      const res = await fetch(`http://127.0.0.1:${server.port}${nextPath()}`, { headers });
       await res.arrayBuffer();
       latencies.push(performance.now() - started);
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
@@ -52,13 +70,13 @@ export async function driveClosedLoop(server: BenchServer, nextPath: () => strin
     }
   };
   await Promise.all(Array.from({ length: callers }, caller));
-  return { latencies, errors, statuses, cpu: cpuSeconds(server.pid) - cpuBefore, seconds };
+  return { latencies, errors, statuses, cpu: cpuSeconds(server.pid) - cpuBefore, childCpu: childrenCpuSeconds(server.pid) - childCpuBefore, seconds };
 }
 
 export function reportClosedLoop(name: string, run: ClosedLoopRun): void {
   const sorted = [...run.latencies].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
   console.log(
-    `${name}: ${sorted.length} requests, ${(sorted.length / run.seconds).toFixed(0)}/s, p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, max ${sorted.at(-1)!.toFixed(1)} ms; service CPU ${((run.cpu * 1000) / sorted.length).toFixed(2)} ms per request; statuses ${JSON.stringify(run.statuses)}, 5xx ${run.errors}`,
+    `${name}: ${sorted.length} requests, ${(sorted.length / run.seconds).toFixed(0)}/s, p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, max ${sorted.at(-1)!.toFixed(1)} ms; service CPU ${((run.cpu * 1000) / sorted.length).toFixed(2)} ms per request${run.childCpu > 0 ? ` (+ ${((run.childCpu * 1000) / sorted.length).toFixed(2)} ms in its child processes)` : ""}; statuses ${JSON.stringify(run.statuses)}, 5xx ${run.errors}`,
   );
 }

@@ -4,6 +4,8 @@ import autocannon from "autocannon";
 export interface Scenario {
   name: string;
   paths: string[];
+  /** Sent with every request of this scenario, on top of the run's. */
+  headers?: Record<string, string>;
 }
 
 export async function runScenarios(
@@ -19,7 +21,7 @@ export async function runScenarios(
       connections: options.connections,
       duration: options.seconds,
       workers: 1,
-      headers,
+      headers: { ...headers, ...scenario.headers },
       requests: scenario.paths.map((path) => ({ method: "GET", path })),
     });
     results.push({

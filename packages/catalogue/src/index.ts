@@ -10,3 +10,4 @@ export * from "./sources.js";
 export * from "./ingestion-module.js";
 export * from "./scheduler.js";
 export * from "./tables.js";
+export * from "./answer-cache.js";

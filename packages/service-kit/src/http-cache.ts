@@ -57,7 +57,7 @@ export interface RenderedCacheOptions {
  * does, so a hot one is rendered once and then sent as is (with sendSerializedData).
  */
 export class RenderedCache {
-  private readonly entries = new Map<string, { json: string; expires: number }>();
+  private readonly entries = new Map<string, { json: string; stored: number; expires: number }>();
   private chars = 0;
   private readonly maxChars: number;
   private readonly maxEntries: number;
@@ -73,20 +73,33 @@ export class RenderedCache {
 
   /** The kept answer for `key`, if any and still fresh. */
   get(key: string): string | undefined {
+    return this.getWithAge(key)?.json;
+  }
+
+  /** The kept answer for `key` with how long ago it was kept, if any and still fresh. */
+  getWithAge(key: string): { json: string; ageMs: number } | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.forget(key);
-    if (entry.expires <= Date.now()) return undefined;
+    const now = Date.now();
+    if (entry.expires <= now) return undefined;
     this.entries.set(key, entry);
     this.chars += entry.json.length;
-    return entry.json;
+    return { json: entry.json, ageMs: now - entry.stored };
+  }
+
+  /** Forgets every answer (the data they came from changed). */
+  clear(): void {
+    this.entries.clear();
+    this.chars = 0;
   }
 
   /** Keeps an answer (unless longer than maxEntryChars), evicting the least recently used beyond the bounds. */
   set(key: string, json: string): void {
     this.forget(key);
     if (json.length > this.maxEntryChars) return;
-    this.entries.set(key, { json, expires: Date.now() + this.ttlMs });
+    const now = Date.now();
+    this.entries.set(key, { json, stored: now, expires: now + this.ttlMs });
     this.chars += json.length;
     while ((this.entries.size > this.maxEntries || this.chars > this.maxChars) && this.entries.size > 1) {
       this.forget(this.entries.keys().next().value!);

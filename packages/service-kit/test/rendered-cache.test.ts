@@ -35,4 +35,16 @@ describe("RenderedCache", () => {
     vi.setSystemTime(1_000);
     expect(cache.get("short")).toBeUndefined();
   });
+
+  it("tells how long ago an answer was kept, and forgets everything on clear()", () => {
+    vi.useFakeTimers({ now: 5_000 });
+    const cache = new RenderedCache({ ttlMs: 60_000 });
+    cache.set("a", "aa");
+    vi.setSystemTime(7_500);
+    expect(cache.getWithAge("a")).toEqual({ json: "aa", ageMs: 2_500 });
+    cache.clear();
+    expect(cache.getWithAge("a")).toBeUndefined();
+    cache.set("b", "b".repeat(10));
+    expect(cache.get("b")).toBe("bbbbbbbbbb");
+  });
 });

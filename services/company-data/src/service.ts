@@ -1,4 +1,4 @@
-import { catalogueSourcesRoutes, catalogueTables, createCatalogueLoader, defineIngestion, liveIngestionScheduler } from "@apiplat/catalogue";
+import { answerCacheSettings, catalogueSourcesRoutes, catalogueTables, createAnswerCache, createCatalogueLoader, defineIngestion, liveIngestionScheduler } from "@apiplat/catalogue";
 import type { PlatformConfig } from "@apiplat/config";
 import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
@@ -47,6 +47,7 @@ export default defineService<CompanyDataSettings, CompanyDataInject>({
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config, now } = platform;
+    const answers = createAnswerCache(answerCacheSettings(config.env));
     const all = sources(settings, inject.outbound ?? outboundFor(config));
     const loader = createCatalogueLoader({
       db,
@@ -68,12 +69,16 @@ export default defineService<CompanyDataSettings, CompanyDataInject>({
           datasetsDir: config.datasetsDir,
           now,
           after: loader.loaded,
-          onRun: (summary) => app.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, "company-data: SEC EDGAR fetched"),
+          onRun: (summary) => {
+            answers.clear();
+            app.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, "company-data: SEC EDGAR fetched");
+          },
         }),
       );
     }
     await app.register(async (catalogue) => {
       loader.guard(catalogue);
+      answers.attach(catalogue);
       await catalogue.register(searchRoutes, { db });
       await catalogue.register(companyRoutes, { db });
       await catalogue.register(catalogueSourcesRoutes, { db, sources: all });

@@ -1,4 +1,4 @@
-import { createCatalogueLoader, defineIngestion, liveIngestionScheduler, catalogueTables } from "@apiplat/catalogue";
+import { answerCacheSettings, catalogueTables, createAnswerCache, createCatalogueLoader, defineIngestion, liveIngestionScheduler } from "@apiplat/catalogue";
 import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
@@ -31,6 +31,7 @@ export default defineService<NewsSettings, NewsInject>({
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config, now } = platform;
+    const answers = createAnswerCache(answerCacheSettings(config.env));
     const outbound = inject.outbound ?? createOutboundClient({ allowCidrs: config.outboundAllowCidrs });
     const all = sources(settings.feeds, outbound);
     const loader = createCatalogueLoader({
@@ -53,12 +54,16 @@ export default defineService<NewsSettings, NewsInject>({
           datasetsDir: config.datasetsDir,
           now,
           after: loader.loaded,
-          onRun: (summary) => app.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, "news: feeds fetched"),
+          onRun: (summary) => {
+            answers.clear();
+            app.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, "news: feeds fetched");
+          },
         }),
       );
     }
     await app.register(async (catalogue) => {
       loader.guard(catalogue);
+      answers.attach(catalogue);
       await catalogue.register(articleRoutes, { db });
       await catalogue.register(sourceRoutes, { db, datasets: all });
       await catalogue.register(trendingRoutes, { db });

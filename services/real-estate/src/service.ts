@@ -1,4 +1,4 @@
-import { catalogueSourcesRoutes, createCatalogueLoader, defineIngestion, catalogueTables } from "@apiplat/catalogue";
+import { answerCacheSettings, catalogueSourcesRoutes, catalogueTables, createAnswerCache, createCatalogueLoader, defineIngestion } from "@apiplat/catalogue";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
 import { estimateRoutes } from "./routes/estimate.js";
@@ -18,6 +18,7 @@ export default defineService<RealEstateSettings>({
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
     const { db, config, now } = platform;
+    const answers = createAnswerCache(answerCacheSettings(config.env));
     const sources = datasetSources(now);
     const loader = createCatalogueLoader({
       db,
@@ -31,6 +32,7 @@ export default defineService<RealEstateSettings>({
     readiness("catalogue", async () => loader.ready());
     await app.register(async (catalogue) => {
       loader.guard(catalogue);
+      answers.attach(catalogue);
       await catalogue.register(propertyRoutes, { db });
       await catalogue.register(estimateRoutes, { db });
       await catalogue.register(catalogueSourcesRoutes, { db, sources });

@@ -1,4 +1,4 @@
-import { catalogueSourcesRoutes, catalogueTables, createCatalogueLoader, defineIngestion, type IngestionSource } from "@apiplat/catalogue";
+import { answerCacheSettings, catalogueSourcesRoutes, catalogueTables, createAnswerCache, createCatalogueLoader, defineIngestion, type IngestionSource } from "@apiplat/catalogue";
 import { createOutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
 import { crawlSource } from "./ingest/crawler.js";
@@ -34,6 +34,7 @@ export default defineService<SearchResultsSettings>({
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
     const { db, config, now } = platform;
+    const answers = createAnswerCache(answerCacheSettings(config.env));
     const datasets = datasetSources();
     const loader = createCatalogueLoader({
       db,
@@ -48,6 +49,7 @@ export default defineService<SearchResultsSettings>({
     const listed = [...datasets, crawlSource({ ...settings.crawl, seeds: [], outbound: createOutboundClient({ allowCidrs: [] }) })];
     await app.register(async (catalogue) => {
       loader.guard(catalogue);
+      answers.attach(catalogue);
       await catalogue.register(webRoutes, { db, ranking: { titleBoost: settings.titleBoost, anyWord: settings.anyWord, relatedDepth: RELATED_DEPTH } });
       await catalogue.register(imageRoutes, { db });
       await catalogue.register(newsRoutes, { db });

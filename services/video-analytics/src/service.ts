@@ -1,4 +1,4 @@
-import { catalogueSourcesRoutes, createCatalogueLoader, defineIngestion, liveIngestionScheduler, catalogueTables } from "@apiplat/catalogue";
+import { answerCacheSettings, catalogueSourcesRoutes, catalogueTables, createAnswerCache, createCatalogueLoader, defineIngestion, liveIngestionScheduler } from "@apiplat/catalogue";
 import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
@@ -35,6 +35,7 @@ export default defineService<VideoSettings, VideoInject>({
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config, now } = platform;
+    const answers = createAnswerCache(answerCacheSettings(config.env));
     const outbound = inject.outbound ?? createOutboundClient({ allowCidrs: config.outboundAllowCidrs });
     const all = sources(settings, outbound);
     const loader = createCatalogueLoader({
@@ -57,12 +58,16 @@ export default defineService<VideoSettings, VideoInject>({
           datasetsDir: config.datasetsDir,
           now,
           after: loader.loaded,
-          onRun: (summary) => app.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, "video-analytics: YouTube snapshots fetched"),
+          onRun: (summary) => {
+            answers.clear();
+            app.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, "video-analytics: YouTube snapshots fetched");
+          },
         }),
       );
     }
     await app.register(async (catalogue) => {
       loader.guard(catalogue);
+      answers.attach(catalogue);
       await catalogue.register(videoRoutes, { db });
       await catalogue.register(channelRoutes, { db });
       await catalogue.register(searchRoutes, { db });

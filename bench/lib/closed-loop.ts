@@ -77,6 +77,6 @@ export function reportClosedLoop(name: string, run: ClosedLoopRun): void {
   const sorted = [...run.latencies].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
   console.log(
-    `${name}: ${sorted.length} requests, ${(sorted.length / run.seconds).toFixed(0)}/s, p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, max ${sorted.at(-1)!.toFixed(1)} ms; service CPU ${((run.cpu * 1000) / sorted.length).toFixed(2)} ms per request${run.childCpu > 0 ? ` (+ ${((run.childCpu * 1000) / sorted.length).toFixed(2)} ms in its child processes)` : ""}; statuses ${JSON.stringify(run.statuses)}, 5xx ${run.errors}`,
+    `${name}: ${sorted.length} requests, ${(sorted.length / run.seconds).toFixed(0)}/s, p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, max ${sorted.at(-1)!.toFixed(1)} ms; service CPU ${((run.cpu * 1000) / sorted.length).toFixed(2)} ms per request${run.childCpu * 1000 / sorted.length >= 0.01 ? ` (+ ${((run.childCpu * 1000) / sorted.length).toFixed(2)} ms in its child processes)` : ""}; statuses ${JSON.stringify(run.statuses)}, 5xx ${run.errors}`,
   );
 }

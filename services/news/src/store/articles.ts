@@ -1,4 +1,4 @@
-import { SqlFilter, facetCounts, matchText, splitList, type DateRange, type FacetCount, type Page, type TextQuery } from "@apiplat/catalogue";
+import { SqlFilter, facetCountsOf, matchText, splitList, type DateRange, type FacetCount, type Page, type TextQuery } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 
 export interface ArticleRecord {
@@ -82,10 +82,9 @@ export async function searchArticles(
 
 export async function articleFacets(db: Queryable, filters: ArticleFilters): Promise<Record<"category" | "country" | "source", FacetCount[]>> {
   const { filter } = buildFilter(filters);
-  const [category, country, source] = [
-    await facetCounts(db, { from: "articles", filter, column: "category", limit: 10 }),
-    await facetCounts(db, { from: "articles", filter, column: "country", limit: 10 }),
-    await facetCounts(db, { from: "articles", filter, column: "source_id", limit: 10 }),
-  ];
-  return { category, country, source };
+  return facetCountsOf(db, {
+    from: "articles",
+    filter,
+    facets: { category: { column: "category", limit: 10 }, country: { column: "country", limit: 10 }, source: { column: "source_id", limit: 10 } },
+  });
 }

@@ -1,4 +1,4 @@
-import { SqlFilter, facetCounts, type FacetCount, type Page } from "@apiplat/catalogue";
+import { SqlFilter, facetCountsOf, type FacetCount, type Page } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import { boxAround, distanceSql, type Box } from "../domain/geo.js";
 import type { Property } from "../domain/properties.js";
@@ -102,11 +102,11 @@ export async function searchProperties(
 
 export async function propertyFacets(db: Queryable, filters: PropertyFilters): Promise<Record<"property_type" | "status" | "market", FacetCount[]>> {
   const { filter } = buildFilter(filters);
-  return {
-    property_type: await facetCounts(db, { from: "properties", filter, column: "property_type", limit: 20 }),
-    status: await facetCounts(db, { from: "properties", filter, column: "status", limit: 20 }),
-    market: await facetCounts(db, { from: "properties", filter, column: "market", limit: 5 }),
-  };
+  return facetCountsOf(db, {
+    from: "properties",
+    filter,
+    facets: { property_type: { column: "property_type", limit: 20 }, status: { column: "status", limit: 20 }, market: { column: "market", limit: 5 } },
+  });
 }
 
 export async function findProperty(db: Queryable, id: string): Promise<PropertyRecord | null> {

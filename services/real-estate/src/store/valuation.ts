@@ -1,5 +1,5 @@
 import type { Database, Queryable } from "@apiplat/storage";
-import { boxAround, distanceSql } from "../domain/geo.js";
+import { distanceSql } from "../domain/geo.js";
 import { CANDIDATES, calibrate, fitHedonicModel, type Sale, type ValuationModel } from "../domain/valuation.js";
 
 const SALE_COLUMNS = `id, address, latitude, longitude, price::float8 AS price, living_sqft, bedrooms, bathrooms::float8 AS bathrooms, year_built,
@@ -8,24 +8,31 @@ const SALE_COLUMNS = `id, address, latitude, longitude, price::float8 AS price, 
 /** Radii tried in turn until enough candidates are found (a rural subject needs a wider net). */
 const SEARCH_RADII_KM = [2, 6, 20, 60];
 
+/** A record's place on a plane local to it; the GiST index of migration 002 walks it nearest first. */
+const PLANE_POINT = "point(longitude * cos(radians(latitude)), latitude)";
+/** Records read beyond CANDIDATES by plane distance, so that the nearest by great-circle distance are surely among them. */
+const PLANE_MARGIN = 100;
+
 /**
- * The CANDIDATES records nearest to a point (within 60 km), excluding the subject's own records: the B-tree over
- * (latitude, longitude) answers the box, the exact distance orders the rows inside it.
+ * The CANDIDATES records nearest to a point within the smallest radius of SEARCH_RADII_KM that holds at least a
+ * quarter of them, excluding the subject's own records. One query: the index gives the nearest records on the plane,
+ * the exact distance orders them; the radius is then chosen among them (the nearest within r are a prefix).
  */
 export async function candidateSales(db: Queryable, latitude: number, longitude: number, exclude: { id?: string; addressKey?: string | null }): Promise<(Sale & { market: string })[]> {
+  const planeX = longitude * Math.cos((latitude * Math.PI) / 180);
+  const { rows } = await db.query<Sale & { market: string; distance: number }>(
+    `SELECT ${SALE_COLUMNS}, market, distance FROM (
+       SELECT id, address, latitude, longitude, price, living_sqft, bedrooms, bathrooms, year_built, property_type, sold_date, listed_date, market,
+         ${distanceSql("latitude", "longitude", "$1::float8", "$2::float8")} AS distance
+       FROM properties
+       WHERE living_sqft > 0 AND id <> $3 AND ($4 = '' OR address_key IS DISTINCT FROM $4)
+       ORDER BY ${PLANE_POINT} <-> point($5::float8, $1::float8) LIMIT ${CANDIDATES + PLANE_MARGIN}
+     ) near WHERE distance <= $6 ORDER BY distance, id LIMIT ${CANDIDATES}`,
+    [latitude, longitude, exclude.id ?? "", exclude.addressKey ?? "", planeX, SEARCH_RADII_KM.at(-1)],
+  );
   for (const radius of SEARCH_RADII_KM) {
-    const box = boxAround(latitude, longitude, radius);
-    const params: unknown[] = [box.minLat, box.maxLat, box.minLon, box.maxLon, latitude, longitude, radius, exclude.id ?? "", exclude.addressKey ?? ""];
-    const { rows } = await db.query<Sale & { market: string }>(
-      `SELECT ${SALE_COLUMNS}, market FROM (
-         SELECT id, address, latitude, longitude, price, living_sqft, bedrooms, bathrooms, year_built, property_type, sold_date, listed_date, market,
-           ${distanceSql("latitude", "longitude", "$5::float8", "$6::float8")} AS distance
-         FROM properties
-         WHERE latitude BETWEEN $1 AND $2 AND longitude BETWEEN $3 AND $4 AND living_sqft > 0 AND id <> $8 AND ($9 = '' OR address_key IS DISTINCT FROM $9)
-       ) near WHERE distance <= $7 ORDER BY distance, id LIMIT ${CANDIDATES}`,
-      params,
-    );
-    if (rows.length >= CANDIDATES / 4 || radius === SEARCH_RADII_KM.at(-1)) return rows;
+    const within = rows.filter((row) => row.distance <= radius);
+    if (within.length >= CANDIDATES / 4 || radius === SEARCH_RADII_KM.at(-1)) return within.map(({ distance: _distance, ...sale }) => sale);
   }
   return [];
 }

@@ -13,6 +13,10 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: one on a 2-core machine, which runs the files one after
     // another. Most files wait on PostgreSQL, Chromium or timers, so two side by side fit two cores.
     maxWorkers: 2,
+    // Each worker keeps its imported modules from one test file to the next (Fastify, pg, the platform packages):
+    // importing them again for each of 150 files cost more than a minute. Every file builds its own platform and
+    // services, and no test changes process.env or mocks a module, so nothing else carries over.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // A folder with its own vitest.config.ts (longer timeouts for real browsers, say) uses it.

@@ -11,3 +11,4 @@ export * from "./ingestion-module.js";
 export * from "./scheduler.js";
 export * from "./tables.js";
 export * from "./answer-cache.js";
+export * from "./catalogue-service.js";

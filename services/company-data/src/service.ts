@@ -1,4 +1,4 @@
-import { answerCacheSettings, catalogueSourcesRoutes, catalogueTables, createAnswerCache, createCatalogueLoader, defineIngestion, liveIngestionScheduler } from "@apiplat/catalogue";
+import { buildCatalogueService, catalogueTables, defineIngestion } from "@apiplat/catalogue";
 import type { PlatformConfig } from "@apiplat/config";
 import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
@@ -46,42 +46,18 @@ export default defineService<CompanyDataSettings, CompanyDataInject>({
   migrations: new URL("../migrations", import.meta.url),
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
-    const { db, config, now } = platform;
-    const answers = createAnswerCache(answerCacheSettings(config.env));
+    const { db, config } = platform;
     const all = sources(settings, inject.outbound ?? outboundFor(config));
-    const loader = createCatalogueLoader({
-      db,
+    const live = all.find((s) => s.live);
+    await buildCatalogueService({ app, platform, background, readiness }, {
       sources: all,
       tables: ["sec_tickers", "fortune_companies"],
-      context: { datasetsDir: config.datasetsDir, now },
-      log: app.log,
-      enabled: settings.autoLoad,
-    });
-    background(loader.work);
-    readiness("catalogue", async () => loader.ready());
-    const live = all.find((s) => s.live);
-    if (live) {
-      background(
-        liveIngestionScheduler({
-          db,
-          source: live,
-          intervalMs: settings.secFetchIntervalMs,
-          datasetsDir: config.datasetsDir,
-          now,
-          after: loader.loaded,
-          onRun: (summary) => {
-            answers.clear();
-            app.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, "company-data: SEC EDGAR fetched");
-          },
-        }),
-      );
-    }
-    await app.register(async (catalogue) => {
-      loader.guard(catalogue);
-      answers.attach(catalogue);
-      await catalogue.register(searchRoutes, { db });
-      await catalogue.register(companyRoutes, { db });
-      await catalogue.register(catalogueSourcesRoutes, { db, sources: all });
+      autoLoad: settings.autoLoad,
+      live: live && { source: live, intervalMs: settings.secFetchIntervalMs, logLine: "company-data: SEC EDGAR fetched" },
+      async routes(scope) {
+        await scope.register(searchRoutes, { db });
+        await scope.register(companyRoutes, { db });
+      },
     });
   },
 });

@@ -1,4 +1,4 @@
-import { answerCacheSettings, catalogueTables, createAnswerCache, createCatalogueLoader, defineIngestion, liveIngestionScheduler } from "@apiplat/catalogue";
+import { buildCatalogueService, catalogueTables, defineIngestion } from "@apiplat/catalogue";
 import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
@@ -30,43 +30,21 @@ export default defineService<NewsSettings, NewsInject>({
   migrations: new URL("../migrations", import.meta.url),
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
-    const { db, config, now } = platform;
-    const answers = createAnswerCache(answerCacheSettings(config.env));
-    const outbound = inject.outbound ?? createOutboundClient({ allowCidrs: config.outboundAllowCidrs });
-    const all = sources(settings.feeds, outbound);
-    const loader = createCatalogueLoader({
-      db,
+    const { db, config } = platform;
+    const all = sources(settings.feeds, inject.outbound ?? createOutboundClient({ allowCidrs: config.outboundAllowCidrs }));
+    const feeds = all.find((s) => s.name === "rss-feeds")!;
+    await buildCatalogueService({ app, platform, background, readiness }, {
       sources: all,
       tables: ["articles"],
-      context: { datasetsDir: config.datasetsDir, now },
-      log: app.log,
-      enabled: settings.autoLoad,
-    });
-    background(loader.work);
-    readiness("catalogue", async () => loader.ready());
-    if (settings.feeds.length > 0) {
-      const feeds = all.find((s) => s.name === "rss-feeds")!;
-      background(
-        liveIngestionScheduler({
-          db,
-          source: feeds,
-          intervalMs: settings.feedIntervalMs,
-          datasetsDir: config.datasetsDir,
-          now,
-          after: loader.loaded,
-          onRun: (summary) => {
-            answers.clear();
-            app.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, "news: feeds fetched");
-          },
-        }),
-      );
-    }
-    await app.register(async (catalogue) => {
-      loader.guard(catalogue);
-      answers.attach(catalogue);
-      await catalogue.register(articleRoutes, { db });
-      await catalogue.register(sourceRoutes, { db, datasets: all });
-      await catalogue.register(trendingRoutes, { db });
+      autoLoad: settings.autoLoad,
+      live: settings.feeds.length > 0 ? { source: feeds, intervalMs: settings.feedIntervalMs, logLine: "news: feeds fetched" } : undefined,
+      // News answers /sources itself, in NewsAPI's shape.
+      listed: false,
+      async routes(scope) {
+        await scope.register(articleRoutes, { db });
+        await scope.register(sourceRoutes, { db, datasets: all });
+        await scope.register(trendingRoutes, { db });
+      },
     });
   },
 });

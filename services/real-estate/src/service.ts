@@ -1,4 +1,4 @@
-import { answerCacheSettings, catalogueSourcesRoutes, catalogueTables, createAnswerCache, createCatalogueLoader, defineIngestion } from "@apiplat/catalogue";
+import { buildCatalogueService, catalogueTables, defineIngestion } from "@apiplat/catalogue";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
 import { estimateRoutes } from "./routes/estimate.js";
@@ -17,25 +17,15 @@ export default defineService<RealEstateSettings>({
   migrations: new URL("../migrations", import.meta.url),
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
-    const { db, config, now } = platform;
-    const answers = createAnswerCache(answerCacheSettings(config.env));
-    const sources = datasetSources(now);
-    const loader = createCatalogueLoader({
-      db,
-      sources,
+    const { db, now } = platform;
+    await buildCatalogueService({ app, platform, background, readiness }, {
+      sources: datasetSources(now),
       tables: ["properties"],
-      context: { datasetsDir: config.datasetsDir, now },
-      log: app.log,
-      enabled: settings.autoLoad,
-    });
-    background(loader.work);
-    readiness("catalogue", async () => loader.ready());
-    await app.register(async (catalogue) => {
-      loader.guard(catalogue);
-      answers.attach(catalogue);
-      await catalogue.register(propertyRoutes, { db });
-      await catalogue.register(estimateRoutes, { db });
-      await catalogue.register(catalogueSourcesRoutes, { db, sources });
+      autoLoad: settings.autoLoad,
+      async routes(scope) {
+        await scope.register(propertyRoutes, { db });
+        await scope.register(estimateRoutes, { db });
+      },
     });
   },
 });

@@ -1,4 +1,4 @@
-import { answerCacheSettings, catalogueSourcesRoutes, catalogueTables, createAnswerCache, createCatalogueLoader, defineIngestion, type IngestionSource } from "@apiplat/catalogue";
+import { buildCatalogueService, catalogueTables, defineIngestion, type IngestionSource } from "@apiplat/catalogue";
 import { createOutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
 import { crawlSource } from "./ingest/crawler.js";
@@ -33,27 +33,19 @@ export default defineService<SearchResultsSettings>({
   migrations: new URL("../migrations", import.meta.url),
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
-    const { db, config, now } = platform;
-    const answers = createAnswerCache(answerCacheSettings(config.env));
+    const { db } = platform;
     const datasets = datasetSources();
-    const loader = createCatalogueLoader({
-      db,
+    await buildCatalogueService({ app, platform, background, readiness }, {
       sources: datasets,
       tables: ["web_pages", "images", "news_articles"],
-      context: { datasetsDir: config.datasetsDir, now },
-      log: app.log,
-      enabled: settings.autoLoad,
-    });
-    background(loader.work);
-    readiness("catalogue", async () => loader.ready());
-    const listed = [...datasets, crawlSource({ ...settings.crawl, seeds: [], outbound: createOutboundClient({ allowCidrs: [] }) })];
-    await app.register(async (catalogue) => {
-      loader.guard(catalogue);
-      answers.attach(catalogue);
-      await catalogue.register(webRoutes, { db, ranking: { titleBoost: settings.titleBoost, anyWord: settings.anyWord, relatedDepth: RELATED_DEPTH } });
-      await catalogue.register(imageRoutes, { db });
-      await catalogue.register(newsRoutes, { db });
-      await catalogue.register(catalogueSourcesRoutes, { db, sources: listed });
+      autoLoad: settings.autoLoad,
+      // /sources lists the crawler too (its runs are recorded like the datasets'); it never runs on its own.
+      listed: [...datasets, crawlSource({ ...settings.crawl, seeds: [], outbound: createOutboundClient({ allowCidrs: [] }) })],
+      async routes(scope) {
+        await scope.register(webRoutes, { db, ranking: { titleBoost: settings.titleBoost, anyWord: settings.anyWord, relatedDepth: RELATED_DEPTH } });
+        await scope.register(imageRoutes, { db });
+        await scope.register(newsRoutes, { db });
+      },
     });
   },
 });

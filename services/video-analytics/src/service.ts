@@ -1,4 +1,4 @@
-import { answerCacheSettings, catalogueSourcesRoutes, catalogueTables, createAnswerCache, createCatalogueLoader, defineIngestion, liveIngestionScheduler } from "@apiplat/catalogue";
+import { buildCatalogueService, catalogueTables, defineIngestion } from "@apiplat/catalogue";
 import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
@@ -34,45 +34,20 @@ export default defineService<VideoSettings, VideoInject>({
   migrations: new URL("../migrations", import.meta.url),
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
-    const { db, config, now } = platform;
-    const answers = createAnswerCache(answerCacheSettings(config.env));
-    const outbound = inject.outbound ?? createOutboundClient({ allowCidrs: config.outboundAllowCidrs });
-    const all = sources(settings, outbound);
-    const loader = createCatalogueLoader({
-      db,
+    const { db, config } = platform;
+    const all = sources(settings, inject.outbound ?? createOutboundClient({ allowCidrs: config.outboundAllowCidrs }));
+    const live = all.find((s) => s.live);
+    await buildCatalogueService({ app, platform, background, readiness }, {
       sources: all,
       tables: ["snapshots"],
-      context: { datasetsDir: config.datasetsDir, now },
-      log: app.log,
-      enabled: settings.autoLoad,
-    });
-    background(loader.work);
-    readiness("catalogue", async () => loader.ready());
-    const live = all.find((s) => s.live);
-    if (live) {
-      background(
-        liveIngestionScheduler({
-          db,
-          source: live,
-          intervalMs: settings.fetchIntervalMs,
-          datasetsDir: config.datasetsDir,
-          now,
-          after: loader.loaded,
-          onRun: (summary) => {
-            answers.clear();
-            app.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, "video-analytics: YouTube snapshots fetched");
-          },
-        }),
-      );
-    }
-    await app.register(async (catalogue) => {
-      loader.guard(catalogue);
-      answers.attach(catalogue);
-      await catalogue.register(videoRoutes, { db });
-      await catalogue.register(channelRoutes, { db });
-      await catalogue.register(searchRoutes, { db });
-      await catalogue.register(trendingRoutes, { db });
-      await catalogue.register(catalogueSourcesRoutes, { db, sources: all });
+      autoLoad: settings.autoLoad,
+      live: live && { source: live, intervalMs: settings.fetchIntervalMs, logLine: "video-analytics: YouTube snapshots fetched" },
+      async routes(scope) {
+        await scope.register(videoRoutes, { db });
+        await scope.register(channelRoutes, { db });
+        await scope.register(searchRoutes, { db });
+        await scope.register(trendingRoutes, { db });
+      },
     });
   },
 });

@@ -1,0 +1,70 @@
+/**
+ * What every catalogue service's build does the same way: the first load of an empty catalogue (with /ready and a
+ * 503 on its routes meanwhile), the answer cache, the live source's schedule (which clears the cache after each
+ * round), and /sources. The service passes its sources and routes; see services/product-data/src/service.ts.
+ */
+import type { ServiceContext } from "@apiplat/service-kit";
+import type { FastifyInstance } from "fastify";
+import { answerCacheSettings, createAnswerCache } from "./answer-cache.js";
+import type { IngestionSource } from "./ingest.js";
+import { createCatalogueLoader } from "./loader.js";
+import { liveIngestionScheduler } from "./scheduler.js";
+import { catalogueSourcesRoutes } from "./sources.js";
+
+export interface CatalogueServiceOptions {
+  /** The sources of the first load (live ones are left out of it). */
+  sources: readonly IngestionSource<any, any>[];
+  /** The tables whose emptiness means "never loaded". */
+  tables: readonly string[];
+  /** Off: the catalogue is used as it is (tests that ingest a subset themselves). */
+  autoLoad: boolean;
+  /** A live source fetched at start (after the first load) and then every `intervalMs`; `logLine` says a round ended. */
+  live?: { source: IngestionSource<any, any>; intervalMs: number; logLine: string };
+  /** What GET /sources lists (default: `sources`); false when the service answers /sources itself. */
+  listed?: readonly IngestionSource<any, any>[] | false;
+  /** Registers the service's own routes in the catalogue's scope. */
+  routes(scope: FastifyInstance): Promise<void>;
+}
+
+export async function buildCatalogueService(
+  context: Pick<ServiceContext<unknown, unknown>, "app" | "platform" | "background" | "readiness">,
+  options: CatalogueServiceOptions,
+): Promise<void> {
+  const { app, platform, background, readiness } = context;
+  const { db, config, now } = platform;
+  const answers = createAnswerCache(answerCacheSettings(config.env));
+  const loader = createCatalogueLoader({
+    db,
+    sources: options.sources,
+    tables: options.tables,
+    context: { datasetsDir: config.datasetsDir, now },
+    log: app.log,
+    enabled: options.autoLoad,
+  });
+  background(loader.work);
+  readiness("catalogue", async () => loader.ready());
+  const live = options.live;
+  if (live) {
+    background(
+      liveIngestionScheduler({
+        db,
+        source: live.source,
+        intervalMs: live.intervalMs,
+        datasetsDir: config.datasetsDir,
+        now,
+        after: loader.loaded,
+        onRun: (summary) => {
+          answers.clear();
+          app.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, live.logLine);
+        },
+      }),
+    );
+  }
+  await app.register(async (scope) => {
+    loader.guard(scope);
+    answers.attach(scope);
+    await options.routes(scope);
+    const listed = options.listed ?? options.sources;
+    if (listed) await scope.register(catalogueSourcesRoutes, { db, sources: listed });
+  });
+}

@@ -3,7 +3,7 @@
  * valuation model of its market is refitted and recalibrated on what the catalogue then holds.
  */
 import path from "node:path";
-import { MalformedRow, readCsv, upsertRows, type IngestionSource, type UpsertCounts } from "@apiplat/catalogue";
+import { type IngestionSource, MalformedRow, readCsv, settleTables, type UpsertCounts, upsertRows } from "@apiplat/catalogue";
 import type { Database, Queryable } from "@apiplat/storage";
 import {
   InvalidRecord,
@@ -52,6 +52,8 @@ function propertySource(options: {
     },
     upsert: upsertProperties,
     finish: async (db: Database) => {
+      // Fresh statistics first: without them the planner takes a filter matching thousands of rows for a dozen.
+      await settleTables(db, ["properties"]);
       await refitModel(db, options.market, options.now());
     },
   };

@@ -4,7 +4,7 @@ import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import type { Box } from "../domain/geo.js";
 import * as S from "../schemas.js";
-import { areaStats, findProperty, propertyFacets, searchProperties, type PropertyFilters } from "../store/properties.js";
+import { areaStats, findProperty, searchProperties, type PropertyFilters } from "../store/properties.js";
 import { propertyView } from "./view.js";
 
 export interface PropertyRoutesOptions {
@@ -60,7 +60,7 @@ export const propertyRoutes: FastifyPluginAsyncTypebox<PropertyRoutesOptions> = 
       schema: {
         summary: "Search properties",
         description:
-          "Sales and listings by place (city, state, zip, a point and radius, or a box), price, rooms, area, type and status. Radius and box searches use the (latitude, longitude) index, then the exact great-circle distance.",
+          "Sales and listings by place (city, state, zip, a point and radius, or a box), price, rooms, area, type and status. Radius and box searches use a GiST index over (longitude, latitude), then the exact great-circle distance.",
         querystring: S.SearchQuery,
         response: { 200: successSchema(S.PropertyPage) },
       },
@@ -70,11 +70,11 @@ export const propertyRoutes: FastifyPluginAsyncTypebox<PropertyRoutesOptions> = 
       const filters = filtersOf(query);
       const page = pageOf(query);
       const sort = query.sort ?? (filters.near ? "distance" : "newest");
-      const { total, properties } = await searchProperties(db, filters, sort, page);
+      const { total, properties, facets } = await searchProperties(db, filters, sort, page, query.facets === true);
       return ok({
         ...pageInfo(page, total),
         properties: properties.map(propertyView),
-        ...(query.facets ? { facets: await propertyFacets(db, filters) } : {}),
+        ...(facets ? { facets } : {}),
       });
     },
   );

@@ -1,4 +1,4 @@
-import { SqlFilter, facetCountsOf, type FacetCount, type Page } from "@apiplat/catalogue";
+import { SqlFilter, facetCountsWithTotal, type FacetCount, type Page } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import { boxAround, distanceSql, type Box } from "../domain/geo.js";
 import type { Property } from "../domain/properties.js";
@@ -34,19 +34,24 @@ const COLUMNS = `id, dataset, market, address, city, county, state, zip, price::
   living_sqft, lot_sqft, year_built, year_renovated, property_type, status, latitude, longitude,
   to_char(sold_date, 'YYYY-MM-DD') AS sold_date, to_char(listed_date, 'YYYY-MM-DD') AS listed_date, details`;
 
+/** Inside the box, edges included: the GiST index of migration 003 answers it. */
+function insideBox(param: (value: unknown) => string, box: Box): string {
+  return `point(longitude, latitude) <@ box(point(${param(box.minLon)}, ${param(box.minLat)}), point(${param(box.maxLon)}, ${param(box.maxLat)}))`;
+}
+
 function buildFilter(filters: PropertyFilters): { filter: SqlFilter; distance: string | null } {
   const filter = new SqlFilter();
   let distance: string | null = null;
   if (filters.near) {
     const { latitude, longitude, radiusKm } = filters.near;
     const box = boxAround(latitude, longitude, radiusKm);
-    filter.where((p) => `latitude BETWEEN ${p(box.minLat)} AND ${p(box.maxLat)} AND longitude BETWEEN ${p(box.minLon)} AND ${p(box.maxLon)}`);
+    filter.where((p) => insideBox(p, box));
     distance = distanceSql("latitude", "longitude", `${filter.param(latitude)}::float8`, `${filter.param(longitude)}::float8`);
     filter.where((p) => `${distance} <= ${p(radiusKm)}`);
   }
   if (filters.box) {
-    const b = filters.box;
-    filter.where((p) => `latitude BETWEEN ${p(b.minLat)} AND ${p(b.maxLat)} AND longitude BETWEEN ${p(b.minLon)} AND ${p(b.maxLon)}`);
+    const box = filters.box;
+    filter.where((p) => insideBox(p, box));
   }
   if (filters.city) filter.where((p) => `lower(city) = ${p(filters.city!.toLowerCase())}`);
   filter
@@ -80,16 +85,30 @@ function orderBy(sort: PropertySort, distance: string | null): string {
   }
 }
 
+export type PropertyFacets = Record<"property_type" | "status" | "market", FacetCount[]>;
+
+const FACETS = { property_type: { column: "property_type", limit: 20 }, status: { column: "status", limit: 20 }, market: { column: "market", limit: 5 } };
+
+/**
+ * One page of matching properties, their total, and (when asked) the facets. Counting reads every match, so with
+ * facets the total comes from the same pass as the facets (GROUPING SETS with the empty set).
+ */
 export async function searchProperties(
   db: Queryable,
   filters: PropertyFilters,
   sort: PropertySort,
   page: Page,
-): Promise<{ total: number; properties: PropertyRecord[] }> {
+  withFacets = false,
+): Promise<{ total: number; properties: PropertyRecord[]; facets?: PropertyFacets }> {
   const { filter, distance } = buildFilter(filters);
-  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM properties ${filter.sql}`, filter.params);
-  const total = count.rows[0].n;
-  if (total <= page.offset) return { total, properties: [] };
+  let total: number;
+  let facets: PropertyFacets | undefined;
+  if (withFacets) {
+    ({ total, facets } = await facetCountsWithTotal(db, { from: "properties", filter, facets: FACETS }));
+  } else {
+    total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM properties ${filter.sql}`, filter.params)).rows[0].n;
+  }
+  if (total <= page.offset) return { total, properties: [], facets };
   const limit = filter.param(page.limit);
   const offset = filter.param(page.offset);
   const { rows } = await db.query<PropertyRecord>(
@@ -97,16 +116,7 @@ export async function searchProperties(
      ORDER BY ${orderBy(sort, distance)} LIMIT ${limit} OFFSET ${offset}`,
     filter.params,
   );
-  return { total, properties: rows };
-}
-
-export async function propertyFacets(db: Queryable, filters: PropertyFilters): Promise<Record<"property_type" | "status" | "market", FacetCount[]>> {
-  const { filter } = buildFilter(filters);
-  return facetCountsOf(db, {
-    from: "properties",
-    filter,
-    facets: { property_type: { column: "property_type", limit: 20 }, status: { column: "status", limit: 20 }, market: { column: "market", limit: 5 } },
-  });
+  return { total, properties: rows, facets };
 }
 
 export async function findProperty(db: Queryable, id: string): Promise<PropertyRecord | null> {

@@ -1,4 +1,4 @@
-/** Great-circle distances and the bounding boxes that let a B-tree index answer "within r km". */
+/** Great-circle distances and the bounding boxes that let an index answer "within r km". */
 export const EARTH_RADIUS_KM = 6371.0088;
 const RAD = Math.PI / 180;
 

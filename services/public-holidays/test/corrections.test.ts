@@ -40,7 +40,7 @@ describe("the corrections table", () => {
   it("gives every entry an id of its own, a known action and a source", () => {
     expect(new Set(CORRECTIONS.map((correction) => correction.id)).size).toBe(CORRECTIONS.length);
     for (const correction of CORRECTIONS) {
-      expect(["add", "remove"]).toContain(correction.action);
+      expect(["add", "remove", "nationwide"]).toContain(correction.action);
       expect(correction.source.length).toBeGreaterThan(20);
       if (correction.action === "add") expect(correction.name?.en).toBeTruthy();
     }
@@ -314,5 +314,26 @@ describe("Australia: Easter Sunday is a state holiday, state by state", () => {
 
   it("Tasmania never has it", async () => {
     expect(await publicOn("AU", "2024-03-31", "AU-TAS")).toEqual([]);
+  });
+});
+
+describe("Brazil: Black Awareness Day national from 2024 (Lei nº 14.759/2023)", () => {
+  async function blackAwarenessDay(year: number) {
+    const { body } = await h.get(`/holidays?country=BR&year=${year}`);
+    return body.data.holidays.filter((holiday: any) => holiday.date === `${year}-11-20` && holiday.local_name === "Dia da Consciência Negra");
+  }
+
+  it("holds in every state from 2024, citing the law", async () => {
+    for (const year of [2024, 2030]) {
+      const [day] = await blackAwarenessDay(year);
+      expect(day).toMatchObject({ global: true, counties: null, except_counties: null });
+      expect(day.source).toContain("Lei nº 14.759");
+    }
+  });
+
+  it("in 2023 keeps the engine's answer: a holiday of the four states that had it, no source", async () => {
+    expect(await blackAwarenessDay(2023)).toEqual([
+      expect.objectContaining({ global: false, counties: ["BR-AM", "BR-MT", "BR-RJ", "BR-SP"], except_counties: null, source: null }),
+    ]);
   });
 });

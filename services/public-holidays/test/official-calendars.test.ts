@@ -297,6 +297,7 @@ describe("Brazil with Carnival", () => {
   it("2026: the national public holidays, Black Awareness Day in every state (Lei 14.759/2023)", async () => {
     const { body } = await h.get("/holidays?country=BR&year=2026");
     expect(body.data.holidays.find((holiday: any) => holiday.date === "2026-11-20")).toMatchObject({ global: true, except_counties: null });
+    expect(body.data.holidays.find((holiday: any) => holiday.date === "2026-11-20").source).toContain("Lei nº 14.759");
     expect(body.data.timezone).toBe("America/Sao_Paulo");
     expect(body.data.local_language).toBe("pt");
     expect(national(body.data.holidays).map((holiday: any) => [holiday.date, holiday.local_name])).toEqual([

@@ -114,10 +114,11 @@ export class HolidayEngine {
     const holidays = [
       ...national.map((evaluated) => {
         const keptIn = new Set(keptBy.get(identityKeys(evaluated)[0]));
-        const without = nationwideByLaw(country.code, year, evaluated)
-          ? []
-          : country.subdivisions.map((subdivision) => subdivision.code).filter((code) => !keptIn.has(code));
-        return toHoliday(country, evaluated, localNames(evaluated), { exceptCounties: sortedOrNull(new Set(without)) });
+        const byLaw = this.corrections.find(
+          (correction) => correction.action === "nationwide" && correction.country === country.code && correction.rule === evaluated.raw.rule && appliesIn(correction, year, undefined),
+        );
+        const without = byLaw ? [] : country.subdivisions.map((subdivision) => subdivision.code).filter((code) => !keptIn.has(code));
+        return toHoliday(country, byLaw ? { ...evaluated, correction: byLaw } : evaluated, localNames(evaluated), { exceptCounties: sortedOrNull(new Set(without)) });
       }),
       ...regional.map(({ evaluated, counties, regions }) =>
         toHoliday(country, evaluated, localNames(evaluated), {
@@ -187,6 +188,7 @@ function correctionsOf(corrections: readonly Correction[], country: Country): Om
   const removed = new Map<string, Correction[]>();
   for (const correction of corrections) {
     if (correction.country !== country.code) continue;
+    if (correction.action === "nationwide") continue; // a scope, applied where national holidays are listed
     if (correction.action === "remove") {
       removed.set(correction.rule, [...(removed.get(correction.rule) ?? []), correction]);
       continue;
@@ -204,18 +206,6 @@ function correctionsOf(corrections: readonly Correction[], country: Country): Om
     added.set(correction.rule, [correction]);
   }
   return { additions, added, removed };
-}
-
-/**
- * National holidays that hold in every subdivision by law although some subdivisions' data in the engine
- * still switch them off: Black Awareness Day in Brazil, national since 2024 (Lei nº 14.759/2023).
- */
-const NATIONWIDE_BY_LAW: { country: string; name: string; fromYear: number }[] = [
-  { country: "BR", name: "Black Awareness Day", fromYear: 2024 },
-];
-
-function nationwideByLaw(countryCode: string, year: number, { raw }: Evaluated): boolean {
-  return NATIONWIDE_BY_LAW.some((law) => law.country === countryCode && law.name === raw.name && year >= law.fromYear);
 }
 
 function sameHoliday(a: Correction, b: Correction): boolean {

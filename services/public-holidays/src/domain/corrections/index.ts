@@ -1,6 +1,7 @@
 import type { AddedCountry, Correction } from "./types.js";
 import { AL } from "./countries/al.js";
 import { AU } from "./countries/au.js";
+import { BR } from "./countries/br.js";
 import { DK } from "./countries/dk.js";
 import { GB } from "./countries/gb.js";
 import { IM } from "./countries/im.js";
@@ -34,7 +35,7 @@ import { TV, TUVALU } from "./countries/tv.js";
 import { WS, SAMOA } from "./countries/ws.js";
 
 /** Every correction to date-holidays' data, one file per country, each entry with its legal source. */
-export const CORRECTIONS: readonly Correction[] = [...AL, ...AU, ...DK, ...GB, ...IM, ...IQ, ...KH, ...LV, ...MA, ...MN, ...PG, ...PR, ...RO, ...SE, ...SK, ...SY, ...TR, ...US, ...YE, ...ZA, ...FK, ...KI, ...MH, ...NR, ...NU, ...PN, ...PW, ...SB, ...TK, ...TV, ...WS];
+export const CORRECTIONS: readonly Correction[] = [...AL, ...AU, ...BR, ...DK, ...GB, ...IM, ...IQ, ...KH, ...LV, ...MA, ...MN, ...PG, ...PR, ...RO, ...SE, ...SK, ...SY, ...TR, ...US, ...YE, ...ZA, ...FK, ...KI, ...MH, ...NR, ...NU, ...PN, ...PW, ...SB, ...TK, ...TV, ...WS];
 
 /** Countries date-holidays does not cover, served from their corrections alone. */
 export const ADDED_COUNTRIES: readonly AddedCountry[] = [

@@ -1,19 +1,20 @@
 import type { HolidayType } from "../types.js";
 
 /**
- * One correction to date-holidays' data, as data: a holiday the engine lacks (`add`) or a rule of the
- * engine that does not hold (`remove`), for some years and in some subdivisions, with its legal source.
+ * One correction to date-holidays' data, as data: a holiday the engine lacks (`add`), a rule of the engine that
+ * does not hold (`remove`), or a national holiday of the engine that holds in every subdivision although some
+ * subdivisions' data switch it off (`nationwide`), for some years and in some subdivisions, with its legal source.
  */
 export interface Correction {
   /** Unique and stable: "<country>-<what>", e.g. "SE-whit-monday-abolished". */
   id: string;
   /** ISO 3166-1 alpha-2. */
   country: string;
-  action: "add" | "remove";
+  action: "add" | "remove" | "nationwide";
   /**
    * In date-holidays' rule grammar (https://github.com/commenthol/date-holidays#holiday-rules):
    * "01-14", "2026-06-15" (one day), "easter -2", "2nd monday in June", "12-25 and if sunday then next monday".
-   * For `remove`, the engine's own rule string, exactly.
+   * For `remove` and `nationwide`, the engine's own rule string, exactly.
    */
   rule: string;
   /** Names by language ("en" required for `add`): English and the country's own language. */

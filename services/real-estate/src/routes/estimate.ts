@@ -5,7 +5,7 @@ import { addressKey } from "../domain/properties.js";
 import { confidenceOf, valueFromComparables, type Subject } from "../domain/valuation.js";
 import * as S from "../schemas.js";
 import { closeAddresses, propertiesAtAddress, type PropertyRecord } from "../store/properties.js";
-import { candidateSales, modelReader } from "../store/valuation.js";
+import { candidateReader, modelReader } from "../store/valuation.js";
 
 export interface EstimateRoutesOptions {
   db: Queryable;
@@ -75,6 +75,7 @@ async function subjectOf(db: Queryable, query: S.EstimateQuery): Promise<Resolve
 
 export const estimateRoutes: FastifyPluginAsyncTypebox<EstimateRoutesOptions> = async (app, { db }) => {
   const loadModel = modelReader(db);
+  const nearestRecords = candidateReader(db);
   app.get(
     "/estimate",
     {
@@ -89,7 +90,7 @@ export const estimateRoutes: FastifyPluginAsyncTypebox<EstimateRoutesOptions> = 
       const query = request.query;
       if (query.date !== undefined && !isCalendarDay(query.date)) throw errors.validation("date", "must be a real calendar day, YYYY-MM-DD");
       const subject = await subjectOf(db, query);
-      const candidates = await candidateSales(db, subject.latitude, subject.longitude, { id: subject.id ?? undefined, addressKey: subject.addressKey });
+      const candidates = await nearestRecords(subject.latitude, subject.longitude, { id: subject.id ?? undefined, addressKey: subject.addressKey });
       if (candidates.length === 0) {
         throw errors.unprocessable("No sale or listing within 60 km of this point: the catalogue covers King County (WA), the Sacramento area (CA) and New York City.", [
           { field: "lat", issue: "is more than 60 km from every catalogued property" },

@@ -3,6 +3,7 @@ import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
 import { estimateRoutes } from "./routes/estimate.js";
 import { propertyRoutes } from "./routes/properties.js";
+import { snapshotReader } from "./store/snapshot.js";
 import { readSettings, type RealEstateSettings } from "./settings.js";
 
 /** `npm run ingest -- real-estate [--source king-county-sales,sacramento-sales,new-york-listings]`. */
@@ -23,8 +24,9 @@ export default defineService<RealEstateSettings>({
       tables: ["properties"],
       autoLoad: settings.autoLoad,
       async routes(scope) {
-        await scope.register(propertyRoutes, { db });
-        await scope.register(estimateRoutes, { db });
+        const snapshot = snapshotReader(db);
+        await scope.register(propertyRoutes, { db, snapshot });
+        await scope.register(estimateRoutes, { db, snapshot });
       },
     });
   },

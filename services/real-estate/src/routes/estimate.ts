@@ -4,11 +4,14 @@ import type { Queryable } from "@apiplat/storage";
 import { addressKey } from "../domain/properties.js";
 import { confidenceOf, valueFromComparables, type Subject } from "../domain/valuation.js";
 import * as S from "../schemas.js";
-import { closeAddresses, propertiesAtAddress, type PropertyRecord } from "../store/properties.js";
-import { candidateReader, modelReader } from "../store/valuation.js";
+import { closeAddresses, type PropertyRecord } from "../store/properties.js";
+import type { CatalogueSnapshot, SnapshotReader } from "../store/snapshot.js";
+import { modelReader } from "../store/valuation.js";
 
 export interface EstimateRoutesOptions {
   db: Queryable;
+  /** The catalogue in memory, whose records with a living area are the comparables. */
+  snapshot: SnapshotReader;
 }
 
 const METHOD =
@@ -22,11 +25,11 @@ function isCalendarDay(text: string): boolean {
 const round100 = (value: number) => Math.round(value / 100) * 100;
 
 /** The catalogued property an address names: the street part must match; a ZIP or city after a comma picks among several. */
-async function propertyAt(db: Queryable, address: string): Promise<PropertyRecord> {
+async function propertyAt(db: Queryable, snapshot: CatalogueSnapshot, address: string): Promise<PropertyRecord> {
   const [street, ...rest] = address.split(",");
   const key = addressKey(street);
   if (key.length < 3) throw errors.validation("address", "must start with a street address such as \"3526 High St\"");
-  const matches = await propertiesAtAddress(db, key);
+  const matches = snapshot.atAddress(key);
   const hint = rest.join(" ").toLowerCase();
   const zip = /\b(\d{5})\b/.exec(hint)?.[1];
   const chosen = matches.find((m) => (zip ? m.zip === zip : hint.trim() ? hint.includes((m.city ?? "").toLowerCase()) : true)) ?? (zip || hint.trim() ? undefined : matches[0]);
@@ -47,11 +50,11 @@ interface ResolvedSubject extends Subject {
   addressKey: string | null;
 }
 
-async function subjectOf(db: Queryable, query: S.EstimateQuery): Promise<ResolvedSubject> {
+async function subjectOf(db: Queryable, snapshot: CatalogueSnapshot, query: S.EstimateQuery): Promise<ResolvedSubject> {
   const attributes = { bedrooms: query.bedrooms, bathrooms: query.bathrooms, year_built: query.year_built, property_type: query.property_type?.toLowerCase(), date: query.date };
   if (query.address !== undefined) {
     if (query.lat !== undefined || query.lon !== undefined) throw errors.validation("address", "cannot be combined with lat/lon: give one or the other");
-    const p = await propertyAt(db, query.address);
+    const p = await propertyAt(db, snapshot, query.address);
     const sqft = query.sqft ?? p.living_sqft;
     if (!sqft) throw errors.validation("sqft", `is required: the catalogue does not know the living area of ${p.address}`);
     return {
@@ -73,9 +76,8 @@ async function subjectOf(db: Queryable, query: S.EstimateQuery): Promise<Resolve
   return { id: null, address: null, addressKey: null, latitude: query.lat!, longitude: query.lon!, living_sqft: query.sqft!, ...attributes };
 }
 
-export const estimateRoutes: FastifyPluginAsyncTypebox<EstimateRoutesOptions> = async (app, { db }) => {
+export const estimateRoutes: FastifyPluginAsyncTypebox<EstimateRoutesOptions> = async (app, { db, snapshot }) => {
   const loadModel = modelReader(db);
-  const nearestRecords = candidateReader(db);
   app.get(
     "/estimate",
     {
@@ -89,8 +91,9 @@ export const estimateRoutes: FastifyPluginAsyncTypebox<EstimateRoutesOptions> = 
     async (request) => {
       const query = request.query;
       if (query.date !== undefined && !isCalendarDay(query.date)) throw errors.validation("date", "must be a real calendar day, YYYY-MM-DD");
-      const subject = await subjectOf(db, query);
-      const candidates = await nearestRecords(subject.latitude, subject.longitude, { id: subject.id ?? undefined, addressKey: subject.addressKey });
+      const catalogue = await snapshot();
+      const subject = await subjectOf(db, catalogue, query);
+      const candidates = catalogue.comparables.candidates(subject.latitude, subject.longitude, { id: subject.id ?? undefined, addressKey: subject.addressKey });
       if (candidates.length === 0) {
         throw errors.unprocessable("No sale or listing within 60 km of this point: the catalogue covers King County (WA), the Sacramento area (CA) and New York City.", [
           { field: "lat", issue: "is more than 60 km from every catalogued property" },

@@ -3,12 +3,16 @@ import { pageInfo, pageOf, splitList } from "@apiplat/catalogue";
 import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import type { Box } from "../domain/geo.js";
+import type { PropertyFilters } from "../domain/property-index.js";
 import * as S from "../schemas.js";
-import { areaStats, findProperty, searchProperties, type PropertyFilters } from "../store/properties.js";
+import { areaStats, findProperty } from "../store/properties.js";
+import type { SnapshotReader } from "../store/snapshot.js";
 import { propertyView } from "./view.js";
 
 export interface PropertyRoutesOptions {
   db: Queryable;
+  /** The catalogue in memory, which /search reads. */
+  snapshot: SnapshotReader;
 }
 
 const DEFAULT_RADIUS_KM = 5;
@@ -53,14 +57,14 @@ function filtersOf(query: S.SearchQuery): PropertyFilters {
   };
 }
 
-export const propertyRoutes: FastifyPluginAsyncTypebox<PropertyRoutesOptions> = async (app, { db }) => {
+export const propertyRoutes: FastifyPluginAsyncTypebox<PropertyRoutesOptions> = async (app, { db, snapshot }) => {
   app.get(
     "/search",
     {
       schema: {
         summary: "Search properties",
         description:
-          "Sales and listings by place (city, state, zip, a point and radius, or a box), price, rooms, area, type and status. Radius and box searches use a GiST index over (longitude, latitude), then the exact great-circle distance.",
+          "Sales and listings by place (city, state, zip, a point and radius, or a box), price, rooms, area, type and status. Radius searches keep the records within the exact great-circle distance of the point.",
         querystring: S.SearchQuery,
         response: { 200: successSchema(S.PropertyPage) },
       },
@@ -70,7 +74,7 @@ export const propertyRoutes: FastifyPluginAsyncTypebox<PropertyRoutesOptions> = 
       const filters = filtersOf(query);
       const page = pageOf(query);
       const sort = query.sort ?? (filters.near ? "distance" : "newest");
-      const { total, properties, facets } = await searchProperties(db, filters, sort, page, query.facets === true);
+      const { total, properties, facets } = (await snapshot()).properties.search(filters, sort, page, query.facets === true);
       return ok({
         ...pageInfo(page, total),
         properties: properties.map(propertyView),

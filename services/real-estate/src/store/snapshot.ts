@@ -1,0 +1,87 @@
+/**
+ * The catalogue held in the service's memory for /search and /estimate: every property (27,399 here, a few tens of
+ * MB) in a PropertyIndex, and those with a living area in the NearbyRecords grid that valuations draw comparables
+ * from. It is read again when the valuation models change, which every ingestion does (it refits them), checked at
+ * most every MODEL_CACHE_MS: a changed catalogue shows within 30 s, as a refit model does. A catalogue of millions
+ * of records would want the database's indexes instead (the property page and the address lookups still use them).
+ */
+import type { Queryable } from "@apiplat/storage";
+import { NearbyRecords, type CandidateRecord } from "../domain/nearby.js";
+import { newestFirst, PropertyIndex } from "../domain/property-index.js";
+import { PROPERTY_COLUMNS, type PropertyRecord } from "./properties.js";
+import { MODEL_CACHE_MS } from "./valuation.js";
+
+export interface CatalogueSnapshot {
+  properties: PropertyIndex<PropertyRecord>;
+  comparables: NearbyRecords;
+  /** The records of each normalized address, newest first (several sales of one house). */
+  atAddress(key: string): PropertyRecord[];
+}
+
+export type SnapshotReader = () => Promise<CatalogueSnapshot>;
+
+export function snapshotReader(db: Queryable, now: () => number = Date.now): SnapshotReader {
+  let current: { snapshot: Promise<CatalogueSnapshot>; version: string; checkedAt: number } | null = null;
+  let checking: Promise<void> | null = null;
+  const refresh = async () => {
+    const version = await modelsVersion(db);
+    if (current && current.version === version) {
+      current.checkedAt = now();
+      return;
+    }
+    const snapshot = loadSnapshot(db).catch((error: unknown) => {
+      current = null; // read again by the next request
+      throw error;
+    });
+    current = { snapshot, version, checkedAt: now() };
+  };
+  return async () => {
+    if (!current || now() - current.checkedAt >= MODEL_CACHE_MS) {
+      checking ??= refresh().finally(() => {
+        checking = null;
+      });
+      await checking;
+    }
+    return current!.snapshot;
+  };
+}
+
+/** Changes whenever a model is fitted, refitted or dropped, which every ingestion does. */
+async function modelsVersion(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ version: string }>("SELECT count(*)::text || '/' || coalesce(max(fitted_at)::text, '') AS version FROM valuation_models");
+  return rows[0].version;
+}
+
+async function loadSnapshot(db: Queryable): Promise<CatalogueSnapshot> {
+  const { rows } = await db.query<PropertyRecord & { address_key: string | null }>(`SELECT ${PROPERTY_COLUMNS}, address_key FROM properties`);
+  const comparables: CandidateRecord[] = [];
+  for (const row of rows) {
+    if (!(row.living_sqft && row.living_sqft > 0)) continue;
+    comparables.push({
+      id: row.id,
+      address: row.address,
+      latitude: row.latitude,
+      longitude: row.longitude,
+      price: row.price,
+      living_sqft: row.living_sqft,
+      bedrooms: row.bedrooms,
+      bathrooms: row.bathrooms,
+      year_built: row.year_built,
+      property_type: row.property_type,
+      date: row.sold_date ?? row.listed_date,
+      market: row.market,
+      address_key: row.address_key,
+    });
+  }
+  const byAddress = new Map<string, PropertyRecord[]>();
+  const properties = rows.map(({ address_key: key, ...property }) => {
+    if (key) byAddress.set(key, [...(byAddress.get(key) ?? []), property]);
+    return property;
+  });
+  for (const records of byAddress.values()) records.sort(newestFirst);
+  return {
+    properties: new PropertyIndex(properties),
+    comparables: new NearbyRecords(comparables),
+    atAddress: (key) => byAddress.get(key) ?? [],
+  };
+}

@@ -1,6 +1,6 @@
 /**
  * The catalogue's properties in memory, searched without a query: the filters, sorts and facets of GET /search over
- * every record (27,399 here). A search looks only at the records that can match (those of the zip code, city, state
+ * every record (27,181 from the three datasets). A search looks only at the records that can match (those of the zip code, city, state
  * or market it names, or of the cells of its box or radius, whichever are fewest), counts every match (the total and
  * the facets need them all), then reads its page off that sort's order, computed once. A distance sort sorts the
  * matches, which a radius keeps few.

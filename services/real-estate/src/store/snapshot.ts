@@ -1,10 +1,10 @@
 /**
- * The catalogue held in the service's memory for /search and /estimate: every property (27,399 here, a few tens of
- * MB) in a PropertyIndex, and those with a living area in the NearbyRecords grid that valuations draw comparables
- * from. It is read again when the valuation models change, which every ingestion does (it refits them), checked at
- * most every MODEL_CACHE_MS: a changed catalogue shows within 30 s, as a refit model does. A catalogue of millions
- * of records would want the database's indexes instead (the property page and the address lookups still use them).
- */
+ * The catalogue held in the service's memory for /search and /estimate: every property (27,181 records from the
+ * three datasets, 26 MB of heap) in a PropertyIndex, those with a living area in the NearbyRecords grid that
+ * valuations draw comparables from, and the records of each address. It is read again when the valuation models
+ * change, which every ingestion does (it refits them), checked at most every MODEL_CACHE_MS: a changed catalogue
+ * shows within 30 s, as a refit model does. A catalogue of millions of records would want the database's indexes
+ * instead (the property page, the ZIP code statistics and the address suggestions still query it). */
 import type { Queryable } from "@apiplat/storage";
 import { NearbyRecords, type CandidateRecord } from "../domain/nearby.js";
 import { newestFirst, PropertyIndex } from "../domain/property-index.js";

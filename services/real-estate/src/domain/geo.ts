@@ -23,8 +23,3 @@ export function boxAround(lat: number, lon: number, radiusKm: number): Box {
   const dLon = Math.min(180, dLat / Math.max(cosLat, 1e-6));
   return { minLat: lat - dLat, maxLat: lat + dLat, minLon: Math.max(-180, lon - dLon), maxLon: Math.min(180, lon + dLon) };
 }
-
-/** The same distance as SQL, for ORDER BY and the radius test on the rows inside the box. */
-export function distanceSql(latColumn: string, lonColumn: string, lat: string, lon: string): string {
-  return `(2 * ${EARTH_RADIUS_KM} * asin(least(1, sqrt(power(sin(radians(${latColumn} - ${lat}) / 2), 2) + cos(radians(${lat})) * cos(radians(${latColumn})) * power(sin(radians(${lonColumn} - ${lon}) / 2), 2)))))`;
-}

@@ -8,6 +8,7 @@
  * The semantics are SQL's: a filter on a field the record lacks (NULL) does not match it, ranges include their
  * edges, ties are broken by id in byte order (the C collation the catalogue's database uses).
  */
+import { CellGrid } from "./cells.js";
 import { boxAround, distanceKm, type Box } from "./geo.js";
 
 export interface PropertyFilters {
@@ -154,11 +155,6 @@ class FacetCodes {
   }
 }
 
-const CELL_DEGREES = 0.01;
-/** More cells per degree of longitude than a row holds, so that (row, column) keys never collide. */
-const KEY_STRIDE = 100_000;
-const cellOf = (degrees: number) => Math.floor(degrees / CELL_DEGREES);
-
 /** Positions of records by one field's value. */
 function positionsBy<R>(records: readonly R[], key: (record: R) => string | null): Map<string, number[]> {
   const map = new Map<string, number[]>();
@@ -181,7 +177,7 @@ export class PropertyIndex<R extends SearchableProperty> {
   private readonly byCity: Map<string, number[]>;
   private readonly byState: Map<string, number[]>;
   private readonly byMarket: Map<string, number[]>;
-  private readonly byCell: Map<number, number[]>;
+  private readonly byCell = new CellGrid<number>();
   private readonly facetCodes: FacetCodes;
   /**
    * The current search's work space, by position: its matches, their marks and their distances. A search never
@@ -204,13 +200,7 @@ export class PropertyIndex<R extends SearchableProperty> {
     this.byCity = positionsBy(records, (r) => r.city?.toLowerCase() ?? null);
     this.byState = positionsBy(records, (r) => r.state);
     this.byMarket = positionsBy(records, (r) => r.market);
-    this.byCell = new Map();
-    records.forEach((record, position) => {
-      const key = cellOf(record.latitude) * KEY_STRIDE + cellOf(record.longitude);
-      const cell = this.byCell.get(key);
-      if (cell) cell.push(position);
-      else this.byCell.set(key, [position]);
-    });
+    records.forEach((record, position) => this.byCell.add(record.latitude, record.longitude, position));
     this.facetCodes = new FacetCodes(records);
     this.found = new Int32Array(records.length);
     this.marked = new Uint8Array(records.length);
@@ -280,22 +270,7 @@ export class PropertyIndex<R extends SearchableProperty> {
 
   private inCells(box: Box): number[] {
     const positions: number[] = [];
-    const [firstRow, lastRow, firstColumn, lastColumn] = [cellOf(box.minLat), cellOf(box.maxLat), cellOf(box.minLon), cellOf(box.maxLon)];
-    // A box wider than the catalogue's cells are many: read them all rather than every empty cell of it.
-    if ((lastRow - firstRow + 1) * (lastColumn - firstColumn + 1) > this.byCell.size) {
-      for (const [key, cell] of this.byCell) {
-        const row = Math.round(key / KEY_STRIDE);
-        const column = key - row * KEY_STRIDE;
-        if (row >= firstRow && row <= lastRow && column >= firstColumn && column <= lastColumn) positions.push(...cell);
-      }
-      return positions;
-    }
-    for (let row = firstRow; row <= lastRow; row++) {
-      for (let column = firstColumn; column <= lastColumn; column++) {
-        const cell = this.byCell.get(row * KEY_STRIDE + column);
-        if (cell) for (const position of cell) positions.push(position);
-      }
-    }
+    this.byCell.forEachNear(box, (position) => positions.push(position));
     return positions;
   }
 }

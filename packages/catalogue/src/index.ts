@@ -12,3 +12,4 @@ export * from "./scheduler.js";
 export * from "./tables.js";
 export * from "./answer-cache.js";
 export * from "./catalogue-service.js";
+export * from "./news-headlines.js";

@@ -6,9 +6,15 @@
  */
 import path from "node:path";
 import {
+  HUFFPOST_ATTRIBUTION,
+  type HuffPostRecord,
   MalformedRow,
+  UCI_NEWS_ATTRIBUTION,
+  huffPostDay,
   readCsv,
-  readJsonLines,
+  readHuffPost,
+  readUciNews,
+  uciPublishedAt,
   refreshVocabulary,
   settleTables,
   upsertRows,
@@ -25,7 +31,6 @@ import {
   domainOf,
   normalizeCategory,
   parseCompactDate,
-  parseIsoDay,
   sourceId,
   type Article,
   type Publisher,
@@ -91,32 +96,16 @@ function article(publisher: Publisher, line: number, fields: Omit<Article, "sour
   };
 }
 
-interface HuffPostRecord {
-  link?: string;
-  headline?: string;
-  category?: string;
-  short_description?: string;
-  authors?: string;
-  date?: string;
-}
 
 export function huffPostSource(): IngestionSource<HuffPostRecord, ArticleRow> {
   return {
     name: "huffpost",
-    attribution: {
-      file: "news/News_Category_Dataset_v3.json",
-      title: "News Category Dataset v3 (HuffPost headlines, 10,000 newest of about 210k)",
-      upstream: "Rishabh Misra, \"News Category Dataset\" (Kaggle rmisra/news-category-dataset; arXiv:2209.11429)",
-      licence: "CC BY 4.0",
-      copied_from: "github.com/Fred-Stock/Correlated-Topic-Modeling-In-Pytorch @ 65ae8edd71e5cc0ba2d32f9d02be0520fe90b006",
-    },
-    read: (context) => readJsonLines<HuffPostRecord>(path.join(context.datasetsDir, "news/News_Category_Dataset_v3.json"), context),
+    attribution: HUFFPOST_ATTRIBUTION,
+    read: readHuffPost,
     toRows(record, _context, line) {
       const url = required(canonicalUrl(record.link ?? ""), "link");
       const title = required(cleanText(record.headline), "headline");
-      const day = required(record.date ?? null, "date");
-      const publishedAt = parseIsoDay(day);
-      if (!publishedAt) throw new MalformedRow(`date "${day}" is not a YYYY-MM-DD day`);
+      const { day, date: publishedAt } = huffPostDay(record);
       return [
         article(HUFFPOST, line, {
           id: articleId(url, "huffpost", day, title),
@@ -139,22 +128,14 @@ export function huffPostSource(): IngestionSource<HuffPostRecord, ArticleRow> {
 export function uciSource(): IngestionSource<Record<string, string>, ArticleRow> {
   return {
     name: "uci-news-aggregator",
-    attribution: {
-      file: "news/uci-news-aggregator.csv",
-      title: "UCI News Aggregator (sample of 6,366 headlines, 2014-03-10 to 2014-03-12)",
-      upstream: "UCI Machine Learning Repository, \"News Aggregator\" (Gasparetti, 2017)",
-      licence: "CC BY 4.0",
-      copied_from: "github.com/pratikaher88/IPythonNotebooks @ 8482bf77238c09f993e4e1a16c789bdc8c4a61fe",
-    },
-    read: (context) => readCsv(path.join(context.datasetsDir, "news/uci-news-aggregator.csv"), context),
+    attribution: UCI_NEWS_ATTRIBUTION,
+    read: readUciNews,
     toRows(record, _context, line) {
       const url = required(canonicalUrl(record.URL ?? ""), "URL");
       const title = required(cleanText(record.TITLE), "TITLE");
       const name = required(cleanText(record.PUBLISHER), "PUBLISHER");
-      const millis = Number(record.TIMESTAMP);
-      if (!Number.isFinite(millis) || millis <= 0) throw new MalformedRow(`TIMESTAMP "${record.TIMESTAMP}" is not epoch milliseconds`);
+      const publishedAt = uciPublishedAt(record);
       const host = (record.HOSTNAME ?? "").toLowerCase();
-      const publishedAt = new Date(millis);
       const publisher: Publisher = {
         id: sourceId(name),
         name,

@@ -7,10 +7,16 @@ import { createReadStream } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import {
+  HUFFPOST_ATTRIBUTION,
+  type HuffPostRecord,
   MalformedRow,
+  UCI_NEWS_ATTRIBUTION,
+  huffPostDay,
+  readHuffPost,
+  readUciNews,
+  uciPublishedAt,
   readCsv,
   readJsonArray,
-  readJsonLines,
   type IngestionSource,
   type ReaderItem,
 } from "@apiplat/catalogue";
@@ -240,12 +246,6 @@ export function cocoCaptionsSource(): IngestionSource<{ id?: number; image_id?: 
   };
 }
 
-interface HuffPostRecord {
-  link?: string;
-  headline?: string;
-  short_description?: string;
-  date?: string;
-}
 
 function newsRow(fields: Omit<NewsRow, "id" | "explicit">): NewsRow {
   return { ...fields, id: fields.url, explicit: isExplicit(fields.title, fields.snippet) };
@@ -254,22 +254,12 @@ function newsRow(fields: Omit<NewsRow, "id" | "explicit">): NewsRow {
 export function huffPostSource(): IngestionSource<HuffPostRecord, NewsRow> {
   return {
     name: "news-huffpost",
-    attribution: {
-      file: "news/News_Category_Dataset_v3.json",
-      title: "News Category Dataset v3 (HuffPost headlines, 10,000 newest of about 210k)",
-      upstream: 'Rishabh Misra, "News Category Dataset" (Kaggle rmisra/news-category-dataset; arXiv:2209.11429)',
-      licence: "CC BY 4.0",
-      copied_from: "github.com/Fred-Stock/Correlated-Topic-Modeling-In-Pytorch @ 65ae8edd71e5cc0ba2d32f9d02be0520fe90b006",
-    },
-    read: (context) => readJsonLines<HuffPostRecord>(path.join(context.datasetsDir, "news/News_Category_Dataset_v3.json"), context),
+    attribution: HUFFPOST_ATTRIBUTION,
+    read: readHuffPost,
     toRows(record, _context, line) {
       const url = required(canonicalUrl(record.link ?? ""), "link");
       const title = required(cleanText(record.headline), "headline");
-      const day = required(record.date, "date");
-      const publishedAt = /^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T00:00:00Z`) : null;
-      if (!publishedAt || Number.isNaN(publishedAt.getTime()) || publishedAt.toISOString().slice(0, 10) !== day) {
-        throw new MalformedRow(`date "${day}" is not a YYYY-MM-DD day`);
-      }
+      const publishedAt = huffPostDay(record).date;
       return [newsRow({ dataset: "news-huffpost", url, title, snippet: cleanText(record.short_description), source_name: "HuffPost", published_at: publishedAt, revision: line })];
     },
     upsert: upsertNews,
@@ -280,22 +270,14 @@ export function huffPostSource(): IngestionSource<HuffPostRecord, NewsRow> {
 export function uciSource(): IngestionSource<Record<string, string>, NewsRow> {
   return {
     name: "news-uci",
-    attribution: {
-      file: "news/uci-news-aggregator.csv",
-      title: "UCI News Aggregator (sample of 6,366 headlines, 2014-03-10 to 2014-03-12)",
-      upstream: 'UCI Machine Learning Repository, "News Aggregator" (Gasparetti, 2017)',
-      licence: "CC BY 4.0",
-      copied_from: "github.com/pratikaher88/IPythonNotebooks @ 8482bf77238c09f993e4e1a16c789bdc8c4a61fe",
-    },
-    read: (context) => readCsv(path.join(context.datasetsDir, "news/uci-news-aggregator.csv"), context),
+    attribution: UCI_NEWS_ATTRIBUTION,
+    read: readUciNews,
     toRows(record, _context, line) {
       // The sample escapes the query's "?" as "\?".
       const url = required(canonicalUrl((record.URL ?? "").replace(/\\\?/g, "?")), "URL");
       const title = required(cleanText(record.TITLE), "TITLE");
       const sourceName = required(cleanText(record.PUBLISHER), "PUBLISHER");
-      const millis = Number(record.TIMESTAMP);
-      if (!Number.isFinite(millis) || millis <= 0) throw new MalformedRow(`TIMESTAMP "${record.TIMESTAMP ?? ""}" is not epoch milliseconds`);
-      return [newsRow({ dataset: "news-uci", url, title, snippet: null, source_name: sourceName, published_at: new Date(millis), revision: line })];
+      return [newsRow({ dataset: "news-uci", url, title, snippet: null, source_name: sourceName, published_at: uciPublishedAt(record), revision: line })];
     },
     upsert: upsertNews,
     finish: refreshIndex,

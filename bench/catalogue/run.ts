@@ -13,10 +13,9 @@
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { runIngestion, type ServiceIngestion } from "@apiplat/catalogue";
-import { loadConfig } from "@apiplat/config";
-import { buildService, serviceDatabase, type ServiceManifest } from "@apiplat/service-kit";
-import { createTestPlatform } from "@apiplat/testing";
+import type { ServiceIngestion } from "@apiplat/catalogue";
+import { buildService, type ServiceManifest } from "@apiplat/service-kit";
+import { benchPlatform, ingestForBench, serveForBench } from "../lib/catalogue-bench.js";
 import { onCoreZero, withCoreZeroIsolated } from "../lib/cores.js";
 import { cpuSeconds } from "../lib/proc-cpu.js";
 import { runScenarios, type Scenario } from "../lib/scenarios.js";
@@ -63,28 +62,12 @@ const SCENARIOS: Record<string, Scenario[]> = {
 
 async function serve(name: string, embedded: boolean): Promise<void> {
   const module = (await import(`@apiplat/${name}`)) as { default: ServiceManifest<any, any>; ingestion: ServiceIngestion };
-  const datasetsDir = loadConfig(process.env).datasetsDir;
-  const platform = await createTestPlatform({
-    embedded,
-    env: { LOG_LEVEL: "warn", LOG_REQUESTS: "false", RATE_LIMITS: "off", DATASETS_DIR: datasetsDir },
-  });
+  const platform = await benchPlatform(embedded);
   const app = await buildService(module.default, platform.deps, { settings: { autoLoad: false } });
-  // The service's tables live in its own schema: ingest there, as the service reads them.
-  const db = await serviceDatabase(module.default, platform.deps.db);
-  const ingestion = [];
-  for (const source of module.ingestion.sources({ config: platform.deps.config, options: {} }).filter((s) => !s.live)) {
-    const summary = await runIngestion(db, source, { datasetsDir, now: () => new Date() });
-    ingestion.push({ source: source.name, rows: summary.rows_read, seconds: Math.round((summary.finished_at.getTime() - summary.started_at.getTime()) / 100) / 10, rows_per_second: summary.rows_per_second });
-  }
-  const { key } = await platform.subscribe(module.default.name, "MEGA");
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const { port } = app.server.address() as { port: number };
-  console.log(JSON.stringify({ port, headers: platform.headersFor(module.default.name, key), ingestion }));
-  process.once("SIGTERM", async () => {
-    await app.close();
-    await platform.close();
-    process.exit(0);
-  });
+  const sources = module.ingestion.sources({ config: platform.deps.config, options: {} }).filter((s) => !s.live);
+  const { ingest } = await ingestForBench(module.default, platform, sources);
+  const { headers } = await platform.subscribe(module.default.name, "MEGA");
+  await serveForBench(platform, [app], ([port]) => ({ port, headers, ingestion: ingest }));
 }
 
 /** One caller at a time: the latency of a request when nothing queues. */

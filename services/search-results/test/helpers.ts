@@ -9,6 +9,7 @@ import { runIngestion } from "@apiplat/catalogue";
 import { loadConfig } from "@apiplat/config";
 import { startService, type StartedService } from "@apiplat/testing";
 import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll } from "vitest";
 import { datasetSources } from "../src/ingest/datasets.js";
 import service from "../src/service.js";
 
@@ -31,6 +32,24 @@ export async function startIndexed(options: { embedded?: boolean; limits?: Recor
     if (summary.status !== "succeeded") throw new Error(`${source.name}: ${summary.error}`);
   }
   return started;
+}
+
+/**
+ * The indexed service for one test file, started before its tests and closed after them. `get` asks it as a PRO
+ * subscriber, or with the headers given ({} for none).
+ */
+export function useIndexedService(): (url: string, headers?: Record<string, string>) => Promise<{ status: number; body: any }> {
+  let started: StartedService | undefined;
+  let subscriber: Record<string, string> = {};
+  beforeAll(async () => {
+    started = await startIndexed();
+    subscriber = (await started.subscribe("PRO")).headers;
+  });
+  afterAll(() => started?.close());
+  return async (url, headers = subscriber) => {
+    const res = await started!.app.inject({ method: "GET", url, headers });
+    return { status: res.statusCode, body: res.json() };
+  };
 }
 
 function csvRows(file: string, limit: number): Record<string, string>[] {

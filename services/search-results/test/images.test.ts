@@ -1,9 +1,6 @@
-import type { StartedService } from "@apiplat/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { coco, startIndexed } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { coco, useIndexedService } from "./helpers.js";
 
-let started: StartedService;
-let headers: Record<string, string>;
 const data = coco();
 const loaded = new Set(data.images.map((i) => i.id));
 /** Each loaded image's loaded captions, in annotation id order. */
@@ -12,16 +9,7 @@ for (const a of [...data.annotations].sort((x, y) => x.id - y.id)) {
   if (loaded.has(a.image_id)) captions.set(a.image_id, [...(captions.get(a.image_id) ?? []), a.caption.replace(/\s+/g, " ").trim()]);
 }
 
-beforeAll(async () => {
-  started = await startIndexed();
-  headers = (await started.subscribe("PRO")).headers;
-});
-afterAll(() => started.close());
-
-async function get(url: string) {
-  const res = await started.app.inject({ method: "GET", url, headers });
-  return { status: res.statusCode, body: res.json() };
-}
+const get = useIndexedService();
 
 describe("GET /images", () => {
   it("finds an image by its caption, with every field as the file has it", async () => {

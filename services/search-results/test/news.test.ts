@@ -1,22 +1,10 @@
-import type { StartedService } from "@apiplat/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { huffPostRows, startIndexed, uciRows } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { huffPostRows, uciRows, useIndexedService } from "./helpers.js";
 
-let started: StartedService;
-let headers: Record<string, string>;
 const huffpost = huffPostRows();
 const uci = uciRows().filter((r) => r.PUBLISHER);
 
-beforeAll(async () => {
-  started = await startIndexed();
-  headers = (await started.subscribe("PRO")).headers;
-});
-afterAll(() => started.close());
-
-async function get(url: string) {
-  const res = await started.app.inject({ method: "GET", url, headers });
-  return { status: res.statusCode, body: res.json() };
-}
+const get = useIndexedService();
 
 describe("GET /news", () => {
   it("finds a HuffPost article with its link, date and description", async () => {

@@ -1,21 +1,9 @@
-import type { StartedService } from "@apiplat/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EXPLICIT_TERMS } from "../src/domain/pages.js";
-import { LIMITS, dumpRows, filmRows, peopleRows, startIndexed } from "./helpers.js";
+import { LIMITS, dumpRows, filmRows, peopleRows, useIndexedService } from "./helpers.js";
 
-let started: StartedService;
-let headers: Record<string, string>;
 
-beforeAll(async () => {
-  started = await startIndexed();
-  headers = (await started.subscribe("PRO")).headers;
-});
-afterAll(() => started.close());
-
-async function get(url: string, h: Record<string, string> = headers) {
-  const res = await started.app.inject({ method: "GET", url, headers: h });
-  return { status: res.statusCode, body: res.json() };
-}
+const get = useIndexedService();
 
 /** One page per Wikipedia URL: of two rows with one URL (the file has such pairs), the later is kept. */
 const films = [...new Map(filmRows().map((f) => [f["Wiki Page"], f])).values()];

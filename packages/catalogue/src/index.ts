@@ -13,3 +13,6 @@ export * from "./tables.js";
 export * from "./answer-cache.js";
 export * from "./catalogue-service.js";
 export * from "./news-headlines.js";
+export * from "./text-query.js";
+export * from "./text-index.js";
+export * from "./memory-catalogue.js";

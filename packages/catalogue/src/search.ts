@@ -45,11 +45,7 @@ const MIN_CORRECTED_LENGTH = 4;
  * table (see `refreshVocabulary`).
  */
 export async function prepareTextQuery(db: Queryable, q: string): Promise<TextQuery> {
-  const prefixes = [...q.matchAll(PREFIX)].map((m) => m[1].toLowerCase());
-  const rest = q.replace(PREFIX, " ").replace(/\s+/g, " ").trim();
-  const words = [...new Set([...rest.matchAll(WORD)].map((m) => m[0].toLowerCase()))].filter(
-    (w) => w.length >= MIN_CORRECTED_LENGTH && w !== "or",
-  );
+  const { prefixes, rest, words } = splitTextQuery(q);
   if (words.length === 0) return { text: rest, corrected: null, prefixes };
   const { rows } = await db.query<{ word: string; suggestion: string | null }>(
     `SELECT w.word,
@@ -65,6 +61,17 @@ export async function prepareTextQuery(db: Queryable, q: string): Promise<TextQu
     text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "giu"), suggestion);
   }
   return { text, corrected: text === rest ? null : [text, ...prefixes.map((p) => `${p}*`)].join(" ").trim(), prefixes };
+}
+
+/**
+ * A query's parts: its prefix terms, the rest as searched, and the words of the rest typo correction looks up
+ * (at least MIN_CORRECTED_LENGTH letters, lower case, once each).
+ */
+export function splitTextQuery(q: string): { prefixes: string[]; rest: string; words: string[] } {
+  const prefixes = [...q.matchAll(PREFIX)].map((m) => m[1].toLowerCase());
+  const rest = q.replace(PREFIX, " ").replace(/\s+/g, " ").trim();
+  const words = [...new Set([...rest.matchAll(WORD)].map((m) => m[0].toLowerCase()))].filter((w) => w.length >= MIN_CORRECTED_LENGTH && w !== "or");
+  return { prefixes, rest, words };
 }
 
 function escapeRegExp(text: string): string {

@@ -1,0 +1,124 @@
+/**
+ * A catalogue's searchable rows held in the service's memory, with a TextIndex over their tsvectors: full-text
+ * searches are matched, ranked, filtered, counted and paged here instead of in the database. At 20 callers on one
+ * core, a search that asks the database waits behind everyone else's queries (p99 49 to 475 ms); here it costs a
+ * fraction of a millisecond of the service's own time.
+ *
+ * The database still answers the parts it does best and cheaply: typo correction of a word the vocabulary does not
+ * know, and turning the query into a tsquery (its parser, stemmer and stop words), together with the catalogue's
+ * version in the same round trip. The version changes with every ingestion run (`ingest_runs`), and the rows are
+ * read again when it has: a search never sees an older catalogue than the last finished run.
+ */
+import type { Queryable } from "@apiplat/storage";
+import { prepareTextQuery, splitTextQuery, type TextQuery } from "./search.js";
+import type { FacetCount } from "./facets.js";
+import { SqlFilter } from "./sql.js";
+import { TextIndex } from "./text-index.js";
+
+export interface CatalogueSnapshot<Row> {
+  version: string;
+  rows: Row[];
+  /** One index per tsvector column the rows were read with (`rows[i]` is document i of each). */
+  indexes: Record<string, TextIndex>;
+  /** The words typo correction knows (`search_vocabulary`). */
+  vocabulary: ReadonlySet<string>;
+}
+
+export interface SnapshotRows<Row> {
+  rows: Row[];
+  /** Each tsvector column as text, aligned with `rows`. */
+  vectors: Record<string, (string | null)[]>;
+}
+
+export interface MemoryCatalogue<Row> {
+  /** The query with its misspelt words corrected: from memory when the vocabulary knows every word, else asked of the database. */
+  prepare(q: string): Promise<TextQuery>;
+  /**
+   * The tsqueries `build` writes (SQL expressions, their values added to the filter), as PostgreSQL's text, and the
+   * current snapshot: one round trip, the snapshot read again first when an ingestion ran since.
+   */
+  compile<Name extends string>(build: (filter: SqlFilter) => Record<Name, string>): Promise<{ snapshot: CatalogueSnapshot<Row>; tsqueries: Record<Name, string> }>;
+}
+
+const VERSION_SQL = "(SELECT count(*)::text || '/' || coalesce(max(finished_at)::text, '') FROM ingest_runs)";
+
+export function memoryCatalogue<Row>(db: Queryable, load: (db: Queryable) => Promise<SnapshotRows<Row>>): MemoryCatalogue<Row> {
+  let current: { version: string; snapshot: Promise<CatalogueSnapshot<Row>> } | null = null;
+  let vocabulary: ReadonlySet<string> | null = null;
+
+  const snapshotAt = (version: string): Promise<CatalogueSnapshot<Row>> => {
+    // A search whose version was read just before a run finished must not send the catalogue back to it.
+    if (current && (current.version === version || isOlder(version, current.version))) return current.snapshot;
+    const reading = { version, snapshot: readSnapshot(db, load, version) };
+    current = reading;
+    reading.snapshot.then(
+      (snapshot) => (vocabulary = snapshot.vocabulary),
+      () => {
+        if (current === reading) current = null; // read again by the next search
+      },
+    );
+    return reading.snapshot;
+  };
+
+  return {
+    async prepare(q) {
+      const { prefixes, rest, words } = splitTextQuery(q);
+      if (vocabulary && words.every((word) => vocabulary!.has(word))) return { text: rest, corrected: null, prefixes };
+      return prepareTextQuery(db, q);
+    },
+    async compile(build) {
+      const filter = new SqlFilter();
+      const expressions = build(filter);
+      const names = Object.keys(expressions) as (keyof typeof expressions)[];
+      const { rows } = await db.query<Record<string, string>>(
+        `SELECT ${names.map((name, i) => `(${expressions[name]})::text AS q${i}`).join(", ")}, ${VERSION_SQL} AS version`,
+        filter.params,
+      );
+      const tsqueries = Object.fromEntries(names.map((name, i) => [name, rows[0][`q${i}`] ?? ""])) as Record<(typeof names)[number], string>;
+      return { snapshot: await snapshotAt(rows[0].version), tsqueries };
+    },
+  };
+}
+
+/** Versions are "<runs>/<last finished>": more runs, or as many finished later, is newer. */
+function isOlder(version: string, than: string): boolean {
+  const [runs, finished] = version.split("/");
+  const [thanRuns, thanFinished] = than.split("/");
+  return Number(runs) < Number(thanRuns) || (runs === thanRuns && finished < thanFinished);
+}
+
+async function readSnapshot<Row>(db: Queryable, load: (db: Queryable) => Promise<SnapshotRows<Row>>, version: string): Promise<CatalogueSnapshot<Row>> {
+  const [{ rows, vectors }, words] = await Promise.all([load(db), db.query<{ term: string }>("SELECT term FROM search_vocabulary")]);
+  const indexes = Object.fromEntries(Object.entries(vectors).map(([name, column]) => [name, new TextIndex(column)]));
+  return { version, rows, indexes, vocabulary: new Set(words.rows.map((r) => r.term)) };
+}
+
+/**
+ * Text in the database's order: the catalogue's database uses the C collation (byte order of UTF-8, which is code
+ * point order); JavaScript's `<` compares UTF-16 code units, the same except for characters beyond U+FFFF against
+ * U+E000 to U+FFFF, which no key or id of the catalogues holds.
+ */
+export function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** facetCountsOf over rows in memory: each facet's non-null values, most frequent first, then by value, at most `limit`. */
+export function facetCountsIn<Row, Name extends string>(rows: Iterable<Row>, facets: Record<Name, { value: (row: Row) => string | null; limit: number }>): Record<Name, FacetCount[]> {
+  const names = Object.keys(facets) as Name[];
+  const counts = names.map(() => new Map<string, number>());
+  for (const row of rows) {
+    names.forEach((name, i) => {
+      const value = facets[name].value(row);
+      if (value !== null) counts[i].set(value, (counts[i].get(value) ?? 0) + 1);
+    });
+  }
+  return Object.fromEntries(
+    names.map((name, i) => [
+      name,
+      [...counts[i]]
+        .map(([value, count]) => ({ value, count }))
+        .sort((a, b) => b.count - a.count || byteOrder(a.value, b.value))
+        .slice(0, facets[name].limit),
+    ]),
+  ) as Record<Name, FacetCount[]>;
+}

@@ -1,0 +1,157 @@
+/**
+ * PostgreSQL's text-search values as text, read back: a `tsvector` (`'coffe':1A,4B 'cup':2A`) and a `tsquery`
+ * (`'climat' & 'chang'`, `'suprem' <-> 'court'`, `'elect' & !'trump'`, `'cof':*`). The database does the
+ * linguistics (parsing, stemming, stop words: `to_tsvector`, `websearch_to_tsquery`); these readers let the
+ * in-memory TextIndex match and rank with what it produced.
+ */
+
+/** A position as PostgreSQL stores it (WordEntryPos): the weight in the top two bits (D = 0 ... A = 3), the position in the low 14. */
+export type EncodedPosition = number;
+
+export const positionOf = (encoded: EncodedPosition) => encoded & 0x3fff;
+export const weightOf = (encoded: EncodedPosition) => encoded >> 14;
+
+export interface VectorEntry {
+  lexeme: string;
+  /** Empty for a lexeme stored without positions. */
+  positions: EncodedPosition[];
+}
+
+const WEIGHT_CLASS: Record<string, number> = { A: 3, B: 2, C: 1, D: 0 };
+
+/** Reads a quoted lexeme starting at `start` (a `'`): `''` is a quote, a backslash escapes the next character. */
+function readQuoted(text: string, start: number): { value: string; end: number } {
+  let value = "";
+  let i = start + 1;
+  for (;;) {
+    const ch = text[i];
+    if (ch === undefined) throw new Error("unterminated lexeme in text-search value");
+    if (ch === "\\") {
+      value += text[i + 1] ?? "";
+      i += 2;
+    } else if (ch === "'") {
+      if (text[i + 1] === "'") {
+        value += "'";
+        i += 2;
+      } else return { value, end: i + 1 };
+    } else {
+      value += ch;
+      i++;
+    }
+  }
+}
+
+/** Reads `tsvector::text`. */
+export function parseTsvector(text: string): VectorEntry[] {
+  const entries: VectorEntry[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] === " ") {
+      i++;
+      continue;
+    }
+    const { value, end } = readQuoted(text, i);
+    i = end;
+    const positions: EncodedPosition[] = [];
+    if (text[i] === ":") {
+      i++;
+      for (;;) {
+        let n = 0;
+        while (text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) n = n * 10 + text.charCodeAt(i++) - 48;
+        const weight = WEIGHT_CLASS[text[i]];
+        if (weight !== undefined) i++;
+        positions.push(((weight ?? 0) << 14) | n);
+        if (text[i] !== ",") break;
+        i++;
+      }
+    }
+    entries.push({ lexeme: value, positions });
+  }
+  return entries;
+}
+
+export type QueryNode =
+  | { kind: "term"; lexeme: string; prefix: boolean; weights: number; operand: number }
+  | { kind: "not"; child: QueryNode }
+  | { kind: "and" | "or"; left: QueryNode; right: QueryNode }
+  | { kind: "phrase"; distance: number; left: QueryNode; right: QueryNode };
+
+export interface ParsedQuery {
+  /** Null for the empty query (only stop words), which matches nothing. */
+  root: QueryNode | null;
+  /** The operands in the order of the text (`operand` indexes this). */
+  terms: Extract<QueryNode, { kind: "term" }>[];
+}
+
+/** Reads `tsquery::text` (the operators' precedence: `!`, then `<->`, then `&`, then `|`; left-associative). */
+export function parseTsquery(text: string): ParsedQuery {
+  const terms: ParsedQuery["terms"] = [];
+  let i = 0;
+  const skip = () => {
+    while (text[i] === " ") i++;
+  };
+  const operand = (): QueryNode => {
+    skip();
+    if (text[i] === "!") {
+      i++;
+      return { kind: "not", child: operand() };
+    }
+    if (text[i] === "(") {
+      i++;
+      const inner = or();
+      skip();
+      if (text[i] !== ")") throw new Error(`expected ) at ${i} in tsquery ${text}`);
+      i++;
+      return inner;
+    }
+    const { value, end } = readQuoted(text, i);
+    i = end;
+    let prefix = false;
+    let weights = 0;
+    if (text[i] === ":") {
+      i++;
+      while (/[*ABCD]/.test(text[i] ?? "")) {
+        if (text[i] === "*") prefix = true;
+        else weights |= 1 << WEIGHT_CLASS[text[i]];
+        i++;
+      }
+    }
+    const term = { kind: "term" as const, lexeme: value, prefix, weights, operand: terms.length };
+    terms.push(term);
+    return term;
+  };
+  const phrase = (): QueryNode => {
+    let left = operand();
+    for (;;) {
+      skip();
+      const match = /^<(-|\d+)>/.exec(text.slice(i, i + 8));
+      if (!match) return left;
+      i += match[0].length;
+      left = { kind: "phrase", distance: match[1] === "-" ? 1 : Number(match[1]), left, right: operand() };
+    }
+  };
+  const and = (): QueryNode => {
+    let left = phrase();
+    for (;;) {
+      skip();
+      if (text[i] !== "&") return left;
+      i++;
+      left = { kind: "and", left, right: phrase() };
+    }
+  };
+  const or = (): QueryNode => {
+    let left = and();
+    for (;;) {
+      skip();
+      if (text[i] !== "|") return left;
+      i++;
+      left = { kind: "or", left, right: and() };
+    }
+  };
+  skip();
+  if (i >= text.length) return { root: null, terms };
+  const root = or();
+  skip();
+  if (i < text.length) throw new Error(`unexpected ${text.slice(i, i + 10)} in tsquery ${text}`);
+  return { root, terms };
+}

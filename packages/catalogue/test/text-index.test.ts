@@ -1,0 +1,138 @@
+/**
+ * The in-memory TextIndex against PostgreSQL itself: the same weighted tsvectors (HuffPost headlines and
+ * descriptions, the real dataset), several hundred queries as people type them (words, OR, -exclusion, "phrases",
+ * prefixes, stop words, repeats), and every matching document with its ts_rank_cd must be the database's, to the
+ * last bit of the float4. On the real PostgreSQL and on the embedded PGlite.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { loadConfig } from "@apiplat/config";
+import type { Queryable } from "@apiplat/storage";
+import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseTsquery, parseTsvector, TextIndex } from "../src/index.js";
+
+const datasetsDir = loadConfig(process.env).datasetsDir;
+const DOCUMENTS = 4000;
+
+interface Headline {
+  headline: string;
+  short_description: string;
+}
+
+const headlines: Headline[] = readFileSync(path.join(datasetsDir, "news/News_Category_Dataset_v3.json"), "utf8")
+  .split("\n")
+  .filter((line) => line.trim())
+  .slice(0, DOCUMENTS)
+  .map((line) => JSON.parse(line) as Headline);
+
+/** A small seeded generator (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Queries built from the headlines' own words, so most of them match something. */
+function queries(count: number, seed: number): { text: string; prefix?: string }[] {
+  const next = random(seed);
+  const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)];
+  const wordsOf = (h: Headline) => h.headline.split(/\s+/).map((w) => w.replace(/[^\p{L}\p{N}'-]/gu, "")).filter(Boolean);
+  const word = () => pick(wordsOf(pick(headlines))) ?? "news";
+  const shapes: (() => { text: string; prefix?: string })[] = [
+    () => ({ text: word() }),
+    () => ({ text: `${word()} ${word()}` }),
+    () => ({ text: `${word()} ${word()} ${word()}` }),
+    () => ({ text: `${word()} OR ${word()}` }),
+    () => ({ text: `${word()} -${word()}` }),
+    () => ({ text: `-${word()} ${word()} OR ${word()}` }),
+    () => {
+      const words = wordsOf(pick(headlines));
+      const at = Math.floor(next() * Math.max(1, words.length - 2));
+      return { text: `"${words.slice(at, at + 2 + Math.floor(next() * 2)).join(" ")}"` };
+    },
+    () => ({ text: `${word()} ${word()}`, prefix: word().slice(0, 3).toLowerCase().replace(/[^a-z]/g, "") || "tru" }),
+    () => ({ text: "", prefix: word().slice(0, 4).toLowerCase().replace(/[^a-z]/g, "") || "pres" }),
+    () => {
+      const w = word();
+      return { text: `${w} ${w} the of` };
+    },
+  ];
+  const fixed = ["trump", "climate change", "election -trump", '"supreme court"', "trump OR clinton", "the", "-trump", "covid-19", "donald's", "new york -trump"];
+  return [...fixed.map((text) => ({ text })), ...Array.from({ length: count }, () => pick(shapes)())];
+}
+
+async function tsqueryText(db: Queryable, query: { text: string; prefix?: string }): Promise<string> {
+  const parts = [];
+  const params: string[] = [];
+  if (query.text) parts.push(`websearch_to_tsquery('english', $${params.push(query.text)})`);
+  if (query.prefix) parts.push(`to_tsquery('english', $${params.push(`${query.prefix}:*`)})`);
+  const { rows } = await db.query<{ q: string }>(`SELECT (${parts.join(" && ")})::text AS q`, params);
+  return rows[0].q;
+}
+
+function describeOn(embedded: boolean) {
+  describe(`TextIndex agrees with ${embedded ? "PGlite" : "PostgreSQL"}`, () => {
+    let platform: TestPlatform;
+    let db: Queryable;
+    let index: TextIndex;
+
+    beforeAll(async () => {
+      platform = await createTestPlatform({ embedded });
+      db = platform.deps.db;
+      await db.query("CREATE TABLE text_index_docs (id int PRIMARY KEY, document tsvector NOT NULL)");
+      await db.query(
+        `INSERT INTO text_index_docs
+         SELECT ordinality - 1, setweight(to_tsvector('english', h->>'headline'), 'A') || setweight(to_tsvector('english', h->>'short_description'), 'B')
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(h, ordinality)`,
+        [JSON.stringify(headlines)],
+      );
+      const { rows } = await db.query<{ v: string }>("SELECT document::text AS v FROM text_index_docs ORDER BY id");
+      index = new TextIndex(rows.map((r) => r.v));
+    }, 120_000);
+
+    afterAll(async () => {
+      await platform?.close();
+    });
+
+    it("reads tsvector and tsquery text as PostgreSQL writes it", () => {
+      expect(parseTsvector("'don''t':1A,3 'a\\\\b':2B 'x'")).toEqual([
+        { lexeme: "don't", positions: [(3 << 14) | 1, 3] },
+        { lexeme: "a\\b", positions: [(2 << 14) | 2] },
+        { lexeme: "x", positions: [] },
+      ]);
+      const parsed = parseTsquery("'a' & !( 'b' | 'c':* ) & 'd' <-> 'e' <2> 'f'");
+      expect(parsed.terms.map((t) => [t.lexeme, t.prefix])).toEqual([["a", false], ["b", false], ["c", true], ["d", false], ["e", false], ["f", false]]);
+      expect(parsed.root?.kind).toBe("and");
+      expect(parseTsquery("").root).toBeNull();
+    });
+
+    it("matches and ranks every query as the database does", async () => {
+      let compared = 0;
+      for (const query of queries(embedded ? 150 : 400, embedded ? 7 : 42)) {
+        const tsquery = await tsqueryText(db, query);
+        const normalization = [33, 33, 33, 0, 1, 2, 4, 8, 16, 32][compared % 10];
+        const { rows } = await db.query<{ id: number; rank: number }>(
+          "SELECT id, ts_rank_cd(document, $1::tsquery, $2) AS rank FROM text_index_docs WHERE document @@ $1::tsquery ORDER BY id",
+          [tsquery, normalization],
+        );
+        const found = index.search(tsquery, normalization);
+        expect(found, tsquery).not.toBeNull();
+        const mine = Array.from(found!.docs, (id, i) => ({ id, rank: found!.ranks[i] }));
+        expect(mine, `${JSON.stringify(query)} -> ${tsquery} (normalization ${normalization})`).toEqual(rows.map((r) => ({ id: r.id, rank: Math.fround(r.rank) })));
+        compared++;
+      }
+      expect(compared).toBeGreaterThan(100);
+    }, 120_000);
+
+    it("leaves a weight-restricted query to the database", () => {
+      expect(index.search("'trump':A", 33)).toBeNull();
+    });
+  });
+}
+
+describeOn(false);
+describeOn(true);

@@ -4,6 +4,7 @@ import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
 import { feedSource, type FeedConfig } from "./ingest/feeds.js";
 import { articleRoutes } from "./routes/articles.js";
+import { articleCatalogue } from "./store/article-catalogue.js";
 import { sourceRoutes } from "./routes/sources.js";
 import { trendingRoutes } from "./routes/trending.js";
 import { readSettings, type NewsSettings } from "./settings.js";
@@ -41,7 +42,7 @@ export default defineService<NewsSettings, NewsInject>({
       // News answers /sources itself, in NewsAPI's shape.
       listed: false,
       async routes(scope) {
-        await scope.register(articleRoutes, { db });
+        await scope.register(articleRoutes, { db, catalogue: articleCatalogue(db) });
         await scope.register(sourceRoutes, { db, datasets: all });
         await scope.register(trendingRoutes, { db });
       },

@@ -1,12 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { pageInfo, pageOf, parseDateRange, prepareTextQuery, textSearchConfig } from "@apiplat/catalogue";
+import { pageInfo, pageOf, parseDateRange, textSearchConfig, type Page } from "@apiplat/catalogue";
 import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import * as S from "../schemas.js";
-import { articleFacets, searchArticles, type ArticleFilters, type ArticleRecord } from "../store/articles.js";
+import { searchArticlesByText, type ArticleCatalogue } from "../store/article-catalogue.js";
+import type { ArticleFacets } from "../domain/article-search.js";
+import { articleFacets, searchArticles, type ArticleFilters, type ArticleRecord, type ArticleSort } from "../store/articles.js";
 
 export interface ArticleRoutesOptions {
   db: Queryable;
+  catalogue: ArticleCatalogue;
 }
 
 export function articleView(row: ArticleRecord): S.Article {
@@ -26,13 +29,27 @@ export function articleView(row: ArticleRecord): S.Article {
   };
 }
 
-async function textOf(db: Queryable, q: string | undefined, language: string | undefined): Promise<ArticleFilters["text"]> {
+async function textOf(catalogue: ArticleCatalogue, q: string | undefined, language: string | undefined): Promise<ArticleFilters["text"]> {
   if (q === undefined) return undefined;
   if (q.trim() === "") throw errors.validation("q", "must contain at least one word");
-  return { query: await prepareTextQuery(db, q), config: textSearchConfig(language ?? "en") };
+  return { query: await catalogue.prepare(q), config: textSearchConfig(language ?? "en") };
 }
 
-export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = async (app, { db }) => {
+/** A text search is answered from the articles in memory; a listing comes off the database's indexes. */
+async function findArticles(
+  db: Queryable,
+  catalogue: ArticleCatalogue,
+  filters: ArticleFilters,
+  sort: ArticleSort,
+  page: Page,
+  withFacets: boolean,
+): Promise<{ total: number; articles: ArticleRecord[]; facets?: ArticleFacets }> {
+  if (filters.text) return searchArticlesByText(catalogue, db, { ...filters, text: filters.text }, sort, page, withFacets);
+  const found = await searchArticles(db, filters, sort, page);
+  return withFacets ? { ...found, facets: await articleFacets(db, filters) } : found;
+}
+
+export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = async (app, { db, catalogue }) => {
   app.get(
     "/search",
     {
@@ -48,7 +65,7 @@ export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = as
       const query = request.query;
       if (query.topic !== undefined && query.category !== undefined) throw errors.validation("topic", "give topic or category, not both (they are the same filter)");
       const page = pageOf(query);
-      const text = await textOf(db, query.q, query.language);
+      const text = await textOf(catalogue, query.q, query.language);
       const filters: ArticleFilters = {
         text,
         categories: query.category ?? query.topic,
@@ -60,12 +77,12 @@ export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = as
       };
       const sort = query.sort_by ?? (text ? "relevancy" : "published_at");
       if (sort === "relevancy" && !text) throw errors.validation("sort_by", "relevancy needs q; use published_at or popularity");
-      const { total, articles } = await searchArticles(db, filters, sort, page);
+      const { total, articles, facets } = await findArticles(db, catalogue, filters, sort, page, query.facets === true);
       return ok({
         ...pageInfo(page, total),
         corrected_query: text?.query.corrected ?? null,
         articles: articles.map(articleView),
-        ...(query.facets ? { facets: await articleFacets(db, filters) } : {}),
+        ...(facets ? { facets } : {}),
       });
     },
   );
@@ -86,9 +103,9 @@ export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = as
         throw errors.validation("sources", "cannot be mixed with country or category (as in NewsAPI)");
       }
       const page = pageOf(query);
-      const text = await textOf(db, query.q, undefined);
+      const text = await textOf(catalogue, query.q, undefined);
       const filters: ArticleFilters = { text, categories: query.category, countries: query.country, sources: query.sources };
-      const { total, articles } = await searchArticles(db, filters, "published_at", page);
+      const { total, articles } = await findArticles(db, catalogue, filters, "published_at", page, false);
       return ok({ ...pageInfo(page, total), corrected_query: text?.query.corrected ?? null, articles: articles.map(articleView) });
     },
   );

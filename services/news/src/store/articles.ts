@@ -29,7 +29,7 @@ export interface ArticleFilters {
 
 export type ArticleSort = "relevancy" | "published_at" | "popularity";
 
-const COLUMNS =
+export const ARTICLE_COLUMNS =
   "id, source_id, source_name, author, title, description, url, image_url, published_at, category, country, language, popularity";
 
 const lower = (list: string | undefined) => (list === undefined ? undefined : splitList(list.toLowerCase()));
@@ -67,12 +67,12 @@ export async function searchArticles(
     // A listing: the page comes straight off an index in date order, and the count from an index-only scan;
     // one query with a window count would sort every match instead.
     const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM articles ${filter.sql}`, countParams);
-    const { rows } = await db.query<ArticleRecord>(`SELECT ${COLUMNS} FROM articles ${filter.sql} ORDER BY ${order} ${pageSql}`, filter.params);
+    const { rows } = await db.query<ArticleRecord>(`SELECT ${ARTICLE_COLUMNS} FROM articles ${filter.sql} ORDER BY ${order} ${pageSql}`, filter.params);
     return { total: count.rows[0].n, articles: rows };
   }
   // A text search ranks every match anyway: the total rides along with the page, in one pass.
   const { rows } = await db.query<ArticleRecord & { total: number }>(
-    `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM articles ${filter.sql} ORDER BY ${order} ${pageSql}`,
+    `SELECT ${ARTICLE_COLUMNS}, count(*) OVER ()::int AS total FROM articles ${filter.sql} ORDER BY ${order} ${pageSql}`,
     filter.params,
   );
   if (rows.length > 0) return { total: rows[0].total, articles: rows.map(({ total: _total, ...article }) => article) };

@@ -6,6 +6,17 @@ export interface Scenario {
   paths: string[];
   /** Sent with every request of this scenario, on top of the run's. */
   headers?: Record<string, string>;
+  /**
+   * Each path sent once across all connections, in turn (autocannon otherwise walks the list on every connection,
+   * so each path would go out once per connection).
+   */
+  fresh?: boolean;
+}
+
+/** One request whose path is the next of `paths` for whichever connection asks. */
+function sharedTurns(paths: string[]) {
+  let next = 0;
+  return [{ method: "GET" as const, setupRequest: (request: { path?: string }) => ({ ...request, path: paths[next++ % paths.length] }) }];
 }
 
 export async function runScenarios(
@@ -22,7 +33,7 @@ export async function runScenarios(
       duration: options.seconds,
       workers: 1,
       headers: { ...headers, ...scenario.headers },
-      requests: scenario.paths.map((path) => ({ method: "GET", path })),
+      requests: scenario.fresh ? sharedTurns(scenario.paths) : scenario.paths.map((path) => ({ method: "GET", path })),
     });
     results.push({
       scenario: scenario.name,

@@ -16,3 +16,4 @@ export * from "./news-headlines.js";
 export * from "./text-query.js";
 export * from "./text-index.js";
 export * from "./memory-catalogue.js";
+export * from "./vocabulary.js";

@@ -10,10 +10,11 @@
  * read again when it has: a search never sees an older catalogue than the last finished run.
  */
 import type { Queryable } from "@apiplat/storage";
-import { prepareTextQuery, splitTextQuery, type TextQuery } from "./search.js";
+import { correctedQuery, prepareTextQuery, splitTextQuery, type TextQuery } from "./search.js";
 import type { FacetCount } from "./facets.js";
 import { SqlFilter } from "./sql.js";
 import { TextIndex } from "./text-index.js";
+import { Vocabulary } from "./vocabulary.js";
 
 export interface CatalogueSnapshot<Row> {
   version: string;
@@ -21,7 +22,7 @@ export interface CatalogueSnapshot<Row> {
   /** One index per tsvector column the rows were read with (`rows[i]` is document i of each). */
   indexes: Record<string, TextIndex>;
   /** The words typo correction knows (`search_vocabulary`). */
-  vocabulary: ReadonlySet<string>;
+  vocabulary: Vocabulary;
 }
 
 export interface SnapshotRows<Row> {
@@ -31,7 +32,7 @@ export interface SnapshotRows<Row> {
 }
 
 export interface MemoryCatalogue<Row> {
-  /** The query with its misspelt words corrected: from memory when the vocabulary knows every word, else asked of the database. */
+  /** The query with its misspelt words corrected, from the vocabulary in memory (a word beyond ASCII: asked of the database). */
   prepare(q: string): Promise<TextQuery>;
   /**
    * The tsqueries `build` writes (SQL expressions, their values added to the filter), as PostgreSQL's text, and the
@@ -44,7 +45,7 @@ const VERSION_SQL = "(SELECT count(*)::text || '/' || coalesce(max(finished_at):
 
 export function memoryCatalogue<Row>(db: Queryable, load: (db: Queryable) => Promise<SnapshotRows<Row>>): MemoryCatalogue<Row> {
   let current: { version: string; snapshot: Promise<CatalogueSnapshot<Row>> } | null = null;
-  let vocabulary: ReadonlySet<string> | null = null;
+  let vocabulary: Vocabulary | null = null;
 
   const snapshotAt = (version: string): Promise<CatalogueSnapshot<Row>> => {
     // A search whose version was read just before a run finished must not send the catalogue back to it.
@@ -62,9 +63,12 @@ export function memoryCatalogue<Row>(db: Queryable, load: (db: Queryable) => Pro
 
   return {
     async prepare(q) {
-      const { prefixes, rest, words } = splitTextQuery(q);
-      if (vocabulary && words.every((word) => vocabulary!.has(word))) return { text: rest, corrected: null, prefixes };
-      return prepareTextQuery(db, q);
+      const parts = splitTextQuery(q);
+      const known = vocabulary;
+      const unknown = known ? parts.words.filter((word) => !known.has(word)) : parts.words;
+      if (unknown.length === 0) return { text: parts.rest, corrected: null, prefixes: parts.prefixes };
+      if (!known || !unknown.every((word) => known.canCorrect(word))) return prepareTextQuery(db, q);
+      return correctedQuery(parts, unknown.map((word) => ({ word, suggestion: known.closest(word) })));
     },
     async compile(build) {
       const filter = new SqlFilter();
@@ -88,9 +92,9 @@ function isOlder(version: string, than: string): boolean {
 }
 
 async function readSnapshot<Row>(db: Queryable, load: (db: Queryable) => Promise<SnapshotRows<Row>>, version: string): Promise<CatalogueSnapshot<Row>> {
-  const [{ rows, vectors }, words] = await Promise.all([load(db), db.query<{ term: string }>("SELECT term FROM search_vocabulary")]);
+  const [{ rows, vectors }, words] = await Promise.all([load(db), db.query<{ term: string; documents: number }>("SELECT term, documents FROM search_vocabulary")]);
   const indexes = Object.fromEntries(Object.entries(vectors).map(([name, column]) => [name, new TextIndex(column)]));
-  return { version, rows, indexes, vocabulary: new Set(words.rows.map((r) => r.term)) };
+  return { version, rows, indexes, vocabulary: new Vocabulary(words.rows) };
 }
 
 /**

@@ -55,8 +55,16 @@ export async function prepareTextQuery(db: Queryable, q: string): Promise<TextQu
      WHERE NOT EXISTS (SELECT 1 FROM search_vocabulary v WHERE v.term = w.word)`,
     [words],
   );
+  return correctedQuery({ prefixes, rest }, rows);
+}
+
+/** The query with each misspelt word replaced by its suggestion (where there is one). */
+export function correctedQuery(
+  { prefixes, rest }: { prefixes: string[]; rest: string },
+  corrections: readonly { word: string; suggestion: string | null }[],
+): TextQuery {
   let text = rest;
-  for (const { word, suggestion } of rows) {
+  for (const { word, suggestion } of corrections) {
     if (!suggestion) continue;
     text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "giu"), suggestion);
   }

@@ -2,15 +2,16 @@
  * The in-memory TextIndex against PostgreSQL itself: the same weighted tsvectors (HuffPost headlines and
  * descriptions, the real dataset), several hundred queries as people type them (words, OR, -exclusion, "phrases",
  * prefixes, stop words, repeats), and every matching document with its ts_rank_cd must be the database's, to the
- * last bit of the float4. On the real PostgreSQL and on the embedded PGlite.
+ * last bit of the float4. Likewise the Vocabulary's typo correction against prepareTextQuery's pg_trgm SQL. On the
+ * real PostgreSQL and on the embedded PGlite.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "@apiplat/config";
-import type { Queryable } from "@apiplat/storage";
+import { migrate, type Queryable } from "@apiplat/storage";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseTsquery, parseTsvector, TextIndex } from "../src/index.js";
+import { catalogueTables, parseTsquery, parseTsvector, prepareTextQuery, refreshVocabulary, TextIndex, Vocabulary } from "../src/index.js";
 
 const datasetsDir = loadConfig(process.env).datasetsDir;
 const DOCUMENTS = 4000;
@@ -127,6 +128,37 @@ function describeOn(embedded: boolean) {
       }
       expect(compared).toBeGreaterThan(100);
     }, 120_000);
+
+    it("corrects misspelt words as pg_trgm does", async () => {
+      await migrate(platform.deps.db, catalogueTables.namespace, catalogueTables.migrations);
+      await refreshVocabulary(platform.deps.db, "SELECT h->>'headline' FROM jsonb_array_elements($$" + JSON.stringify(headlines).replace(/\$\$/g, "") + "$$::jsonb) AS t(h)");
+      const { rows } = await db.query<{ term: string; documents: number }>("SELECT term, documents FROM search_vocabulary");
+      expect(rows.length).toBeGreaterThan(1000);
+      const vocabulary = new Vocabulary(rows);
+      const next = random(embedded ? 3 : 5);
+      const misspell = (word: string) => {
+        const at = Math.floor(next() * word.length);
+        const letter = "abcdefghijklmnopqrstuvwxyz"[Math.floor(next() * 26)];
+        const edits = [
+          () => word.slice(0, at) + word.slice(at + 1),
+          () => word.slice(0, at) + letter + word.slice(at + 1),
+          () => word.slice(0, at) + letter + word.slice(at),
+          () => word.slice(0, at) + word.slice(at + 1, at + 2) + word.slice(at, at + 1) + word.slice(at + 2),
+        ];
+        return edits[Math.floor(next() * edits.length)]();
+      };
+      const ascii = rows.map((r) => r.term).filter((term) => /^[a-z]+$/.test(term));
+      let corrected = 0;
+      for (let i = 0; i < (embedded ? 150 : 400); i++) {
+        const word = misspell(ascii[Math.floor(next() * ascii.length)]);
+        if (word.length < 4 || vocabulary.has(word)) continue;
+        const expected = await prepareTextQuery(db, word);
+        const suggestion = vocabulary.closest(word);
+        expect(suggestion ?? word, word).toBe(expected.text);
+        if (suggestion) corrected++;
+      }
+      expect(corrected).toBeGreaterThan(50);
+    });
 
     it("leaves a weight-restricted query to the database", () => {
       expect(index.search("'trump':A", 33)).toBeNull();

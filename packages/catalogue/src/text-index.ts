@@ -8,8 +8,9 @@
  * fraction of a millisecond here.
  *
  * The ranking follows PostgreSQL's calc_rank_cd (src/backend/utils/adt/tsrank.c): the document's query positions in
- * order, its covers (the shortest stretches that satisfy the query, found scanning up with NOT ignored and then
- * down with NOT evaluated), each cover adding its weight (count / sum of 1/weight) divided by 1 + its noise words.
+ * order, its covers (the shortest stretches that satisfy the query, found scanning up to where it is first
+ * satisfied and back down to where it is satisfied again), each cover adding its weight (count / sum of 1/weight)
+ * divided by 1 + its noise words. NOT is evaluated over the stretch in both scans.
  * Queries with a weight restriction (`'word':A`), or a phrase whose sides are not words or phrases, are not
  * answered here (`search` returns null) and go to the database.
  */
@@ -105,6 +106,9 @@ export class TextIndex {
       for (let k = 0; k < docs.length; k++) ranks[k] = this.normalize(docs[k], positionsAsCovers(posting.positions, posting.offsets[k], posting.offsets[k + 1]), normalization);
     } else if (isDisjunctionOfTerms(query.root)) {
       for (let i = 0; i < docs.length; i++) ranks[i] = this.normalize(docs[i], this.eachPositionACover(docs[i], cursors), normalization);
+    } else if (!hasPhrase(query.root) && query.terms.length <= 30) {
+      const covers = new MaskedCovers(query.root, cursors);
+      for (let i = 0; i < docs.length; i++) ranks[i] = this.normalize(docs[i], covers.of(docs[i]), normalization);
     } else {
       const window = new QueryWindow(query.terms.length);
       for (let i = 0; i < docs.length; i++) ranks[i] = this.normalize(docs[i], coverWeight(docPositions(docs[i], cursors), query, window), normalization);
@@ -291,6 +295,153 @@ function coverWeight(doc: DocPosition[], query: ParsedQuery, window: QueryWindow
   return sum;
 }
 
+const hasPhrase = (node: QueryNode): boolean =>
+  node.kind === "phrase" || (node.kind === "not" ? hasPhrase(node.child) : node.kind === "term" ? false : hasPhrase(node.left) || hasPhrase(node.right));
+
+type Evaluator = (present: number) => boolean;
+
+/** TS_execute over a bit mask of the operands present (without phrases, whose positions matter). */
+function evaluatorOf(node: QueryNode): Evaluator {
+  switch (node.kind) {
+    case "term": {
+      const bit = 1 << node.operand;
+      return (present) => (present & bit) !== 0;
+    }
+    case "not": {
+      const child = evaluatorOf(node.child);
+      return (present) => !child(present);
+    }
+    case "and": {
+      const [left, right] = [evaluatorOf(node.left), evaluatorOf(node.right)];
+      return (present) => left(present) && right(present);
+    }
+    case "or": {
+      const [left, right] = [evaluatorOf(node.left), evaluatorOf(node.right)];
+      return (present) => left(present) || right(present);
+    }
+    case "phrase":
+      throw new Error("a phrase needs positions");
+  }
+}
+
+/**
+ * calc_rank_cd for queries without phrases, in typed arrays: a document's query positions merged from each
+ * operand's sorted positions (by position, weight, lexeme; one entry per position and lexeme with the operands it
+ * serves as a bit mask), then its covers, scanning with the mask of the operands seen.
+ */
+class MaskedCovers {
+  private readonly evaluate: Evaluator;
+  private encoded = new Int32Array(64);
+  private entries = new Int32Array(64);
+  private masks = new Int32Array(64);
+  private readonly slices: { positions: Uint16Array; at: number; end: number; entry: number; bit: number }[] = [];
+
+  constructor(
+    root: QueryNode,
+    private readonly cursors: PostingCursors,
+  ) {
+    this.evaluate = evaluatorOf(root);
+  }
+
+  of(doc: number): CoverSum {
+    const n = this.merge(doc);
+    const { encoded, masks, evaluate } = this;
+    const sum: CoverSum = { wdoc: 0, sumDist: 0, extents: 0, any: n > 0 };
+    let previousCentre = 0;
+    let start = 0;
+    while (start < n) {
+      let present = 0;
+      let end = -1;
+      let q = 0;
+      for (let i = start; i < n; i++) {
+        present |= masks[i];
+        if (evaluate(present)) {
+          if ((encoded[i] & 0x3fff) > q) {
+            q = encoded[i] & 0x3fff;
+            end = i;
+          }
+          break;
+        }
+      }
+      if (end < 0) break;
+      present = 0;
+      let p = Number.MAX_SAFE_INTEGER;
+      let begin = -1;
+      let i = end;
+      for (; i >= start; i--) {
+        present |= masks[i];
+        if (evaluate(present)) {
+          if ((encoded[i] & 0x3fff) < p) {
+            begin = i;
+            p = encoded[i] & 0x3fff;
+          }
+          break;
+        }
+      }
+      if (p > q) {
+        start++;
+        continue;
+      }
+      start = i + 1;
+      let inverseSum = 0;
+      for (let j = begin; j <= end; j++) inverseSum += INVERSE_WEIGHTS[encoded[j] >> 14];
+      let noise = q - p - (end - begin);
+      if (noise < 0) noise = Math.trunc((end - begin) / 2);
+      sum.wdoc += (end - begin + 1) / inverseSum / (1 + noise);
+      const centre = (q + p) / 2;
+      if (sum.extents > 0 && centre > previousCentre) sum.sumDist += 1 / (centre - previousCentre);
+      previousCentre = centre;
+      sum.extents++;
+    }
+    return sum;
+  }
+
+  /** get_docrep into the typed arrays; returns the count. */
+  private merge(doc: number): number {
+    const slices = this.slices;
+    slices.length = 0;
+    let total = 0;
+    this.cursors.forEach(doc, (operand, posting, k) => {
+      const at = posting.offsets[k];
+      const end = posting.offsets[k + 1];
+      total += end - at;
+      slices.push({ positions: posting.positions, at, end, entry: posting.id, bit: 1 << operand });
+    });
+    if (total > this.encoded.length) {
+      const size = Math.max(total, this.encoded.length * 2);
+      this.encoded = new Int32Array(size);
+      this.entries = new Int32Array(size);
+      this.masks = new Int32Array(size);
+    }
+    let n = 0;
+    for (;;) {
+      let best = -1;
+      let bestKey = 0;
+      for (let s = 0; s < slices.length; s++) {
+        const slice = slices[s];
+        if (slice.at >= slice.end) continue;
+        const e = slice.positions[slice.at];
+        // position, then weight, then lexeme: one comparable number
+        const key = ((e & 0x3fff) * 4 + (e >> 14)) * 0x200000 + slice.entry;
+        if (best < 0 || key < bestKey) {
+          best = s;
+          bestKey = key;
+        }
+      }
+      if (best < 0) return n;
+      const slice = slices[best];
+      const e = slice.positions[slice.at++];
+      if (n > 0 && this.encoded[n - 1] === e && this.entries[n - 1] === slice.entry) this.masks[n - 1] |= slice.bit;
+      else {
+        this.encoded[n] = e;
+        this.entries[n] = slice.entry;
+        this.masks[n] = slice.bit;
+        n++;
+      }
+    }
+  }
+}
+
 interface Cover {
   begin: number;
   end: number;
@@ -308,7 +459,7 @@ function* covers(doc: DocPosition[], query: ParsedQuery, window: QueryWindow): G
     let last = start;
     for (let i = start; i < doc.length; i++) {
       window.fill(doc[i]);
-      if (window.satisfies(query.root!, true)) {
+      if (window.satisfies(query.root!)) {
         const pos = positionOf(doc[i].encoded);
         if (pos > q) {
           q = pos;
@@ -325,7 +476,7 @@ function* covers(doc: DocPosition[], query: ParsedQuery, window: QueryWindow): G
     let i = last;
     for (; i >= start; i--) {
       window.fill(doc[i]);
-      if (window.satisfies(query.root!, false)) {
+      if (window.satisfies(query.root!)) {
         const pos = positionOf(doc[i].encoded);
         if (pos < p) {
           begin = i;
@@ -367,17 +518,17 @@ class QueryWindow {
     }
   }
 
-  /** TS_execute: NOT counts as true when `skipNot` (the scan up), and is evaluated on the scan down. */
-  satisfies(node: QueryNode, skipNot: boolean): boolean {
+  /** TS_execute over the stretch (NOT evaluated, in both directions, as PostgreSQL 13 and later do). */
+  satisfies(node: QueryNode): boolean {
     switch (node.kind) {
       case "term":
         return this.exists[node.operand];
       case "not":
-        return skipNot ? true : !this.satisfies(node.child, skipNot);
+        return !this.satisfies(node.child);
       case "and":
-        return this.satisfies(node.left, skipNot) && this.satisfies(node.right, skipNot);
+        return this.satisfies(node.left) && this.satisfies(node.right);
       case "or":
-        return this.satisfies(node.left, skipNot) || this.satisfies(node.right, skipNot);
+        return this.satisfies(node.left) || this.satisfies(node.right);
       case "phrase":
         return phraseMatch(node, (term) => (this.reverse ? [...this.positions[term.operand]].reverse() : this.positions[term.operand])) !== null;
     }

@@ -7,6 +7,7 @@ import { channelRoutes } from "./routes/channels.js";
 import { searchRoutes } from "./routes/search.js";
 import { trendingRoutes } from "./routes/trending.js";
 import { videoRoutes } from "./routes/videos.js";
+import { videoCatalogue } from "./store/video-catalogue.js";
 import { readSettings, type VideoSettings } from "./settings.js";
 
 interface VideoInject {
@@ -45,7 +46,7 @@ export default defineService<VideoSettings, VideoInject>({
       async routes(scope) {
         await scope.register(videoRoutes, { db });
         await scope.register(channelRoutes, { db });
-        await scope.register(searchRoutes, { db });
+        await scope.register(searchRoutes, { db, catalogue: videoCatalogue(db) });
         await scope.register(trendingRoutes, { db });
       },
     });

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { pageInfo, pageOf, parseDateRange, prepareTextQuery } from "@apiplat/catalogue";
+import { pageInfo, pageOf, parseDateRange } from "@apiplat/catalogue";
 import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import * as S from "../schemas.js";
-import { categoryIdByName, searchVideos } from "../store/videos.js";
+import { findVideos, type VideoCatalogue } from "../store/video-catalogue.js";
+import { categoryIdByName } from "../store/videos.js";
 import { videoSummary } from "./views.js";
 
 /** A category given by id or by name; 400 naming the field when no list knows it. */
@@ -15,7 +16,7 @@ export async function resolveCategory(db: Queryable, value: string | undefined):
   return id;
 }
 
-export const searchRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = async (app, { db }) => {
+export const searchRoutes: FastifyPluginAsyncTypebox<{ db: Queryable; catalogue: VideoCatalogue }> = async (app, { db, catalogue }) => {
   app.get(
     "/search",
     {
@@ -30,10 +31,11 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = async 
       const query = request.query;
       const page = pageOf(query);
       if (query.q !== undefined && query.q.trim() === "") throw errors.validation("q", "must contain at least one word");
-      const text = query.q === undefined ? undefined : { query: await prepareTextQuery(db, query.q) };
+      const text = query.q === undefined ? undefined : { query: await catalogue.prepare(query.q) };
       const range = parseDateRange({ from: ["published_after", query.published_after], to: ["published_before", query.published_before] });
       const sort = query.sort ?? (text ? "relevance" : "views");
-      const { total, videos } = await searchVideos(
+      const { total, videos } = await findVideos(
+        catalogue,
         db,
         {
           text,

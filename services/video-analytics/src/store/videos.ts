@@ -33,7 +33,7 @@ const CATEGORY_NAME = `coalesce(
   (SELECT c.title FROM categories c WHERE c.country = v.category_country AND c.category_id = v.category_id),
   (SELECT c.title FROM categories c WHERE c.country = 'us' AND c.category_id = v.category_id)) AS category_name`;
 
-const VIDEO_COLUMNS = `v.video_id, v.title, v.channel_id, v.channel_title, v.category_id, ${CATEGORY_NAME}, v.published_at, v.tags,
+export const VIDEO_COLUMNS = `v.video_id, v.title, v.channel_id, v.channel_title, v.category_id, ${CATEGORY_NAME}, v.published_at, v.tags,
   v.description, v.thumbnail_url, v.comments_disabled, v.ratings_disabled, v.latest_trending_date::text AS latest_trending_date,
   v.latest_views, v.latest_likes, v.latest_dislikes, v.latest_comments, v.first_trending_date::text AS first_trending_date,
   v.days_trending, v.countries, v.peak_rank, v.engagement_rate, v.views_gained_per_day`;

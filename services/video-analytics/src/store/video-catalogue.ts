@@ -1,7 +1,8 @@
 /**
  * The videos held in memory for /search (see @apiplat/catalogue's memoryCatalogue): every video's fields, its
  * category's name and its weighted tsvector, read again after each ingestion run, with the rows sorted once per
- * sort. The full catalogue (18,365 videos) takes about 40 MB of heap.
+ * sort. The full catalogue (18,365 videos) takes about 112 MB: 25 MB of rows, 86 MB of TextIndex (94,000 lexemes),
+ * 1 MB of sort orders and filter columns.
  */
 import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, type CatalogueSnapshot, type MemoryCatalogue, type Page } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";

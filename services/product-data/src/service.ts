@@ -2,6 +2,7 @@ import { buildCatalogueService, catalogueTables, defineIngestion } from "@apipla
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
 import { productRoutes } from "./routes/products.js";
+import { productCatalogue } from "./store/product-catalogue.js";
 import { reviewRoutes } from "./routes/reviews.js";
 import { readSettings, type ProductDataSettings } from "./settings.js";
 
@@ -23,7 +24,7 @@ export default defineService<ProductDataSettings>({
       tables: ["products", "reviews"],
       autoLoad: settings.autoLoad,
       async routes(scope) {
-        await scope.register(productRoutes, { db });
+        await scope.register(productRoutes, { db, catalogue: productCatalogue(db) });
         await scope.register(reviewRoutes, { db });
       },
     });

@@ -1,15 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { pageInfo, pageOf, prepareTextQuery, splitList } from "@apiplat/catalogue";
+import { pageInfo, pageOf, splitList } from "@apiplat/catalogue";
 import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import { categoryId, isLocale, LOCALES, normalizeAsin } from "../domain/products.js";
 import * as S from "../schemas.js";
-import { findProduct, productFacets, searchProducts, unknownCategories, type ProductFilters } from "../store/products.js";
+import { unknownCategoriesIn } from "../domain/product-search.js";
+import { findProducts, openSearch, type OpenSearch, type ProductCatalogue } from "../store/product-catalogue.js";
+import { findProduct, type ProductFilters } from "../store/products.js";
 import { ratingCounts } from "../store/reviews.js";
 import { productDetailView, productView } from "./view.js";
 
 export interface ProductRoutesOptions {
   db: Queryable;
+  catalogue: ProductCatalogue;
 }
 
 function localesOf(text: string | undefined): string[] | undefined {
@@ -22,16 +25,17 @@ function localesOf(text: string | undefined): string[] | undefined {
   return locales;
 }
 
-async function categoriesOf(db: Queryable, text: string | undefined): Promise<string[] | undefined> {
+/** The category ids asked for, checked against the products of the search's snapshot (every search with a category does it). */
+function categoriesOf(search: OpenSearch, text: string | undefined): string[] | undefined {
   if (text === undefined) return undefined;
   const ids = [...new Set(splitList(text).map(categoryId))];
   if (ids.length === 0) throw errors.validation("category", "must name at least one category id");
-  const { unknown, known } = await unknownCategories(db, ids);
+  const { unknown, known } = unknownCategoriesIn(search.rows, ids);
   if (unknown.length > 0) throw errors.validation("category", `has no product in ${unknown.join(", ")}; the categories are ${known.join(", ")}`);
   return ids;
 }
 
-export const productRoutes: FastifyPluginAsyncTypebox<ProductRoutesOptions> = async (app, { db }) => {
+export const productRoutes: FastifyPluginAsyncTypebox<ProductRoutesOptions> = async (app, { db, catalogue }) => {
   app.get(
     "/search",
     {
@@ -51,22 +55,25 @@ export const productRoutes: FastifyPluginAsyncTypebox<ProductRoutesOptions> = as
       }
       if (query.sort === "relevance" && query.q === undefined) throw errors.validation("sort", "relevance needs q; use best_sellers, price_asc, price_desc, rating or reviews");
       const page = pageOf(query);
+      const text = query.q === undefined ? undefined : await catalogue.prepare(query.q);
+      const locales = localesOf(query.locale);
+      const search = await openSearch(catalogue, text);
       const filters: ProductFilters = {
-        text: query.q === undefined ? undefined : await prepareTextQuery(db, query.q),
-        locales: localesOf(query.locale),
-        categories: await categoriesOf(db, query.category),
+        text,
+        locales,
+        categories: categoriesOf(search, query.category),
         minPrice: query.min_price,
         maxPrice: query.max_price,
         minRating: query.min_rating,
         isBestSeller: query.is_best_seller,
       };
       const sort = query.sort ?? (filters.text ? "relevance" : "best_sellers");
-      const { total, products } = await searchProducts(db, filters, sort, page);
+      const { total, products, facets } = await findProducts(db, search, filters, sort, page, query.facets === true);
       return ok({
         ...pageInfo(page, total),
         corrected_query: filters.text?.corrected ?? null,
         products: products.map(productView),
-        ...(query.facets ? { facets: await productFacets(db, filters) } : {}),
+        ...(facets ? { facets } : {}),
       });
     },
   );

@@ -36,7 +36,7 @@ export interface ProductFilters {
 export const PRODUCT_SORTS = ["relevance", "price_asc", "price_desc", "rating", "reviews", "best_sellers"] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
 
-const COLUMNS = `asin, locale, dataset, title, brand, image_url, product_url, currency, price::float8 AS price,
+export const PRODUCT_COLUMNS = `asin, locale, dataset, title, brand, image_url, product_url, currency, price::float8 AS price,
   list_price::float8 AS list_price, rating::float8 AS rating, ratings_count, rating_basis, category_id, category_name,
   is_best_seller, bought_last_month, review_count`;
 
@@ -84,7 +84,7 @@ export async function searchProducts(
   if (rank) {
     // A text search ranks every match anyway: the total rides along with the page.
     const { rows } = await db.query<ProductRecord & { total: number }>(
-      `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM products ${filter.sql} ORDER BY ${order} ${pageSql}`,
+      `SELECT ${PRODUCT_COLUMNS}, count(*) OVER ()::int AS total FROM products ${filter.sql} ORDER BY ${order} ${pageSql}`,
       filter.params,
     );
     if (rows.length > 0) return { total: rows[0].total, products: rows.map(({ total: _total, ...product }) => product) };
@@ -92,7 +92,7 @@ export async function searchProducts(
   const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM products ${filter.sql}`, countParams);
   const total = count.rows[0].n;
   if (rank || total <= page.offset) return { total, products: [] };
-  const { rows } = await db.query<ProductRecord>(`SELECT ${COLUMNS} FROM products ${filter.sql} ORDER BY ${order} ${pageSql}`, filter.params);
+  const { rows } = await db.query<ProductRecord>(`SELECT ${PRODUCT_COLUMNS} FROM products ${filter.sql} ORDER BY ${order} ${pageSql}`, filter.params);
   return { total, products: rows };
 }
 
@@ -131,7 +131,7 @@ export async function productFacets(db: Queryable, filters: ProductFilters): Pro
 }
 
 export async function findProduct(db: Queryable, asin: string): Promise<ProductRecord | null> {
-  const { rows } = await db.query<ProductRecord>(`SELECT ${COLUMNS} FROM products WHERE asin = $1`, [asin]);
+  const { rows } = await db.query<ProductRecord>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE asin = $1`, [asin]);
   return rows[0] ?? null;
 }
 

@@ -75,44 +75,121 @@ export function searchRows(
   page: Page,
   withFacets: boolean,
 ): ProductSearchResult {
+  const facts = factsOf(rows);
+  const counter = withFacets ? new FacetCounter(facts) : null;
+  if (!matches) return listRows(rows, facts, filters, sort, page, counter);
   const keep = matchesFilters(filters);
   const kept: Ranked[] = [];
-  if (matches) {
-    for (let i = 0; i < matches.docs.length; i++) {
-      const row = rows[matches.docs[i]];
-      if (keep(row)) kept.push({ row, rank: matches.ranks[i] });
-    }
-  } else {
-    for (const row of rows) if (keep(row)) kept.push({ row, rank: 0 });
+  for (let i = 0; i < matches.docs.length; i++) {
+    const row = rows[matches.docs[i]];
+    if (!keep(row)) continue;
+    kept.push({ row, rank: matches.ranks[i] });
+    counter?.add(matches.docs[i]);
   }
   const products = page.offset >= kept.length ? [] : topOf(kept, ORDERS[sort], page.offset + page.limit).slice(page.offset).map((r) => r.row);
-  return { total: kept.length, products, ...(withFacets ? { facets: facetsOf(kept) } : {}) };
+  return { total: kept.length, products, ...(counter ? { facets: counter.facets() } : {}) };
+}
+
+/** A listing: one pass over the rows already in the sort's order, keeping the page's rows on the way. */
+function listRows(
+  rows: readonly ProductRecord[],
+  facts: RowFacts,
+  filters: Omit<ProductFilters, "text">,
+  sort: ProductSort,
+  page: Page,
+  counter: FacetCounter | null,
+): ProductSearchResult {
+  const keep = matchesFilters(filters);
+  const end = page.offset + page.limit;
+  const products: ProductRecord[] = [];
+  let total = 0;
+  for (const at of orderOf(rows, facts, sort)) {
+    const row = rows[at];
+    if (!keep(row)) continue;
+    if (total >= page.offset && total < end) products.push(row);
+    counter?.add(at);
+    total++;
+  }
+  return { total, products, ...(counter ? { facets: counter.facets() } : {}) };
+}
+
+/** What searches read of a snapshot's rows besides their fields, worked out once per snapshot. */
+interface RowFacts {
+  /** The distinct (category id, name) pairs, as the SQL's facet groups them. */
+  categories: { id: string; name: string }[];
+  /** Each row's index in `categories`, -1 without a category. */
+  categoryOf: Int32Array;
+  /** Each row's price band (index in PRICE_BANDS), -1 without a price. */
+  bandOf: Int8Array;
+  /** The rows' ordinals in each sort's order (rank 0 for relevance), sorted on first use. */
+  orders: Partial<Record<ProductSort, Int32Array>>;
+}
+
+const factsByRows = new WeakMap<readonly ProductRecord[], RowFacts>();
+
+function factsOf(rows: readonly ProductRecord[]): RowFacts {
+  let facts = factsByRows.get(rows);
+  if (facts) return facts;
+  const pairs = new Map<string, number>();
+  const categories: RowFacts["categories"] = [];
+  const categoryOf = new Int32Array(rows.length).fill(-1);
+  const bandOf = new Int8Array(rows.length).fill(-1);
+  rows.forEach((row, at) => {
+    if (row.category_id !== null) {
+      const key = JSON.stringify([row.category_id, row.category_name]);
+      if (!pairs.has(key)) pairs.set(key, categories.push({ id: row.category_id, name: row.category_name! }) - 1);
+      categoryOf[at] = pairs.get(key)!;
+    }
+    if (row.price !== null) bandOf[at] = bandIndexOf(row.price);
+  });
+  facts = { categories, categoryOf, bandOf, orders: {} };
+  factsByRows.set(rows, facts);
+  return facts;
+}
+
+function orderOf(rows: readonly ProductRecord[], facts: RowFacts, sort: ProductSort): Int32Array {
+  return (facts.orders[sort] ??= Int32Array.from(
+    rows
+      .map((row, at) => ({ row, rank: 0, at }))
+      .sort(ORDERS[sort])
+      .map((r) => r.at),
+  ));
 }
 
 /** productFacets's counts: by category (most first, then id), by price band (every band, in order; no price, no band). */
-function facetsOf(kept: readonly Ranked[]): ProductFacets {
-  const categories = new Map<string, CategoryFacet>();
-  const bandCounts = PRICE_BANDS.map(() => 0);
-  for (const { row } of kept) {
-    if (row.category_id !== null) {
-      // The SQL groups by (id, name): one entry per pair.
-      const key = `${row.category_id}\u0000${row.category_name}`;
-      const entry = categories.get(key);
-      if (entry) entry.count++;
-      else categories.set(key, { id: row.category_id, name: row.category_name!, count: 1 });
-    }
-    if (row.price !== null) bandCounts[bandIndexOf(row.price)]++;
+class FacetCounter {
+  private readonly categoryCounts: Int32Array;
+  private readonly bandCounts = new Int32Array(PRICE_BANDS.length);
+
+  constructor(private readonly facts: RowFacts) {
+    this.categoryCounts = new Int32Array(facts.categories.length);
   }
-  return {
-    category: [...categories.values()].sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : 1)),
-    price_band: PRICE_BANDS.map((band, i) => ({ id: band.id, min: band.min, max: band.max, count: bandCounts[i] })),
-  };
+
+  add(at: number): void {
+    const category = this.facts.categoryOf[at];
+    if (category !== -1) this.categoryCounts[category]++;
+    const band = this.facts.bandOf[at];
+    if (band !== -1) this.bandCounts[band]++;
+  }
+
+  facets(): ProductFacets {
+    return {
+      category: this.facts.categories
+        .map((category, i) => ({ ...category, count: this.categoryCounts[i] }))
+        .filter((category) => category.count > 0)
+        .sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : 1)),
+      price_band: PRICE_BANDS.map((band, i) => ({ id: band.id, min: band.min, max: band.max, count: this.bandCounts[i] })),
+    };
+  }
 }
 
 /** The SQL's `CASE WHEN price < 10 THEN '0-10' WHEN price < 25 ... ELSE '200+' END`. */
 function bandIndexOf(price: number): number {
-  const index = PRICE_BANDS.findIndex((band) => band.max !== null && price < band.max);
-  return index === -1 ? PRICE_BANDS.length - 1 : index;
+  for (let i = 0; i < PRICE_BANDS.length; i++) {
+    const max = PRICE_BANDS[i].max;
+    if (max !== null && price < max) return i;
+  }
+  return PRICE_BANDS.length - 1;
 }
 
 /** unknownCategories over the rows in memory: the ids no product has and, only then, every id products have (byte order). */
@@ -122,16 +199,9 @@ export function unknownCategoriesIn(rows: readonly ProductRecord[], ids: readonl
   return unknown.length === 0 ? { unknown, known: [] } : { unknown, known: [...present].sort(byteOrder) };
 }
 
-const categoryIdsByRows = new WeakMap<readonly ProductRecord[], ReadonlySet<string>>();
-
-/** The category ids of a snapshot's rows, counted once per snapshot (a category filter checks them on every search). */
+/** The category ids of a snapshot's rows (a category filter checks them on every search). */
 function categoryIdsOf(rows: readonly ProductRecord[]): ReadonlySet<string> {
-  let ids = categoryIdsByRows.get(rows);
-  if (!ids) {
-    ids = new Set(rows.flatMap((row) => (row.category_id === null ? [] : [row.category_id])));
-    categoryIdsByRows.set(rows, ids);
-  }
-  return ids;
+  return new Set(factsOf(rows).categories.map((category) => category.id));
 }
 
 /** The first `count` in order: a full sort only when the page reaches deep into the matches. */

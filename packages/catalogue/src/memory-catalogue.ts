@@ -39,6 +39,8 @@ export interface MemoryCatalogue<Row> {
    * current snapshot: one round trip, the snapshot read again first when an ingestion ran since.
    */
   compile<Name extends string>(build: (filter: SqlFilter) => Record<Name, string>): Promise<{ snapshot: CatalogueSnapshot<Row>; tsqueries: Record<Name, string> }>;
+  /** The current snapshot, for a search without text: one round trip for the version. */
+  current(): Promise<CatalogueSnapshot<Row>>;
 }
 
 const VERSION_SQL = "(SELECT count(*)::text || '/' || coalesce(max(finished_at)::text, '') FROM ingest_runs)";
@@ -75,11 +77,14 @@ export function memoryCatalogue<Row>(db: Queryable, load: (db: Queryable) => Pro
       const expressions = build(filter);
       const names = Object.keys(expressions) as (keyof typeof expressions)[];
       const { rows } = await db.query<Record<string, string>>(
-        `SELECT ${names.map((name, i) => `(${expressions[name]})::text AS q${i}`).join(", ")}, ${VERSION_SQL} AS version`,
+        `SELECT ${[...names.map((name, i) => `(${expressions[name]})::text AS q${i}`), `${VERSION_SQL} AS version`].join(", ")}`,
         filter.params,
       );
       const tsqueries = Object.fromEntries(names.map((name, i) => [name, rows[0][`q${i}`] ?? ""])) as Record<(typeof names)[number], string>;
       return { snapshot: await snapshotAt(rows[0].version), tsqueries };
+    },
+    async current() {
+      return (await this.compile(() => ({}))).snapshot;
     },
   };
 }

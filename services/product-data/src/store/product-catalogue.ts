@@ -57,11 +57,11 @@ export interface OpenSearch {
 
 /**
  * The current snapshot and the query matched in it: one round trip (the tsquery compiled by the database, and the
- * catalogue's version). A listing asks only the version: `compile` needs one expression, so it compiles NULL.
+ * catalogue's version). A listing asks only the version.
  */
 export async function openSearch(catalogue: ProductCatalogue, text: TextQuery | undefined): Promise<OpenSearch> {
-  const { snapshot, tsqueries } = await catalogue.compile((filter) => ({ document: text ? tsquerySql(filter, text, "english") : "NULL" }));
-  if (!text) return { rows: snapshot.rows, matches: null, inDatabase: false };
+  if (!text) return { rows: (await catalogue.current()).rows, matches: null, inDatabase: false };
+  const { snapshot, tsqueries } = await catalogue.compile((filter) => ({ document: tsquerySql(filter, text, "english") }));
   const matches = snapshot.indexes.document.search(tsqueries.document, RANK_NORMALIZATION);
   return { rows: snapshot.rows, matches, inDatabase: matches === null };
 }

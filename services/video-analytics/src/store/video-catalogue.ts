@@ -20,11 +20,6 @@ export function videoCatalogue(db: Queryable): VideoCatalogue {
   });
 }
 
-/** The current snapshot alone: compile asks for at least one expression, so a listing asks for an empty one. */
-async function currentSnapshot(catalogue: VideoCatalogue): Promise<CatalogueSnapshot<VideoRecord>> {
-  return (await catalogue.compile(() => ({ none: "NULL" }))).snapshot;
-}
-
 /**
  * /search from the videos in memory: a listing filters and walks the rows in the sort's order; a text search is
  * matched and ranked by the TextIndex, except a query it leaves to the database (a weight restriction, which
@@ -38,7 +33,7 @@ export async function findVideos(
   page: Page,
 ): Promise<{ total: number; videos: VideoRecord[] }> {
   const { text, ...rest } = filters;
-  if (!text) return listVideos((await currentSnapshot(catalogue)).rows, rest, sort, page);
+  if (!text) return listVideos((await catalogue.current()).rows, rest, sort, page);
   const { snapshot, tsqueries } = await catalogue.compile((filter) => ({ document: tsquerySql(filter, text.query, "english") }));
   const matches = snapshot.indexes.document.search(tsqueries.document, RANK_NORMALIZATION);
   if (matches) return searchMatches(snapshot.rows, matches, rest, sort, page);

@@ -6,6 +6,7 @@ import { datasetSources } from "./ingest/datasets.js";
 import { imageRoutes } from "./routes/images.js";
 import { newsRoutes } from "./routes/news.js";
 import { webRoutes } from "./routes/web.js";
+import { searchCatalogue } from "./store/search-catalogue.js";
 import { crawlSettings, readSettings, type SearchResultsSettings } from "./settings.js";
 
 const RELATED_DEPTH = 20;
@@ -42,9 +43,10 @@ export default defineService<SearchResultsSettings>({
       // /sources lists the crawler too (its runs are recorded like the datasets'); it never runs on its own.
       listed: [...datasets, crawlSource({ ...settings.crawl, seeds: [], outbound: createOutboundClient({ allowCidrs: [] }) })],
       async routes(scope) {
-        await scope.register(webRoutes, { db, ranking: { titleBoost: settings.titleBoost, anyWord: settings.anyWord, relatedDepth: RELATED_DEPTH } });
-        await scope.register(imageRoutes, { db });
-        await scope.register(newsRoutes, { db });
+        const catalogue = searchCatalogue(db);
+        await scope.register(webRoutes, { db, catalogue, ranking: { titleBoost: settings.titleBoost, anyWord: settings.anyWord, relatedDepth: RELATED_DEPTH } });
+        await scope.register(imageRoutes, { db, catalogue });
+        await scope.register(newsRoutes, { db, catalogue });
       },
     });
   },

@@ -2,16 +2,17 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import * as S from "../schemas.js";
-import { searchImages } from "../store/search.js";
+import { searchImagesInMemory, type SearchCatalogue } from "../store/search-catalogue.js";
 import { envelope, positionOf, prepareSearch } from "./query.js";
 
 export interface ImageRoutesOptions {
   db: Queryable;
+  catalogue: SearchCatalogue;
 }
 
 export const IMAGE_SOURCE = "COCO 2017 (images from Flickr)";
 
-export const imageRoutes: FastifyPluginAsyncTypebox<ImageRoutesOptions> = async (app, { db }) => {
+export const imageRoutes: FastifyPluginAsyncTypebox<ImageRoutesOptions> = async (app, { db, catalogue }) => {
   app.get(
     "/images",
     {
@@ -24,8 +25,8 @@ export const imageRoutes: FastifyPluginAsyncTypebox<ImageRoutesOptions> = async 
       },
     },
     async (request) => {
-      const prepared = await prepareSearch(db, request.query);
-      const { total, hits } = await searchImages(db, prepared.request);
+      const prepared = await prepareSearch(db, catalogue, request.query);
+      const { total, hits } = await searchImagesInMemory(catalogue, db, prepared.request);
       return ok({
         ...envelope(request.query, prepared, total),
         images_results: hits.map((hit, index) => ({

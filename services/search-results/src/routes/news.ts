@@ -2,14 +2,15 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import * as S from "../schemas.js";
-import { searchNews } from "../store/search.js";
+import { searchNewsInMemory, type SearchCatalogue } from "../store/search-catalogue.js";
 import { envelope, positionOf, prepareSearch } from "./query.js";
 
 export interface NewsRoutesOptions {
   db: Queryable;
+  catalogue: SearchCatalogue;
 }
 
-export const newsRoutes: FastifyPluginAsyncTypebox<NewsRoutesOptions> = async (app, { db }) => {
+export const newsRoutes: FastifyPluginAsyncTypebox<NewsRoutesOptions> = async (app, { db, catalogue }) => {
   app.get(
     "/news",
     {
@@ -22,8 +23,8 @@ export const newsRoutes: FastifyPluginAsyncTypebox<NewsRoutesOptions> = async (a
       },
     },
     async (request) => {
-      const prepared = await prepareSearch(db, request.query);
-      const { total, hits } = await searchNews(db, prepared.request);
+      const prepared = await prepareSearch(db, catalogue, request.query);
+      const { total, hits } = await searchNewsInMemory(catalogue, db, prepared.request);
       return ok({
         ...envelope(request.query, prepared, total),
         news_results: hits.map((hit, index) => ({

@@ -3,6 +3,7 @@ import { textSearchConfig } from "@apiplat/catalogue";
 import { errors } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import { DEFAULT_NUM, MAX_POSITION, type SearchQuery } from "../schemas.js";
+import type { SearchCatalogue } from "../store/search-catalogue.js";
 import type { SearchRequest } from "../store/search.js";
 import { correctedQuery } from "../store/spelling.js";
 
@@ -13,7 +14,7 @@ export interface PreparedSearch {
   started: number;
 }
 
-export async function prepareSearch(db: Queryable, query: SearchQuery): Promise<PreparedSearch> {
+export async function prepareSearch(db: Queryable, catalogue: SearchCatalogue, query: SearchQuery): Promise<PreparedSearch> {
   const started = performance.now();
   const page = query.page ?? 1;
   const num = query.num ?? DEFAULT_NUM;
@@ -25,7 +26,7 @@ export async function prepareSearch(db: Queryable, query: SearchQuery): Promise<
   const language = query.language?.toLowerCase();
   return {
     request: {
-      query: await correctedQuery(db, query.q),
+      query: await correctedQuery(db, query.q, catalogue),
       config: textSearchConfig(language ?? "en"),
       language,
       safe: query.safe === "active",

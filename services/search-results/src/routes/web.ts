@@ -5,15 +5,17 @@ import { displayedLink, siteName } from "../domain/pages.js";
 import { relatedQueries } from "../domain/related.js";
 import { splitHighlights } from "../domain/snippets.js";
 import * as S from "../schemas.js";
-import { searchWeb, type Ranking } from "../store/search.js";
+import { searchWebInMemory, type SearchCatalogue } from "../store/search-catalogue.js";
+import type { Ranking } from "../store/search.js";
 import { envelope, positionOf, prepareSearch } from "./query.js";
 
 export interface WebRoutesOptions {
   db: Queryable;
+  catalogue: SearchCatalogue;
   ranking: Ranking;
 }
 
-export const webRoutes: FastifyPluginAsyncTypebox<WebRoutesOptions> = async (app, { db, ranking }) => {
+export const webRoutes: FastifyPluginAsyncTypebox<WebRoutesOptions> = async (app, { db, catalogue, ranking }) => {
   app.get(
     "/search",
     {
@@ -26,8 +28,8 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebRoutesOptions> = async (app
       },
     },
     async (request) => {
-      const prepared = await prepareSearch(db, request.query);
-      const { total, hits } = await searchWeb(db, prepared.request, ranking);
+      const prepared = await prepareSearch(db, catalogue, request.query);
+      const { total, hits } = await searchWebInMemory(catalogue, db, prepared.request, ranking);
       const shown = hits.slice(0, prepared.num);
       const related = prepared.request.offset === 0 ? relatedQueries(prepared.request.query.corrected ?? request.query.q, hits.map((h) => h.opening)) : [];
       return ok({

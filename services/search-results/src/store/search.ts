@@ -36,8 +36,26 @@ const HEADLINE_FRAGMENTS = `${MARKERS}, MaxFragments=2, FragmentDelimiter=" … 
 /** When the body holds no match (the words are in the title only), fragments are empty: the body's opening instead. */
 const HEADLINE_OPENING = MARKERS;
 
+/** A page's snippet (`p` the web_pages row): fragments of the body around the matches, else the body's opening. */
+function markedSql(filter: SqlFilter, tsquery: string): string {
+  return `coalesce(
+         nullif(ts_headline(p.text_config, p.body, ${tsquery}, ${filter.param(HEADLINE_FRAGMENTS)}), ''),
+         ts_headline(p.text_config, CASE WHEN p.body = '' THEN p.title ELSE p.body END, ${tsquery}, ${filter.param(HEADLINE_OPENING)})
+       )`;
+}
+
+/** The snippets of the pages shown (by id), their matched words between the highlight markers, in one query. */
+export async function snippetsOf(db: Queryable, ids: readonly string[], query: TextQuery, config: string): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const filter = new SqlFilter();
+  const tsquery = tsquerySql(filter, query, config);
+  const marked = markedSql(filter, tsquery);
+  const { rows } = await db.query<{ id: string; marked: string }>(`SELECT p.id, ${marked} AS marked FROM web_pages p WHERE p.id = ANY(${filter.param(ids)}::text[])`, filter.params);
+  return new Map(rows.map((row) => [row.id, row.marked]));
+}
+
 /** The query as "any of its words", when it is a plain query of two words or more; null otherwise. */
-function anyWordQuery(query: TextQuery): TextQuery | null {
+export function anyWordQuery(query: TextQuery): TextQuery | null {
   if (query.prefixes.length > 0) return null;
   const text = anyWordText(query.text);
   return text === null ? null : { ...query, text };
@@ -104,7 +122,7 @@ export async function searchWeb(db: Queryable, request: SearchRequest, ranking: 
 }
 
 /** The first page also reads a few more results than it shows: their titles feed related searches. */
-function fetchedFor(request: SearchRequest, ranking: Ranking): number {
+export function fetchedFor(request: SearchRequest, ranking: Ranking): number {
   return request.offset === 0 ? Math.max(request.limit, ranking.relatedDepth) : request.limit;
 }
 
@@ -119,16 +137,12 @@ async function rankedPage(db: Queryable, request: SearchRequest, ranking: Rankin
     : `CASE WHEN document @@ ${allWords} THEN ${ALL_WORDS_BOOST} + ts_rank_cd(document, ${allWords}, ${RANK_NORMALIZATION}) ELSE ts_rank_cd(document, ${tsquery}, ${RANK_NORMALIZATION}) END`;
   const rank = `${textRank} + ${filter.param(ranking.titleBoost)}::float4 * (title_document @@ ${allWords})::int`;
   const fetched = fetchedFor(request, ranking);
-  const fragments = filter.param(HEADLINE_FRAGMENTS);
-  const opening = filter.param(HEADLINE_OPENING);
+  const marked = markedSql(filter, tsquery);
   // ordinal counts from the first result of all pages: the page shown ends at offset + limit.
   const shown = filter.param(request.offset + request.limit);
   const { rows } = await db.query<WebHit & { total: number }>(
     `SELECT p.dataset, p.url, p.title, p.published_at, m.total,
-       CASE WHEN m.ordinal <= ${shown} THEN coalesce(
-         nullif(ts_headline(p.text_config, p.body, ${tsquery}, ${fragments}), ''),
-         ts_headline(p.text_config, CASE WHEN p.body = '' THEN p.title ELSE p.body END, ${tsquery}, ${opening})
-       ) END AS marked,
+       CASE WHEN m.ordinal <= ${shown} THEN ${marked} END AS marked,
        p.title || ' ' || left(p.body, 300) AS opening
      FROM (SELECT id, rank, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY rank DESC, id) AS ordinal
            FROM (SELECT id, ${rank} AS rank FROM web_pages ${filter.sql}) ranked

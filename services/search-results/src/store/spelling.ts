@@ -6,16 +6,23 @@
  */
 import { prepareTextQuery, type TextQuery } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
+import type { SearchCatalogue } from "./search-catalogue.js";
 
-const RARE_DOCUMENTS = 3;
+export const RARE_DOCUMENTS = 3;
 const RARE_SIMILARITY = 0.6;
 const RARE_RATIO = 20;
 const WORD = /[\p{L}\p{N}]+/gu;
 
-export async function correctedQuery(db: Queryable, q: string): Promise<TextQuery> {
-  const prepared = await prepareTextQuery(db, q);
+/**
+ * With the catalogue, the database is asked only when a word is unknown or rare: the words it holds in memory (as of
+ * its last reading) say so.
+ */
+export async function correctedQuery(db: Queryable, q: string, catalogue?: SearchCatalogue): Promise<TextQuery> {
+  const prepared = catalogue ? await catalogue.entries.prepare(q) : await prepareTextQuery(db, q);
   const words = [...new Set([...prepared.text.matchAll(WORD)].map((m) => m[0].toLowerCase()))].filter((w) => w.length >= 4 && w !== "or");
   if (words.length === 0) return prepared;
+  const rareWords = catalogue?.rareWords();
+  if (rareWords && !words.some((word) => rareWords.has(word))) return prepared;
   const { rows } = await db.query<{ word: string; suggestion: string | null }>(
     `SELECT v.term AS word,
        (SELECT s.term FROM search_vocabulary s

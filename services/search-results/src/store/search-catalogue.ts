@@ -1,0 +1,106 @@
+/**
+ * The index held in memory for the three searches (see @apiplat/catalogue's memoryCatalogue): every web page, image
+ * and headline with the fields a result shows or a filter reads, and a TextIndex per tsvector column (the pages'
+ * `document` and `title_document`, the images' and headlines' `document`), read again after each ingestion run. One
+ * round trip compiles the query's tsqueries; matching, ranking, counting and paging happen here (domain/memory-search.ts).
+ * What stays in the database: a web page's snippet (ts_headline over its body, which is not held), for the shown
+ * pages only, in one query; and typo correction of a word the vocabulary does not know or holds rarely.
+ */
+import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, type MemoryCatalogue } from "@apiplat/catalogue";
+import type { Queryable } from "@apiplat/storage";
+import { imagePage, newsPage, webPage, type ImageEntry, type IndexedEntry, type NewsEntry, type WebEntry } from "../domain/memory-search.js";
+import { anyWordQuery, fetchedFor, searchImages, searchNews, searchWeb, snippetsOf, type ImageHit, type NewsHit, type Ranking, type SearchRequest, type WebHit } from "./search.js";
+import { RARE_DOCUMENTS } from "./spelling.js";
+
+export interface SearchCatalogue {
+  entries: MemoryCatalogue<IndexedEntry>;
+  /** The words typo correction may replace although known (held by few documents), as of the last rows read. */
+  rareWords(): ReadonlySet<string> | null;
+}
+
+const INDEXES = ["web_pages", "web_titles", "images", "news_articles"] as const;
+
+export function searchCatalogue(db: Queryable): SearchCatalogue {
+  let rareWords: ReadonlySet<string> | null = null;
+  const entries = memoryCatalogue<IndexedEntry>(db, async (db) => {
+    const [web, images, news, rare] = await Promise.all([
+      db.query<Omit<WebEntry, "table"> & { document: string | null; title_document: string | null }>(
+        `SELECT id, dataset, url, title, published_at, language, explicit, title || ' ' || left(body, 300) AS opening,
+           document::text AS document, title_document::text AS title_document
+         FROM web_pages`,
+      ),
+      db.query<Omit<ImageEntry, "table"> & { document: string | null }>(
+        `SELECT id, title, original, flickr_url, width, height, licence_name, licence_url, explicit, document::text AS document FROM images`,
+      ),
+      db.query<Omit<NewsEntry, "table"> & { document: string | null }>(
+        `SELECT id, url, title, snippet, source_name, published_at, explicit, document::text AS document FROM news_articles`,
+      ),
+      db.query<{ term: string }>("SELECT term FROM search_vocabulary WHERE documents <= $1", [RARE_DOCUMENTS]),
+    ]);
+    const rows: IndexedEntry[] = [];
+    const vectors = Object.fromEntries(INDEXES.map((name) => [name, [] as (string | null)[]])) as Record<(typeof INDEXES)[number], (string | null)[]>;
+    const add = (entry: IndexedEntry, vector: Partial<Record<(typeof INDEXES)[number], string | null>>) => {
+      rows.push(entry);
+      for (const name of INDEXES) vectors[name].push(vector[name] ?? null);
+    };
+    for (const { document, title_document, ...page } of web.rows) add({ table: "web_pages", ...page }, { web_pages: document, web_titles: title_document });
+    for (const { document, ...image } of images.rows) add({ table: "images", ...image }, { images: document });
+    for (const { document, ...article } of news.rows) add({ table: "news_articles", ...article }, { news_articles: document });
+    rareWords = new Set(rare.rows.map((row) => row.term));
+    return { rows, vectors };
+  });
+  return { entries, rareWords: () => rareWords };
+}
+
+/**
+ * A page of web results from memory; the SQL search answers a query the TextIndex leaves to the database (a weight
+ * restriction, which websearch syntax cannot write).
+ */
+export async function searchWebInMemory(catalogue: SearchCatalogue, db: Queryable, request: SearchRequest, ranking: Ranking): Promise<{ total: number; hits: WebHit[] }> {
+  const anyQuery = ranking.anyWord ? anyWordQuery(request.query) : null;
+  const { snapshot, tsqueries } = await catalogue.entries.compile((filter) => ({
+    matched: tsquerySql(filter, anyQuery ?? request.query, request.config),
+    allWords: tsquerySql(filter, request.query, request.config),
+  }));
+  const { web_pages: pages, web_titles: titles } = snapshot.indexes;
+  const matched = pages.search(tsqueries.matched, RANK_NORMALIZATION);
+  const allWords = anyQuery ? pages.search(tsqueries.allWords, RANK_NORMALIZATION) : matched;
+  const titleMatches = titles.search(tsqueries.allWords, RANK_NORMALIZATION);
+  if (!matched || !allWords || !titleMatches) return searchWeb(db, request, ranking);
+  const fetched = fetchedFor(request, ranking);
+  const page = webPage(
+    snapshot.rows,
+    { matched, allWords, titles: titleMatches },
+    request,
+    { titleBoost: ranking.titleBoost, anyWord: anyQuery !== null, fetched },
+    request,
+  );
+  // The SQL's snippets highlight what it matched: every word when it ranked only the pages holding them all.
+  const shown = page.entries.slice(0, request.limit);
+  const snippets = await snippetsOf(db, shown.map((entry) => entry.id), page.allWordsOnly || !anyQuery ? request.query : anyQuery, request.config);
+  const hits = page.entries.map(({ dataset, url, title, published_at, opening, id }, index): WebHit => ({
+    dataset,
+    url,
+    title,
+    published_at,
+    marked: index < request.limit ? (snippets.get(id) ?? null) : null,
+    opening,
+  }));
+  return { total: page.total, hits };
+}
+
+export async function searchImagesInMemory(catalogue: SearchCatalogue, db: Queryable, request: SearchRequest): Promise<{ total: number; hits: ImageHit[] }> {
+  const { snapshot, tsqueries } = await catalogue.entries.compile((filter) => ({ matched: tsquerySql(filter, request.query, request.config) }));
+  const matches = snapshot.indexes.images.search(tsqueries.matched, RANK_NORMALIZATION);
+  if (!matches) return searchImages(db, request);
+  const { total, entries } = imagePage(snapshot.rows, matches, request, request);
+  return { total, hits: entries.map(({ table: _table, explicit: _explicit, ...hit }) => hit) };
+}
+
+export async function searchNewsInMemory(catalogue: SearchCatalogue, db: Queryable, request: SearchRequest): Promise<{ total: number; hits: NewsHit[] }> {
+  const { snapshot, tsqueries } = await catalogue.entries.compile((filter) => ({ matched: tsquerySql(filter, request.query, request.config) }));
+  const matches = snapshot.indexes.news_articles.search(tsqueries.matched, RANK_NORMALIZATION);
+  if (!matches) return searchNews(db, request);
+  const { total, entries } = newsPage(snapshot.rows, matches, request, request);
+  return { total, hits: entries.map(({ url, title, snippet, source_name, published_at }) => ({ url, title, snippet, source_name, published_at })) };
+}

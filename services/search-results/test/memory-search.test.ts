@@ -97,6 +97,21 @@ describe("the in-memory searches", () => {
     }
   }, 300_000);
 
+  it("give the SQL searches' answers for queries of negations, stop words and odd operators alone", async () => {
+    const ranking: Ranking = { titleBoost: 0.3, anyWord: true, relatedDepth: 20 };
+    for (const q of ["-lager", "-the", "the", "the of", "the -coffee", '"the of"', "coffee -", "beer OR", "OR beer", "-beer -coffee", "x", "ale -ale", '"-coffee"']) {
+      for (const offset of [0, 3]) {
+        const request: SearchRequest = { query: await correctedQuery(db, q), config: "english", safe: false, offset, limit: 5 };
+        const at = label(q, request);
+        const [web, webSql] = [await searchWebInMemory(catalogue, db, request, ranking), await searchWeb(db, request, ranking)];
+        expect(web.total, at).toBe(webSql.total);
+        expect(web.hits, at).toEqual(webSql.hits);
+        expect(await searchImagesInMemory(catalogue, db, request), at).toEqual(await searchImages(db, request));
+        expect(await searchNewsInMemory(catalogue, db, request), at).toEqual(await searchNews(db, request));
+      }
+    }
+  }, 120_000);
+
   it("give the SQL image search's pages for 250 random searches", async () => {
     const next = random(29);
     const pick: Pick = (list) => list[Math.floor(next() * list.length)];

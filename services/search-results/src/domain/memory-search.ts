@@ -97,8 +97,10 @@ function rankByDoc(matches: TextMatches): Map<number, number> {
 }
 
 export interface WebMatches {
-  /** What matches: the any-word query in any-word matching, else the query itself. */
-  matched: TextMatches;
+  /** What matches (the any-word query in any-word matching, else the query itself), ranked: asked for only when needed. */
+  matched: () => TextMatches;
+  /** The same documents, without their ranks (cheaper: a total needs only them). */
+  matchedDocs: () => Int32Array;
   /** The query needing every word (the same as `matched` without any-word matching). */
   allWords: TextMatches;
   /** Pages whose title alone matches the every-word query. */
@@ -125,33 +127,39 @@ export interface WebPage {
 
 /**
  * A page of web results, as store/search.ts's searchWeb ranks it. With any-word matching, when the page lies among the
- * pages holding every word, only those are ranked (their rank without ALL_WORDS_BOOST: float8 sums can round
- * differently, so the order is the SQL's only when the arithmetic is too); the total counts every match.
+ * pages holding every word, only those are ranked, without ALL_WORDS_BOOST as the SQL does then (float8 sums round
+ * differently, so the arithmetic must be the SQL's for the order to be); the total counts every match, unranked.
  */
 export function webPage(entries: readonly IndexedEntry[], matches: WebMatches, filters: Filters, ranking: WebRanking, window: Window): WebPage {
-  const matched = keptMatches<WebEntry>(entries, matches.matched, "web_pages", filters);
   const boost = Math.fround(ranking.titleBoost);
   const inTitle = new Set(matches.titles.docs);
   const boosted = ({ doc, entry }: Ranked<WebEntry>, rank: number) => ({ doc, entry, rank: rank + (inTitle.has(doc) ? boost : 0) });
-  let ranked: Ranked<WebEntry>[];
-  let allWordsOnly = false;
-  if (ranking.anyWord) {
-    const allWords = keptMatches<WebEntry>(entries, matches.allWords, "web_pages", filters);
-    if (window.offset + ranking.fetched <= allWords.length) {
-      allWordsOnly = true;
-      ranked = allWords.map((r) => boosted(r, r.rank));
-    } else {
-      const allRanks = rankByDoc(matches.allWords);
-      ranked = matched.map((r) => {
-        const all = allRanks.get(r.doc);
-        return boosted(r, all === undefined ? r.rank : ALL_WORDS_BOOST + all);
-      });
-    }
-  } else {
-    ranked = matched.map((r) => boosted(r, r.rank));
+  const allWords = keptMatches<WebEntry>(entries, matches.allWords, "web_pages", filters);
+  if (!ranking.anyWord) return pageOf(allWords.map((r) => boosted(r, r.rank)), allWords.length, false);
+  if (window.offset + ranking.fetched <= allWords.length) {
+    const total = countKept(entries, matches.matchedDocs(), "web_pages", filters);
+    return pageOf(allWords.map((r) => boosted(r, r.rank)), total, true);
   }
-  const top = topOf(ranked, byRankThenId, window.offset + ranking.fetched).slice(window.offset);
-  return { total: matched.length, entries: top.map((r) => r.entry), allWordsOnly };
+  const allRanks = rankByDoc(matches.allWords);
+  const matched = keptMatches<WebEntry>(entries, matches.matched(), "web_pages", filters);
+  const ranked = matched.map((r) => {
+    const all = allRanks.get(r.doc);
+    return boosted(r, all === undefined ? r.rank : ALL_WORDS_BOOST + all);
+  });
+  return pageOf(ranked, matched.length, false);
+
+  function pageOf(ranked: Ranked<WebEntry>[], total: number, allWordsOnly: boolean): WebPage {
+    const top = topOf(ranked, byRankThenId, window.offset + ranking.fetched).slice(window.offset);
+    return { total, entries: top.map((r) => r.entry), allWordsOnly };
+  }
+}
+
+/** How many of these documents of one table pass the filters. */
+function countKept(entries: readonly IndexedEntry[], docs: Int32Array, table: IndexedEntry["table"], filters: Filters): number {
+  const keep = keeps(table, filters);
+  let count = 0;
+  for (const doc of docs) if (keep(entries[doc])) count++;
+  return count;
 }
 
 const byRankThenId = (a: Ranked<WebEntry | NewsEntry>, b: Ranked<WebEntry | NewsEntry>) => b.rank - a.rank || byteOrder(a.entry.id, b.entry.id);

@@ -6,6 +6,7 @@ import { datasetSources } from "./ingest/datasets.js";
 import { secEdgarSource } from "./ingest/sec-edgar.js";
 import { companyRoutes } from "./routes/companies.js";
 import { searchRoutes } from "./routes/search.js";
+import { companySearchReader } from "./store/company-snapshot.js";
 import { readSettings, type CompanyDataSettings } from "./settings.js";
 
 interface CompanyDataInject {
@@ -55,7 +56,7 @@ export default defineService<CompanyDataSettings, CompanyDataInject>({
       autoLoad: settings.autoLoad,
       live: live && { source: live, intervalMs: settings.secFetchIntervalMs, logLine: "company-data: SEC EDGAR fetched" },
       async routes(scope) {
-        await scope.register(searchRoutes, { db });
+        await scope.register(searchRoutes, { db, companies: companySearchReader(db) });
         await scope.register(companyRoutes, { db });
       },
     });

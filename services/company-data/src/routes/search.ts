@@ -4,7 +4,8 @@ import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import { US_STATES, hasDistinctiveWord } from "../domain/names.js";
 import * as S from "../schemas.js";
-import { closestValues, searchCompanies } from "../store/companies.js";
+import { closestValues } from "../store/companies.js";
+import type { CompanySearchReader } from "../store/company-snapshot.js";
 
 /**
  * An industry or sector no company has is a mistake in the request (400 with the closest values), not an empty page.
@@ -19,7 +20,13 @@ async function checkKnown(db: Queryable, field: "industry" | "sector", value: st
   }
 }
 
-export const searchRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = async (app, { db }) => {
+export interface SearchRoutesOptions {
+  db: Queryable;
+  /** The companies in memory, current as of the search (see src/store/company-snapshot.ts). */
+  companies: CompanySearchReader;
+}
+
+export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = async (app, { db, companies }) => {
   app.get(
     "/search",
     {
@@ -40,8 +47,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = async 
       if (query.state !== undefined && !US_STATES.has(query.state.toUpperCase())) {
         throw errors.validation("state", "must be a US state or territory code such as CA, NY or DC");
       }
-      const { total, hits } = await searchCompanies(
-        db,
+      const { total, hits } = (await companies()).search(
         { name: query.name, ticker: query.ticker, industry: query.industry?.trim(), sector: query.sector?.trim(), state: query.state, minEmployees: query.min_employees },
         page,
       );

@@ -141,12 +141,13 @@ export interface SearchHit {
   match_score: number | null;
 }
 
-const HIT_COLUMNS = `c.id, c.name, c.profile->>'legal_name' AS legal_name, c.profile->>'cik' AS cik, c.profile->>'ticker' AS ticker,
+export const HIT_COLUMNS = `c.id, c.name, c.profile->>'legal_name' AS legal_name, c.profile->>'cik' AS cik, c.profile->>'ticker' AS ticker,
   c.profile->>'exchange' AS exchange, c.industry, c.sector, c.employees, c.profile->'headquarters' AS headquarters,
   c.profile->>'domain' AS domain, c.fortune_rank`;
 
 /**
- * Name search: the name key (legal suffixes, case and punctuation gone) against each company's name and legal
+ * The search in SQL, as it was before the search held in memory (src/store/company-snapshot.ts), kept as the
+ * reference that search is tested against. Name search: the name key (legal suffixes, case and punctuation gone) against each company's name and legal
  * name keys with pg_trgm. A company matches when either key is similar to the query (`%`, similarity of at least
  * 0.3: typos in a whole name) or holds a stretch similar to it (`<%`, word similarity of at least 0.6: a partial
  * name such as "goldman"); exact keys come first, then the best similarity, then the best word similarity.

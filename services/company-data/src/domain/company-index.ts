@@ -103,18 +103,20 @@ export function roundedScore(value: number): number {
   return tenThousandths / 10_000;
 }
 
-interface NameScores {
+/** A company matched by name, with what ranks it (its word score computed only when a tie needs it). */
+interface Ranked<C> {
+  entry: Entry<C>;
   exact: boolean;
   score: number;
-  wordScore: number;
+  wordScore: number | undefined;
+  sharedName: number;
+  sharedLegal: number;
 }
 
 interface Entry<C> {
   company: C;
   name: TrigramText;
   legal: TrigramText | null;
-  industry: string | null;
-  sector: string | null;
 }
 
 /** A trigram -> the positions of the companies holding it, ascending. */
@@ -130,41 +132,65 @@ function postingsOf(texts: (TrigramText | null)[]): Map<Trigram, Int32Array> {
   return new Map([...lists].map(([trigram, list]) => [trigram, Int32Array.from(list)]));
 }
 
+/** Positions grouped by a value, each group in the order given. */
+function groupBy(order: Int32Array, valuesOf: (position: number) => Iterable<string>): Map<string, Int32Array> {
+  const groups = new Map<string, number[]>();
+  for (const position of order) {
+    for (const value of new Set(valuesOf(position))) {
+      const group = groups.get(value);
+      if (group) group.push(position);
+      else groups.set(value, [position]);
+    }
+  }
+  return new Map([...groups].map(([value, group]) => [value, Int32Array.from(group)]));
+}
+
+const present = (value: string | null): string[] => (value === null ? [] : [value]);
+
 function listingOrder(a: SearchableCompany, b: SearchableCompany): number {
   return compareNullsLast(a.fortune_rank, b.fortune_rank) || compareCodePoints(a.name_key, b.name_key) || compareCodePoints(a.id, b.id);
 }
 
+const EMPTY = new Int32Array(0);
+
 export class CompanyIndex<C extends SearchableCompany> {
   private readonly entries: Entry<C>[];
-  /** Entry positions in the order of a search without a name. */
+  /** Entry positions in the order of a search without a name; the groups below keep it. */
   private readonly listing: Int32Array;
-  private readonly byTicker = new Map<string, number[]>();
+  private readonly byTicker: Map<string, Int32Array>;
+  private readonly byIndustry: Map<string, Int32Array>;
+  private readonly bySector: Map<string, Int32Array>;
+  private readonly byState: Map<string, Int32Array>;
   private readonly namePostings: Map<Trigram, Int32Array>;
   private readonly legalPostings: Map<Trigram, Int32Array>;
-  // Per-search counters, reset after each search (searches are synchronous: one at a time).
-  private readonly sharedWithName: Uint16Array;
-  private readonly sharedWithLegal: Uint16Array;
+  /** Each company's number of distinct trigrams in its name key and in its legal key (0 without one). */
+  private readonly nameLengths: Uint16Array;
+  private readonly legalLengths: Uint16Array;
+  /** Per query length: per key length, the fewest shared trigrams that may match (see sharedNeeded). */
+  private readonly neededByQueryLength = new Map<number, Uint16Array>();
+  // Per-search counters, left at zero after each search (a search runs start to end, one at a time).
+  private readonly nameHits: Uint16Array;
+  private readonly legalHits: Uint16Array;
+  private readonly touched: Int32Array;
 
   constructor(companies: readonly C[]) {
     this.entries = companies.map((company) => ({
       company,
       name: trigramText(company.name_key),
       legal: company.legal_key === null ? null : trigramText(company.legal_key),
-      industry: company.industry === null ? null : lowerLikePostgres(company.industry),
-      sector: company.sector === null ? null : lowerLikePostgres(company.sector),
     }));
     this.listing = Int32Array.from(companies.keys()).sort((a, b) => listingOrder(companies[a], companies[b]));
-    for (const position of this.listing) {
-      for (const ticker of new Set(companies[position].ticker_keys)) {
-        const list = this.byTicker.get(ticker);
-        if (list) list.push(position);
-        else this.byTicker.set(ticker, [position]);
-      }
-    }
+    this.byTicker = groupBy(this.listing, (p) => companies[p].ticker_keys);
+    this.byIndustry = groupBy(this.listing, (p) => present(companies[p].industry).map(lowerLikePostgres));
+    this.bySector = groupBy(this.listing, (p) => present(companies[p].sector).map(lowerLikePostgres));
+    this.byState = groupBy(this.listing, (p) => present(companies[p].state));
     this.namePostings = postingsOf(this.entries.map((entry) => entry.name));
     this.legalPostings = postingsOf(this.entries.map((entry) => entry.legal));
-    this.sharedWithName = new Uint16Array(companies.length);
-    this.sharedWithLegal = new Uint16Array(companies.length);
+    this.nameLengths = Uint16Array.from(this.entries, (entry) => entry.name.set.length);
+    this.legalLengths = Uint16Array.from(this.entries, (entry) => entry.legal?.set.length ?? 0);
+    this.nameHits = new Uint16Array(companies.length);
+    this.legalHits = new Uint16Array(companies.length);
+    this.touched = new Int32Array(companies.length);
   }
 
   get size(): number {
@@ -174,110 +200,153 @@ export class CompanyIndex<C extends SearchableCompany> {
   search(filters: CompanyFilters, page: CompanyPage): { total: number; matches: CompanyMatch<C>[] } {
     const accepts = this.filterOf(filters);
     if (filters.name === undefined) {
-      const candidates = filters.ticker === undefined ? this.listing : (this.byTicker.get(tickerKey(filters.ticker)) ?? []);
       const matching: number[] = [];
-      for (const position of candidates) if (accepts(this.entries[position])) matching.push(position);
-      const pageOf = matching.slice(page.offset, page.offset + page.limit);
-      return { total: matching.length, matches: pageOf.map((position) => ({ company: this.entries[position].company, match_score: null })) };
+      for (const position of this.narrowestGroup(filters)) if (accepts(this.entries[position].company)) matching.push(position);
+      const shown = matching.slice(page.offset, page.offset + page.limit);
+      return { total: matching.length, matches: shown.map((position) => ({ company: this.entries[position].company, match_score: null })) };
     }
-    const ranked = this.matchName(nameKey(filters.name), accepts);
-    ranked.sort((a, b) => this.compareRanked(a, b));
+    const key = nameKey(filters.name);
+    const query = trigramSet(key);
+    const ranked = this.matchName(key, query, accepts);
+    ranked.sort((a, b) => compareRanked(a, b, query));
     return {
       total: ranked.length,
-      matches: ranked.slice(page.offset, page.offset + page.limit).map(({ entry, scores }) => ({ company: entry.company, match_score: roundedScore(scores.score) })),
+      matches: ranked.slice(page.offset, page.offset + page.limit).map(({ entry, score }) => ({ company: entry.company, match_score: roundedScore(score) })),
     };
   }
 
+  /** The smallest group every match of the filters belongs to (ticker, industry, sector, state), else everyone. */
+  private narrowestGroup(filters: CompanyFilters): Int32Array {
+    const groups = [
+      filters.ticker === undefined ? undefined : (this.byTicker.get(tickerKey(filters.ticker)) ?? EMPTY),
+      filters.industry === undefined ? undefined : (this.byIndustry.get(lowerLikePostgres(filters.industry)) ?? EMPTY),
+      filters.sector === undefined ? undefined : (this.bySector.get(lowerLikePostgres(filters.sector)) ?? EMPTY),
+      filters.state === undefined ? undefined : (this.byState.get(filters.state.toUpperCase()) ?? EMPTY),
+    ].filter((group) => group !== undefined);
+    return groups.reduce((narrowest, group) => (group.length < narrowest.length ? group : narrowest), this.listing);
+  }
+
   /** The WHERE clause's filters other than the name. */
-  private filterOf(filters: CompanyFilters): (entry: Entry<C>) => boolean {
+  private filterOf(filters: CompanyFilters): (company: C) => boolean {
     const ticker = filters.ticker === undefined ? undefined : tickerKey(filters.ticker);
     const industry = filters.industry === undefined ? undefined : lowerLikePostgres(filters.industry);
     const sector = filters.sector === undefined ? undefined : lowerLikePostgres(filters.sector);
     const state = filters.state?.toUpperCase();
     const { minEmployees } = filters;
-    return ({ company, industry: entryIndustry, sector: entrySector }) =>
+    return (company) =>
       (ticker === undefined || company.ticker_keys.includes(ticker)) &&
-      (industry === undefined || entryIndustry === industry) &&
-      (sector === undefined || entrySector === sector) &&
+      (industry === undefined || (company.industry !== null && lowerLikePostgres(company.industry) === industry)) &&
+      (sector === undefined || (company.sector !== null && lowerLikePostgres(company.sector) === sector)) &&
       (state === undefined || company.state === state) &&
       (minEmployees === undefined || (company.employees !== null && company.employees >= minEmployees));
   }
 
   /**
-   * The companies whose name or legal key is similar to the key (`%`) or holds a stretch similar to it (`<%`),
-   * with what ranks them.
+   * The companies whose name or legal key is similar to the key (`%`) or holds a stretch similar to it (`<%`).
+   * Walking the query's trigrams' postings counts the trigrams each company shares with it, which bounds both
+   * measures: only the few companies within reach of a threshold are scored (a common query touches thousands).
    */
-  private matchName(key: string, accepts: (entry: Entry<C>) => boolean): { entry: Entry<C>; scores: NameScores }[] {
-    const query = trigramSet(key);
-    const touched = new Set<number>();
-    this.countShared(query, this.namePostings, this.sharedWithName, touched);
-    this.countShared(query, this.legalPostings, this.sharedWithLegal, touched);
-    const matched: { entry: Entry<C>; scores: NameScores }[] = [];
-    for (const position of touched) {
+  private matchName(key: string, query: Int32Array, accepts: (company: C) => boolean): Ranked<C>[] {
+    let touchedCount = this.countShared(query, this.namePostings, this.nameHits, this.legalHits, 0);
+    touchedCount = this.countShared(query, this.legalPostings, this.legalHits, this.nameHits, touchedCount);
+    const needed = this.sharedNeeded(query.length);
+    const matched: Ranked<C>[] = [];
+    for (let i = 0; i < touchedCount; i++) {
+      const position = this.touched[i];
+      const sharedName = this.nameHits[position];
+      const sharedLegal = this.legalHits[position];
+      this.nameHits[position] = 0;
+      this.legalHits[position] = 0;
+      if (sharedName < needed[this.nameLengths[position]] && sharedLegal < needed[this.legalLengths[position]]) continue;
       const entry = this.entries[position];
-      const sharedName = this.sharedWithName[position];
-      const sharedLegal = this.sharedWithLegal[position];
-      this.sharedWithName[position] = 0;
-      this.sharedWithLegal[position] = 0;
-      if (!accepts(entry)) continue;
-      const scores = nameScores(entry, key, query, sharedName, sharedLegal);
-      if (scores) matched.push({ entry, scores });
+      if (!accepts(entry.company)) continue;
+      const ranked = rankedMatch(entry, key, query, sharedName, sharedLegal);
+      if (ranked) matched.push(ranked);
     }
     return matched;
   }
 
-  private countShared(query: Int32Array, postings: Map<Trigram, Int32Array>, shared: Uint16Array, touched: Set<number>): void {
+  /**
+   * Adds to `hits`, per company, the query's trigrams its key holds. A company is added to `touched` (after the
+   * first `count`) once, when first counted in either key (`hits` and `otherHits` both zero); returns the new count.
+   */
+  private countShared(query: Int32Array, postings: Map<Trigram, Int32Array>, hits: Uint16Array, otherHits: Uint16Array, count: number): number {
     for (const trigram of query) {
-      for (const position of postings.get(trigram) ?? []) {
-        shared[position] += 1;
-        touched.add(position);
+      const list = postings.get(trigram);
+      if (list === undefined) continue;
+      for (const position of list) {
+        if (hits[position] === 0 && otherHits[position] === 0) this.touched[count++] = position;
+        hits[position] += 1;
       }
     }
+    return count;
   }
 
-  /** ORDER BY exact DESC, score DESC, word score DESC, fortune_rank NULLS LAST, id. */
-  private compareRanked(a: { entry: Entry<C>; scores: NameScores }, b: { entry: Entry<C>; scores: NameScores }): number {
-    return (
-      Number(b.scores.exact) - Number(a.scores.exact) ||
-      b.scores.score - a.scores.score ||
-      b.scores.wordScore - a.scores.wordScore ||
-      compareNullsLast(a.entry.company.fortune_rank, b.entry.company.fortune_rank) ||
-      compareCodePoints(a.entry.company.id, b.entry.company.id)
-    );
+  /**
+   * For a query of this many trigrams, per key length (trigrams), the fewest shared trigrams with which the key's
+   * similarity reaches its threshold or shared / query trigrams (the most its word similarity can be) reaches the
+   * word threshold; unreachable (0xffff) for a key without trigrams.
+   */
+  private sharedNeeded(queryLength: number): Uint16Array {
+    let needed = this.neededByQueryLength.get(queryLength);
+    if (needed) return needed;
+    const longest = this.nameLengths.reduce((a, b) => Math.max(a, b), this.legalLengths.reduce((a, b) => Math.max(a, b), 0));
+    needed = new Uint16Array(longest + 1).fill(0xffff);
+    for (let keyLength = 1; keyLength <= longest; keyLength++) {
+      for (let shared = 1; shared <= Math.min(queryLength, keyLength); shared++) {
+        const reaches =
+          similarityOfCounts(shared, queryLength, keyLength) >= SIMILARITY_THRESHOLD || trigramRatio(shared, queryLength, shared) >= WORD_SIMILARITY_THRESHOLD;
+        if (reaches) {
+          needed[keyLength] = shared;
+          break;
+        }
+      }
+    }
+    this.neededByQueryLength.set(queryLength, needed);
+    return needed;
   }
 }
 
 /**
- * A company's scores against a name key, or null when it does not match: `name_key % key OR key <% name_key OR
- * legal_key % key OR key <% legal_key`. Word similarity is at most shared / query trigrams, so it is computed to
- * decide the match only when that bound reaches the threshold, and otherwise only for a match's rank.
+ * A company's rank against a name key, or null when it does not match: `name_key % key OR key <% name_key OR
+ * legal_key % key OR key <% legal_key`.
  */
-function nameScores<C extends SearchableCompany>(entry: Entry<C>, key: string, query: Int32Array, sharedName: number, sharedLegal: number): NameScores | null {
+function rankedMatch<C extends SearchableCompany>(entry: Entry<C>, key: string, query: Int32Array, sharedName: number, sharedLegal: number): Ranked<C> | null {
   const nameSimilarity = similarityOfCounts(sharedName, query.length, entry.name.set.length);
   const legalSimilarity = entry.legal ? similarityOfCounts(sharedLegal, query.length, entry.legal.set.length) : 0;
-  const mayReachWordThreshold = (shared: number) => trigramRatio(shared, query.length, shared) >= WORD_SIMILARITY_THRESHOLD;
-  let nameWord: number | undefined;
-  let legalWord: number | undefined;
-  let matches = nameSimilarity >= SIMILARITY_THRESHOLD || legalSimilarity >= SIMILARITY_THRESHOLD;
-  if (!matches && mayReachWordThreshold(sharedName)) {
-    nameWord = wordScore(query, entry.name, sharedName);
-    matches = nameWord >= WORD_SIMILARITY_THRESHOLD;
-  }
-  if (!matches && entry.legal && mayReachWordThreshold(sharedLegal)) {
-    legalWord = wordScore(query, entry.legal, sharedLegal);
-    matches = legalWord >= WORD_SIMILARITY_THRESHOLD;
-  }
+  const score = Math.max(nameSimilarity, legalSimilarity);
+  const matches =
+    score >= SIMILARITY_THRESHOLD ||
+    wordSimilarityReaches(query, entry.name, sharedName) ||
+    (entry.legal !== null && wordSimilarityReaches(query, entry.legal, sharedLegal));
   if (!matches) return null;
-  nameWord ??= wordScore(query, entry.name, sharedName);
-  legalWord ??= entry.legal ? wordScore(query, entry.legal, sharedLegal) : 0;
-  return {
-    exact: entry.company.name_key === key || entry.company.legal_key === key,
-    score: Math.max(nameSimilarity, legalSimilarity),
-    wordScore: Math.max(nameWord, legalWord),
-  };
+  const exact = entry.company.name_key === key || entry.company.legal_key === key;
+  return { entry, exact, score, wordScore: undefined, sharedName, sharedLegal };
 }
 
-/** word_similarity(key, text); 0 without a shared trigram. */
-function wordScore(query: Int32Array, text: TrigramText, shared: number): number {
-  return shared === 0 ? 0 : wordSimilarityOf(query, text);
+/** key <% text, computed only when shared / query trigrams (its upper bound) reaches the threshold. */
+function wordSimilarityReaches(query: Int32Array, text: TrigramText, shared: number): boolean {
+  return trigramRatio(shared, query.length, shared) >= WORD_SIMILARITY_THRESHOLD && wordSimilarityOf(query, text) >= WORD_SIMILARITY_THRESHOLD;
+}
+
+/** greatest(word_similarity(key, name_key), coalesce(word_similarity(key, legal_key), 0)), computed once. */
+function wordScoreOf<C>(ranked: Ranked<C>, query: Int32Array): number {
+  if (ranked.wordScore === undefined) {
+    const { name, legal } = ranked.entry;
+    const nameWord = ranked.sharedName === 0 ? 0 : wordSimilarityOf(query, name);
+    const legalWord = legal === null || ranked.sharedLegal === 0 ? 0 : wordSimilarityOf(query, legal);
+    ranked.wordScore = Math.max(nameWord, legalWord);
+  }
+  return ranked.wordScore;
+}
+
+/** ORDER BY exact DESC, score DESC, word score DESC, fortune_rank NULLS LAST, id. */
+function compareRanked<C extends SearchableCompany>(a: Ranked<C>, b: Ranked<C>, query: Int32Array): number {
+  return (
+    Number(b.exact) - Number(a.exact) ||
+    b.score - a.score ||
+    wordScoreOf(b, query) - wordScoreOf(a, query) ||
+    compareNullsLast(a.entry.company.fortune_rank, b.entry.company.fortune_rank) ||
+    compareCodePoints(a.entry.company.id, b.entry.company.id)
+  );
 }

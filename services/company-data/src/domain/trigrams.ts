@@ -142,6 +142,21 @@ export function similarity(a: string, b: string): number {
   return similarityOfCounts(sharedCount(setA, setB), setA.length, setB.length);
 }
 
+/** Working arrays reused by every word_similarity (a search computes hundreds; JavaScript runs one at a time). */
+const scratch = {
+  found: new Uint8Array(256),
+  lastPosition: new Int32Array(256),
+  /** Room for `length` trigrams, `found` cleared and `lastPosition` at -1 over that length. */
+  prepare(length: number): void {
+    if (this.found.length < length) {
+      this.found = new Uint8Array(length * 2);
+      this.lastPosition = new Int32Array(length * 2);
+    }
+    this.found.fill(0, 0, length);
+    this.lastPosition.fill(-1, 0, length);
+  },
+};
+
 /**
  * A text prepared for word_similarity against many queries: its distinct trigrams (ascending) and, for each
  * position of its trigram sequence, the index of that trigram in `set`.
@@ -164,13 +179,14 @@ export function trigramText(text: string): TrigramText {
  * extent of the text's trigram sequence. `query` is the query's trigram set (ascending).
  */
 export function wordSimilarityOf(query: Int32Array, text: TrigramText): number {
-  const found = new Uint8Array(text.set.length);
+  scratch.prepare(text.set.length);
+  const { found, lastPosition } = scratch;
   for (let i = 0, j = 0; i < query.length && j < text.set.length; ) {
     if (query[i] < text.set[j]) i++;
     else if (query[i] > text.set[j]) j++;
     else found[j++] = 1;
   }
-  return iterateWordSimilarity(text.positions, found, query.length);
+  return iterateWordSimilarity(text.positions, found, lastPosition, query.length);
 }
 
 /** pg_trgm's word_similarity(a, b). */
@@ -181,10 +197,9 @@ export function wordSimilarity(query: string, text: string): number {
 /**
  * iterate_word_similarity without its strict and check-only modes, statement for statement (its lower-bound
  * adjustment is a heuristic whose exact steps decide the value). `positions[i]` is the distinct trigram at position
- * i; `found[t]`: whether trigram t is one of the query's `queryLength` trigrams.
+ * i; `found[t]`: whether trigram t is one of the query's `queryLength` trigrams; `lastPosition[t]` starts at -1.
  */
-function iterateWordSimilarity(positions: Uint16Array, found: Uint8Array, queryLength: number): number {
-  const lastPosition = new Int32Array(found.length).fill(-1);
+function iterateWordSimilarity(positions: Uint16Array, found: Uint8Array, lastPosition: Int32Array, queryLength: number): number {
   let textLength = 0;
   let count = 0;
   let upper = -1;

@@ -16,7 +16,8 @@ import { CompanyIndex, type SearchableCompany } from "../domain/company-index.js
 import { HIT_COLUMNS, type SearchFilters, type SearchHit } from "./companies.js";
 
 type ShownFields = Omit<SearchHit, "match_score">;
-type IndexedCompany = SearchableCompany & { shown: ShownFields };
+/** `unscored`: the hit as a search without a name shows it, made once (hits are never modified). */
+type IndexedCompany = SearchableCompany & { shown: ShownFields; unscored: SearchHit };
 
 export interface CompanySearch {
   search(filters: SearchFilters, page: Page): { total: number; hits: SearchHit[] };
@@ -86,11 +87,12 @@ async function loadCompanySearch(db: Queryable): Promise<CompanySearch> {
     employees: shown.employees,
     fortune_rank: shown.fortune_rank,
     shown,
+    unscored: { ...shown, match_score: null },
   })));
   return {
     search(filters, page) {
       const { total, matches } = index.search(filters, page);
-      return { total, hits: matches.map(({ company, match_score }) => ({ ...company.shown, match_score })) };
+      return { total, hits: matches.map(({ company, match_score }) => (match_score === null ? company.unscored : { ...company.shown, match_score })) };
     },
   };
 }

@@ -17,3 +17,4 @@ export * from "./text-query.js";
 export * from "./text-index.js";
 export * from "./memory-catalogue.js";
 export * from "./vocabulary.js";
+export * from "./trigrams.js";

@@ -175,8 +175,13 @@ export async function runIngestions(
     const summary = await runIngestion(db, source, { ...options, skipFinish: deferred });
     if (deferred) finishOwed ||= summary.status === "succeeded";
     else {
-      // The group's last run failed before its finish: the earlier runs still need theirs.
-      if (finishOwed && summary.status === "failed") await source.finish?.(db);
+      // The group's last run failed before its finish: the earlier runs still need theirs. The run is marked
+      // finished again afterwards, so that a catalogue held in memory (its version is the runs' last finish)
+      // reads what the finish wrote.
+      if (finishOwed && summary.status === "failed") {
+        await source.finish?.(db);
+        await db.query("UPDATE ingest_runs SET finished_at = $2 WHERE id = $1", [summary.run_id, options.now()]);
+      }
       finishOwed = false;
     }
     options.onRun?.(summary);

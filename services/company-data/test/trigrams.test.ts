@@ -6,7 +6,7 @@
 import type { StartedService } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nameKey } from "../src/domain/names.js";
-import { SIMILARITY_THRESHOLD, WORD_SIMILARITY_THRESHOLD, similarity, trigramSet, wordSimilarity } from "../src/domain/trigrams.js";
+import { SIMILARITY_THRESHOLD, WORD_SIMILARITY_THRESHOLD, similarity, trigramSet, wordSimilarity } from "@apiplat/catalogue";
 import { startCompanyData } from "./helpers.js";
 
 let started: StartedService;

@@ -22,7 +22,7 @@ import {
   wordSimilarityOf,
   type Trigram,
   type TrigramText,
-} from "./trigrams.js";
+} from "@apiplat/catalogue";
 
 /** The fields a search reads (the `companies` columns). */
 export interface SearchableCompany {

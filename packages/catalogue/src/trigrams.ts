@@ -2,7 +2,8 @@
  * pg_trgm's `similarity(a, b)` and `word_similarity(a, b)` (hence `%` and `<%`) as PostgreSQL 15 computes them
  * (contrib/pg_trgm/trgm_op.c: generate_trgm, make_trigrams, cnt_sml, calc_word_similarity,
  * iterate_word_similarity), in a UTF-8 database whose LC_CTYPE is not plain C (C.UTF-8, en_US.UTF-8): the same
- * float4 values, so that a search held in memory ranks and scores companies exactly as the SQL did.
+ * float4 values, so that a search held in memory (company-data's names, the catalogues' typo correction) scores
+ * exactly as the SQL did.
  *
  * A trigram is three characters of a word padded with two spaces before and one after ("  a", " ap", ..., "le ").
  * Three one-byte characters are kept as their bytes; any other trigram is reduced, as pg_trgm does, to three bytes

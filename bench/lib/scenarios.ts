@@ -31,7 +31,8 @@ export async function runScenarios(
       url: baseUrl,
       connections: options.connections,
       duration: options.seconds,
-      workers: 1,
+      // A worker thread cannot be handed a function: the shared turns run in this thread.
+      ...(scenario.fresh ? {} : { workers: 1 }),
       headers: { ...headers, ...scenario.headers },
       requests: scenario.fresh ? sharedTurns(scenario.paths) : scenario.paths.map((path) => ({ method: "GET", path })),
     });

@@ -131,3 +131,21 @@ export function facetCountsIn<Row, Name extends string>(rows: Iterable<Row>, fac
     ]),
   ) as Record<Name, FacetCount[]>;
 }
+
+/**
+ * The first `count` items in `order` (a page's worth, offset included): kept in a short sorted array while it is
+ * short, so a page of ten from thousands of matches costs no full sort; a full sort when the page reaches deep.
+ * Sorts `items` in place in that case.
+ */
+export function firstInOrder<T>(items: T[], order: (a: T, b: T) => number, count: number): T[] {
+  if (count > 200 || count >= items.length / 4) return items.sort(order).slice(0, count);
+  const top: T[] = [];
+  for (const item of items) {
+    if (top.length === count && order(item, top[count - 1]) >= 0) continue;
+    let at = top.length;
+    while (at > 0 && order(item, top[at - 1]) < 0) at--;
+    top.splice(at, 0, item);
+    if (top.length > count) top.pop();
+  }
+  return top;
+}

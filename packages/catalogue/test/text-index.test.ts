@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "@apiplat/config";
 import { migrate, type Queryable } from "@apiplat/storage";
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
+import { createTestPlatform, seededRandom, type TestPlatform } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogueTables, parseTsquery, parseTsvector, prepareTextQuery, refreshVocabulary, TextIndex, Vocabulary } from "../src/index.js";
 
@@ -27,19 +27,9 @@ const headlines: Headline[] = readFileSync(path.join(datasetsDir, "news/News_Cat
   .slice(0, DOCUMENTS)
   .map((line) => JSON.parse(line) as Headline);
 
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Queries built from the headlines' own words, so most of them match something. */
 function queries(count: number, seed: number): { text: string; prefix?: string }[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)];
   const wordsOf = (h: Headline) => h.headline.split(/\s+/).map((w) => w.replace(/[^\p{L}\p{N}'-]/gu, "")).filter(Boolean);
   const word = () => pick(wordsOf(pick(headlines))) ?? "news";
@@ -135,7 +125,7 @@ function describeOn(embedded: boolean) {
       const { rows } = await db.query<{ term: string; documents: number }>("SELECT term, documents FROM search_vocabulary");
       expect(rows.length).toBeGreaterThan(1000);
       const vocabulary = new Vocabulary(rows);
-      const next = random(embedded ? 3 : 5);
+      const next = seededRandom(embedded ? 3 : 5);
       const misspell = (word: string) => {
         const at = Math.floor(next() * word.length);
         const letter = "abcdefghijklmnopqrstuvwxyz"[Math.floor(next() * 26)];
@@ -162,7 +152,7 @@ function describeOn(embedded: boolean) {
 
     it("agrees on small documents under nested NOT, AND, OR, phrases and prefixes", async () => {
       // Four lexemes in short documents: every operator meets every arrangement of positions and weights.
-      const next = random(embedded ? 11 : 13);
+      const next = seededRandom(embedded ? 11 : 13);
       const lexeme = () => "abcd"[Math.floor(next() * 4)];
       const written = Array.from({ length: 300 }, () =>
         Array.from({ length: 2 + Math.floor(next() * 8) }, (_, p) => `'${lexeme()}':${p + 1}${"ABCD"[Math.floor(next() * 4)]}`).join(" "),

@@ -2,3 +2,4 @@ export * from "./test-platform.js";
 export * from "./http-request.js";
 export * from "./start-service.js";
 export * from "./ssrf-targets.js";
+export * from "./seeded-random.js";

@@ -4,7 +4,7 @@
  * the catalogue: an ingestion that changes it shows in the very next search.
  */
 import { runIngestions, type Page } from "@apiplat/catalogue";
-import type { StartedService } from "@apiplat/testing";
+import { seededRandom, type StartedService } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { datasetSources } from "../src/ingest/datasets.js";
 import { searchCompanies, type SearchFilters } from "../src/store/companies.js";
@@ -17,18 +17,6 @@ beforeAll(async () => {
   started = await startCompanyData();
 }, 120_000);
 afterAll(() => started.close());
-
-/** mulberry32: the same combinations on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NAMES = [
   "apple", "Aple Inc", "microsoft corp", "jonson & jonson", "goldman", "goldman sachs", "exxon", "walmart", "berkshire hathaway",
@@ -84,7 +72,7 @@ describe("the search in memory", () => {
     const db = started.platform.deps.db;
     const words = await vocabulary();
     const search = await companySearchReader(db)();
-    const random = seeded(20_260_101);
+    const random = seededRandom(20_260_101);
     let found = 0;
     for (let i = 0; i < 400; i++) {
       const { filters, page } = randomSearch(random, words);

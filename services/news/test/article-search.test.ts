@@ -6,7 +6,7 @@
 import { pageOf, prepareTextQuery, textSearchConfig } from "@apiplat/catalogue";
 import { serviceDatabase } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
-import type { StartedService } from "@apiplat/testing";
+import { seededRandom, type StartedService } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import service from "../src/service.js";
 import { articleCatalogue, searchArticlesByText, type ArticleCatalogue } from "../src/store/article-catalogue.js";
@@ -27,22 +27,13 @@ afterAll(async () => {
   await started?.close();
 });
 
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS = ["trump", "police", "world", "women", "photos", "new", "week", "apple", "google", "health", "cofee", "vaccine", "court", "says", "market"];
 const CATEGORIES = ["politics", "entertainment", "business", "wellness", "sports", "crime", "comedy"];
 const COUNTRIES = ["us", "au", "in", "gb"];
 
 describe("the in-memory text search", () => {
   it("gives the SQL search's answers for 250 random searches", async () => {
-    const next = random(19);
+    const next = seededRandom(19);
     const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
     const shapes = [
       () => pick(WORDS),

@@ -6,7 +6,7 @@
 import { pageOf, prepareTextQuery, type TextQuery } from "@apiplat/catalogue";
 import { serviceDatabase } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
-import type { StartedService } from "@apiplat/testing";
+import { seededRandom, type StartedService } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import service from "../src/service.js";
 import { unknownCategoriesIn } from "../src/domain/product-search.js";
@@ -28,15 +28,6 @@ afterAll(async () => {
   await started?.close();
 });
 
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS = ["motorcycle", "light", "led", "cord", "extension", "battery", "kit", "black", "gloves", "work", "safety", "coffee", "dog", "great", "tea", "filter", "helmet", "hemlet", "windshild", "chocolate"];
 const CATEGORIES = ["industrial-scientific", "motorcycle-accessories-parts"];
 const PRICES = [0, 5, 9.99, 10, 19.99, 24.99, 25, 33.33, 49.99, 50, 100, 199.99, 200, 1_000_000];
@@ -44,7 +35,7 @@ const RATINGS = [0, 1, 3.5, 4, 4.3, 4.5, 4.67, 4.75, 5];
 
 describe("the in-memory search", () => {
   it("gives the SQL search's answers for 400 random searches and listings", async () => {
-    const next = random(23);
+    const next = seededRandom(23);
     const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
     const maybe = <T>(chance: number, value: () => T) => (next() < chance ? value() : undefined);
     const shapes = [

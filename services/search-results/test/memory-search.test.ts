@@ -7,7 +7,7 @@
 import { textSearchConfig } from "@apiplat/catalogue";
 import { serviceDatabase } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
-import type { StartedService } from "@apiplat/testing";
+import { seededRandom, type StartedService } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import service from "../src/service.js";
 import { searchCatalogue, searchImagesInMemory, searchNewsInMemory, searchWebInMemory, type SearchCatalogue } from "../src/store/search-catalogue.js";
@@ -28,15 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await started?.close();
 });
-
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = {
   web: ["coffee", "espresso", "crema", "beer", "ale", "lager", "grinder", "keaton", "chess", "film", "love", "train", "beans", "water", "brew", "hops", "wizard", "the", "cofee", "naked", "sex", "store", "aging", "trappist", "moka", "pot", "milk", "police"],
@@ -83,7 +74,7 @@ const label = (q: string, request: SearchRequest, extra: object = {}) =>
 
 describe("the in-memory searches", () => {
   it("give the SQL web search's pages, snippets and openings for 300 random searches", async () => {
-    const next = random(23);
+    const next = seededRandom(23);
     const pick: Pick = (list) => list[Math.floor(next() * list.length)];
     for (let i = 0; i < 300; i++) {
       const { q, request } = await requestOf(next, pick, WORDS.web);
@@ -113,7 +104,7 @@ describe("the in-memory searches", () => {
   }, 120_000);
 
   it("give the SQL image search's pages for 250 random searches", async () => {
-    const next = random(29);
+    const next = seededRandom(29);
     const pick: Pick = (list) => list[Math.floor(next() * list.length)];
     for (let i = 0; i < 250; i++) {
       const { q, request } = await requestOf(next, pick, WORDS.images);
@@ -125,7 +116,7 @@ describe("the in-memory searches", () => {
   }, 300_000);
 
   it("give the SQL news search's pages for 250 random searches", async () => {
-    const next = random(31);
+    const next = seededRandom(31);
     const pick: Pick = (list) => list[Math.floor(next() * list.length)];
     for (let i = 0; i < 250; i++) {
       const { q, request } = await requestOf(next, pick, WORDS.news);

@@ -6,7 +6,7 @@
 import { pageOf, prepareTextQuery, type Page } from "@apiplat/catalogue";
 import { serviceDatabase } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
-import type { StartedService } from "@apiplat/testing";
+import { seededRandom, type StartedService } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import service from "../src/service.js";
 import { findVideos, videoCatalogue, type VideoCatalogue } from "../src/store/video-catalogue.js";
@@ -26,15 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await started?.close();
 });
-
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   "music", "video", "official", "trailer", "minecraft", "christmas", "thanksgivng", "football", "highlights", "makeup",
@@ -77,7 +68,7 @@ async function expectSameAnswer(filters: VideoFilters, sort: VideoSort, page: Pa
 
 describe("the in-memory search", () => {
   it("gives the SQL search's answers for 300 random text searches", async () => {
-    const next = random(23);
+    const next = seededRandom(23);
     for (let i = 0; i < 300; i++) {
       const { q, filters, sort, page } = randomSearch(next);
       const text = { query: await prepareTextQuery(db, q) };
@@ -86,7 +77,7 @@ describe("the in-memory search", () => {
   }, 180_000);
 
   it("gives the SQL search's answers for 150 random listings without q", async () => {
-    const next = random(41);
+    const next = seededRandom(41);
     for (let i = 0; i < 150; i++) {
       const { filters, sort, page } = randomSearch(next);
       await expectSameAnswer(filters, sort, page, `${JSON.stringify(filters)} ${sort} ${page.offset}+${page.limit}`);

@@ -3,7 +3,7 @@
  * paged exactly as store/articles.ts's SQL does (lists compared lower-cased, the date range from inclusive and to
  * exclusive, ties by newer, then id in byte order).
  */
-import { byteOrder, facetCountsIn, type FacetCount, type Page, type TextMatches } from "@apiplat/catalogue";
+import { byteOrder, type FacetCount, facetCountsIn, firstInOrder, type Page, type TextMatches } from "@apiplat/catalogue";
 import type { ArticleFilters, ArticleRecord, ArticleSort } from "../store/articles.js";
 
 export interface ArticleRow extends ArticleRecord {
@@ -62,7 +62,7 @@ export function searchMatches(
     const row = rows[matches.docs[i]];
     if (keep(row)) kept.push({ row, rank: matches.ranks[i] });
   }
-  const articles = topOf(kept, ORDERS[sort], page.offset + page.limit)
+  const articles = firstInOrder(kept, ORDERS[sort], page.offset + page.limit)
     .slice(page.offset)
     .map(({ row: { domain: _domain, ...article } }) => article);
   const facets = withFacets
@@ -74,16 +74,3 @@ export function searchMatches(
   return { total: kept.length, articles, facets };
 }
 
-/** The first `count` in order: a full sort only when the page reaches deep into the matches. */
-function topOf<T>(items: T[], order: (a: T, b: T) => number, count: number): T[] {
-  if (count >= items.length / 4) return items.sort(order).slice(0, count);
-  const top: T[] = [];
-  for (const item of items) {
-    if (top.length === count && order(item, top[count - 1]) >= 0) continue;
-    let at = top.length;
-    while (at > 0 && order(item, top[at - 1]) < 0) at--;
-    top.splice(at, 0, item);
-    if (top.length > count) top.pop();
-  }
-  return top;
-}

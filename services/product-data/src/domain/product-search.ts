@@ -6,7 +6,7 @@
  * numeric comparisons' answers. Products without the filtered value never match; sorts put them last; ties go to the
  * ASIN in byte order.
  */
-import { byteOrder, type Page, type TextMatches } from "@apiplat/catalogue";
+import { byteOrder, firstInOrder, type Page, type TextMatches } from "@apiplat/catalogue";
 import { PRICE_BANDS } from "./products.js";
 import type { CategoryFacet, PriceBandFacet, ProductFilters, ProductRecord, ProductSort } from "../store/products.js";
 
@@ -86,7 +86,7 @@ export function searchRows(
     kept.push({ row, rank: matches.ranks[i] });
     counter?.add(matches.docs[i]);
   }
-  const products = page.offset >= kept.length ? [] : topOf(kept, ORDERS[sort], page.offset + page.limit).slice(page.offset).map((r) => r.row);
+  const products = page.offset >= kept.length ? [] : firstInOrder(kept, ORDERS[sort], page.offset + page.limit).slice(page.offset).map((r) => r.row);
   return { total: kept.length, products, ...(counter ? { facets: counter.facets() } : {}) };
 }
 
@@ -204,16 +204,3 @@ function categoryIdsOf(rows: readonly ProductRecord[]): ReadonlySet<string> {
   return new Set(factsOf(rows).categories.map((category) => category.id));
 }
 
-/** The first `count` in order: a full sort only when the page reaches deep into the matches. */
-function topOf<T>(items: T[], order: (a: T, b: T) => number, count: number): T[] {
-  if (count >= items.length / 4) return items.sort(order).slice(0, count);
-  const top: T[] = [];
-  for (const item of items) {
-    if (top.length === count && order(item, top[count - 1]) >= 0) continue;
-    let at = top.length;
-    while (at > 0 && order(item, top[at - 1]) < 0) at--;
-    top.splice(at, 0, item);
-    if (top.length > count) top.pop();
-  }
-  return top;
-}

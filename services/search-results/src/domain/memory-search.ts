@@ -4,7 +4,7 @@
  * and `1 + ts_rank_cd(...)` and `boost::float4 * (...)::int` are float8, so the web rank is float8 arithmetic on float4
  * values (JavaScript's numbers); ties by id (web pages and news by their text id in byte order, images by number).
  */
-import { byteOrder, type TextMatches } from "@apiplat/catalogue";
+import { byteOrder, firstInOrder, type TextMatches } from "@apiplat/catalogue";
 
 export interface WebEntry {
   table: "web_pages";
@@ -149,7 +149,7 @@ export function webPage(entries: readonly IndexedEntry[], matches: WebMatches, f
   return pageOf(ranked, matched.length, false);
 
   function pageOf(ranked: Ranked<WebEntry>[], total: number, allWordsOnly: boolean): WebPage {
-    const top = topOf(ranked, byRankThenId, window.offset + ranking.fetched).slice(window.offset);
+    const top = firstInOrder(ranked, byRankThenId, window.offset + ranking.fetched).slice(window.offset);
     return { total, entries: top.map((r) => r.entry), allWordsOnly };
   }
 }
@@ -167,7 +167,7 @@ const byRankThenId = (a: Ranked<WebEntry | NewsEntry>, b: Ranked<WebEntry | News
 /** A page of images: ts_rank_cd (float4) descending, then id. */
 export function imagePage(entries: readonly IndexedEntry[], matches: TextMatches, filters: Filters, window: Window): { total: number; entries: ImageEntry[] } {
   const kept = keptMatches<ImageEntry>(entries, matches, "images", filters);
-  const top = topOf(kept, (a, b) => b.rank - a.rank || a.entry.id - b.entry.id, window.offset + window.limit).slice(window.offset);
+  const top = firstInOrder(kept, (a, b) => b.rank - a.rank || a.entry.id - b.entry.id, window.offset + window.limit).slice(window.offset);
   return { total: kept.length, entries: top.map((r) => r.entry) };
 }
 
@@ -176,20 +176,7 @@ export function newsPage(entries: readonly IndexedEntry[], matches: TextMatches,
   const kept = keptMatches<NewsEntry>(entries, matches, "news_articles", filters);
   const order = (a: Ranked<NewsEntry>, b: Ranked<NewsEntry>) =>
     b.rank - a.rank || b.entry.published_at.getTime() - a.entry.published_at.getTime() || byteOrder(a.entry.id, b.entry.id);
-  const top = topOf(kept, order, window.offset + window.limit).slice(window.offset);
+  const top = firstInOrder(kept, order, window.offset + window.limit).slice(window.offset);
   return { total: kept.length, entries: top.map((r) => r.entry) };
 }
 
-/** The first `count` in order: a full sort only when the page reaches deep into the matches. */
-function topOf<T>(items: T[], order: (a: T, b: T) => number, count: number): T[] {
-  if (count >= items.length / 4) return items.sort(order).slice(0, count);
-  const top: T[] = [];
-  for (const item of items) {
-    if (top.length === count && order(item, top[count - 1]) >= 0) continue;
-    let at = top.length;
-    while (at > 0 && order(item, top[at - 1]) < 0) at--;
-    top.splice(at, 0, item);
-    if (top.length > count) top.pop();
-  }
-  return top;
-}

@@ -4,7 +4,7 @@
  * inclusive and published_before exclusive, min_views inclusive, a NULL matching no filter; every sort descending
  * with NULLs last, ties by video id in byte order (relevance: the rank, then as by views).
  */
-import { byteOrder, type Page, type TextMatches } from "@apiplat/catalogue";
+import { byteOrder, firstInOrder, type Page, type TextMatches } from "@apiplat/catalogue";
 import type { VideoFilters, VideoRecord, VideoSort } from "../store/videos.js";
 
 type Filters = Omit<VideoFilters, "text">;
@@ -151,22 +151,9 @@ export function searchMatches(
   const { places } = columns.orders[metricSortOf(sort)];
   const byPlace = (a: Ranked, b: Ranked) => places[a.ordinal] - places[b.ordinal];
   const order = sort === "relevance" ? (a: Ranked, b: Ranked) => b.rank - a.rank || byPlace(a, b) : byPlace;
-  const videos = topOf(kept, order, page.offset + page.limit)
+  const videos = firstInOrder(kept, order, page.offset + page.limit)
     .slice(page.offset)
     .map((r) => rows[r.ordinal]);
   return { total: kept.length, videos };
 }
 
-/** The first `count` in order: kept in a sorted array while it is short, else a full sort. */
-function topOf<T>(items: T[], order: (a: T, b: T) => number, count: number): T[] {
-  if (count > 200 || count >= items.length / 4) return items.sort(order).slice(0, count);
-  const top: T[] = [];
-  for (const item of items) {
-    if (top.length === count && order(item, top[count - 1]) >= 0) continue;
-    let at = top.length;
-    while (at > 0 && order(item, top[at - 1]) < 0) at--;
-    top.splice(at, 0, item);
-    if (top.length > count) top.pop();
-  }
-  return top;
-}

@@ -5,6 +5,7 @@
  * values (JavaScript's numbers); ties by id (web pages and news by their text id in byte order, images by number).
  */
 import { byteOrder, firstInOrder, type TextMatches } from "@apiplat/catalogue";
+import type { ImageHit } from "../store/search.js";
 
 export interface WebEntry {
   table: "web_pages";
@@ -19,16 +20,9 @@ export interface WebEntry {
   opening: string;
 }
 
-export interface ImageEntry {
+/** An image as a result shows it, with what the filters read. */
+export interface ImageEntry extends ImageHit {
   table: "images";
-  id: number;
-  title: string | null;
-  original: string;
-  flickr_url: string | null;
-  width: number | null;
-  height: number | null;
-  licence_name: string | null;
-  licence_url: string | null;
   explicit: boolean;
 }
 

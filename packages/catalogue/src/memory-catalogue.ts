@@ -103,12 +103,23 @@ async function readSnapshot<Row>(db: Queryable, load: (db: Queryable) => Promise
 }
 
 /**
- * Text in the database's order: the catalogue's database uses the C collation (byte order of UTF-8, which is code
- * point order); JavaScript's `<` compares UTF-16 code units, the same except for characters beyond U+FFFF against
- * U+E000 to U+FFFF, which no key or id of the catalogues holds.
+ * Text in the database's order: the catalogues' databases use the C collation, the byte order of UTF-8, which is code
+ * point order. JavaScript's `<` compares UTF-16 code units, which differs for characters beyond U+FFFF (surrogates)
+ * against U+E000 to U+FFFF; those are moved into place here.
  */
 export function byteOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 /** facetCountsOf over rows in memory: each facet's non-null values, most frequent first, then by value, at most `limit`. */

@@ -4,11 +4,9 @@
  * same articles in the same order, and the same facet counts.
  */
 import { pageOf, prepareTextQuery, textSearchConfig } from "@apiplat/catalogue";
-import { serviceDatabase } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import { seededRandom, type StartedService } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import service from "../src/service.js";
 import { articleCatalogue, searchArticlesByText, type ArticleCatalogue } from "../src/store/article-catalogue.js";
 import { articleFacets, searchArticles, type ArticleFilters, type ArticleSort } from "../src/store/articles.js";
 import { startNews } from "./helpers.js";
@@ -19,7 +17,7 @@ let catalogue: ArticleCatalogue;
 
 beforeAll(async () => {
   started = await startNews();
-  db = await serviceDatabase(service, started.platform.deps.db);
+  db = started.platform.deps.db;
   catalogue = articleCatalogue(db);
 }, 180_000);
 

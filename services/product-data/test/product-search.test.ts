@@ -4,11 +4,9 @@
  * too), must give the same total, the same products in the same order, and the same facet counts.
  */
 import { pageOf, prepareTextQuery, type TextQuery } from "@apiplat/catalogue";
-import { serviceDatabase } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import { seededRandom, type StartedService } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import service from "../src/service.js";
 import { unknownCategoriesIn } from "../src/domain/product-search.js";
 import { findProducts, openSearch, productCatalogue, type ProductCatalogue } from "../src/store/product-catalogue.js";
 import { PRODUCT_SORTS, productFacets, searchProducts, unknownCategories, type ProductFilters } from "../src/store/products.js";
@@ -20,7 +18,7 @@ let catalogue: ProductCatalogue;
 
 beforeAll(async () => {
   started = await startProductData();
-  db = await serviceDatabase(service, started.platform.deps.db);
+  db = started.platform.deps.db;
   catalogue = productCatalogue(db);
 }, 180_000);
 

@@ -5,11 +5,9 @@
  * typo correction from memory must correct as the database does.
  */
 import { textSearchConfig } from "@apiplat/catalogue";
-import { serviceDatabase } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import { seededRandom, type StartedService } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import service from "../src/service.js";
 import { searchCatalogue, searchImagesInMemory, searchNewsInMemory, searchWebInMemory, type SearchCatalogue } from "../src/store/search-catalogue.js";
 import { searchImages, searchNews, searchWeb, type Ranking, type SearchRequest } from "../src/store/search.js";
 import { correctedQuery } from "../src/store/spelling.js";
@@ -21,7 +19,7 @@ let catalogue: SearchCatalogue;
 
 beforeAll(async () => {
   started = await startIndexed();
-  db = await serviceDatabase(service, started.platform.deps.db);
+  db = started.platform.deps.db;
   catalogue = searchCatalogue(db);
 }, 180_000);
 

@@ -4,11 +4,9 @@
  * give the same total and the same videos in the same order.
  */
 import { pageOf, prepareTextQuery, type Page } from "@apiplat/catalogue";
-import { serviceDatabase } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import { seededRandom, type StartedService } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import service from "../src/service.js";
 import { findVideos, videoCatalogue, type VideoCatalogue } from "../src/store/video-catalogue.js";
 import { searchVideos, type VideoFilters, type VideoSort } from "../src/store/videos.js";
 import { startVideo } from "./helpers.js";
@@ -19,7 +17,7 @@ let catalogue: VideoCatalogue;
 
 beforeAll(async () => {
   started = await startVideo();
-  db = await serviceDatabase(service, started.platform.deps.db);
+  db = started.platform.deps.db;
   catalogue = videoCatalogue(db);
 }, 180_000);
 

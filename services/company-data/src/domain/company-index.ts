@@ -13,6 +13,7 @@
  */
 import { nameKey, tickerKey } from "./names.js";
 import {
+  byteOrder,
   SIMILARITY_THRESHOLD,
   WORD_SIMILARITY_THRESHOLD,
   similarityOfCounts,
@@ -37,6 +38,7 @@ export interface SearchableCompany {
   fortune_rank: number | null;
 }
 
+/** A search's filters (the query parameters, as read). */
 export interface CompanyFilters {
   name?: string;
   ticker?: string;
@@ -55,22 +57,6 @@ export interface CompanyMatch<C> {
   company: C;
   /** round(score::numeric, 4)::float8 of the name's similarity; null without a name. */
   match_score: number | null;
-}
-
-/** Text in code point order (UTF-16 order except that characters beyond U+FFFF sort after U+E000..U+FFFF). */
-export function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
 }
 
 /** `ORDER BY x NULLS LAST` for an ascending integer column. */
@@ -148,7 +134,7 @@ function groupBy(order: Int32Array, valuesOf: (position: number) => Iterable<str
 const present = (value: string | null): string[] => (value === null ? [] : [value]);
 
 function listingOrder(a: SearchableCompany, b: SearchableCompany): number {
-  return compareNullsLast(a.fortune_rank, b.fortune_rank) || compareCodePoints(a.name_key, b.name_key) || compareCodePoints(a.id, b.id);
+  return compareNullsLast(a.fortune_rank, b.fortune_rank) || byteOrder(a.name_key, b.name_key) || byteOrder(a.id, b.id);
 }
 
 const EMPTY = new Int32Array(0);
@@ -347,6 +333,6 @@ function compareRanked<C extends SearchableCompany>(a: Ranked<C>, b: Ranked<C>, 
     b.score - a.score ||
     wordScoreOf(b, query) - wordScoreOf(a, query) ||
     compareNullsLast(a.entry.company.fortune_rank, b.entry.company.fortune_rank) ||
-    compareCodePoints(a.entry.company.id, b.entry.company.id)
+    byteOrder(a.entry.company.id, b.entry.company.id)
   );
 }

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { SqlFilter, type Page } from "@apiplat/catalogue";
 import type { Database, Queryable } from "@apiplat/storage";
+import type { CompanyFilters } from "../domain/company-index.js";
 import { mergeCompanies, type Profile } from "../domain/merge.js";
 import { nameKey, tickerKey } from "../domain/names.js";
 import { readSourceRecords } from "./records.js";
@@ -115,14 +116,7 @@ export function profileByDomain(db: Queryable, candidates: string[], filingsLimi
   );
 }
 
-export interface SearchFilters {
-  name?: string;
-  ticker?: string;
-  industry?: string;
-  sector?: string;
-  state?: string;
-  minEmployees?: number;
-}
+export type SearchFilters = CompanyFilters;
 
 /** What a search result shows: read from the profile's JSON in SQL, so the whole profile is not parsed per hit. */
 export interface SearchHit {

@@ -5,7 +5,7 @@
  * values (JavaScript's numbers); ties by id (web pages and news by their text id in byte order, images by number).
  */
 import { byteOrder, firstInOrder, type TextMatches } from "@apiplat/catalogue";
-import type { ImageHit } from "../store/search.js";
+import type { ImageHit, NewsHit } from "../store/search.js";
 
 export interface WebEntry {
   table: "web_pages";
@@ -26,14 +26,10 @@ export interface ImageEntry extends ImageHit {
   explicit: boolean;
 }
 
-export interface NewsEntry {
+/** A headline as a result shows it, with what the filters read. */
+export interface NewsEntry extends NewsHit {
   table: "news_articles";
   id: string;
-  url: string;
-  title: string;
-  snippet: string | null;
-  source_name: string;
-  published_at: Date;
   explicit: boolean;
 }
 

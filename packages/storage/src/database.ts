@@ -18,11 +18,10 @@ export interface Database extends Queryable {
   ping(): Promise<void>;
   close(): Promise<void>;
   /**
-   * The same database seen through connections of their own whose search_path is `schemas`, so that a statement is
-   * one round trip; closed with this Database. Absent where connections cannot be added (the embedded database has
-   * one per process).
+   * The same database with search_path `schemas` (lower-case names: others are refused), a statement still one round
+   * trip; closed with this Database.
    */
-  withSearchPath?(schemas: readonly string[]): Database;
+  withSearchPath(schemas: readonly string[]): Database;
 }
 
 /** PostgreSQL type ids whose parsing we make identical on both back ends. */

@@ -2,9 +2,9 @@ import { fork } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type pg from "pg";
-import type { Database } from "./database.js";
+import type { Database, Queryable } from "./database.js";
 import { prepareDataDir } from "./data-dir.js";
-import { createPool, poolDatabase } from "./postgres.js";
+import { createPool, queryableOn } from "./postgres.js";
 
 const SERVER_SCRIPT = fileURLToPath(new URL("./embedded-server.mjs", import.meta.url));
 // PGlite is ONE backend session, and pglite-socket interleaves the protocol messages of concurrent clients outside
@@ -82,7 +82,79 @@ async function startServer(dataDir: string | undefined): Promise<EmbeddedServer>
 interface RunningServer {
   server: EmbeddedServer;
   pool: pg.Pool;
+  session: SessionPath;
   users: number;
+}
+
+/**
+ * PGlite is one session, whichever connection speaks to it: a search_path set there stays for the next statement,
+ * anyone's. Each view of the embedded database therefore says which path its statements need, and a statement is
+ * preceded by a SET only when the session's path, tracked here, is another (or unknown: a new connection, a failed
+ * statement). A service working alone pays nothing per statement; a transaction setting the path locally cost three
+ * more round trips each. The SET runs outside any transaction, so no rollback can undo it behind the tracking.
+ */
+class SessionPath {
+  /** null: unknown, set again before the next statement. */
+  private current: string | null = null;
+
+  constructor(private readonly pool: pg.Pool) {
+    pool.on("connect", () => (this.current = null));
+  }
+
+  /** `work` on the connection, alone, with search_path `path` (null: the session's default). */
+  async on<T>(path: string | null, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    const wanted = path ?? "DEFAULT";
+    try {
+      if (this.current !== wanted) {
+        this.current = null;
+        await client.query(`SET search_path TO ${wanted}`);
+        this.current = wanted;
+      }
+      const result = await work(client);
+      client.release();
+      return result;
+    } catch (error) {
+      this.current = null;
+      // As pg's pool.query does: a client that failed a statement is not reused.
+      client.release(error instanceof Error ? error : true);
+      throw error;
+    }
+  }
+}
+
+/** The embedded database seen with search_path `schemas` (null: the session's default, the platform's own). */
+function sessionDatabase(running: RunningServer, schemas: readonly string[] | null, close: () => Promise<void>): Database {
+  const path = schemas && schemas.map((schema) => `"${schema}"`).join(", ");
+  const query: Queryable["query"] = (sql, params) => running.session.on(path, (client) => queryableOn(client).query(sql, params));
+  let closed: Promise<void> | undefined;
+  return {
+    kind: "embedded",
+    query,
+    exec: (sql) => running.session.on(path, async (client) => void (await client.query(sql))),
+    transaction: (work) =>
+      running.session.on(path, async (client) => {
+        await client.query("BEGIN");
+        try {
+          const result = await work(queryableOn(client));
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => {});
+          throw error;
+        }
+      }),
+    ping: async () => void (await query("SELECT 1")),
+    close() {
+      closed ??= close();
+      return closed;
+    },
+    withSearchPath(schemas) {
+      if (!schemas.every((schema) => /^[a-z0-9_]+$/.test(schema))) throw new Error(`unsafe search_path: ${schemas.join(",")}`);
+      // The view's statements share the platform's connection; closing it releases nothing.
+      return sessionDatabase(running, schemas, async () => {});
+    },
+  };
 }
 
 async function startPooledServer(dataDir: string | undefined): Promise<RunningServer> {
@@ -99,7 +171,7 @@ async function startPooledServer(dataDir: string | undefined): Promise<RunningSe
     idleTimeoutMillis: 0,
     connectionTimeoutMillis: QUEUE_TIMEOUT_MS,
   });
-  return { server, pool, users: 0 };
+  return { server, pool, session: new SessionPath(pool), users: 0 };
 }
 
 async function stopPooledServer(running: RunningServer): Promise<void> {
@@ -138,7 +210,7 @@ async function releaseServer(dataDir: string, running: RunningServer): Promise<v
 export async function createEmbeddedDatabase(dataDir?: string): Promise<Database> {
   if (dataDir === undefined) {
     const running = await startPooledServer(undefined);
-    return poolDatabase(running.pool, "embedded", () => stopPooledServer(running));
+    return sessionDatabase(running, null, () => stopPooledServer(running));
   }
   const dir = path.resolve(dataDir);
   const narrowed = prepareDataDir(dir);
@@ -146,5 +218,5 @@ export async function createEmbeddedDatabase(dataDir?: string): Promise<Database
     console.warn(`embedded database: ${narrowed.length} files and folders under ${dir} were readable by other users; they are now private to their owner`);
   }
   const running = await acquireServer(dir);
-  return poolDatabase(running.pool, "embedded", () => releaseServer(dir, running));
+  return sessionDatabase(running, null, () => releaseServer(dir, running));
 }

@@ -21,7 +21,8 @@ export function createPool(url: string, config: Omit<pg.PoolConfig, "connectionS
   return pool;
 }
 
-function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+/** A Queryable on a pool or on one client of it. */
+export function queryableOn(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<Row>(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
       const result = await client.query(sql, params as unknown[] | undefined);
@@ -34,16 +35,16 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
 }
 
 /** The Database calls on a pool; `close` says what closing this handle releases. */
-export function poolDatabase(pool: pg.Pool, kind: Database["kind"], close: () => Promise<void>): Database {
+function poolDatabase(pool: pg.Pool, close: () => Promise<void>): Omit<Database, "withSearchPath"> {
   let closed: Promise<void> | undefined;
   return {
-    kind,
-    ...wrap(pool),
+    kind: "postgres",
+    ...queryableOn(pool),
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
         await client.query("BEGIN");
-        const result = await work(wrap(client));
+        const result = await work(queryableOn(client));
         await client.query("COMMIT");
         return result;
       } catch (error) {
@@ -67,21 +68,19 @@ export function createPostgresDatabase(url: string, options: PostgresOptions = {
   const max = options.maxConnections ?? 10;
   const pool = createPool(url, { max, options: options.schema ? `-c search_path=${options.schema}` : undefined });
   const scoped = new Map<string, pg.Pool>();
-  const db = poolDatabase(pool, "postgres", async () => {
+  const db = poolDatabase(pool, async () => {
     await Promise.all([...scoped.values(), pool].filter((p) => !p.ended).map((p) => p.end()));
   });
-  return {
-    ...db,
-    withSearchPath(schemas) {
-      const path = schemas.join(",");
-      if (!/^[a-z0-9_]+(,[a-z0-9_]+)*$/.test(path)) throw new Error(`unsafe search_path: ${path}`);
-      let scopedPool = scoped.get(path);
-      if (!scopedPool) {
-        scopedPool = createPool(url, { max, options: `-c search_path=${path}` });
-        scoped.set(path, scopedPool);
-      }
-      // The pool is this Database's to end; the view's close releases nothing.
-      return poolDatabase(scopedPool, "postgres", async () => {});
-    },
+  const withSearchPath = (schemas: readonly string[]): Database => {
+    const path = schemas.join(",");
+    if (!/^[a-z0-9_]+(,[a-z0-9_]+)*$/.test(path)) throw new Error(`unsafe search_path: ${path}`);
+    let scopedPool = scoped.get(path);
+    if (!scopedPool) {
+      scopedPool = createPool(url, { max, options: `-c search_path=${path}` });
+      scoped.set(path, scopedPool);
+    }
+    // The pool is this Database's to end; the view's close releases nothing.
+    return { ...poolDatabase(scopedPool, async () => {}), withSearchPath };
   };
+  return { ...db, withSearchPath };
 }

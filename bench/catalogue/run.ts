@@ -9,13 +9,15 @@
  * second, the derived tables and vocabulary included) and listens. This process then drives it with autocannon
  * (20 connections) over each scenario and prints one JSON document. Each text search is run twice: as sent (repeats
  * answered by the answer cache) and with `Cache-Control: no-cache` (every search asked of the database). With BENCH_ISOLATE=1 (root), PostgreSQL, Redis
- * and this process move off core 0 during the load.
+ * and this process move off core 0 during the load. BENCH_ONLY=<text> runs only the scenarios whose name contains it;
+ * BENCH_PROFILE=<folder> writes the service's CPU profile there (node --cpu-prof).
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { ServiceIngestion } from "@apiplat/catalogue";
 import { buildService, type ServiceManifest } from "@apiplat/service-kit";
 import { benchPlatform, ingestForBench, serveForBench } from "../lib/catalogue-bench.js";
+import { profilingFlags } from "../lib/closed-loop.js";
 import { onCoreZero, withCoreZeroIsolated } from "../lib/cores.js";
 import { cpuSeconds } from "../lib/proc-cpu.js";
 import { runScenarios, type Scenario } from "../lib/scenarios.js";
@@ -119,7 +121,7 @@ async function sequentialLatency(base: string, headers: Record<string, string>, 
 }
 
 async function drive(name: string, seconds: number, embedded: boolean): Promise<void> {
-  const [command, ...commandArgs] = onCoreZero([process.execPath, "--import", "tsx", import.meta.filename, "--serve", name, embedded ? "embedded" : "postgres"]);
+  const [command, ...commandArgs] = onCoreZero([process.execPath, ...profilingFlags(), "--import", "tsx", import.meta.filename, "--serve", name, embedded ? "embedded" : "postgres"]);
   const child = spawn(command, commandArgs, {
     stdio: ["ignore", "pipe", "inherit"],
     env: process.env,
@@ -136,7 +138,8 @@ async function drive(name: string, seconds: number, embedded: boolean): Promise<
     if (response.status !== 200) throw new Error(`warm-up ${path}: ${response.status} ${await response.text()}`);
   }
   const results = [];
-  for (const scenario of SCENARIOS[name]) {
+  const only = process.env.BENCH_ONLY;
+  for (const scenario of SCENARIOS[name].filter((s) => !only || s.name.includes(only))) {
     // A fresh scenario's one-caller sample takes paths from its end, which the load does not reach.
     const sequential = await sequentialLatency(base, { ...headers, ...scenario.headers }, scenario.fresh ? scenario.paths.slice(-100) : scenario.paths, 100);
     const cpuBefore = cpuSeconds(child.pid!);

@@ -15,8 +15,13 @@ export interface BenchServer {
   stop: () => void;
 }
 
+/** With BENCH_PROFILE=<folder>, the server writes its CPU profile there when it stops (node --cpu-prof). */
+export function profilingFlags(): string[] {
+  return process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+}
+
 export async function startBenchServer<Extra extends object>(script: string, cwd: string): Promise<BenchServer & Extra> {
-  const command = onCoreZero([process.execPath, "--import", "tsx", script]);
+  const command = onCoreZero([process.execPath, ...profilingFlags(), "--import", "tsx", script]);
   const child = spawn(command[0], command.slice(1), { cwd, env: process.env, stdio: ["ignore", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout! });
   for await (const line of lines) {

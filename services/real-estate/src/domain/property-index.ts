@@ -8,6 +8,7 @@
  * The semantics are SQL's: a filter on a field the record lacks (NULL) does not match it, ranges include their
  * edges, ties are broken by id in byte order (the C collation the catalogue's database uses).
  */
+import { firstInOrder } from "@apiplat/catalogue";
 import { CellGrid } from "./cells.js";
 import { boxAround, distanceKm, type Box } from "./geo.js";
 
@@ -79,80 +80,83 @@ export function newestFirst(a: SearchableProperty, b: SearchableProperty): numbe
   return byId(a, b);
 }
 
-const inBox = (p: SearchableProperty, box: Box) => p.latitude >= box.minLat && p.latitude <= box.maxLat && p.longitude >= box.minLon && p.longitude <= box.maxLon;
-const atLeast = (value: number | null, bound: number | undefined) => bound === undefined || (value !== null && value >= bound);
-const atMost = (value: number | null, bound: number | undefined) => bound === undefined || (value !== null && value <= bound);
-const oneOf = (value: string | null, list: string[] | undefined) => !list || list.length === 0 || (value !== null && list.includes(value));
 const given = (value: string | undefined): value is string => value !== undefined && value !== "";
 
-/** Whether a record matches every filter except the radius (which needs its distance). */
-function matcher(filters: PropertyFilters): (p: SearchableProperty) => boolean {
-  const nearBox = filters.near ? boxAround(filters.near.latitude, filters.near.longitude, filters.near.radiusKm) : undefined;
-  const city = given(filters.city) ? filters.city.toLowerCase() : undefined;
-  const state = given(filters.state) ? filters.state.toUpperCase() : undefined;
-  const zip = given(filters.zip) ? filters.zip : undefined;
-  return (p) =>
-    (!nearBox || inBox(p, nearBox)) &&
-    (!filters.box || inBox(p, filters.box)) &&
-    (city === undefined || (p.city !== null && p.city.toLowerCase() === city)) &&
-    (state === undefined || p.state === state) &&
-    (zip === undefined || p.zip === zip) &&
-    atLeast(p.price, filters.minPrice) &&
-    atMost(p.price, filters.maxPrice) &&
-    atLeast(p.bathrooms, filters.bathrooms) &&
-    atLeast(p.living_sqft, filters.minSqft) &&
-    atMost(p.living_sqft, filters.maxSqft) &&
-    oneOf(p.property_type, filters.propertyTypes) &&
-    oneOf(p.status, filters.statuses) &&
-    oneOf(p.market, filters.markets) &&
-    (filters.bedrooms === undefined || (p.bedrooms !== null && (filters.bedroomsExact ? p.bedrooms === filters.bedrooms : p.bedrooms >= filters.bedrooms)));
+/** A text field's values as small codes by position (-1: the record lacks it), and the code of each value. */
+class Codes {
+  readonly values: string[] = [];
+  readonly byPosition: Int32Array;
+  private readonly codeOf = new Map<string, number>();
+
+  constructor(records: readonly SearchableProperty[], field: (record: SearchableProperty) => string | null) {
+    this.byPosition = new Int32Array(records.length);
+    records.forEach((record, position) => {
+      const value = field(record);
+      if (value === null) {
+        this.byPosition[position] = -1;
+        return;
+      }
+      let code = this.codeOf.get(value);
+      if (code === undefined) {
+        code = this.values.push(value) - 1;
+        this.codeOf.set(value, code);
+      }
+      this.byPosition[position] = code;
+    });
+  }
+
+  /** The values of the positions `found[0..count)`, most frequent first, then by value; at most `limit`. */
+  counts(found: Int32Array, count: number, limit: number): FacetCount[] {
+    const counts = new Int32Array(this.values.length);
+    for (let i = 0; i < count; i++) {
+      const code = this.byPosition[found[i]];
+      if (code >= 0) counts[code]++;
+    }
+    return this.values
+      .map((value, code) => ({ value, count: counts[code] }))
+      .filter((facetCount) => facetCount.count > 0)
+      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+      .slice(0, limit);
+  }
+
+  /** Which codes the values name (a value no record has names none). */
+  accepting(values: readonly string[]): Uint8Array {
+    const accepted = new Uint8Array(this.values.length);
+    for (const value of values) {
+      const code = this.codeOf.get(value);
+      if (code !== undefined) accepted[code] = 1;
+    }
+    return accepted;
+  }
 }
 
-const FACETS = ["property_type", "status", "market"] as const;
+/** A numeric field by position, NaN where the record lacks it: NaN fails every comparison, as NULL fails SQL's. */
+function column(records: readonly SearchableProperty[], field: (record: SearchableProperty) => number | null): Float64Array {
+  return Float64Array.from(records, (record) => field(record) ?? Number.NaN);
+}
 
-/** Each record's facet values as small codes, so that a search counts in arrays, not maps. */
-class FacetCodes {
-  readonly values: Record<keyof PropertyFacets, string[]>;
-  readonly codes: Record<keyof PropertyFacets, Int32Array>;
-
-  constructor(records: readonly SearchableProperty[]) {
-    this.values = { property_type: [], status: [], market: [] };
-    this.codes = { property_type: new Int32Array(records.length), status: new Int32Array(records.length), market: new Int32Array(records.length) };
-    for (const facet of FACETS) {
-      const codeOf = new Map<string, number>();
-      records.forEach((record, position) => {
-        const value = record[facet];
-        if (value === null) {
-          this.codes[facet][position] = -1;
-          return;
-        }
-        let code = codeOf.get(value);
-        if (code === undefined) {
-          code = this.values[facet].push(value) - 1;
-          codeOf.set(value, code);
-        }
-        this.codes[facet][position] = code;
-      });
-    }
+/**
+ * Keeps the positions in `found[0..count)` whose value lies in [min, max]; the kept count. One tight loop per filter
+ * over typed arrays: a search over a whole state's records costs tens of microseconds, not a call per record and filter.
+ */
+function keepInRange(found: Int32Array, count: number, values: Float64Array, min: number, max: number): number {
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const position = found[i];
+    const value = values[position];
+    if (value >= min && value <= max) found[kept++] = position;
   }
+  return kept;
+}
 
-  /** The counts of the matches at `positions[0..count)`: most frequent first, then by value; at most each facet's limit. */
-  count(positions: Int32Array, count: number): PropertyFacets {
-    const ranked = (facet: keyof PropertyFacets) => {
-      const counts = new Int32Array(this.values[facet].length);
-      const codes = this.codes[facet];
-      for (let i = 0; i < count; i++) {
-        const code = codes[positions[i]];
-        if (code >= 0) counts[code]++;
-      }
-      return this.values[facet]
-        .map((value, code) => ({ value, count: counts[code] }))
-        .filter((facetCount) => facetCount.count > 0)
-        .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
-        .slice(0, FACET_LIMITS[facet]);
-    };
-    return { property_type: ranked("property_type"), status: ranked("status"), market: ranked("market") };
+function keepAccepted(found: Int32Array, count: number, codes: Int32Array, accepted: Uint8Array): number {
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const position = found[i];
+    const code = codes[position];
+    if (code >= 0 && accepted[code] === 1) found[kept++] = position;
   }
+  return kept;
 }
 
 /** Positions of records by one field's value. */
@@ -178,7 +182,8 @@ export class PropertyIndex<R extends SearchableProperty> {
   private readonly byState: Map<string, number[]>;
   private readonly byMarket: Map<string, number[]>;
   private readonly byCell = new CellGrid<number>();
-  private readonly facetCodes: FacetCodes;
+  private readonly columns: Record<"price" | "bedrooms" | "bathrooms" | "sqft" | "latitude" | "longitude", Float64Array>;
+  private readonly codes: Record<"city" | "state" | "zip" | "property_type" | "status" | "market", Codes>;
   /**
    * The current search's work space, by position: its matches, their marks and their distances. A search never
    * awaits, so one runs at a time.
@@ -201,7 +206,22 @@ export class PropertyIndex<R extends SearchableProperty> {
     this.byState = positionsBy(records, (r) => r.state);
     this.byMarket = positionsBy(records, (r) => r.market);
     records.forEach((record, position) => this.byCell.add(record.latitude, record.longitude, position));
-    this.facetCodes = new FacetCodes(records);
+    this.columns = {
+      price: column(records, (r) => r.price),
+      bedrooms: column(records, (r) => r.bedrooms),
+      bathrooms: column(records, (r) => r.bathrooms),
+      sqft: column(records, (r) => r.living_sqft),
+      latitude: column(records, (r) => r.latitude),
+      longitude: column(records, (r) => r.longitude),
+    };
+    this.codes = {
+      city: new Codes(records, (r) => r.city?.toLowerCase() ?? null),
+      state: new Codes(records, (r) => r.state),
+      zip: new Codes(records, (r) => r.zip),
+      property_type: new Codes(records, (r) => r.property_type),
+      status: new Codes(records, (r) => r.status),
+      market: new Codes(records, (r) => r.market),
+    };
     this.found = new Int32Array(records.length);
     this.marked = new Uint8Array(records.length);
     this.distance = new Float64Array(records.length);
@@ -212,33 +232,20 @@ export class PropertyIndex<R extends SearchableProperty> {
   }
 
   search(filters: PropertyFilters, sort: PropertySort, page: { offset: number; limit: number }, withFacets: boolean): SearchPage<R> {
-    const matches = matcher(filters);
     const near = filters.near;
     const end = page.offset + page.limit;
-
-    // Every match, found among the fewest records that can hold them; a radius keeps each one's distance.
-    let total = 0;
-    const consider = (position: number) => {
-      const record = this.records[position];
-      if (!matches(record)) return;
-      if (near) {
-        const distance = distanceKm(near.latitude, near.longitude, record.latitude, record.longitude);
-        if (distance > near.radiusKm) return;
-        this.distance[position] = distance;
-      }
-      this.found[total++] = position;
-    };
-    const candidates = this.candidates(filters);
-    if (candidates) for (const position of candidates) consider(position);
-    else for (let position = 0; position < this.records.length; position++) consider(position);
-    const facets = withFacets ? { facets: this.facetCodes.count(this.found, total) } : {};
+    const total = this.match(filters);
+    const facets = withFacets ? { facets: this.facetCounts(total) } : {};
     const view = (position: number) => ({ ...this.records[position], distance_km: near ? this.distance[position] : null });
 
     if (sort === "distance") {
-      const sorted = Array.from(this.found.subarray(0, total)).sort(
+      // Only the page's worth is put in order: a radius can hold thousands of records for a page of ten.
+      const nearest = firstInOrder(
+        Array.from(this.found.subarray(0, total)),
         (a, b) => this.distance[a] - this.distance[b] || byId(this.records[a], this.records[b]),
+        end,
       );
-      return { total, properties: sorted.slice(page.offset, end).map(view), ...facets };
+      return { total, properties: nearest.slice(page.offset, end).map(view), ...facets };
     }
     // The page, read off the sort's order: walk it until the page is full, taking the marked matches.
     for (let i = 0; i < total; i++) this.marked[this.found[i]] = 1;
@@ -255,17 +262,69 @@ export class PropertyIndex<R extends SearchableProperty> {
     return { total, properties, ...facets };
   }
 
-  /** The smallest list of positions that holds every match, or null for all of them. */
-  private candidates(filters: PropertyFilters): number[] | null {
-    const lists: number[][] = [];
-    if (given(filters.zip)) lists.push(this.byZip.get(filters.zip) ?? []);
-    if (given(filters.city)) lists.push(this.byCity.get(filters.city.toLowerCase()) ?? []);
-    if (given(filters.state)) lists.push(this.byState.get(filters.state.toUpperCase()) ?? []);
-    if (filters.markets && filters.markets.length > 0) lists.push([...new Set(filters.markets)].flatMap((market) => this.byMarket.get(market) ?? []));
+  /** Puts every match's position in `found` (and a radius's distances in `distance`); their count. */
+  private match(filters: PropertyFilters): number {
+    const { found, columns, codes } = this;
+    let count = 0;
+    const candidates = this.candidates(filters);
+    if (candidates) for (const list of candidates) for (let i = 0; i < list.length; i++) found[count++] = list[i];
+    else for (; count < this.records.length; count++) found[count] = count;
+
+    const range = (values: Float64Array, min = -Infinity, max = Infinity) => (count = keepInRange(found, count, values, min, max));
+    const oneOf = (field: keyof typeof codes, values: readonly string[] | undefined) => {
+      if (values && values.length > 0) count = keepAccepted(found, count, codes[field].byPosition, codes[field].accepting(values));
+    };
+    const inBox = (box: Box) => {
+      range(columns.latitude, box.minLat, box.maxLat);
+      range(columns.longitude, box.minLon, box.maxLon);
+    };
+    if (filters.near) inBox(boxAround(filters.near.latitude, filters.near.longitude, filters.near.radiusKm));
+    if (filters.box) inBox(filters.box);
+    if (given(filters.city)) oneOf("city", [filters.city.toLowerCase()]);
+    if (given(filters.state)) oneOf("state", [filters.state.toUpperCase()]);
+    if (given(filters.zip)) oneOf("zip", [filters.zip]);
+    if (filters.minPrice !== undefined || filters.maxPrice !== undefined) range(columns.price, filters.minPrice, filters.maxPrice);
+    if (filters.bathrooms !== undefined) range(columns.bathrooms, filters.bathrooms);
+    if (filters.minSqft !== undefined || filters.maxSqft !== undefined) range(columns.sqft, filters.minSqft, filters.maxSqft);
+    if (filters.bedrooms !== undefined) range(columns.bedrooms, filters.bedrooms, filters.bedroomsExact ? filters.bedrooms : Infinity);
+    oneOf("property_type", filters.propertyTypes);
+    oneOf("status", filters.statuses);
+    oneOf("market", filters.markets);
+    if (filters.near) count = this.keepWithin(filters.near, count);
+    return count;
+  }
+
+  private facetCounts(total: number): PropertyFacets {
+    const counts = (facet: keyof PropertyFacets) => this.codes[facet].counts(this.found, total, FACET_LIMITS[facet]);
+    return { property_type: counts("property_type"), status: counts("status"), market: counts("market") };
+  }
+
+  /** Keeps the matches within the exact great-circle radius, noting each one's distance. */
+  private keepWithin(near: NonNullable<PropertyFilters["near"]>, count: number): number {
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const position = this.found[i];
+      const distance = distanceKm(near.latitude, near.longitude, this.columns.latitude[position], this.columns.longitude[position]);
+      if (distance > near.radiusKm) continue;
+      this.distance[position] = distance;
+      this.found[kept++] = position;
+    }
+    return kept;
+  }
+
+  /** The smallest lists of positions (together) that hold every match, or null for all of them. */
+  private candidates(filters: PropertyFilters): (readonly number[])[] | null {
+    const choices: (readonly number[])[][] = [];
+    const none: readonly number[] = [];
+    if (given(filters.zip)) choices.push([this.byZip.get(filters.zip) ?? none]);
+    if (given(filters.city)) choices.push([this.byCity.get(filters.city.toLowerCase()) ?? none]);
+    if (given(filters.state)) choices.push([this.byState.get(filters.state.toUpperCase()) ?? none]);
+    if (filters.markets && filters.markets.length > 0) choices.push([...new Set(filters.markets)].map((market) => this.byMarket.get(market) ?? none));
     const box = filters.near ? boxAround(filters.near.latitude, filters.near.longitude, filters.near.radiusKm) : filters.box;
-    if (box) lists.push(this.inCells(box));
-    if (lists.length === 0) return null;
-    return lists.reduce((smallest, list) => (list.length < smallest.length ? list : smallest));
+    if (box) choices.push([this.inCells(box)]);
+    if (choices.length === 0) return null;
+    const size = (lists: (readonly number[])[]) => lists.reduce((sum, list) => sum + list.length, 0);
+    return choices.reduce((smallest, lists) => (size(lists) < size(smallest) ? lists : smallest));
   }
 
   private inCells(box: Box): number[] {

@@ -26,17 +26,35 @@ export interface ProductSearchResult {
   facets?: ProductFacets;
 }
 
-function matchesFilters(filters: Omit<ProductFilters, "text">): (row: ProductRecord) => boolean {
-  const locales = filters.locales?.length ? new Set(filters.locales) : null;
-  const categories = filters.categories?.length ? new Set(filters.categories) : null;
-  const { minPrice, maxPrice, minRating, isBestSeller } = filters;
-  return (row) =>
-    (locales === null || locales.has(row.locale)) &&
-    (categories === null || (row.category_id !== null && categories.has(row.category_id))) &&
-    (minPrice === undefined || (row.price !== null && row.price >= minPrice)) &&
-    (maxPrice === undefined || (row.price !== null && row.price <= maxPrice)) &&
-    (minRating === undefined || (row.rating !== null && row.rating >= minRating)) &&
-    (isBestSeller === undefined || row.is_best_seller === isBestSeller);
+/**
+ * Which rows pass the filters, as a mask by row (1: kept), or null when no filter is given. One tight loop per given
+ * filter over the snapshot's columns: NaN stands for a missing price or rating and fails every comparison, as NULL
+ * fails SQL's.
+ */
+function passing(facts: RowFacts, filters: Omit<ProductFilters, "text">): Uint8Array | null {
+  const { locales, categories, minPrice, maxPrice, minRating, isBestSeller } = filters;
+  const bounded = [minPrice, maxPrice, minRating, isBestSeller].some((value) => value !== undefined);
+  if (!locales?.length && !categories?.length && !bounded) return null;
+  const mask = facts.mask.fill(1);
+  const keepWhere = (test: (at: number) => boolean) => {
+    for (let at = 0; at < mask.length; at++) if (mask[at] === 1 && !test(at)) mask[at] = 0;
+  };
+  if (locales?.length) {
+    const wanted = new Set(locales);
+    const accepted = facts.locales.map((locale) => wanted.has(locale));
+    keepWhere((at) => accepted[facts.localeOf[at]]);
+  }
+  if (categories?.length) {
+    const wanted = new Set(categories);
+    const accepted = facts.categories.map((category) => wanted.has(category.id));
+    keepWhere((at) => facts.categoryOf[at] !== -1 && accepted[facts.categoryOf[at]]);
+  }
+  const { price, rating, bestSeller } = facts;
+  if (minPrice !== undefined) keepWhere((at) => price[at] >= minPrice);
+  if (maxPrice !== undefined) keepWhere((at) => price[at] <= maxPrice);
+  if (minRating !== undefined) keepWhere((at) => rating[at] >= minRating);
+  if (isBestSeller !== undefined) keepWhere((at) => bestSeller[at] === (isBestSeller ? 1 : 0));
+  return mask;
 }
 
 /** `x DESC NULLS LAST` (booleans as true above false). */
@@ -78,12 +96,11 @@ export function searchRows(
   const facts = factsOf(rows);
   const counter = withFacets ? new FacetCounter(facts) : null;
   if (!matches) return listRows(rows, facts, filters, sort, page, counter);
-  const keep = matchesFilters(filters);
+  const mask = passing(facts, filters);
   const kept: Ranked[] = [];
   for (let i = 0; i < matches.docs.length; i++) {
-    const row = rows[matches.docs[i]];
-    if (!keep(row)) continue;
-    kept.push({ row, rank: matches.ranks[i] });
+    if (mask !== null && mask[matches.docs[i]] === 0) continue;
+    kept.push({ row: rows[matches.docs[i]], rank: matches.ranks[i] });
     counter?.add(matches.docs[i]);
   }
   const products = page.offset >= kept.length ? [] : firstInOrder(kept, ORDERS[sort], page.offset + page.limit).slice(page.offset).map((r) => r.row);
@@ -99,14 +116,18 @@ function listRows(
   page: Page,
   counter: FacetCounter | null,
 ): ProductSearchResult {
-  const keep = matchesFilters(filters);
+  const mask = passing(facts, filters);
   const end = page.offset + page.limit;
   const products: ProductRecord[] = [];
+  const order = orderOf(rows, facts, sort);
+  if (mask === null && !counter) {
+    return { total: rows.length, products: Array.from(order.subarray(page.offset, end), (at) => rows[at]) };
+  }
   let total = 0;
-  for (const at of orderOf(rows, facts, sort)) {
-    const row = rows[at];
-    if (!keep(row)) continue;
-    if (total >= page.offset && total < end) products.push(row);
+  for (let i = 0; i < order.length; i++) {
+    const at = order[i];
+    if (mask !== null && mask[at] === 0) continue;
+    if (total >= page.offset && total < end) products.push(rows[at]);
     counter?.add(at);
     total++;
   }
@@ -121,6 +142,16 @@ interface RowFacts {
   categoryOf: Int32Array;
   /** Each row's price band (index in PRICE_BANDS), -1 without a price. */
   bandOf: Int8Array;
+  /** The distinct locales, and each row's index among them. */
+  locales: string[];
+  localeOf: Int32Array;
+  /** Each row's price and rating, NaN without one. */
+  price: Float64Array;
+  rating: Float64Array;
+  /** Each row's best-seller flag: 1, 0, or -1 when unknown. */
+  bestSeller: Int8Array;
+  /** The filters' work space (a search never awaits, so one uses it at a time). */
+  mask: Uint8Array;
   /** The rows' ordinals in each sort's order (rank 0 for relevance), sorted on first use. */
   orders: Partial<Record<ProductSort, Int32Array>>;
 }
@@ -142,7 +173,20 @@ function factsOf(rows: readonly ProductRecord[]): RowFacts {
     }
     if (row.price !== null) bandOf[at] = bandIndexOf(row.price);
   });
-  facts = { categories, categoryOf, bandOf, orders: {} };
+  const locales = [...new Set(rows.map((row) => row.locale))];
+  const localeIndex = new Map(locales.map((locale, i) => [locale, i]));
+  facts = {
+    categories,
+    categoryOf,
+    bandOf,
+    locales,
+    localeOf: Int32Array.from(rows, (row) => localeIndex.get(row.locale)!),
+    price: Float64Array.from(rows, (row) => row.price ?? Number.NaN),
+    rating: Float64Array.from(rows, (row) => row.rating ?? Number.NaN),
+    bestSeller: Int8Array.from(rows, (row) => (row.is_best_seller === null ? -1 : row.is_best_seller ? 1 : 0)),
+    mask: new Uint8Array(rows.length),
+    orders: {},
+  };
   factsByRows.set(rows, facts);
   return facts;
 }

@@ -23,19 +23,40 @@ function stem(word: string): string {
   return word.replace(/(ies|es|s|ing|ed)$/, "");
 }
 
-function useful(word: string, queryStems: Set<string>): boolean {
-  return word.length >= 3 && !STOP_WORDS.has(word) && !/^\d+$/.test(word) && !queryStems.has(stem(word));
+/** A word of a result's text, with what deciding its use needs. */
+interface TextWord {
+  word: string;
+  stem: string;
+  /** Long enough, not a stop word, not a number: useful unless it is one of the query's words. */
+  candidate: boolean;
+}
+
+/**
+ * The words of each text, kept: the best results of one search are often those of the next, and splitting and
+ * stemming their texts was most of the cost of related searches. Forgotten wholesale when it grows past its bound.
+ */
+const textWords = new Map<string, TextWord[]>();
+const KEPT_TEXTS = 20_000;
+
+function wordsOfText(text: string): TextWord[] {
+  let list = textWords.get(text);
+  if (list) return list;
+  list = words(text).map((word) => ({ word, stem: stem(word), candidate: word.length >= 3 && !STOP_WORDS.has(word) && !/^\d+$/.test(word) }));
+  if (textWords.size >= KEPT_TEXTS) textWords.clear();
+  textWords.set(text, list);
+  return list;
 }
 
 /** Phrases of one text: adjacent useful words (pairs) and useful single words, each counted once per text. */
 function phrasesOf(text: string, queryStems: Set<string>): { pairs: Set<string>; singles: Set<string> } {
-  const list = words(text);
+  const list = wordsOfText(text);
+  const useful = (word: TextWord) => word.candidate && !queryStems.has(word.stem);
   const pairs = new Set<string>();
   const singles = new Set<string>();
   for (let i = 0; i < list.length; i++) {
-    if (!useful(list[i], queryStems)) continue;
-    singles.add(list[i]);
-    if (i + 1 < list.length && useful(list[i + 1], queryStems)) pairs.add(`${list[i]} ${list[i + 1]}`);
+    if (!useful(list[i])) continue;
+    singles.add(list[i].word);
+    if (i + 1 < list.length && useful(list[i + 1])) pairs.add(`${list[i].word} ${list[i + 1].word}`);
   }
   return { pairs, singles };
 }
@@ -50,8 +71,13 @@ export function relatedQueries(query: string, texts: readonly string[], count = 
   const spread = new Map<string, { documents: number; pair: boolean }>();
   for (const text of texts) {
     const { pairs, singles } = phrasesOf(text, queryStems);
-    for (const pair of pairs) spread.set(pair, { documents: (spread.get(pair)?.documents ?? 0) + 1, pair: true });
-    for (const single of singles) spread.set(single, { documents: (spread.get(single)?.documents ?? 0) + 1, pair: false });
+    const count = (phrase: string, pair: boolean) => {
+      const seen = spread.get(phrase);
+      if (seen) seen.documents++;
+      else spread.set(phrase, { documents: 1, pair });
+    };
+    for (const pair of pairs) count(pair, true);
+    for (const single of singles) count(single, false);
   }
   const ranked = [...spread.entries()]
     .filter(([, s]) => s.documents >= 2)

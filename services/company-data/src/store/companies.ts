@@ -76,8 +76,7 @@ export interface Filing {
 export type ProfileWithFilings = Profile & { filings: { total: number; recent: Filing[] } };
 
 /**
- * A profile with its newest filings, in one query: every query of a service with a schema of its own is a
- * transaction of its own (BEGIN, SET LOCAL search_path, the query, COMMIT), so round trips are what a request costs.
+ * A profile with its newest filings, in one query: round trips to the database are most of what a request costs.
  */
 async function profileWithFilings(db: Queryable, where: string, params: unknown[], filingsLimit: number): Promise<ProfileWithFilings | null> {
   const limit = `$${params.length + 1}`;

@@ -19,21 +19,28 @@ export class CellGrid<T> {
 
   /** Calls `visit` with every item of the cells the box touches (a superset of those inside it). */
   forEachNear(box: Box, visit: (item: T) => void): void {
+    for (const cell of this.cellsNear(box)) for (const item of cell) visit(item);
+  }
+
+  /** The cells the box touches that hold anything, as they are (not to be modified). */
+  cellsNear(box: Box): readonly (readonly T[])[] {
     const [firstRow, lastRow, firstColumn, lastColumn] = [cellOf(box.minLat), cellOf(box.maxLat), cellOf(box.minLon), cellOf(box.maxLon)];
+    const near: T[][] = [];
     // A box of more cells than hold anything: read the filled ones rather than every empty cell of it.
     if ((lastRow - firstRow + 1) * (lastColumn - firstColumn + 1) > this.cells.size) {
       for (const [key, cell] of this.cells) {
         const row = Math.round(key / KEY_STRIDE);
         const column = key - row * KEY_STRIDE;
-        if (row >= firstRow && row <= lastRow && column >= firstColumn && column <= lastColumn) for (const item of cell) visit(item);
+        if (row >= firstRow && row <= lastRow && column >= firstColumn && column <= lastColumn) near.push(cell);
       }
-      return;
+      return near;
     }
     for (let row = firstRow; row <= lastRow; row++) {
       for (let column = firstColumn; column <= lastColumn; column++) {
         const cell = this.cells.get(keyOf(row, column));
-        if (cell) for (const item of cell) visit(item);
+        if (cell) near.push(cell);
       }
     }
+    return near;
   }
 }

@@ -313,23 +313,17 @@ export class PropertyIndex<R extends SearchableProperty> {
   }
 
   /** The smallest lists of positions (together) that hold every match, or null for all of them. */
-  private candidates(filters: PropertyFilters): (readonly number[])[] | null {
-    const choices: (readonly number[])[][] = [];
+  private candidates(filters: PropertyFilters): readonly (readonly number[])[] | null {
+    const choices: (readonly (readonly number[])[])[] = [];
     const none: readonly number[] = [];
     if (given(filters.zip)) choices.push([this.byZip.get(filters.zip) ?? none]);
     if (given(filters.city)) choices.push([this.byCity.get(filters.city.toLowerCase()) ?? none]);
     if (given(filters.state)) choices.push([this.byState.get(filters.state.toUpperCase()) ?? none]);
     if (filters.markets && filters.markets.length > 0) choices.push([...new Set(filters.markets)].map((market) => this.byMarket.get(market) ?? none));
     const box = filters.near ? boxAround(filters.near.latitude, filters.near.longitude, filters.near.radiusKm) : filters.box;
-    if (box) choices.push([this.inCells(box)]);
+    if (box) choices.push(this.byCell.cellsNear(box));
     if (choices.length === 0) return null;
-    const size = (lists: (readonly number[])[]) => lists.reduce((sum, list) => sum + list.length, 0);
+    const size = (lists: readonly (readonly number[])[]) => lists.reduce((sum, list) => sum + list.length, 0);
     return choices.reduce((smallest, lists) => (size(lists) < size(smallest) ? lists : smallest));
-  }
-
-  private inCells(box: Box): number[] {
-    const positions: number[] = [];
-    this.byCell.forEachNear(box, (position) => positions.push(position));
-    return positions;
   }
 }

@@ -98,7 +98,7 @@ describe("the in-memory property index", () => {
       const [offset, limit] = [pick([0, 0, 10, 95]), pick([10, 50])];
       const expected = bruteForce(all, filters, sort, offset, limit);
       const found = index.search(filters, sort, { offset, limit }, true);
-      expect({ total: found.total, ids: found.properties.map((p) => p.id), facets: found.facets }, JSON.stringify({ filters, sort, offset })).toEqual(expected);
+      expect({ total: found.total, ids: found.properties.map((p) => p.property.id), facets: found.facets }, JSON.stringify({ filters, sort, offset })).toEqual(expected);
     }
   });
 

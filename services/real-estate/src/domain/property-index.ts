@@ -62,7 +62,8 @@ const FACET_LIMITS = { property_type: 20, status: 20, market: 5 } as const;
 
 export interface SearchPage<R> {
   total: number;
-  properties: (R & { distance_km: number | null })[];
+  /** The page's records, each with its distance from a radius search's point (null without one). */
+  properties: { property: R; distance_km: number | null }[];
   facets?: PropertyFacets;
 }
 
@@ -236,7 +237,7 @@ export class PropertyIndex<R extends SearchableProperty> {
     const end = page.offset + page.limit;
     const total = this.match(filters);
     const facets = withFacets ? { facets: this.facetCounts(total) } : {};
-    const view = (position: number) => ({ ...this.records[position], distance_km: near ? this.distance[position] : null });
+    const view = (position: number) => ({ property: this.records[position], distance_km: near ? this.distance[position] : null });
 
     if (sort === "distance") {
       // Only the page's worth is put in order: a radius can hold thousands of records for a page of ten.
@@ -249,7 +250,7 @@ export class PropertyIndex<R extends SearchableProperty> {
     }
     // The page, read off the sort's order: walk it until the page is full, taking the marked matches.
     for (let i = 0; i < total; i++) this.marked[this.found[i]] = 1;
-    const properties: (R & { distance_km: number | null })[] = [];
+    const properties: SearchPage<R>["properties"] = [];
     if (page.offset < total) {
       let seen = 0;
       for (const position of this.orders[sort]) {

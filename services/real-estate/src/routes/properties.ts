@@ -77,7 +77,7 @@ export const propertyRoutes: FastifyPluginAsyncTypebox<PropertyRoutesOptions> = 
       const { total, properties, facets } = (await snapshot()).properties.search(filters, sort, page, query.facets === true);
       return ok({
         ...pageInfo(page, total),
-        properties: properties.map(propertyView),
+        properties: properties.map(({ property, distance_km }) => propertyView(property, distance_km)),
         ...(facets ? { facets } : {}),
       });
     },

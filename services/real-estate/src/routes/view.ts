@@ -1,9 +1,24 @@
 import type { PropertyRecord } from "../store/properties.js";
 import type * as S from "../schemas.js";
 
-/** A catalogue record as the API shows it. Days on market: no dataset has listing dates, so always null. */
-export function propertyView(row: PropertyRecord): S.Property {
-  const view: S.Property = {
+/** Each record's view, made once: records are never modified, and a page of fifty is asked again and again. */
+const views = new WeakMap<PropertyRecord, S.Property>();
+
+/**
+ * A catalogue record as the API shows it, with its distance from a radius search's point when there is one. Days on
+ * market: no dataset has listing dates, so always null.
+ */
+export function propertyView(row: PropertyRecord, distanceKm: number | null = null): S.Property {
+  let view = views.get(row);
+  if (!view) {
+    view = viewOf(row);
+    views.set(row, view);
+  }
+  return distanceKm === null ? view : { ...view, distance_km: Math.round(distanceKm * 1000) / 1000 };
+}
+
+function viewOf(row: PropertyRecord): S.Property {
+  return {
     id: row.id,
     address: row.address,
     city: row.city,
@@ -31,6 +46,4 @@ export function propertyView(row: PropertyRecord): S.Property {
     dataset: row.dataset,
     details: row.details,
   };
-  if (row.distance_km !== null && row.distance_km !== undefined) view.distance_km = Math.round(row.distance_km * 1000) / 1000;
-  return view;
 }

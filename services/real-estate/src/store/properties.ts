@@ -5,7 +5,6 @@ export type PropertyRecord = Omit<Property, "address_key" | "revision" | "price"
   price: number;
   sold_date: string | null;
   listed_date: string | null;
-  distance_km?: number | null;
 };
 
 /** A property as the API shows it, and as the in-memory snapshot holds it. */

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type pg from "pg";
 import type { Database, Queryable } from "./database.js";
 import { prepareDataDir } from "./data-dir.js";
-import { createPool, queryableOn } from "./postgres.js";
+import { createPool, inTransaction, queryableOn } from "./postgres.js";
 
 const SERVER_SCRIPT = fileURLToPath(new URL("./embedded-server.mjs", import.meta.url));
 // PGlite is ONE backend session, and pglite-socket interleaves the protocol messages of concurrent clients outside
@@ -132,18 +132,7 @@ function sessionDatabase(running: RunningServer, schemas: readonly string[] | nu
     kind: "embedded",
     query,
     exec: (sql) => running.session.on(path, async (client) => void (await client.query(sql))),
-    transaction: (work) =>
-      running.session.on(path, async (client) => {
-        await client.query("BEGIN");
-        try {
-          const result = await work(queryableOn(client));
-          await client.query("COMMIT");
-          return result;
-        } catch (error) {
-          await client.query("ROLLBACK").catch(() => {});
-          throw error;
-        }
-      }),
+    transaction: (work) => running.session.on(path, (client) => inTransaction(client, work)),
     ping: async () => void (await query("SELECT 1")),
     close() {
       closed ??= close();

@@ -34,6 +34,19 @@ export function queryableOn(client: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
+/** `work` between BEGIN and COMMIT on one client, rolled back when it throws. */
+export async function inTransaction<T>(client: pg.PoolClient, work: (tx: Queryable) => Promise<T>): Promise<T> {
+  await client.query("BEGIN");
+  try {
+    const result = await work(queryableOn(client));
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  }
+}
+
 /** The Database calls on a pool; `close` says what closing this handle releases. */
 function poolDatabase(pool: pg.Pool, close: () => Promise<void>): Omit<Database, "withSearchPath"> {
   let closed: Promise<void> | undefined;
@@ -43,13 +56,7 @@ function poolDatabase(pool: pg.Pool, close: () => Promise<void>): Omit<Database,
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
-        await client.query("BEGIN");
-        const result = await work(queryableOn(client));
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
+        return await inTransaction(client, work);
       } finally {
         client.release();
       }

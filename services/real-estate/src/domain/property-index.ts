@@ -1,9 +1,10 @@
 /**
  * The catalogue's properties in memory, searched without a query: the filters, sorts and facets of GET /search over
- * every record (27,181 from the three datasets). A search looks only at the records that can match (those of the zip code, city, state
- * or market it names, or of the cells of its box or radius, whichever are fewest), counts every match (the total and
- * the facets need them all), then reads its page off that sort's order, computed once. A distance sort sorts the
- * matches, which a radius keeps few.
+ * every record (27,181 from the three datasets). A search looks only at the records that can match (those of the zip
+ * code, city, state or market it names, or of the cells of its box or radius, whichever are fewest), keeps those that
+ * pass each filter, one typed column at a time, and counts them all (the total and the facets need them). Its page:
+ * read off the sort's order (computed once) when matches are many; when few, only they are ordered, by their places
+ * in it. A distance sort orders only the page's worth of the matches.
  *
  * The semantics are SQL's: a filter on a field the record lacks (NULL) does not match it, ranges include their
  * edges, ties are broken by id in byte order (the C collation the catalogue's database uses).
@@ -177,6 +178,8 @@ export class PropertyIndex<R extends SearchableProperty> {
   private readonly records: readonly R[];
   /** Positions in each sort's order. */
   private readonly orders: Record<Exclude<PropertySort, "distance">, Int32Array>;
+  /** Each position's place in each sort's order. */
+  private readonly places: Record<Exclude<PropertySort, "distance">, Int32Array>;
   /** Positions by the value of the fields a search names exactly, and by 0.01-degree cell. */
   private readonly byZip: Map<string, number[]>;
   private readonly byCity: Map<string, number[]>;
@@ -202,6 +205,12 @@ export class PropertyIndex<R extends SearchableProperty> {
       price_desc: order((a, b) => b.price - a.price || byId(a, b)),
       newest: order(newestFirst),
     };
+    const placesIn = (order: Int32Array) => {
+      const places = new Int32Array(order.length);
+      order.forEach((position, place) => (places[position] = place));
+      return places;
+    };
+    this.places = { price_asc: placesIn(this.orders.price_asc), price_desc: placesIn(this.orders.price_desc), newest: placesIn(this.orders.newest) };
     this.byZip = positionsBy(records, (r) => r.zip);
     this.byCity = positionsBy(records, (r) => r.city?.toLowerCase() ?? null);
     this.byState = positionsBy(records, (r) => r.state);
@@ -248,16 +257,22 @@ export class PropertyIndex<R extends SearchableProperty> {
       );
       return { total, properties: nearest.slice(page.offset, end).map(view), ...facets };
     }
-    // The page, read off the sort's order: walk it until the page is full, taking the marked matches.
+    if (page.offset >= total) return { total, properties: [], ...facets };
+    const order = this.orders[sort];
+    // Few matches: put only them in the sort's order, by each one's place in it.
+    if (total * 8 < order.length) {
+      const place = this.places[sort];
+      const first = firstInOrder(Array.from(this.found.subarray(0, total)), (a, b) => place[a] - place[b], end);
+      return { total, properties: first.slice(page.offset).map(view), ...facets };
+    }
+    // Many: walk the sort's order until the page is full, taking the marked matches.
     for (let i = 0; i < total; i++) this.marked[this.found[i]] = 1;
     const properties: SearchPage<R>["properties"] = [];
-    if (page.offset < total) {
-      let seen = 0;
-      for (const position of this.orders[sort]) {
-        if (this.marked[position] === 0) continue;
-        if (seen >= page.offset) properties.push(view(position));
-        if (++seen >= end) break;
-      }
+    for (let i = 0, seen = 0; i < order.length && seen < end; i++) {
+      const position = order[i];
+      if (this.marked[position] === 0) continue;
+      if (seen >= page.offset) properties.push(view(position));
+      seen++;
     }
     for (let i = 0; i < total; i++) this.marked[this.found[i]] = 0;
     return { total, properties, ...facets };

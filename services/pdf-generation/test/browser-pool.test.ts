@@ -39,6 +39,21 @@ function browserKilledDuringJob(browsers: BrowserPool): Promise<RenderError> {
   }, 10_000));
 }
 
+describe("a browser's pipes", () => {
+  test("a failed read on any of them, as when Chromium is killed mid-write, is not an uncaught exception", async () => {
+    const browsers = pool();
+    try {
+      const pipes = await browsers.run(async (page) => page.browser().process()!.stdio, 30_000);
+      expect(pipes).toHaveLength(5);
+      for (const pipe of pipes) {
+        expect(() => pipe!.emit("error", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }))).not.toThrow();
+      }
+    } finally {
+      await browsers.close();
+    }
+  });
+});
+
 describe("the service under bad jobs", () => {
   let service: TestService;
   beforeAll(async () => {

@@ -322,6 +322,7 @@ export class BrowserPool {
         handleSIGHUP: false,
       });
       const dir = profileDir;
+      this.ignorePipeErrors(browser);
       this.removeProfileOnExit(browser, dir);
       closePopups(browser, (url) => this.options.log?.("closed a pop-up the document opened", { slot: slot.index, url: url.slice(0, 300) }));
       if (slot.browser) this.browsersRestarted += 1;
@@ -338,6 +339,22 @@ export class BrowserPool {
       this.options.log?.("browser failed to start", { slot: slot.index, error: String(error) });
       throw new RenderError("browser_unavailable", "The PDF engine could not be started; please retry shortly.");
     }
+  }
+
+  /**
+   * A Chromium killed with data in flight can fail a read on one of its five pipes (ECONNRESET). An 'error' event
+   * nobody handles ends the whole service, and puppeteer reads Chromium's stdout and stderr through readline, which
+   * re-emits the stream's error on an interface nobody listens to. So those two streams lose puppeteer's error
+   * listeners (readline still sees them close), and every pipe's error is only logged: the browser's end is handled
+   * through 'disconnected'.
+   */
+  private ignorePipeErrors(browser: Browser): void {
+    const stdio = browser.process()?.stdio ?? [];
+    stdio.forEach((stream, fd) => {
+      if (!stream) return;
+      if (fd === 1 || fd === 2) stream.removeAllListeners("error");
+      stream.on("error", (error: Error) => this.options.log?.("a browser pipe failed", { fd, error: error.message }));
+    });
   }
 
   /** Chromium writes into its profile until it exits; the directory goes once the process has. */

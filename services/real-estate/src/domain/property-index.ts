@@ -84,11 +84,13 @@ export function newestFirst(a: SearchableProperty, b: SearchableProperty): numbe
 
 const given = (value: string | undefined): value is string => value !== undefined && value !== "";
 
-/** A text field's values as small codes by position (-1: the record lacks it), and the code of each value. */
+/** A text field's values as small codes by position (-1: the record lacks it), the code of each value, and its records. */
 class Codes {
   readonly values: string[] = [];
   readonly byPosition: Int32Array;
   private readonly codeOf = new Map<string, number>();
+  /** The positions of each code's records, in position order. */
+  private readonly positions: number[][] = [];
 
   constructor(records: readonly SearchableProperty[], field: (record: SearchableProperty) => string | null) {
     this.byPosition = new Int32Array(records.length);
@@ -102,9 +104,17 @@ class Codes {
       if (code === undefined) {
         code = this.values.push(value) - 1;
         this.codeOf.set(value, code);
+        this.positions.push([]);
       }
       this.byPosition[position] = code;
+      this.positions[code].push(position);
     });
+  }
+
+  /** The positions of the records holding `value` (none for a value no record has). */
+  positionsOf(value: string): readonly number[] {
+    const code = this.codeOf.get(value);
+    return code === undefined ? [] : this.positions[code];
   }
 
   /** The values of the positions `found[0..count)`, most frequent first, then by value; at most `limit`. */
@@ -161,30 +171,13 @@ function keepAccepted(found: Int32Array, count: number, codes: Int32Array, accep
   return kept;
 }
 
-/** Positions of records by one field's value. */
-function positionsBy<R>(records: readonly R[], key: (record: R) => string | null): Map<string, number[]> {
-  const map = new Map<string, number[]>();
-  records.forEach((record, position) => {
-    const value = key(record);
-    if (value === null) return;
-    const list = map.get(value);
-    if (list) list.push(position);
-    else map.set(value, [position]);
-  });
-  return map;
-}
-
 export class PropertyIndex<R extends SearchableProperty> {
   private readonly records: readonly R[];
   /** Positions in each sort's order. */
   private readonly orders: Record<Exclude<PropertySort, "distance">, Int32Array>;
   /** Each position's place in each sort's order. */
   private readonly places: Record<Exclude<PropertySort, "distance">, Int32Array>;
-  /** Positions by the value of the fields a search names exactly, and by 0.01-degree cell. */
-  private readonly byZip: Map<string, number[]>;
-  private readonly byCity: Map<string, number[]>;
-  private readonly byState: Map<string, number[]>;
-  private readonly byMarket: Map<string, number[]>;
+  /** Positions by 0.01-degree cell (by value of the fields a search names exactly: `codes`). */
   private readonly byCell = new CellGrid<number>();
   private readonly columns: Record<"price" | "bedrooms" | "bathrooms" | "sqft" | "latitude" | "longitude", Float64Array>;
   private readonly codes: Record<"city" | "state" | "zip" | "property_type" | "status" | "market", Codes>;
@@ -211,10 +204,6 @@ export class PropertyIndex<R extends SearchableProperty> {
       return places;
     };
     this.places = { price_asc: placesIn(this.orders.price_asc), price_desc: placesIn(this.orders.price_desc), newest: placesIn(this.orders.newest) };
-    this.byZip = positionsBy(records, (r) => r.zip);
-    this.byCity = positionsBy(records, (r) => r.city?.toLowerCase() ?? null);
-    this.byState = positionsBy(records, (r) => r.state);
-    this.byMarket = positionsBy(records, (r) => r.market);
     records.forEach((record, position) => this.byCell.add(record.latitude, record.longitude, position));
     this.columns = {
       price: column(records, (r) => r.price),
@@ -331,11 +320,11 @@ export class PropertyIndex<R extends SearchableProperty> {
   /** The smallest lists of positions (together) that hold every match, or null for all of them. */
   private candidates(filters: PropertyFilters): readonly (readonly number[])[] | null {
     const choices: (readonly (readonly number[])[])[] = [];
-    const none: readonly number[] = [];
-    if (given(filters.zip)) choices.push([this.byZip.get(filters.zip) ?? none]);
-    if (given(filters.city)) choices.push([this.byCity.get(filters.city.toLowerCase()) ?? none]);
-    if (given(filters.state)) choices.push([this.byState.get(filters.state.toUpperCase()) ?? none]);
-    if (filters.markets && filters.markets.length > 0) choices.push([...new Set(filters.markets)].map((market) => this.byMarket.get(market) ?? none));
+    const { zip, city, state, market } = this.codes;
+    if (given(filters.zip)) choices.push([zip.positionsOf(filters.zip)]);
+    if (given(filters.city)) choices.push([city.positionsOf(filters.city.toLowerCase())]);
+    if (given(filters.state)) choices.push([state.positionsOf(filters.state.toUpperCase())]);
+    if (filters.markets && filters.markets.length > 0) choices.push([...new Set(filters.markets)].map((value) => market.positionsOf(value)));
     const box = filters.near ? boxAround(filters.near.latitude, filters.near.longitude, filters.near.radiusKm) : filters.box;
     if (box) choices.push(this.byCell.cellsNear(box));
     if (choices.length === 0) return null;

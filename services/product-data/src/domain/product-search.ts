@@ -27,17 +27,22 @@ export interface ProductSearchResult {
 }
 
 /**
- * Which rows pass the filters, as a mask by row (1: kept), or null when no filter is given. One tight loop per given
+ * Which rows (`among` them, or all) pass the filters, as a mask by row (1: kept), or null when no filter is given. One tight loop per given
  * filter over the snapshot's columns: NaN stands for a missing price or rating and fails every comparison, as NULL
  * fails SQL's.
  */
-function passing(facts: RowFacts, filters: Omit<ProductFilters, "text">): Uint8Array | null {
+function passing(facts: RowFacts, filters: Omit<ProductFilters, "text">, among: Int32Array | null): Uint8Array | null {
   const { locales, categories, minPrice, maxPrice, minRating, isBestSeller } = filters;
   const bounded = [minPrice, maxPrice, minRating, isBestSeller].some((value) => value !== undefined);
   if (!locales?.length && !categories?.length && !bounded) return null;
   const mask = facts.mask.fill(1);
+  // A text search reads the mask at its matches only: only they are tested.
   const keepWhere = (test: (at: number) => boolean) => {
-    for (let at = 0; at < mask.length; at++) if (mask[at] === 1 && !test(at)) mask[at] = 0;
+    if (among) {
+      for (let i = 0; i < among.length; i++) if (mask[among[i]] === 1 && !test(among[i])) mask[among[i]] = 0;
+    } else {
+      for (let at = 0; at < mask.length; at++) if (mask[at] === 1 && !test(at)) mask[at] = 0;
+    }
   };
   if (locales?.length) {
     const wanted = new Set(locales);
@@ -96,7 +101,7 @@ export function searchRows(
   const facts = factsOf(rows);
   const counter = withFacets ? new FacetCounter(facts) : null;
   if (!matches) return listRows(rows, facts, filters, sort, page, counter);
-  const mask = passing(facts, filters);
+  const mask = passing(facts, filters, matches.docs);
   const kept: Ranked[] = [];
   for (let i = 0; i < matches.docs.length; i++) {
     if (mask !== null && mask[matches.docs[i]] === 0) continue;
@@ -116,7 +121,7 @@ function listRows(
   page: Page,
   counter: FacetCounter | null,
 ): ProductSearchResult {
-  const mask = passing(facts, filters);
+  const mask = passing(facts, filters, null);
   const end = page.offset + page.limit;
   const products: ProductRecord[] = [];
   const order = orderOf(rows, facts, sort);

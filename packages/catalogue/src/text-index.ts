@@ -116,6 +116,18 @@ export class TextIndex {
     return { docs, ranks };
   }
 
+  /**
+   * The documents matching `tsquery`, unranked (what a count needs; ranking is most of a search's cost); null when
+   * the query is of a kind answered by the database instead.
+   */
+  documentsMatching(tsquery: string): Int32Array | null {
+    const query = parseTsquery(tsquery);
+    if (!query.root) return new Int32Array(0);
+    if (!this.supports(query.root)) return null;
+    const matched = this.matching(query.root, query.terms.map((term) => this.entriesOf(term)));
+    return matched.negated ? complement(matched.docs, this.size) : matched.docs;
+  }
+
   private supports(node: QueryNode): boolean {
     switch (node.kind) {
       case "term":
@@ -180,12 +192,29 @@ export class TextIndex {
    * cover of its own, adding its weight (the general computation gives the same; this skips building it).
    */
   private eachPositionACover(doc: number, cursors: PostingCursors): CoverSum {
-    const all: { encoded: number; entry: number }[] = [];
-    cursors.forEach(doc, (_operand, posting, k) => {
-      for (let p = posting.offsets[k]; p < posting.offsets[k + 1]; p++) all.push({ encoded: posting.positions[p], entry: posting.id });
-    });
-    all.sort(byPositionWeightEntry);
-    const encoded = all.filter((a, i) => i === 0 || a.encoded !== all[i - 1].encoded || a.entry !== all[i - 1].entry).map((a) => a.encoded);
+    // Each lexeme's positions in the document are ascending and distinct (as a tsvector stores them): merging the
+    // lists by (position, weight, lexeme) gives get_docrep's order, a pair seen twice (a lexeme of two operands) once.
+    const lists: { posting: Posting; next: number; end: number }[] = [];
+    cursors.forEach(doc, (_operand, posting, k) => lists.push({ posting, next: posting.offsets[k], end: posting.offsets[k + 1] }));
+    const lexemes = this.postings.length;
+    const encoded: number[] = [];
+    let lastKey = -1;
+    for (;;) {
+      let best = -1;
+      let bestKey = Infinity;
+      for (let j = 0; j < lists.length; j++) {
+        const list = lists[j];
+        if (list.next === list.end) continue;
+        const at = list.posting.positions[list.next];
+        const key = (positionOf(at) * 4 + weightOf(at)) * lexemes + list.posting.id;
+        if (key < bestKey) [best, bestKey] = [j, key];
+      }
+      if (best < 0) break;
+      const list = lists[best];
+      if (bestKey !== lastKey) encoded.push(list.posting.positions[list.next]);
+      list.next++;
+      lastKey = bestKey;
+    }
     return positionsAsCovers(encoded, 0, encoded.length);
   }
 

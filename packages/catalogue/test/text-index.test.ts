@@ -114,6 +114,7 @@ function describeOn(embedded: boolean) {
         expect(found, tsquery).not.toBeNull();
         const mine = Array.from(found!.docs, (id, i) => ({ id, rank: found!.ranks[i] }));
         expect(mine, `${JSON.stringify(query)} -> ${tsquery} (normalization ${normalization})`).toEqual(rows.map((r) => ({ id: r.id, rank: Math.fround(r.rank) })));
+        expect(Array.from(index.documentsMatching(tsquery)!), tsquery).toEqual(rows.map((r) => r.id));
         compared++;
       }
       expect(compared).toBeGreaterThan(100);
@@ -181,12 +182,14 @@ function describeOn(embedded: boolean) {
           [tsquery, stored.map((r) => r.v)],
         );
         expect(Array.from(found.docs, (id, k) => ({ i: id, rank: found.ranks[k] })), tsquery).toEqual(expected.map((r) => ({ i: r.i, rank: Math.fround(r.rank) })));
+        expect(Array.from(small.documentsMatching(tsquery)!), tsquery).toEqual(expected.map((r) => r.i));
       }
       expect(answered).toBeGreaterThan(120);
     });
 
     it("leaves a weight-restricted query to the database", () => {
       expect(index.search("'trump':A", 33)).toBeNull();
+      expect(index.documentsMatching("'trump':A")).toBeNull();
     });
   });
 }

@@ -23,42 +23,44 @@ function stem(word: string): string {
   return word.replace(/(ies|es|s|ing|ed)$/, "");
 }
 
-/** A word of a result's text, with what deciding its use needs. */
-interface TextWord {
-  word: string;
-  stem: string;
-  /** Long enough, not a stop word, not a number: useful unless it is one of the query's words. */
-  candidate: boolean;
+/** A phrase of a result's text that could become a related search, with the stems of its words. */
+interface TextPhrase {
+  phrase: string;
+  stems: string[];
+}
+
+/** What related searches read of one text: its phrases, each once. */
+interface TextPhrases {
+  /** Adjacent pairs of useful words (long enough, not stop words, not numbers). */
+  pairs: TextPhrase[];
+  /** Useful single words. */
+  singles: TextPhrase[];
 }
 
 /**
- * The words of each text, kept: the best results of one search are often those of the next, and splitting and
+ * The phrases of each text, kept: the best results of one search are often those of the next, and splitting and
  * stemming their texts was most of the cost of related searches. Forgotten wholesale when it grows past its bound.
  */
-const textWords = new Map<string, TextWord[]>();
+const textPhrases = new Map<string, TextPhrases>();
 const KEPT_TEXTS = 20_000;
 
-function wordsOfText(text: string): TextWord[] {
-  let list = textWords.get(text);
-  if (list) return list;
-  list = words(text).map((word) => ({ word, stem: stem(word), candidate: word.length >= 3 && !STOP_WORDS.has(word) && !/^\d+$/.test(word) }));
-  if (textWords.size >= KEPT_TEXTS) textWords.clear();
-  textWords.set(text, list);
-  return list;
-}
-
-/** Phrases of one text: adjacent useful words (pairs) and useful single words, each counted once per text. */
-function phrasesOf(text: string, queryStems: Set<string>): { pairs: Set<string>; singles: Set<string> } {
-  const list = wordsOfText(text);
-  const useful = (word: TextWord) => word.candidate && !queryStems.has(word.stem);
-  const pairs = new Set<string>();
-  const singles = new Set<string>();
+function phrasesOfText(text: string): TextPhrases {
+  let phrases = textPhrases.get(text);
+  if (phrases) return phrases;
+  const list = words(text).map((word) => ({ word, stem: stem(word), useful: word.length >= 3 && !STOP_WORDS.has(word) && !/^\d+$/.test(word) }));
+  const pairs = new Map<string, TextPhrase>();
+  const singles = new Map<string, TextPhrase>();
   for (let i = 0; i < list.length; i++) {
-    if (!useful(list[i])) continue;
-    singles.add(list[i].word);
-    if (i + 1 < list.length && useful(list[i + 1])) pairs.add(`${list[i].word} ${list[i + 1].word}`);
+    const { word, stem, useful } = list[i];
+    if (!useful) continue;
+    singles.set(word, { phrase: word, stems: [stem] });
+    const next = list[i + 1];
+    if (next?.useful) pairs.set(`${word} ${next.word}`, { phrase: `${word} ${next.word}`, stems: [stem, next.stem] });
   }
-  return { pairs, singles };
+  phrases = { pairs: [...pairs.values()], singles: [...singles.values()] };
+  if (textPhrases.size >= KEPT_TEXTS) textPhrases.clear();
+  textPhrases.set(text, phrases);
+  return phrases;
 }
 
 /**
@@ -69,15 +71,16 @@ export function relatedQueries(query: string, texts: readonly string[], count = 
   const queryWords = words(query).filter((w) => !STOP_WORDS.has(w));
   const queryStems = new Set(words(query).map(stem));
   const spread = new Map<string, { documents: number; pair: boolean }>();
+  const tally = (phrase: TextPhrase, pair: boolean) => {
+    if (phrase.stems.some((stem) => queryStems.has(stem))) return;
+    const seen = spread.get(phrase.phrase);
+    if (seen) seen.documents++;
+    else spread.set(phrase.phrase, { documents: 1, pair });
+  };
   for (const text of texts) {
-    const { pairs, singles } = phrasesOf(text, queryStems);
-    const count = (phrase: string, pair: boolean) => {
-      const seen = spread.get(phrase);
-      if (seen) seen.documents++;
-      else spread.set(phrase, { documents: 1, pair });
-    };
-    for (const pair of pairs) count(pair, true);
-    for (const single of singles) count(single, false);
+    const { pairs, singles } = phrasesOfText(text);
+    for (const pair of pairs) tally(pair, true);
+    for (const single of singles) tally(single, false);
   }
   const ranked = [...spread.entries()]
     .filter(([, s]) => s.documents >= 2)

@@ -4,6 +4,9 @@
 export const HIGHLIGHT_START = "\u0002";
 export const HIGHLIGHT_STOP = "\u0003";
 
+const HIGHLIGHTED = new RegExp(`${HIGHLIGHT_START}([^${HIGHLIGHT_STOP}]*)${HIGHLIGHT_STOP}`, "g");
+const MARKERS = new RegExp(`[${HIGHLIGHT_START}${HIGHLIGHT_STOP}]`, "g");
+
 export interface Snippet {
   snippet: string;
   snippet_highlighted_words: string[];
@@ -12,8 +15,7 @@ export interface Snippet {
 /** A marked headline -> the plain snippet and its highlighted words, each once, in order of appearance. */
 export function splitHighlights(marked: string): Snippet {
   const words: string[] = [];
-  const pattern = new RegExp(`${HIGHLIGHT_START}([^${HIGHLIGHT_STOP}]*)${HIGHLIGHT_STOP}`, "g");
-  for (const match of marked.matchAll(pattern)) if (match[1] && !words.includes(match[1])) words.push(match[1]);
-  const snippet = marked.replaceAll(HIGHLIGHT_START, "").replaceAll(HIGHLIGHT_STOP, "").replace(/\s+/g, " ").trim();
+  for (const match of marked.matchAll(HIGHLIGHTED)) if (match[1] && !words.includes(match[1])) words.push(match[1]);
+  const snippet = marked.replace(MARKERS, "").replace(/\s+/g, " ").trim();
   return { snippet, snippet_highlighted_words: words };
 }

@@ -6,7 +6,7 @@
  * What stays in the database: a web page's snippet (ts_headline over its body, which is not held), for the shown
  * pages only, in one query; and typo correction of a word the vocabulary does not know or holds rarely.
  */
-import { memoryCatalogue, parseTsquery, RANK_NORMALIZATION, tsquerySql, type MemoryCatalogue, type QueryNode, type TextIndex } from "@apiplat/catalogue";
+import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, type MemoryCatalogue, type TextMatches } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import { imagePage, newsPage, webPage, type ImageEntry, type IndexedEntry, type NewsEntry, type WebEntry } from "../domain/memory-search.js";
 import { anyWordQuery, fetchedFor, searchImages, searchNews, searchWeb, snippetsOf, type ImageHit, type NewsHit, type Ranking, type SearchRequest, type WebHit } from "./search.js";
@@ -66,17 +66,16 @@ export async function searchWebInMemory(catalogue: SearchCatalogue, db: Queryabl
   const allWords = pages.search(tsqueries.allWords, RANK_NORMALIZATION);
   const titleMatches = titles.search(tsqueries.allWords, RANK_NORMALIZATION);
   // The any-word query is ranked only when the page reaches past the pages holding every word; the total needs only
-  // its documents, found term by term (ranking a frequent word on thousands of long pages is what costs).
-  const termDocs = anyQuery ? anyTermDocs(pages, tsqueries.matched) : null;
-  // Another any-word query is ranked at once: one the TextIndex leaves to the database goes there now.
-  let anyRanked = anyQuery && !termDocs ? pages.search(tsqueries.matched, RANK_NORMALIZATION) : null;
-  if (!allWords || !titleMatches || (anyQuery && !termDocs && !anyRanked)) return searchWeb(db, request, ranking);
+  // its documents (ranking a frequent word on thousands of long pages is what costs).
+  const anyDocs = anyQuery ? pages.documentsMatching(tsqueries.matched) : null;
+  if (!allWords || !titleMatches || (anyQuery && !anyDocs)) return searchWeb(db, request, ranking);
+  let anyRanked: TextMatches | null = null;
   const anyWordMatches = () => (anyRanked ??= pages.search(tsqueries.matched, RANK_NORMALIZATION)!);
   const page = webPage(
     snapshot.rows,
     {
       matched: anyQuery ? anyWordMatches : () => allWords,
-      matchedDocs: () => termDocs ?? (anyQuery ? anyWordMatches() : allWords).docs,
+      matchedDocs: () => anyDocs ?? allWords.docs,
       allWords,
       titles: titleMatches,
     },
@@ -96,27 +95,6 @@ export async function searchWebInMemory(catalogue: SearchCatalogue, db: Queryabl
     opening,
   }));
   return { total: page.total, hits };
-}
-
-/**
- * The documents matching a disjunction of plain words (`'a' | 'b'`, what any-word matching searches), without ranking
- * them: the union of each word's documents. Null for any other query.
- */
-function anyTermDocs(index: TextIndex, tsquery: string): Int32Array | null {
-  const { root, terms } = parseTsquery(tsquery);
-  if (!root || !isDisjunctionOfWords(root)) return null;
-  const docs = new Set<number>();
-  for (const term of terms) {
-    const matches = index.search(`'${term.lexeme.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`, RANK_NORMALIZATION);
-    if (!matches) return null;
-    for (const doc of matches.docs) docs.add(doc);
-  }
-  return Int32Array.from(docs).sort();
-}
-
-function isDisjunctionOfWords(node: QueryNode): boolean {
-  if (node.kind === "term") return !node.prefix && node.weights === 0;
-  return node.kind === "or" && isDisjunctionOfWords(node.left) && isDisjunctionOfWords(node.right);
 }
 
 export async function searchImagesInMemory(catalogue: SearchCatalogue, db: Queryable, request: SearchRequest): Promise<{ total: number; hits: ImageHit[] }> {

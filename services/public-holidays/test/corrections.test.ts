@@ -205,7 +205,7 @@ describe("Türkiye: Eid dates as observed (Law No. 2429, Diyanet calendar)", () 
     expect([adha.date, adha.end_date, adha.lunar_date]).toEqual(["2016-09-12", "2016-09-15", "observed"]);
   });
 
-  it("2010-2026 observed (Nager.Date's verified table), the engine's calculated dates before and after", async () => {
+  it("2010-2026 observed (Nager.Date's verified table), the engine's calculated dates before", async () => {
     const [fitr2010] = await eid(2010, /Eid al-Fitr/);
     expect([fitr2010.date, fitr2010.lunar_date]).toEqual(["2010-09-09", "observed"]);
     const [adha2015] = await eid(2015, /Eid al-Adha/);
@@ -217,8 +217,15 @@ describe("Türkiye: Eid dates as observed (Law No. 2429, Diyanet calendar)", () 
     expect(adha2026.source).toContain("verified");
     const [adha2009] = await eid(2009, /Eid al-Adha/);
     expect([adha2009.lunar_date, adha2009.source]).toEqual(["calculated", null]);
+  });
+
+  it("2027-2100 by Diyanet's criterion, calculated and cited: Kurban Bayramı 2036 a day after the engine's date", async () => {
     const [fitr2027] = await eid(2027, /Eid al-Fitr/);
-    expect([fitr2027.date, fitr2027.lunar_date, fitr2027.source]).toEqual(["2027-03-09", "calculated", null]);
+    expect([fitr2027.date, fitr2027.end_date, fitr2027.lunar_date]).toEqual(["2027-03-09", "2027-03-11", "calculated"]);
+    expect(fitr2027.source).toContain("Istanbul 2016");
+    const [adha2036] = await eid(2036, /Eid al-Adha/);
+    expect([adha2036.date, adha2036.end_date, adha2036.lunar_date]).toEqual(["2036-02-08", "2036-02-11", "calculated"]);
+    expect((await eid(2065, /Eid al-Fitr/)).map((holiday: any) => holiday.date)).toEqual(["2065-01-08", "2065-12-28"]);
   });
 
   it("an Islamic holiday the engine computes says calculated (United Arab Emirates, Eid al-Fitr 2026)", async () => {

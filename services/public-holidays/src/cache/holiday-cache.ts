@@ -11,7 +11,7 @@ export interface TextStore {
 export const CACHE_TTL_SECONDS = 24 * 60 * 60;
 const MEMORY_ENTRIES = 512;
 /** Bump when this service changes what it computes (record shape or meaning). */
-const RECORD_REVISION = 4;
+const RECORD_REVISION = 5;
 const ENGINE_VERSION: string = createRequire(import.meta.url)("date-holidays/package.json").version;
 
 /**

@@ -1,39 +1,44 @@
 import type { Correction } from "../types.js";
+import { CALCULATED_EIDS, type EidFirstDay } from "./tr-calculated-eids.js";
 
 /**
- * Türkiye's Ramazan and Kurban Bayramı follow the calendar of the Presidency of Religious Affairs
- * (Diyanet), which in some years began a day away from the Islamic calendar date-holidays computes.
+ * Türkiye's Ramazan and Kurban Bayramı follow the calendar of the Presidency of Religious Affairs (Diyanet), which
+ * in some years began a day away from the Islamic calendar date-holidays computes: its observed days up to 2026, and
+ * from 2027 the days Diyanet's own criterion gives (tr-calculated-eids.ts, written by scripts/diyanet-eids.ts).
  */
 const LAW =
-  "Ulusal Bayram ve Genel Tatiller Hakkında Kanun (Law No. 2429), art. 2: Ramazan Bayramı three days and Kurban Bayramı four days, on the dates of the Diyanet İşleri Başkanlığı calendar. The first days served as observed (2010-2026) are those of Nager.Date's Türkiye provider (github.com/nager/Nager.Date, MIT, commit 39125fd8), whose table marks them verified against Diyanet's dates, and which its tests assert; Diyanet's calendars themselves were read offline only for 2023 and 2026, in press reports. From 2027 the dates are calculated: Nager.Date marks its own as tentative.";
+  "Ulusal Bayram ve Genel Tatiller Hakkında Kanun (Law No. 2429), art. 2: Ramazan Bayramı three days and Kurban Bayramı four days, on the dates of the Diyanet İşleri Başkanlığı calendar.";
+const OBSERVED_SOURCE = `${LAW} The first days served as observed (2010-2026) are those of Nager.Date's Türkiye provider (github.com/nager/Nager.Date, MIT, commit 39125fd8), whose table marks them verified against Diyanet's dates, and which its tests assert; Diyanet's calendars themselves were read offline only for 2023 and 2026, in press reports.`;
+const CALCULATED_SOURCE = `${LAW} Calculated, as no Diyanet calendar for the year was read: by the criterion Diyanet computes its calendar with (unified Hijri calendar, International Hijri Calendar Union Congress, Istanbul 2016: the Moon 5° high and 8° from the Sun at a sunset before 00:00 UTC anywhere, or later on American land when the conjunction precedes fajr in New Zealand), which gives every first day Diyanet observed in 2010-2026.`;
 
-function observedEid(kind: "fitr" | "adha", year: number, firstDay: string): Correction[] {
-  const fitr = kind === "fitr";
-  return [
-    {
-      id: `TR-eid-al-${kind}-${year}-calculated-date`,
-      country: "TR",
-      action: "remove",
-      rule: fitr ? "1 Shawwal PT90H" : "10 Dhu al-Hijjah PT114H",
-      years: { from: year, to: year },
-      source: LAW,
-    },
-    {
-      id: `TR-eid-al-${kind}-${year}-observed-date`,
-      country: "TR",
-      action: "add",
-      rule: `${firstDay} P${fitr ? 3 : 4}D`,
-      name: fitr
-        ? { en: "End of Ramadan (Eid al-Fitr)", tr: "Ramazan Bayramı" }
-        : { en: "Feast of the Sacrifice (Eid al-Adha)", tr: "Kurban Bayramı" },
-      lunarDate: "observed",
-      source: LAW,
-    },
-  ];
+const ENGINE_RULES = { fitr: "1 Shawwal PT90H", adha: "10 Dhu al-Hijjah PT114H" };
+const DAYS = { fitr: 3, adha: 4 };
+const NAMES = {
+  fitr: { en: "End of Ramadan (Eid al-Fitr)", tr: "Ramazan Bayramı" },
+  adha: { en: "Feast of the Sacrifice (Eid al-Adha)", tr: "Kurban Bayramı" },
+};
+
+/** Diyanet's dates for `eids` instead of the engine's, for the years they fall in. */
+function diyanetEids(eids: readonly EidFirstDay[], lunarDate: "observed" | "calculated", source: string): Correction[] {
+  const years = new Set(eids.map(({ kind, firstDay }) => `${kind} ${firstDay.slice(0, 4)}`));
+  const removals = [...years].map((key): Correction => {
+    const [kind, year] = key.split(" ") as ["fitr" | "adha", string];
+    return { id: `TR-eid-al-${kind}-${year}-engine-date`, country: "TR", action: "remove", rule: ENGINE_RULES[kind], years: { from: Number(year), to: Number(year) }, source };
+  });
+  const additions = eids.map(({ kind, firstDay }): Correction => ({
+    id: `TR-eid-al-${kind}-${firstDay}-${lunarDate}`,
+    country: "TR",
+    action: "add",
+    rule: `${firstDay} P${DAYS[kind]}D`,
+    name: NAMES[kind],
+    lunarDate,
+    source,
+  }));
+  return [...removals, ...additions];
 }
 
 /** First days of the two Eids as Diyanet observed them (Nager.Date's verified table, 1431-1447 AH). */
-const OBSERVED_FIRST_DAYS: { year: number; fitr: string; adha: string }[] = [
+export const OBSERVED_FIRST_DAYS: { year: number; fitr: string; adha: string }[] = [
   { year: 2010, fitr: "2010-09-09", adha: "2010-11-16" },
   { year: 2011, fitr: "2011-08-30", adha: "2011-11-06" },
   { year: 2012, fitr: "2012-08-19", adha: "2012-10-26" },
@@ -53,7 +58,9 @@ const OBSERVED_FIRST_DAYS: { year: number; fitr: string; adha: string }[] = [
   { year: 2026, fitr: "2026-03-20", adha: "2026-05-27" },
 ];
 
-export const TR: Correction[] = OBSERVED_FIRST_DAYS.flatMap(({ year, fitr, adha }) => [
-  ...observedEid("fitr", year, fitr),
-  ...observedEid("adha", year, adha),
+const OBSERVED_EIDS: EidFirstDay[] = OBSERVED_FIRST_DAYS.flatMap(({ fitr, adha }) => [
+  { kind: "fitr" as const, firstDay: fitr },
+  { kind: "adha" as const, firstDay: adha },
 ]);
+
+export const TR: Correction[] = [...diyanetEids(OBSERVED_EIDS, "observed", OBSERVED_SOURCE), ...diyanetEids(CALCULATED_EIDS, "calculated", CALCULATED_SOURCE)];

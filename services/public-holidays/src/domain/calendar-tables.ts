@@ -1,0 +1,55 @@
+/**
+ * date-holidays evaluates Islamic and Hebrew holidays from tables of month starts (date-holidays-parser's
+ * internal/hijri-calendar.js and hebrew-calendar.js). The Islamic table ends with 1500 AH (late 2077) and the Hebrew
+ * one with 2100, and a year's holidays need the next year's row too: without more, every Islamic holiday is missing
+ * from 2077 on and every Hebrew one in 2100, though the API serves years up to 2100. The rows the tables lack are added
+ * once, at load, from ICU's calendars (Intl.DateTimeFormat): Umm al-Qura for the Islamic months after 1500 AH (so
+ * those dates are calculated by another method than the library's, which differs by a day in about a third of
+ * months), and the Hebrew calendar, which is arithmetic, for 5861 AM on.
+ */
+import { realpathSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+/** A table row per Gregorian year: per month of the other calendar, [month0, day, yearOffset, ...] of its first days. */
+export type MonthTable = Record<number, (number[] | null)[]> & { year: number };
+
+const DAY = 86_400_000;
+export const LAST_SERVED_YEAR = 2100;
+
+/** Hebrew month names as ICU gives them -> the table's month indexes (Nisan first; a common year's Adar fills both). */
+const HEBREW_INDEXES: Record<string, number[]> = {
+  Nisan: [0], Iyar: [1], Sivan: [2], Tamuz: [3], Av: [4], Elul: [5], Tishri: [6], Heshvan: [7], Kislev: [8], Tevet: [9],
+  Shevat: [10], "Adar I": [11], "Adar II": [12], Adar: [11, 12],
+};
+
+/** The library's own table modules: the instances its Hijri and Hebrew calendars read. */
+async function libraryTables(): Promise<{ hijri: MonthTable; hebrew: MonthTable }> {
+  const fromService = createRequire(import.meta.url);
+  const holidaysDir = dirname(realpathSync(fromService.resolve("date-holidays/package.json")));
+  const parserDir = dirname(realpathSync(createRequire(join(holidaysDir, "package.json")).resolve("date-holidays-parser/package.json")));
+  const load = async (file: string) => ((await import(pathToFileURL(join(parserDir, "src/internal", file)).href)) as { calendar: MonthTable }).calendar;
+  return { hijri: await load("hijri-calendar.js"), hebrew: await load("hebrew-calendar.js") };
+}
+
+/**
+ * Adds to `table` the first day of every month that ICU's `calendar` starts from `fromYear` to the year after the last
+ * served one, for the months of its years after `lastTableYear` (the table's own months are kept as they are).
+ */
+export function extendTable(table: MonthTable, calendar: "islamic-umalqura" | "hebrew", fromYear: number, lastTableYear: number): void {
+  const format = new Intl.DateTimeFormat(`en-u-ca-${calendar}`, { timeZone: "UTC", year: "numeric", month: calendar === "hebrew" ? "long" : "numeric", day: "numeric" });
+  for (let time = Date.UTC(fromYear, 0, 1); time < Date.UTC(LAST_SERVED_YEAR + 2, 0, 1); time += DAY) {
+    const parts = Object.fromEntries(format.formatToParts(new Date(time)).map((part) => [part.type, part.value]));
+    if (parts.day !== "1" || Number.parseInt(parts.year, 10) <= lastTableYear) continue;
+    const indexes = calendar === "hebrew" ? HEBREW_INDEXES[parts.month] : [Number(parts.month) - 1];
+    if (!indexes) throw new Error(`unknown ${calendar} month ${parts.month}`);
+    const date = new Date(time);
+    const row = (table[date.getUTCFullYear()] ??= Array.from({ length: calendar === "hebrew" ? 13 : 12 }, () => null));
+    for (const index of indexes) (row[index] ??= []).push(date.getUTCMonth(), date.getUTCDate(), Number.parseInt(parts.year, 10) - table.year);
+  }
+}
+
+const { hijri, hebrew } = await libraryTables();
+extendTable(hijri, "islamic-umalqura", 2076, 1500);
+extendTable(hebrew, "hebrew", 2100, 5860);

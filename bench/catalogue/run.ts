@@ -7,7 +7,8 @@
  * A child process, pinned to core 0 when taskset exists, builds the service on a fresh test platform (a schema of
  * its own on PostgreSQL, or an in-memory PGlite), ingests every dataset of the service (timing each: rows per
  * second, the derived tables and vocabulary included) and listens. This process then drives it with autocannon
- * (20 connections) over each scenario and prints one JSON document. Each text search is run twice: as sent (repeats
+ * (20 connections) over each scenario, then, where wrk is installed, with wrk (20 connections, bench/lib/wrk.ts), and
+ * prints one JSON document. Each text search is run twice: as sent (repeats
  * answered by the answer cache) and with `Cache-Control: no-cache` (every search asked of the database). With BENCH_ISOLATE=1 (root), PostgreSQL, Redis
  * and this process move off core 0 during the load. BENCH_ONLY=<text> runs only the scenarios whose name contains it;
  * BENCH_PROFILE=<folder> writes the service's CPU profile there (node --cpu-prof).
@@ -17,10 +18,11 @@ import { createInterface } from "node:readline";
 import type { ServiceIngestion } from "@apiplat/catalogue";
 import { buildService, type ServiceManifest } from "@apiplat/service-kit";
 import { benchPlatform, ingestForBench, serveForBench } from "../lib/catalogue-bench.js";
-import { profilingFlags } from "../lib/closed-loop.js";
+import { serverNodeFlags } from "../lib/closed-loop.js";
 import { onCoreZero, withCoreZeroIsolated } from "../lib/cores.js";
 import { cpuSeconds } from "../lib/proc-cpu.js";
 import { runScenarios, type Scenario } from "../lib/scenarios.js";
+import { hasWrk, runWrk } from "../lib/wrk.js";
 
 /** A scenario as sent, then the same with `Cache-Control: no-cache`: every request asked of the database, not the answer cache. */
 function andUncached(scenario: Scenario): Scenario[] {
@@ -66,7 +68,7 @@ const SCENARIOS: Record<string, Scenario[]> = {
         (q) => `/search?q=${encodeURIComponent(q)}`,
       ),
     }),
-    distinctSearches(NEWS_WORDS, 60_000),
+    distinctSearches(NEWS_WORDS, 150_000),
     { name: "GET /search?country=us&category=politics (newest first)", paths: ["/search?country=us&category=politics"] },
     { name: "GET /top-headlines?country=us", paths: ["/top-headlines?country=us"] },
     { name: "GET /trending?window=7d", paths: ["/trending?window=7d"] },
@@ -89,7 +91,7 @@ const SCENARIOS: Record<string, Scenario[]> = {
         (q) => `/search?q=${encodeURIComponent(q)}`,
       ),
     }),
-    distinctSearches(VIDEO_WORDS, 30_000),
+    distinctSearches(VIDEO_WORDS, 100_000),
     { name: "GET /search?country=us&sort=views", paths: ["/search?country=us&sort=views"] },
     { name: "GET /trending?country=us", paths: ["/trending?country=us"] },
     { name: "GET /video/{id}", paths: ["/video/sXP6vliZIHI"] },
@@ -120,8 +122,12 @@ async function sequentialLatency(base: string, headers: Record<string, string>, 
   return { requests: count, p50_ms: at(0.5), p99_ms: at(0.99) };
 }
 
+function cpuPerRequest(cpu: number, total: number) {
+  return { server_cpu_ms_per_request: Math.round((cpu * 1000 * 100) / total) / 100, requests_per_server_cpu_second: Math.round(total / cpu) };
+}
+
 async function drive(name: string, seconds: number, embedded: boolean): Promise<void> {
-  const [command, ...commandArgs] = onCoreZero([process.execPath, ...profilingFlags(), "--import", "tsx", import.meta.filename, "--serve", name, embedded ? "embedded" : "postgres"]);
+  const [command, ...commandArgs] = onCoreZero([process.execPath, ...serverNodeFlags(), "--import", "tsx", import.meta.filename, "--serve", name, embedded ? "embedded" : "postgres"]);
   const child = spawn(command, commandArgs, {
     stdio: ["ignore", "pipe", "inherit"],
     env: process.env,
@@ -149,7 +155,12 @@ async function drive(name: string, seconds: number, embedded: boolean): Promise<
     const cpu = cpuSeconds(child.pid!) - cpuBefore;
     const total = loaded.total as number;
     // The server's own CPU per request: what one dedicated core would sustain, whatever else ran on the machine.
-    results.push({ ...loaded, one_caller: sequential, server_cpu_ms_per_request: Math.round((cpu * 1000 * 100) / total) / 100, requests_per_server_cpu_second: Math.round(total / cpu) });
+    results.push({ driver: "autocannon", ...loaded, one_caller: sequential, ...cpuPerRequest(cpu, total) });
+    if (!hasWrk) continue;
+    // The same load from wrk; searches nobody asked before continue where autocannon's stopped.
+    const wrkCpuBefore = cpuSeconds(child.pid!);
+    const fromWrk = runWrk(base, { ...headers, ...scenario.headers }, scenario.fresh ? scenario.paths.slice(total) : scenario.paths, { connections: 20, seconds });
+    results.push({ scenario: scenario.name, ...fromWrk, ...cpuPerRequest(cpuSeconds(child.pid!) - wrkCpuBefore, fromWrk.total) });
   }
   child.kill("SIGTERM");
   console.log(JSON.stringify({ service: name, database: embedded ? "PGlite (in-process)" : "PostgreSQL 15", when: new Date().toISOString(), ingestion, results }, null, 2));

@@ -9,7 +9,7 @@
  * and employee floors, industries, and pages of a sector.
  */
 import { fileURLToPath } from "node:url";
-import { driveClosedLoop, NO_CACHE, reportClosedLoop, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
+import { measureEndpoint, NO_CACHE, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -53,8 +53,7 @@ type Server = BenchServer & {
   total: { rows: number; seconds: number; rows_per_second: number };
 };
 
-const drive = (server: Server, nextPath: () => string, seconds: number, headers: Record<string, string> = {}) =>
-  driveClosedLoop(server, nextPath, seconds, CONCURRENCY, headers);
+const timing = { seconds: DURATION, warmUp: WARM_UP, callers: CONCURRENCY };
 
 const server = await startBenchServer<Server>("bench/company-data/server.ts", root);
 try {
@@ -67,8 +66,7 @@ try {
     ["/company/{id}", companyPath, {}],
     ["/domain/{domain}", domainPath, {}],
   ] as const) {
-    await drive(server, next, WARM_UP, headers);
-    reportClosedLoop(name, await drive(server, next, DURATION, headers));
+    await measureEndpoint(server, name, next, timing, headers);
   }
 } finally {
   server.stop();

@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { onCoreZero } from "./cores.js";
 import { cpuSeconds, descendantsOf, processTable } from "./proc-cpu.js";
+import { hasWrk, runWrk, type WrkResult } from "./wrk.js";
 
 export interface BenchServer {
   port: number;
@@ -15,13 +16,17 @@ export interface BenchServer {
   stop: () => void;
 }
 
-/** With BENCH_PROFILE=<folder>, the server writes its CPU profile there when it stops (node --cpu-prof). */
-export function profilingFlags(): string[] {
-  return process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+/**
+ * Node flags for the server alone: with BENCH_PROFILE=<folder> it writes its CPU profile there when it stops (node
+ * --cpu-prof); BENCH_SERVER_FLAGS adds flags of its own (space-separated, e.g. "--max-semi-space-size=64").
+ */
+export function serverNodeFlags(): string[] {
+  const profiling = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  return [...profiling, ...(process.env.BENCH_SERVER_FLAGS ?? "").split(" ").filter(Boolean)];
 }
 
 export async function startBenchServer<Extra extends object>(script: string, cwd: string): Promise<BenchServer & Extra> {
-  const command = onCoreZero([process.execPath, ...profilingFlags(), "--import", "tsx", script]);
+  const command = onCoreZero([process.execPath, ...serverNodeFlags(), "--import", "tsx", script]);
   const child = spawn(command[0], command.slice(1), { cwd, env: process.env, stdio: ["ignore", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout! });
   for await (const line of lines) {
@@ -84,4 +89,40 @@ export function reportClosedLoop(name: string, run: ClosedLoopRun): void {
   console.log(
     `${name}: ${sorted.length} requests, ${(sorted.length / run.seconds).toFixed(0)}/s, p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, max ${sorted.at(-1)!.toFixed(1)} ms; service CPU ${((run.cpu * 1000) / sorted.length).toFixed(2)} ms per request${run.childCpu * 1000 / sorted.length >= 0.01 ? ` (+ ${((run.childCpu * 1000) / sorted.length).toFixed(2)} ms in its child processes)` : ""}; statuses ${JSON.stringify(run.statuses)}, 5xx ${run.errors}`,
   );
+}
+
+/** Paths drawn for a wrk run: more than it sends in a run, so that a seeded mix keeps its proportions. */
+const WRK_PATHS = 200_000;
+
+/** The same load from wrk (bench/lib/wrk.ts): `callers` connections over paths drawn from `nextPath`, with the service's CPU. */
+export function driveWithWrk(server: BenchServer, nextPath: () => string, seconds: number, callers: number, extraHeaders: Record<string, string> = {}) {
+  const paths = Array.from({ length: WRK_PATHS }, nextPath);
+  const cpuBefore = cpuSeconds(server.pid);
+  const childCpuBefore = childrenCpuSeconds(server.pid);
+  const result = runWrk(`http://127.0.0.1:${server.port}`, { ...server.headers, ...extraHeaders }, paths, { connections: callers, seconds });
+  return { ...result, cpu: cpuSeconds(server.pid) - cpuBefore, childCpu: childrenCpuSeconds(server.pid) - childCpuBefore };
+}
+
+export function reportWrk(name: string, run: WrkResult & { cpu: number; childCpu: number }): void {
+  const perRequest = (cpu: number) => ((cpu * 1000) / Math.max(1, run.total)).toFixed(2);
+  const { p50, p90, p99, max } = run.latency_ms;
+  console.log(
+    `${name} [wrk]: ${run.total} requests, ${run.requests_per_second}/s, p50 ${p50} ms, p90 ${p90} ms, p99 ${p99} ms, max ${max} ms; service CPU ${perRequest(run.cpu)} ms per request${run.childCpu * 1000 / Math.max(1, run.total) >= 0.01 ? ` (+ ${perRequest(run.childCpu)} ms in its child processes)` : ""}; non-2xx ${run.non_2xx}, errors ${run.errors}`,
+  );
+}
+
+/**
+ * One endpoint: a warm-up, the closed loop of this process's own callers, then (where wrk is installed) the same
+ * load from wrk, which adds almost nothing of its own to the latencies.
+ */
+export async function measureEndpoint(
+  server: BenchServer,
+  name: string,
+  nextPath: () => string,
+  timing: { seconds: number; warmUp: number; callers: number },
+  headers: Record<string, string> = {},
+): Promise<void> {
+  await driveClosedLoop(server, nextPath, timing.warmUp, timing.callers, headers);
+  reportClosedLoop(name, await driveClosedLoop(server, nextPath, timing.seconds, timing.callers, headers));
+  if (hasWrk) reportWrk(name, driveWithWrk(server, nextPath, timing.seconds, timing.callers, headers));
 }

@@ -14,7 +14,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { loadavg } from "node:os";
-import { driveClosedLoop, NO_CACHE, reportClosedLoop, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
+import { measureEndpoint, NO_CACHE, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -55,8 +55,7 @@ type Server = BenchServer & {
   asins: { ca: string[]; reviewed: string[] };
 };
 
-const drive = (server: Server, nextPath: () => string, seconds: number, headers: Record<string, string> = {}) =>
-  driveClosedLoop(server, nextPath, seconds, CONCURRENCY, headers);
+const timing = { seconds: DURATION, warmUp: WARM_UP, callers: CONCURRENCY };
 
 const server = await startBenchServer<Server>("bench/product-data/server.ts", root);
 try {
@@ -69,8 +68,7 @@ try {
     ["/reviews/{asin}", () => `/reviews/${pick(server.asins.reviewed)}?sort=${pick(["recent", "helpful", "rating"])}`, {}],
   ];
   for (const [name, next, headers] of endpoints) {
-    await drive(server, next, WARM_UP, headers);
-    reportClosedLoop(name, await drive(server, next, DURATION, headers));
+    await measureEndpoint(server, name, next, timing, headers);
   }
 } finally {
   server.stop();

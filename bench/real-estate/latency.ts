@@ -8,7 +8,7 @@
  * by attributes at points of the three markets and by Sacramento and New York addresses.
  */
 import { fileURLToPath } from "node:url";
-import { driveClosedLoop, NO_CACHE, reportClosedLoop, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
+import { measureEndpoint, NO_CACHE, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
 import { seededRandom } from "../../services/real-estate/src/domain/valuation.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
@@ -46,8 +46,7 @@ type Server = BenchServer & {
   ingest: { source: string; rows: number; seconds: number; rows_per_second: number }[];
 };
 
-const drive = (server: Server, nextPath: () => string, seconds: number, headers: Record<string, string> = {}) =>
-  driveClosedLoop(server, nextPath, seconds, CONCURRENCY, headers);
+const timing = { seconds: DURATION, warmUp: WARM_UP, callers: CONCURRENCY };
 
 const server = await startBenchServer<Server>("bench/real-estate/server.ts", root);
 try {
@@ -60,8 +59,7 @@ try {
     ["/estimate", estimatePath, {}],
     ["/estimate (Cache-Control: no-cache)", estimatePath, NO_CACHE],
   ] as const) {
-    await drive(server, next, WARM_UP, headers);
-    reportClosedLoop(name, await drive(server, next, DURATION, headers));
+    await measureEndpoint(server, name, next, timing, headers);
   }
 } finally {
   server.stop();

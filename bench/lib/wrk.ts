@@ -43,11 +43,17 @@ end
 
 const ms = (microseconds: number) => Math.round(microseconds / 100) / 10;
 
+/** A path as an HTTP client sends it (a space or a quote percent-encoded, as fetch does); wrk sends paths verbatim. */
+function asSent(path: string): string {
+  const url = new URL(path, "http://127.0.0.1");
+  return url.pathname + url.search;
+}
+
 /** `connections` callers for `seconds` over `paths` (taken in turn) of `baseUrl`, with `headers` on every request. */
 export function runWrk(baseUrl: string, headers: Record<string, string>, paths: readonly string[], options: { connections: number; seconds: number }): WrkResult {
   const folder = mkdtempSync(join(tmpdir(), "bench-wrk-"));
   try {
-    writeFileSync(join(folder, "paths.txt"), paths.join("\n") + "\n");
+    writeFileSync(join(folder, "paths.txt"), paths.map(asSent).join("\n") + "\n");
     writeFileSync(join(folder, "turns.lua"), SCRIPT);
     const otherCores = cpus().length > 1 && canPin ? ["taskset", "-c", `1-${cpus().length - 1}`] : [];
     const headerFlags = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);

@@ -7,7 +7,7 @@ import { metering, meteringMigrations } from "@apiplat/metering";
 import { migrate, type MigrationSource } from "@apiplat/storage";
 import type { PlatformDeps } from "./deps.js";
 import { installDocs } from "./docs.js";
-import { installErrorHandling, sendFrameworkError } from "./error-handler.js";
+import { answerClientError, installErrorHandling, sendFrameworkError } from "./error-handler.js";
 import { installHealth, type ReadinessCheck } from "./health.js";
 import { FrontDoor, trustProxyFunction, type FrontRoute } from "./front-door.js";
 import { installMetrics } from "./metrics.js";
@@ -66,6 +66,8 @@ export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp
     requestTimeout: deps.config.requestTimeoutMs,
     // Errors Fastify raises before routing (a malformed %-escape, an over-long path parameter) leave in the envelope too.
     frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
+    // So do those Node's HTTP parser raises before a request exists (a raw space in the URL, oversized headers).
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, deps.config.requestTimeoutMs),
     // Behind nginx the client address comes from X-Forwarded-For, trusted only from the configured proxies.
     trustProxy: frontDoor.trust,
     serverFactory: frontDoor.serverFactory as never,

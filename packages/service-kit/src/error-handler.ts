@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
+import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, errorEnvelope, isApiError } from "@apiplat/errors";
+import { ApiError, errorEnvelope, isApiError, type ErrorDetail } from "@apiplat/errors";
 import { validationDetails } from "./validation.js";
 
 /** Codes of CONVENTIONS.md for client errors raised by Fastify or a plugin rather than by our code. */
@@ -78,4 +80,28 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
     .header("x-request-id", request.id)
     .type("application/json; charset=utf-8")
     .send(errorEnvelope(apiError.code, apiError.message, request.id, apiError.details));
+}
+
+/**
+ * What Node's HTTP parser refuses before any request exists (Fastify's `clientErrorHandler`): a request line or header
+ * that is not HTTP (a raw space in the URL), headers over Node's size limit, a request that did not arrive in time.
+ * Answered in the envelope, with a request id of its own, before the connection closes.
+ */
+function clientErrorResponse(error: NodeJS.ErrnoException, requestTimeoutMs: number): string {
+  const [status, reason, code, message, details]: [number, string, string, string, ErrorDetail[] | undefined] =
+    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? [408, "Request Timeout", "REQUEST_TIMEOUT", `The request did not arrive in full within ${requestTimeoutMs / 1000} seconds.`, undefined]
+      : error.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "Request Header Fields Too Large", "PAYLOAD_TOO_LARGE", "The request's headers are too large.", [{ field: "headers", issue: "must be at most 16 KB in all" }]]
+        : [400, "Bad Request", "VALIDATION_ERROR", "The request is not well-formed HTTP: percent-encode spaces and other reserved characters in the URL (a space is %20).", [{ field: "request", issue: "must be a well-formed HTTP/1.1 request" }]];
+  const requestId = randomUUID();
+  const body = JSON.stringify(errorEnvelope(code, message, requestId, details));
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/** Fastify's `clientErrorHandler`: the envelope above, unless the client is already gone (as Fastify's own does). */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket, requestTimeoutMs: number): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  if (socket.writable) socket.write(clientErrorResponse(error, requestTimeoutMs));
+  socket.destroy(error);
 }

@@ -103,6 +103,31 @@ describe("errors Fastify raises before routing", () => {
   });
 });
 
+describe("requests Node's HTTP parser refuses", () => {
+  /** The raw answer to `head`, parsed: status, headers (lower-case) and the JSON body. */
+  async function rawAnswer(head: string) {
+    const { answer } = await slowClient(head, null);
+    const [top, body] = answer.split("\r\n\r\n");
+    const [statusLine, ...headerLines] = top.split("\r\n");
+    const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+    return { status: Number(statusLine.split(" ")[1]), headers, body };
+  }
+
+  it("answers a raw space in the URL with a 400 in the envelope, naming what to fix", async () => {
+    const { status, headers, body } = await rawAnswer("GET /ping?q=two words HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(status).toBe(400);
+    const error = expectEnvelope(400, body, headers);
+    expect(error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "request" }] });
+    expect(error.message).toContain("%20");
+  });
+
+  it("answers headers over Node's 16 KB with a 431 in the envelope", async () => {
+    const { status, headers, body } = await rawAnswer(`GET /ping HTTP/1.1\r\nHost: x\r\nx-big: ${"a".repeat(17 * 1024)}\r\n\r\n`);
+    expect(status).toBe(431);
+    expect(expectEnvelope(431, body, headers)).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: [{ field: "headers", issue: "must be at most 16 KB in all" }] });
+  });
+});
+
 /** Opens a connection, writes `head`, then trickles or withholds the rest; resolves with when the server hung up. */
 function slowClient(head: string, trickle: { everyMs: number } | null): Promise<{ closedAfterMs: number; answer: string }> {
   return new Promise((resolve) => {
@@ -132,6 +157,7 @@ describe("slow clients", () => {
     expect(closedAfterMs).toBeGreaterThanOrEqual(1_900);
     expect(closedAfterMs).toBeLessThan(6_000);
     expect(answer === "" || answer.startsWith("HTTP/1.1 408")).toBe(true);
+    if (answer) expect(JSON.parse(answer.split("\r\n\r\n")[1]).error).toMatchObject({ code: "REQUEST_TIMEOUT", message: "The request did not arrive in full within 2 seconds." });
   });
 
   it("cuts off a client that trickles its body a byte at a time", async () => {

@@ -1,5 +1,10 @@
+import { realpathSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { defineService, type BackgroundWork, type ServiceApp } from "@apiplat/service-kit";
 import { DATA_VERSION, HolidayCache } from "./cache/holiday-cache.js";
+import { extendLibraryTables, type MonthTable } from "./domain/calendar-tables.js";
 import { HolidayEngine } from "./domain/engine.js";
 import { countryNamesIndex } from "./domain/suggest.js";
 import { MAX_YEAR } from "./domain/types.js";
@@ -8,6 +13,18 @@ import { readSettings, type PublicHolidaysSettings } from "./settings.js";
 
 /** Building the engine parses every country's rules once (~0.1 s); apps in one process share it. */
 let sharedEngine: HolidayEngine | undefined;
+let tablesExtended: Promise<void> | undefined;
+
+/**
+ * date-holidays-parser's month tables: the module instances its Islamic and Hebrew calendars read (not among its
+ * exports, so reached by file), extended once per process (domain/calendar-tables.ts says why).
+ */
+async function extendEngineTables(): Promise<void> {
+  const holidaysDir = dirname(realpathSync(createRequire(import.meta.url).resolve("date-holidays/package.json")));
+  const parserDir = dirname(realpathSync(createRequire(join(holidaysDir, "package.json")).resolve("date-holidays-parser/package.json")));
+  const table = async (file: string) => ((await import(pathToFileURL(join(parserDir, "src/internal", file)).href)) as { calendar: MonthTable }).calendar;
+  extendLibraryTables({ hijri: await table("hijri-calendar.js"), hebrew: await table("hebrew-calendar.js") });
+}
 
 export default defineService<PublicHolidaysSettings>({
   name: "public-holidays",
@@ -15,6 +32,7 @@ export default defineService<PublicHolidaysSettings>({
   settings: readSettings,
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, background }) {
+    await (tablesExtended ??= extendEngineTables());
     const engine = (sharedEngine ??= new HolidayEngine());
     countryNamesIndex(); // built once up front rather than on the first unknown country
     const cache = new HolidayCache(engine, platform.kv, platform.now, (error) =>

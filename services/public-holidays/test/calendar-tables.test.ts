@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService } from "@apiplat/testing";
 import { megaCaller, type Caller } from "./helpers.js";
 import service from "../src/service.js";
+import { extendTable, type MonthTable } from "../src/domain/calendar-tables.js";
 
 /**
  * date-holidays' Islamic month table ends with 1500 AH (2077) and its Hebrew one with 2100; the service adds the
@@ -43,5 +44,17 @@ describe("lunar holidays in every year up to 2100", () => {
   it("2100 has its Hebrew holidays, Yom Kippur 5861 included (Israel)", async () => {
     expect(await holidays("IL", 2100, /Yom Kippur/)).toEqual([[gregorianOf("hebrew", "5861", "Tishri", "10"), "calculated"]]);
     expect(await holidays("IL", 2100, /^Passover \(Pesach\)$/)).toEqual([[gregorianOf("hebrew", "5860", "Nisan", "15"), "calculated"]]);
+  });
+});
+
+describe("extending a month table", () => {
+  it("adds each month's first day once, however often it runs (Tishri 5861 begins 4 October 2100)", () => {
+    const table = { year: 5729 } as MonthTable;
+    extendTable(table, "hebrew", 2100, 5860);
+    extendTable(table, "hebrew", 2100, 5860);
+    expect(table[2100][6]).toEqual([9, 4, 132]);
+    // A common year's Adar is the table's Adar I and Adar II alike (5861 has one Adar, from 2 March 2101).
+    expect([table[2101][11], table[2101][12]]).toEqual([[2, 2, 132], [2, 2, 132]]);
+    expect(table[2100][0]).toBeNull(); // Nisan 5860 is the library's own row, not added
   });
 });

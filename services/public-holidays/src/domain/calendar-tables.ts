@@ -3,15 +3,11 @@
  * internal/hijri-calendar.js and hebrew-calendar.js). The Islamic table ends with 1500 AH (late 2077) and the Hebrew
  * one with 2100, and a year's holidays need the next year's row too: without more, every Islamic holiday is missing
  * from 2077 on and every Hebrew one in 2100, though the API serves years up to 2100. The rows the tables lack are added
- * once, at load, from ICU's calendars (Intl.DateTimeFormat): Umm al-Qura for the Islamic months after 1500 AH (so
- * those dates are calculated by another method than the library's, which differs by a day in about a third of
- * months), and the Hebrew calendar, which is arithmetic, for 5861 AM on.
+ * when the service is built (service.ts hands in the library's table modules), from ICU's calendars
+ * (Intl.DateTimeFormat): Umm al-Qura for the Islamic months after 1500 AH (so those dates are calculated by another
+ * method than the library's, which differs by a day in about a third of months), and the Hebrew calendar, which is
+ * arithmetic, for 5861 AM on. Extending twice adds nothing more.
  */
-import { realpathSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-
 /** A table row per Gregorian year: per month of the other calendar, [month0, day, yearOffset, ...] of its first days. */
 export type MonthTable = Record<number, (number[] | null)[]> & { year: number };
 
@@ -23,15 +19,6 @@ const HEBREW_INDEXES: Record<string, number[]> = {
   Nisan: [0], Iyar: [1], Sivan: [2], Tamuz: [3], Av: [4], Elul: [5], Tishri: [6], Heshvan: [7], Kislev: [8], Tevet: [9],
   Shevat: [10], "Adar I": [11], "Adar II": [12], Adar: [11, 12],
 };
-
-/** The library's own table modules: the instances its Hijri and Hebrew calendars read. */
-async function libraryTables(): Promise<{ hijri: MonthTable; hebrew: MonthTable }> {
-  const fromService = createRequire(import.meta.url);
-  const holidaysDir = dirname(realpathSync(fromService.resolve("date-holidays/package.json")));
-  const parserDir = dirname(realpathSync(createRequire(join(holidaysDir, "package.json")).resolve("date-holidays-parser/package.json")));
-  const load = async (file: string) => ((await import(pathToFileURL(join(parserDir, "src/internal", file)).href)) as { calendar: MonthTable }).calendar;
-  return { hijri: await load("hijri-calendar.js"), hebrew: await load("hebrew-calendar.js") };
-}
 
 /**
  * Adds to `table` the first day of every month that ICU's `calendar` starts from `fromYear` to the year after the last
@@ -46,10 +33,21 @@ export function extendTable(table: MonthTable, calendar: "islamic-umalqura" | "h
     if (!indexes) throw new Error(`unknown ${calendar} month ${parts.month}`);
     const date = new Date(time);
     const row = (table[date.getUTCFullYear()] ??= Array.from({ length: calendar === "hebrew" ? 13 : 12 }, () => null));
-    for (const index of indexes) (row[index] ??= []).push(date.getUTCMonth(), date.getUTCDate(), Number.parseInt(parts.year, 10) - table.year);
+    const entry = [date.getUTCMonth(), date.getUTCDate(), Number.parseInt(parts.year, 10) - table.year];
+    for (const index of indexes) {
+      const firstDays = (row[index] ??= []);
+      if (!hasEntry(firstDays, entry)) firstDays.push(...entry);
+    }
   }
 }
 
-const { hijri, hebrew } = await libraryTables();
-extendTable(hijri, "islamic-umalqura", 2076, 1500);
-extendTable(hebrew, "hebrew", 2100, 5860);
+function hasEntry(firstDays: readonly number[], [month, day, offset]: number[]): boolean {
+  for (let i = 0; i < firstDays.length; i += 3) if (firstDays[i] === month && firstDays[i + 1] === day && firstDays[i + 2] === offset) return true;
+  return false;
+}
+
+/** The rows date-holidays' Islamic table (to 1500 AH) and Hebrew table (to 5860 AM) lack, up to the last served year. */
+export function extendLibraryTables({ hijri, hebrew }: { hijri: MonthTable; hebrew: MonthTable }): void {
+  extendTable(hijri, "islamic-umalqura", 2076, 1500);
+  extendTable(hebrew, "hebrew", 2100, 5860);
+}

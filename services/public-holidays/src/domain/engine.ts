@@ -1,5 +1,4 @@
 import Holidays, { type HolidaysTypes } from "date-holidays";
-import "./calendar-tables.js";
 import { localDate, localDateTime } from "./calendar.js";
 import { ADDED_COUNTRIES, CORRECTIONS } from "./corrections/index.js";
 import { appliesIn, type AddedCountry, type Correction } from "./corrections/types.js";

@@ -83,11 +83,18 @@ export async function driveClosedLoop(
   return { latencies, errors, statuses, cpu: cpuSeconds(server.pid) - cpuBefore, childCpu: childrenCpuSeconds(server.pid) - childCpuBefore, seconds };
 }
 
+/** The service's CPU per request, and its child processes' (PGlite's server) where they did any work. */
+function serviceCpu({ cpu, childCpu }: { cpu: number; childCpu: number }, requests: number): string {
+  const perRequest = (seconds: number) => (seconds * 1000) / Math.max(1, requests);
+  const children = perRequest(childCpu) >= 0.01 ? ` (+ ${perRequest(childCpu).toFixed(2)} ms in its child processes)` : "";
+  return `service CPU ${perRequest(cpu).toFixed(2)} ms per request${children}`;
+}
+
 export function reportClosedLoop(name: string, run: ClosedLoopRun): void {
   const sorted = [...run.latencies].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
   console.log(
-    `${name}: ${sorted.length} requests, ${(sorted.length / run.seconds).toFixed(0)}/s, p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, max ${sorted.at(-1)!.toFixed(1)} ms; service CPU ${((run.cpu * 1000) / sorted.length).toFixed(2)} ms per request${run.childCpu * 1000 / sorted.length >= 0.01 ? ` (+ ${((run.childCpu * 1000) / sorted.length).toFixed(2)} ms in its child processes)` : ""}; statuses ${JSON.stringify(run.statuses)}, 5xx ${run.errors}`,
+    `${name}: ${sorted.length} requests, ${(sorted.length / run.seconds).toFixed(0)}/s, p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, max ${sorted.at(-1)!.toFixed(1)} ms; ${serviceCpu(run, sorted.length)}; statuses ${JSON.stringify(run.statuses)}, 5xx ${run.errors}`,
   );
 }
 
@@ -104,10 +111,9 @@ export function driveWithWrk(server: BenchServer, nextPath: () => string, second
 }
 
 export function reportWrk(name: string, run: WrkResult & { cpu: number; childCpu: number }): void {
-  const perRequest = (cpu: number) => ((cpu * 1000) / Math.max(1, run.total)).toFixed(2);
   const { p50, p90, p99, max } = run.latency_ms;
   console.log(
-    `${name} [wrk]: ${run.total} requests, ${run.requests_per_second}/s, p50 ${p50} ms, p90 ${p90} ms, p99 ${p99} ms, max ${max} ms; service CPU ${perRequest(run.cpu)} ms per request${run.childCpu * 1000 / Math.max(1, run.total) >= 0.01 ? ` (+ ${perRequest(run.childCpu)} ms in its child processes)` : ""}; non-2xx ${run.non_2xx}, errors ${run.errors}`,
+    `${name} [wrk]: ${run.total} requests, ${run.requests_per_second}/s, p50 ${p50} ms, p90 ${p90} ms, p99 ${p99} ms, max ${max} ms; ${serviceCpu(run, run.total)}; non-2xx ${run.non_2xx}, errors ${run.errors}`,
   );
 }
 

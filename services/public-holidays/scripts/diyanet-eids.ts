@@ -6,6 +6,7 @@
  *   bash scripts/pnpm.sh exec tsx services/public-holidays/scripts/diyanet-eids.ts
  */
 import { writeFileSync } from "node:fs";
+import { monthStarts } from "../src/domain/calendar-tables.js";
 import type { EidFirstDay } from "../src/domain/corrections/countries/tr-calculated-eids.js";
 import { monthStart } from "./diyanet-criterion.js";
 
@@ -13,19 +14,17 @@ export const FIRST_CALCULATED_YEAR = 2027;
 export const LAST_CALCULATED_YEAR = 2100;
 
 const DAY = 86_400_000;
-const SHAWWAL = 10;
-const DHU_AL_HIJJAH = 12;
-const hijri = new Intl.DateTimeFormat("en-u-ca-islamic-umalqura", { timeZone: "UTC", year: "numeric", month: "numeric", day: "numeric" });
+const SHAWWAL = "10";
+const DHU_AL_HIJJAH = "12";
 
 /** Both Eids of every year from `from` to `to`, by the criterion; the Umm al-Qura calendar only says which new moon. */
 export function calculatedEids(from: number, to: number): EidFirstDay[] {
   const eids: EidFirstDay[] = [];
-  // A month's conjunction lies within three days of its Umm al-Qura first day; start early enough to catch a January Eid.
-  for (let day = Date.UTC(from - 1, 11, 1); day <= Date.UTC(to, 11, 31); day += DAY) {
-    const parts = Object.fromEntries(hijri.formatToParts(new Date(day)).map((part) => [part.type, part.value]));
-    if (parts.day !== "1" || (Number(parts.month) !== SHAWWAL && Number(parts.month) !== DHU_AL_HIJJAH)) continue;
-    const start = Date.parse(monthStart(new Date(day)).firstDay);
-    const fitr = Number(parts.month) === SHAWWAL;
+  // A month's conjunction lies within three days of its Umm al-Qura first day; the year before catches a January Eid.
+  for (const { date, month } of monthStarts("islamic-umalqura", from - 1, to)) {
+    if (month !== SHAWWAL && month !== DHU_AL_HIJJAH) continue;
+    const fitr = month === SHAWWAL;
+    const start = Date.parse(monthStart(date).firstDay);
     const firstDay = new Date(fitr ? start : start + 9 * DAY).toISOString().slice(0, 10);
     const year = Number(firstDay.slice(0, 4));
     if (year >= from && year <= to) eids.push({ kind: fitr ? "fitr" : "adha", firstDay });

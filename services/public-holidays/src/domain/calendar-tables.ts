@@ -25,19 +25,29 @@ const HEBREW_INDEXES: Record<string, number[]> = {
  * served one, for the months of its years after `lastTableYear` (the table's own months are kept as they are).
  */
 export function extendTable(table: MonthTable, calendar: "islamic-umalqura" | "hebrew", fromYear: number, lastTableYear: number): void {
-  const format = new Intl.DateTimeFormat(`en-u-ca-${calendar}`, { timeZone: "UTC", year: "numeric", month: calendar === "hebrew" ? "long" : "numeric", day: "numeric" });
-  for (let time = Date.UTC(fromYear, 0, 1); time < Date.UTC(LAST_SERVED_YEAR + 2, 0, 1); time += DAY) {
-    const parts = Object.fromEntries(format.formatToParts(new Date(time)).map((part) => [part.type, part.value]));
-    if (parts.day !== "1" || Number.parseInt(parts.year, 10) <= lastTableYear) continue;
-    const indexes = calendar === "hebrew" ? HEBREW_INDEXES[parts.month] : [Number(parts.month) - 1];
-    if (!indexes) throw new Error(`unknown ${calendar} month ${parts.month}`);
-    const date = new Date(time);
+  for (const { date, year, month } of monthStarts(calendar, fromYear, LAST_SERVED_YEAR + 1)) {
+    if (year <= lastTableYear) continue;
+    const indexes = calendar === "hebrew" ? HEBREW_INDEXES[month] : [Number(month) - 1];
+    if (!indexes) throw new Error(`unknown ${calendar} month ${month}`);
     const row = (table[date.getUTCFullYear()] ??= Array.from({ length: calendar === "hebrew" ? 13 : 12 }, () => null));
-    const entry = [date.getUTCMonth(), date.getUTCDate(), Number.parseInt(parts.year, 10) - table.year];
+    const entry = [date.getUTCMonth(), date.getUTCDate(), year - table.year];
     for (const index of indexes) {
       const firstDays = (row[index] ??= []);
       if (!hasEntry(firstDays, entry)) firstDays.push(...entry);
     }
+  }
+}
+
+/**
+ * The first day of every month of ICU's `calendar` that begins in the Gregorian years `from` to `to`: its date (UTC),
+ * and the month's year and month there (a number, or the Hebrew month's name).
+ */
+export function* monthStarts(calendar: "islamic-umalqura" | "hebrew", from: number, to: number): Generator<{ date: Date; year: number; month: string }> {
+  const format = new Intl.DateTimeFormat(`en-u-ca-${calendar}`, { timeZone: "UTC", year: "numeric", month: calendar === "hebrew" ? "long" : "numeric", day: "numeric" });
+  for (let time = Date.UTC(from, 0, 1); time < Date.UTC(to + 1, 0, 1); time += DAY) {
+    const date = new Date(time);
+    const parts = Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
+    if (parts.day === "1") yield { date, year: Number.parseInt(parts.year, 10), month: parts.month };
   }
 }
 

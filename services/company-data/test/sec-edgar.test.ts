@@ -59,7 +59,6 @@ function source(options: { ciks: number[]; requestsPerSecond: number; allowLoopb
   });
 }
 
-const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
 
 describe("SEC EDGAR adapter", () => {
   it("loads the ticker list and a company's submissions, names SEC EDGAR as their source, and skips a CIK SEC does not have", async () => {
@@ -97,9 +96,10 @@ describe("SEC EDGAR adapter", () => {
     expect(requests).toHaveLength(ciks.length + 1);
     const arrivals = requests.map((r) => r.at);
     // SEC's limit as SEC sees it: never 11 arrivals within one second. (The adapter starts requests 105 ms apart; an
-    // unpaced one would send these within a few milliseconds.)
-    expect(Math.min(...gaps(arrivals))).toBeGreaterThanOrEqual(80);
+    // unpaced one would send these within a few milliseconds.) One gap alone can be short on a loaded machine, when a
+    // request's arrival was delayed and the next one's was not: the window and the mean gap are what the pacing sets.
     for (let i = 0; i + 10 < arrivals.length; i++) expect(arrivals[i + 10] - arrivals[i]).toBeGreaterThan(1000);
+    expect((arrivals.at(-1)! - arrivals[0]) / (arrivals.length - 1)).toBeGreaterThanOrEqual(100);
   }, 120_000);
 
   it("goes through the outbound guard: without loopback allowed, nothing is fetched", async () => {

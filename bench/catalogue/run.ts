@@ -11,15 +11,13 @@
  * prints one JSON document. Each text search is run twice: as sent (repeats
  * answered by the answer cache) and with `Cache-Control: no-cache` (every search asked of the database). With BENCH_ISOLATE=1 (root), PostgreSQL, Redis
  * and this process move off core 0 during the load. BENCH_ONLY=<text> runs only the scenarios whose name contains it;
- * BENCH_PROFILE=<folder> writes the service's CPU profile there (node --cpu-prof).
+ * BENCH_PROFILE=<folder> writes the service's CPU profile there (node --cpu-prof); BENCH_DRIVER=wrk drives with wrk alone.
  */
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import type { ServiceIngestion } from "@apiplat/catalogue";
 import { buildService, type ServiceManifest } from "@apiplat/service-kit";
 import { benchPlatform, ingestForBench, serveForBench } from "../lib/catalogue-bench.js";
-import { serverNodeFlags } from "../lib/closed-loop.js";
-import { onCoreZero, withCoreZeroIsolated } from "../lib/cores.js";
+import { startBenchServer } from "../lib/closed-loop.js";
+import { withCoreZeroIsolated } from "../lib/cores.js";
 import { cpuSeconds } from "../lib/proc-cpu.js";
 import { runScenarios, type Scenario } from "../lib/scenarios.js";
 import { hasWrk, runWrk } from "../lib/wrk.js";
@@ -127,16 +125,8 @@ function cpuPerRequest(cpu: number, total: number) {
 }
 
 async function drive(name: string, seconds: number, embedded: boolean): Promise<void> {
-  const [command, ...commandArgs] = onCoreZero([process.execPath, ...serverNodeFlags(), "--import", "tsx", import.meta.filename, "--serve", name, embedded ? "embedded" : "postgres"]);
-  const child = spawn(command, commandArgs, {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: process.env,
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  const { port, headers, ingestion } = JSON.parse(line) as { port: number; headers: Record<string, string>; ingestion: unknown[] };
+  const server = await startBenchServer<{ ingestion: unknown[] }>(import.meta.filename, process.cwd(), ["--serve", name, embedded ? "embedded" : "postgres"]);
+  const { port, headers, ingestion } = server;
   const base = `http://127.0.0.1:${port}`;
   // A scenario of searches nobody asked before is warmed with its first only.
   for (const scenario of SCENARIOS[name]) for (const path of scenario.fresh ? scenario.paths.slice(0, 1) : scenario.paths) {
@@ -146,23 +136,26 @@ async function drive(name: string, seconds: number, embedded: boolean): Promise<
   const results = [];
   const only = process.env.BENCH_ONLY;
   for (const scenario of SCENARIOS[name].filter((s) => !only || s.name.includes(only))) {
-    // A fresh scenario's one-caller sample takes paths from its end, which the load does not reach.
-    const sequential = await sequentialLatency(base, { ...headers, ...scenario.headers }, scenario.fresh ? scenario.paths.slice(-100) : scenario.paths, 100);
-    const cpuBefore = cpuSeconds(child.pid!);
-    const [loaded] = await withCoreZeroIsolated(process.env.BENCH_ISOLATE === "1", () =>
-      runScenarios(base, headers, [scenario], { connections: 20, seconds }),
-    );
-    const cpu = cpuSeconds(child.pid!) - cpuBefore;
-    const total = loaded.total as number;
-    // The server's own CPU per request: what one dedicated core would sustain, whatever else ran on the machine.
-    results.push({ driver: "autocannon", ...loaded, one_caller: sequential, ...cpuPerRequest(cpu, total) });
+    let total = 0;
+    if (process.env.BENCH_DRIVER !== "wrk") {
+      // A fresh scenario's one-caller sample takes paths from its end, which the load does not reach.
+      const sequential = await sequentialLatency(base, { ...headers, ...scenario.headers }, scenario.fresh ? scenario.paths.slice(-100) : scenario.paths, 100);
+      const cpuBefore = cpuSeconds(server.pid);
+      const [loaded] = await withCoreZeroIsolated(process.env.BENCH_ISOLATE === "1", () =>
+        runScenarios(base, headers, [scenario], { connections: 20, seconds }),
+      );
+      const cpu = cpuSeconds(server.pid) - cpuBefore;
+      total = loaded.total as number;
+      // The server's own CPU per request: what one dedicated core would sustain, whatever else ran on the machine.
+      results.push({ driver: "autocannon", ...loaded, one_caller: sequential, ...cpuPerRequest(cpu, total) });
+    }
     if (!hasWrk) continue;
     // The same load from wrk; searches nobody asked before continue where autocannon's stopped.
-    const wrkCpuBefore = cpuSeconds(child.pid!);
+    const wrkCpuBefore = cpuSeconds(server.pid);
     const fromWrk = runWrk(base, { ...headers, ...scenario.headers }, scenario.fresh ? scenario.paths.slice(total) : scenario.paths, { connections: 20, seconds });
-    results.push({ scenario: scenario.name, ...fromWrk, ...cpuPerRequest(cpuSeconds(child.pid!) - wrkCpuBefore, fromWrk.total) });
+    results.push({ scenario: scenario.name, ...fromWrk, ...cpuPerRequest(cpuSeconds(server.pid) - wrkCpuBefore, fromWrk.total) });
   }
-  child.kill("SIGTERM");
+  server.stop();
   console.log(JSON.stringify({ service: name, database: embedded ? "PGlite (in-process)" : "PostgreSQL 15", when: new Date().toISOString(), ingestion, results }, null, 2));
 }
 

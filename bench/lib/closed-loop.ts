@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { onCoreZero } from "./cores.js";
+import { onCoreZero, withCoreZeroIsolated } from "./cores.js";
 import { cpuSeconds, descendantsOf, processTable } from "./proc-cpu.js";
 import { hasWrk, runWrk, type WrkResult } from "./wrk.js";
 
@@ -25,15 +25,22 @@ export function serverNodeFlags(): string[] {
   return [...profiling, ...(process.env.BENCH_SERVER_FLAGS ?? "").split(" ").filter(Boolean)];
 }
 
-export async function startBenchServer<Extra extends object>(script: string, cwd: string): Promise<BenchServer & Extra> {
-  const command = onCoreZero([process.execPath, ...serverNodeFlags(), "--import", "tsx", script]);
+export async function startBenchServer<Extra extends object>(script: string, cwd: string, args: string[] = []): Promise<BenchServer & Extra> {
+  const command = onCoreZero([process.execPath, ...serverNodeFlags(), "--import", "tsx", script, ...args]);
   const child = spawn(command[0], command.slice(1), { cwd, env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+  // What the server prints after its JSON line (e.g. --trace-gc's lines) goes to this process's standard error; the
+  // pipe is read to its end, so the server never blocks on a full one.
   const lines = createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    if (!line.startsWith("{")) continue;
-    return { ...JSON.parse(line), pid: child.pid!, stop: () => child.kill("SIGTERM") };
-  }
-  throw new Error("the benchmark server ended before listening");
+  return new Promise((resolve, reject) => {
+    let listening = false;
+    lines.on("line", (line) => {
+      if (listening) return void process.stderr.write(`${line}\n`);
+      if (!line.startsWith("{")) return;
+      listening = true;
+      resolve({ ...JSON.parse(line), pid: child.pid!, stop: () => child.kill("SIGTERM") });
+    });
+    lines.on("close", () => listening || reject(new Error("the benchmark server ended before listening")));
+  });
 }
 
 export interface ClosedLoopRun {
@@ -119,7 +126,9 @@ export function reportWrk(name: string, run: WrkResult & { cpu: number; childCpu
 
 /**
  * One endpoint: a warm-up, the closed loop of this process's own callers, then (where wrk is installed) the same
- * load from wrk, which adds almost nothing of its own to the latencies.
+ * load from wrk, which adds almost nothing of its own to the latencies. BENCH_ONLY=<text> measures only the endpoints
+ * whose name contains it; BENCH_DRIVER=wrk skips the JavaScript driver; BENCH_ISOLATE=1 (root) keeps PostgreSQL, Redis and
+ * the drivers off the service's core while they run (bench/lib/cores.ts).
  */
 export async function measureEndpoint(
   server: BenchServer,
@@ -128,7 +137,10 @@ export async function measureEndpoint(
   timing: { seconds: number; warmUp: number; callers: number },
   headers: Record<string, string> = {},
 ): Promise<void> {
+  if (process.env.BENCH_ONLY && !name.includes(process.env.BENCH_ONLY)) return;
   await driveClosedLoop(server, nextPath, timing.warmUp, timing.callers, headers);
-  reportClosedLoop(name, await driveClosedLoop(server, nextPath, timing.seconds, timing.callers, headers));
-  if (hasWrk) reportWrk(name, driveWithWrk(server, nextPath, timing.seconds, timing.callers, headers));
+  await withCoreZeroIsolated(process.env.BENCH_ISOLATE === "1", async () => {
+    if (process.env.BENCH_DRIVER !== "wrk") reportClosedLoop(name, await driveClosedLoop(server, nextPath, timing.seconds, timing.callers, headers));
+    if (hasWrk) reportWrk(name, driveWithWrk(server, nextPath, timing.seconds, timing.callers, headers));
+  });
 }

@@ -69,11 +69,11 @@ export function pageOf(query: Record<string, unknown> & { cursor?: string; limit
 }
 
 /** The page's metadata: a next cursor only when more results follow (and are within reach). */
-export function pageInfo(page: Page, total: number): { limit: number; next_cursor: string | null; total_results: number } {
+export function pageInfo(page: Page, total: number): { total_results: number; limit: number; next_cursor: string | null } {
   const next = page.offset + page.limit;
   return {
+    total_results: total,
     limit: page.limit,
     next_cursor: next < total && next <= MAX_OFFSET ? encodeCursor(next, page.fingerprint) : null,
-    total_results: total,
   };
 }

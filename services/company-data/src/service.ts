@@ -55,6 +55,8 @@ export default defineService<CompanyDataSettings, CompanyDataInject>({
       tables: ["sec_tickers", "fortune_companies"],
       autoLoad: settings.autoLoad,
       live: live && { source: live, intervalMs: settings.secFetchIntervalMs, logLine: "company-data: SEC EDGAR fetched" },
+      // Profiles are answered from stored JSON (in jsonb's key order, with internal fields): the schemas choose and order them.
+      serializeAsWritten: false,
       async routes(scope) {
         await scope.register(searchRoutes, { db, companies: companySearchReader(db) });
         await scope.register(companyRoutes, { db });

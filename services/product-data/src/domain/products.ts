@@ -218,7 +218,8 @@ export function ratingBreakdown(counts: ReadonlyMap<number, number>): RatingBrea
     const n = counts.get(index + 1) ?? 0;
     return [name, { count: n, percent: total === 0 ? 0 : Math.round((n / total) * 100) }] as const;
   });
-  return Object.fromEntries(entries) as RatingBreakdown;
+  // Five stars first, as Rainforest and Amazon show the breakdown.
+  return Object.fromEntries(entries.reverse()) as RatingBreakdown;
 }
 
 /** The mean of the ratings to two decimals, halves rounded up (as PostgreSQL's round does); null without any. */

@@ -40,8 +40,8 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebRoutesOptions> = async (app
           link: hit.url,
           displayed_link: displayedLink(hit.url),
           ...splitHighlights(hit.marked ?? ""),
-          ...(hit.published_at ? { date: hit.published_at.toISOString() } : {}),
           source: siteName(hit.dataset, hit.url),
+          ...(hit.published_at ? { date: hit.published_at.toISOString() } : {}),
         })),
         related_searches: related.map((query) => ({ query, link: `/search?q=${encodeURIComponent(query)}` })),
       });

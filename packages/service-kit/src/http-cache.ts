@@ -41,7 +41,7 @@ export function sendSerializedData(reply: FastifyReply, json: string): FastifyRe
 }
 
 export interface RenderedCacheOptions {
-  /** Total characters kept (default 32 MiB). */
+  /** Total characters (or bytes, for answers kept as bytes) kept (default 32 MiB). */
   maxChars?: number;
   /** Entries kept (default unbounded). */
   maxEntries?: number;
@@ -54,10 +54,12 @@ export interface RenderedCacheOptions {
 /**
  * Answers already serialized to JSON, by a key that names everything they depend on (an ETag, a data version and the
  * question), least recently used evicted first. The big answers cost more to serialize than everything else a request
- * does, so a hot one is rendered once and then sent as is (with sendSerializedData).
+ * does, so a hot one is rendered once and then sent as is (with sendSerializedData). An answer is kept as text, or as
+ * its UTF-8 bytes (`RenderedCache<Buffer>`), which live outside the JavaScript heap and cost its garbage collector
+ * nothing while kept.
  */
-export class RenderedCache {
-  private readonly entries = new Map<string, { json: string; stored: number; expires: number }>();
+export class RenderedCache<Answer extends string | Uint8Array = string> {
+  private readonly entries = new Map<string, { json: Answer; stored: number; expires: number }>();
   private chars = 0;
   private readonly maxChars: number;
   private readonly maxEntries: number;
@@ -72,12 +74,12 @@ export class RenderedCache {
   }
 
   /** The kept answer for `key`, if any and still fresh. */
-  get(key: string): string | undefined {
+  get(key: string): Answer | undefined {
     return this.getWithAge(key)?.json;
   }
 
   /** The kept answer for `key` with how long ago it was kept, if any and still fresh. */
-  getWithAge(key: string): { json: string; ageMs: number } | undefined {
+  getWithAge(key: string): { json: Answer; ageMs: number } | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.forget(key);
@@ -95,7 +97,7 @@ export class RenderedCache {
   }
 
   /** Keeps an answer (unless longer than maxEntryChars), evicting the least recently used beyond the bounds. */
-  set(key: string, json: string): void {
+  set(key: string, json: Answer): void {
     this.forget(key);
     if (json.length > this.maxEntryChars) return;
     const now = Date.now();
@@ -107,7 +109,7 @@ export class RenderedCache {
   }
 
   /** The kept answer for `key`, else `render()`'s result serialized and kept. */
-  async render(key: string, render: () => Promise<unknown>): Promise<string> {
+  async render(this: RenderedCache<string>, key: string, render: () => Promise<unknown>): Promise<string> {
     const kept = this.get(key);
     if (kept !== undefined) return kept;
     const json = JSON.stringify(await render());

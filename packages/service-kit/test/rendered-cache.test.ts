@@ -24,6 +24,16 @@ describe("RenderedCache", () => {
     expect([cache.get("a"), cache.get("b"), cache.get("c"), cache.get("d")]).toEqual([undefined, "bbbb", "cc", "d"]);
   });
 
+  it("bounds answers kept as bytes by their bytes, not their characters", () => {
+    const cache = new RenderedCache<Buffer>({ maxChars: 8 });
+    const euros = Buffer.from("€€"); // 2 characters, 6 bytes
+    cache.set("a", euros);
+    cache.set("b", Buffer.from("ab")); // 8 bytes: still fits
+    expect([cache.get("a"), cache.get("b")]).toEqual([euros, Buffer.from("ab")]);
+    cache.set("c", Buffer.from("c")); // 9 bytes: a, the least recently used, goes
+    expect([cache.get("a"), cache.get("b"), cache.get("c")]).toEqual([undefined, Buffer.from("ab"), Buffer.from("c")]);
+  });
+
   it("does not keep an answer longer than maxEntryChars, and forgets answers older than ttlMs", () => {
     vi.useFakeTimers({ now: 0 });
     const cache = new RenderedCache({ maxEntryChars: 3, ttlMs: 1_000 });

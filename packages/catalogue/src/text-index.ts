@@ -276,15 +276,18 @@ class PostingCursors {
   }
 
   forEach(doc: number, visit: (operand: number, posting: Posting, k: number) => void): void {
-    this.operands.forEach((postings, operand) => {
+    // Loops rather than forEach: this runs once per ranked document, and closures made here were per-document garbage.
+    for (let operand = 0; operand < this.operands.length; operand++) {
+      const postings = this.operands[operand];
       const cursors = this.cursors[operand];
-      postings.forEach((posting, j) => {
+      for (let j = 0; j < postings.length; j++) {
+        const posting = postings[j];
         let c = cursors[j];
         while (c < posting.docs.length && posting.docs[c] < doc) c++;
         cursors[j] = c;
         if (posting.docs[c] === doc) visit(operand, posting, c);
-      });
-    });
+      }
+    }
   }
 }
 
@@ -363,7 +366,27 @@ class MaskedCovers {
   private encoded = new Int32Array(64);
   private entries = new Int32Array(64);
   private masks = new Int32Array(64);
-  private readonly slices: { positions: Uint16Array; at: number; end: number; entry: number; bit: number }[] = [];
+  // The document's slices (one per operand and lexeme present), in parallel arrays reused for every document: a
+  // search ranks thousands, and an object per slice was garbage that V8 came to allocate in the old generation.
+  private slicePositions: Uint16Array[] = [];
+  private sliceAt = new Int32Array(16);
+  private sliceEnd = new Int32Array(16);
+  private sliceEntry = new Int32Array(16);
+  private sliceBit = new Int32Array(16);
+  private sliceCount = 0;
+  private sliceTotal = 0;
+  private readonly addSlice = (operand: number, posting: Posting, k: number): void => {
+    const s = this.sliceCount++;
+    if (s === this.sliceAt.length) this.growSlices();
+    const at = posting.offsets[k];
+    const end = posting.offsets[k + 1];
+    this.slicePositions[s] = posting.positions;
+    this.sliceAt[s] = at;
+    this.sliceEnd[s] = end;
+    this.sliceEntry[s] = posting.id;
+    this.sliceBit[s] = 1 << operand;
+    this.sliceTotal += end - at;
+  };
 
   constructor(
     root: QueryNode,
@@ -427,47 +450,53 @@ class MaskedCovers {
 
   /** get_docrep into the typed arrays; returns the count. */
   private merge(doc: number): number {
-    const slices = this.slices;
-    slices.length = 0;
-    let total = 0;
-    this.cursors.forEach(doc, (operand, posting, k) => {
-      const at = posting.offsets[k];
-      const end = posting.offsets[k + 1];
-      total += end - at;
-      slices.push({ positions: posting.positions, at, end, entry: posting.id, bit: 1 << operand });
-    });
+    this.sliceCount = 0;
+    this.sliceTotal = 0;
+    this.cursors.forEach(doc, this.addSlice);
+    const total = this.sliceTotal;
     if (total > this.encoded.length) {
       const size = Math.max(total, this.encoded.length * 2);
       this.encoded = new Int32Array(size);
       this.entries = new Int32Array(size);
       this.masks = new Int32Array(size);
     }
+    const { slicePositions, sliceAt, sliceEnd, sliceEntry, sliceBit, sliceCount } = this;
     let n = 0;
     for (;;) {
       let best = -1;
       let bestKey = 0;
-      for (let s = 0; s < slices.length; s++) {
-        const slice = slices[s];
-        if (slice.at >= slice.end) continue;
-        const e = slice.positions[slice.at];
+      for (let s = 0; s < sliceCount; s++) {
+        if (sliceAt[s] >= sliceEnd[s]) continue;
+        const e = slicePositions[s][sliceAt[s]];
         // position, then weight, then lexeme: one comparable number
-        const key = ((e & 0x3fff) * 4 + (e >> 14)) * 0x200000 + slice.entry;
+        const key = ((e & 0x3fff) * 4 + (e >> 14)) * 0x200000 + sliceEntry[s];
         if (best < 0 || key < bestKey) {
           best = s;
           bestKey = key;
         }
       }
       if (best < 0) return n;
-      const slice = slices[best];
-      const e = slice.positions[slice.at++];
-      if (n > 0 && this.encoded[n - 1] === e && this.entries[n - 1] === slice.entry) this.masks[n - 1] |= slice.bit;
+      const e = slicePositions[best][sliceAt[best]++];
+      if (n > 0 && this.encoded[n - 1] === e && this.entries[n - 1] === sliceEntry[best]) this.masks[n - 1] |= sliceBit[best];
       else {
         this.encoded[n] = e;
-        this.entries[n] = slice.entry;
-        this.masks[n] = slice.bit;
+        this.entries[n] = sliceEntry[best];
+        this.masks[n] = sliceBit[best];
         n++;
       }
     }
+  }
+
+  private growSlices(): void {
+    const grown = (old: Int32Array) => {
+      const next = new Int32Array(old.length * 2);
+      next.set(old);
+      return next;
+    };
+    this.sliceAt = grown(this.sliceAt);
+    this.sliceEnd = grown(this.sliceEnd);
+    this.sliceEntry = grown(this.sliceEntry);
+    this.sliceBit = grown(this.sliceBit);
   }
 }
 

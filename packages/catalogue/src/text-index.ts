@@ -49,7 +49,14 @@ export class TextIndex {
   readonly size: number;
   private readonly lexemes: string[];
   private readonly ids = new Map<string, number>();
-  private readonly postings: Posting[];
+  /**
+   * Every lexeme's posting, packed into three arrays (lexeme `id`'s documents are `docs[docStart[id] ..
+   * docStart[id + 1])`, its offsets the same range shifted by `id`, relative to `positionStart[id]`): a catalogue has
+   * tens of thousands of lexemes, and seven heap objects each made the old generation's mark-compact, which stalls
+   * every search under way, a third longer. A queried lexeme's Posting (views, no copies) is made when first needed.
+   */
+  private readonly packed: { docs: Int32Array; offsets: Int32Array; positions: Uint16Array; docStart: Int32Array; positionStart: Int32Array };
+  private readonly opened = new Map<number, Posting>();
   /** cnt_length: positions in the document (a lexeme without positions counts once). */
   private readonly lengths: Int32Array;
   /** Distinct lexemes in the document (tsvector size). */
@@ -81,11 +88,24 @@ export class TextIndex {
     });
     this.anyWithoutPositions = withoutPositions;
     this.lexemes = [...building.keys()].sort(byCodeUnits);
-    this.postings = this.lexemes.map((lexeme, id) => {
-      this.ids.set(lexeme, id);
-      const b = building.get(lexeme)!;
-      return { id, docs: Int32Array.from(b.docs), offsets: Int32Array.from(b.offsets), positions: Uint16Array.from(b.positions) };
-    });
+    this.packed = packPostings(this.lexemes.map((lexeme) => building.get(lexeme)!));
+    this.lexemes.forEach((lexeme, id) => this.ids.set(lexeme, id));
+  }
+
+  /** Lexeme `id`'s posting, as views into the packed arrays. */
+  private posting(id: number): Posting {
+    let posting = this.opened.get(id);
+    if (!posting) {
+      const { docs, offsets, positions, docStart, positionStart } = this.packed;
+      posting = {
+        id,
+        docs: docs.subarray(docStart[id], docStart[id + 1]),
+        offsets: offsets.subarray(docStart[id] + id, docStart[id + 1] + id + 1),
+        positions: positions.subarray(positionStart[id], positionStart[id + 1]),
+      };
+      this.opened.set(id, posting);
+    }
+    return posting;
   }
 
   /**
@@ -100,9 +120,9 @@ export class TextIndex {
     const matched = this.matching(query.root, entries);
     const docs = matched.negated ? complement(matched.docs, this.size) : matched.docs;
     const ranks = new Float32Array(docs.length);
-    const cursors = new PostingCursors(entries.map((ids) => ids.map((id) => this.postings[id])));
+    const cursors = new PostingCursors(entries.map((ids) => ids.map((id) => this.posting(id))));
     if (query.root.kind === "term" && entries[0].length === 1) {
-      const posting = this.postings[entries[0][0]];
+      const posting = this.posting(entries[0][0]);
       for (let k = 0; k < docs.length; k++) ranks[k] = this.normalize(docs[k], positionsAsCovers(posting.positions, posting.offsets[k], posting.offsets[k + 1]), normalization);
     } else if (isDisjunctionOfTerms(query.root)) {
       for (let i = 0; i < docs.length; i++) ranks[i] = this.normalize(docs[i], this.eachPositionACover(docs[i], cursors), normalization);
@@ -156,7 +176,7 @@ export class TextIndex {
   private matching(node: QueryNode, entries: number[][]): { docs: Int32Array; negated: boolean } {
     switch (node.kind) {
       case "term":
-        return { docs: unionAll(entries[node.operand].map((id) => this.postings[id].docs)), negated: false };
+        return { docs: unionAll(entries[node.operand].map((id) => this.posting(id).docs)), negated: false };
       case "not": {
         const inner = this.matching(node.child, entries);
         return { docs: inner.docs, negated: !inner.negated };
@@ -179,7 +199,7 @@ export class TextIndex {
   private positionsIn(doc: number, ids: number[]): number[] {
     const all: number[] = [];
     for (const id of ids) {
-      const posting = this.postings[id];
+      const posting = this.posting(id);
       const k = indexOf(posting.docs, doc);
       if (k < 0) continue;
       for (let p = posting.offsets[k]; p < posting.offsets[k + 1]; p++) all.push(positionOf(posting.positions[p]));
@@ -196,7 +216,7 @@ export class TextIndex {
     // lists by (position, weight, lexeme) gives get_docrep's order, a pair seen twice (a lexeme of two operands) once.
     const lists: { posting: Posting; next: number; end: number }[] = [];
     cursors.forEach(doc, (_operand, posting, k) => lists.push({ posting, next: posting.offsets[k], end: posting.offsets[k + 1] }));
-    const lexemes = this.postings.length;
+    const lexemes = this.lexemes.length;
     const encoded: number[] = [];
     let lastKey = -1;
     for (;;) {
@@ -262,6 +282,25 @@ const byPositionWeightEntry = (a: { encoded: number; entry: number }, b: { encod
 
 function isDisjunctionOfTerms(node: QueryNode): boolean {
   return node.kind === "term" || (node.kind === "or" && isDisjunctionOfTerms(node.left) && isDisjunctionOfTerms(node.right));
+}
+
+/** The postings built per lexeme (offsets relative to the lexeme's positions, starting at 0), packed in lexeme order. */
+function packPostings(built: readonly { docs: number[]; offsets: number[]; positions: number[] }[]) {
+  const docStart = new Int32Array(built.length + 1);
+  const positionStart = new Int32Array(built.length + 1);
+  built.forEach((b, id) => {
+    docStart[id + 1] = docStart[id] + b.docs.length;
+    positionStart[id + 1] = positionStart[id] + b.positions.length;
+  });
+  const docs = new Int32Array(docStart[built.length]);
+  const offsets = new Int32Array(docStart[built.length] + built.length);
+  const positions = new Uint16Array(positionStart[built.length]);
+  built.forEach((b, id) => {
+    docs.set(b.docs, docStart[id]);
+    offsets.set(b.offsets, docStart[id] + id);
+    positions.set(b.positions, positionStart[id]);
+  });
+  return { docs, offsets, positions, docStart, positionStart };
 }
 
 /**

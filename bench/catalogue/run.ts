@@ -16,7 +16,7 @@
 import type { ServiceIngestion } from "@apiplat/catalogue";
 import { buildService, type ServiceManifest } from "@apiplat/service-kit";
 import { benchPlatform, ingestForBench, serveForBench } from "../lib/catalogue-bench.js";
-import { startBenchServer } from "../lib/closed-loop.js";
+import { benchSwitches, startBenchServer } from "../lib/closed-loop.js";
 import { withCoreZeroIsolated } from "../lib/cores.js";
 import { cpuSeconds } from "../lib/proc-cpu.js";
 import { runScenarios, type Scenario } from "../lib/scenarios.js";
@@ -134,17 +134,17 @@ async function drive(name: string, seconds: number, embedded: boolean): Promise<
     if (response.status !== 200) throw new Error(`warm-up ${path}: ${response.status} ${await response.text()}`);
   }
   const results = [];
-  const only = process.env.BENCH_ONLY;
+  const { only } = benchSwitches;
   for (const scenario of SCENARIOS[name].filter((s) => !only || s.name.includes(only))) {
     let total = 0;
-    if (process.env.BENCH_DRIVER === "wrk" && hasWrk) {
+    if (benchSwitches.wrkAlone) {
       // Without the JavaScript driver's run before it, wrk warms the service up itself (not reported).
       total = runWrk(base, { ...headers, ...scenario.headers }, scenario.paths, { connections: 20, seconds: 3 }).total;
     } else {
       // A fresh scenario's one-caller sample takes paths from its end, which the load does not reach.
       const sequential = await sequentialLatency(base, { ...headers, ...scenario.headers }, scenario.fresh ? scenario.paths.slice(-100) : scenario.paths, 100);
       const cpuBefore = cpuSeconds(server.pid);
-      const [loaded] = await withCoreZeroIsolated(process.env.BENCH_ISOLATE === "1", () =>
+      const [loaded] = await withCoreZeroIsolated(benchSwitches.isolate, () =>
         runScenarios(base, headers, [scenario], { connections: 20, seconds }),
       );
       const cpu = cpuSeconds(server.pid) - cpuBefore;

@@ -59,6 +59,16 @@ function childrenCpuSeconds(pid: number): number {
   return descendantsOf(table, pid).reduce((total, child) => total + table.get(child)!.ownCpuSeconds, 0);
 }
 
+/** The benches' own switches, read once (see measureEndpoint). */
+export const benchSwitches = {
+  /** BENCH_ONLY=<text>: only the endpoints or scenarios whose name contains it. */
+  only: process.env.BENCH_ONLY,
+  /** BENCH_DRIVER=wrk: wrk alone, where it is installed. */
+  wrkAlone: process.env.BENCH_DRIVER === "wrk" && hasWrk,
+  /** BENCH_ISOLATE=1 (root): PostgreSQL, Redis and the drivers off the service's core during the load. */
+  isolate: process.env.BENCH_ISOLATE === "1",
+};
+
 /** Sent with every request of a run; `Cache-Control: no-cache` makes a catalogue service ask its database every time. */
 export const NO_CACHE = { "cache-control": "no-cache" };
 
@@ -137,10 +147,10 @@ export async function measureEndpoint(
   timing: { seconds: number; warmUp: number; callers: number },
   headers: Record<string, string> = {},
 ): Promise<void> {
-  if (process.env.BENCH_ONLY && !name.includes(process.env.BENCH_ONLY)) return;
+  if (benchSwitches.only && !name.includes(benchSwitches.only)) return;
   await driveClosedLoop(server, nextPath, timing.warmUp, timing.callers, headers);
-  await withCoreZeroIsolated(process.env.BENCH_ISOLATE === "1", async () => {
-    if (process.env.BENCH_DRIVER !== "wrk") reportClosedLoop(name, await driveClosedLoop(server, nextPath, timing.seconds, timing.callers, headers));
+  await withCoreZeroIsolated(benchSwitches.isolate, async () => {
+    if (!benchSwitches.wrkAlone) reportClosedLoop(name, await driveClosedLoop(server, nextPath, timing.seconds, timing.callers, headers));
     if (hasWrk) reportWrk(name, driveWithWrk(server, nextPath, timing.seconds, timing.callers, headers));
   });
 }

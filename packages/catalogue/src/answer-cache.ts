@@ -86,5 +86,6 @@ export function createAnswerCache(settings: AnswerCacheSettings): AnswerCache {
  * Encoded once here, the bytes go to the socket as they are, and the answer cache keeps them as they are.
  */
 export function answersAsBytes(app: FastifyInstance): void {
-  app.addHook("onSend", async (_request, _reply, payload) => (typeof payload === "string" ? Buffer.from(payload) : payload));
+  // A callback hook, not an async one: this runs on every answer, and needs no promise of its own.
+  app.addHook("onSend", (_request, _reply, payload, done) => done(null, typeof payload === "string" ? Buffer.from(payload) : payload));
 }

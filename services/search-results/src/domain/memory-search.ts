@@ -18,6 +18,9 @@ export interface WebEntry {
   explicit: boolean;
   /** `title || ' ' || left(body, 300)`, computed by the database: related searches read it. */
   opening: string;
+  /** What its snippet is made of. */
+  body: string;
+  text_config: string;
 }
 
 /** An image as a result shows it, with what the filters read. */

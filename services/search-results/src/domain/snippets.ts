@@ -1,8 +1,30 @@
 /** Snippets as SerpAPI gives them: the plain text, and the words it highlights listed apart (snippet_highlighted_words). */
+import { headline, wordOffsets, type HeadlineOptions, type WordMatcher } from "@apiplat/catalogue";
 
-/** The markers the database puts around matched words (ts_headline's StartSel/StopSel); never in indexed text. */
+/** The markers put around matched words while a snippet is made; never in indexed text. */
 export const HIGHLIGHT_START = "\u0002";
 export const HIGHLIGHT_STOP = "\u0003";
+
+/** Up to two fragments of at most 30 words around the matched words; a body without them shows its first 15 words. */
+const SNIPPET: HeadlineOptions = { start: HIGHLIGHT_START, stop: HIGHLIGHT_STOP, maxWords: 30, minWords: 15, maxFragments: 2, delimiter: " … " };
+
+/** What a page's snippet is made of: its body (its title when the body is empty), read in its text-search configuration. */
+export interface SnippetSource {
+  title: string;
+  body: string;
+  text_config: string;
+}
+
+/** A page's snippet with the matched words between the markers: fragments of the body around the matches, else its opening. */
+export function markedSnippet(page: SnippetSource, matcher: WordMatcher): string {
+  const text = page.body === "" ? page.title : page.body;
+  let offsets = wordsOfPages.get(page);
+  if (!offsets) wordsOfPages.set(page, (offsets = wordOffsets(text)));
+  return headline(text, matcher, page.text_config, SNIPPET, offsets);
+}
+
+/** The words of the pages held in memory, found once: they go with their snapshot's rows. */
+const wordsOfPages = new WeakMap<SnippetSource, Int32Array>();
 
 const HIGHLIGHTED = new RegExp(`${HIGHLIGHT_START}([^${HIGHLIGHT_STOP}]*)${HIGHLIGHT_STOP}`, "g");
 const MARKERS = new RegExp(`[${HIGHLIGHT_START}${HIGHLIGHT_STOP}]`, "g");

@@ -3,13 +3,15 @@
  * and headline with the fields a result shows or a filter reads, and a TextIndex per tsvector column (the pages'
  * `document` and `title_document`, the images' and headlines' `document`), read again after each ingestion run. One
  * round trip compiles the query's tsqueries; matching, ranking, counting and paging happen here (domain/memory-search.ts).
- * What stays in the database: a web page's snippet (ts_headline over its body, which is not held), for the shown
- * pages only, in one query; and typo correction of a word the vocabulary does not know or holds rarely.
+ * The pages' bodies are held too (7.6 MB for the datasets' 6,250 pages), for their snippets (domain/snippets.ts):
+ * ts_headline in the database parsed every shown page's whole body on each search, the database's largest cost.
+ * What stays in the database: typo correction of a word the vocabulary does not know or holds rarely.
  */
-import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, type MemoryCatalogue, type TextMatches } from "@apiplat/catalogue";
+import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, wordMatcher, type MemoryCatalogue, type TextMatches } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import { imagePage, newsPage, webPage, type ImageEntry, type IndexedEntry, type NewsEntry, type WebEntry } from "../domain/memory-search.js";
-import { anyWordQuery, fetchedFor, searchImages, searchNews, searchWeb, snippetsOf, type ImageHit, type NewsHit, type Ranking, type SearchRequest, type WebHit } from "./search.js";
+import { markedSnippet } from "../domain/snippets.js";
+import { anyWordQuery, fetchedFor, searchImages, searchNews, searchWeb, type ImageHit, type NewsHit, type Ranking, type SearchRequest, type WebHit } from "./search.js";
 import { RARE_DOCUMENTS } from "./spelling.js";
 
 export interface SearchCatalogue {
@@ -25,7 +27,7 @@ export function searchCatalogue(db: Queryable): SearchCatalogue {
   const entries = memoryCatalogue<IndexedEntry>(db, async (db) => {
     const [web, images, news, rare] = await Promise.all([
       db.query<Omit<WebEntry, "table"> & { document: string | null; title_document: string | null }>(
-        `SELECT id, dataset, url, title, published_at, language, explicit, title || ' ' || left(body, 300) AS opening,
+        `SELECT id, dataset, url, title, published_at, language, explicit, title || ' ' || left(body, 300) AS opening, body, text_config,
            document::text AS document, title_document::text AS title_document
          FROM web_pages`,
       ),
@@ -83,16 +85,15 @@ export async function searchWebInMemory(catalogue: SearchCatalogue, db: Queryabl
     { titleBoost: ranking.titleBoost, anyWord: anyQuery !== null, fetched: fetchedFor(request, ranking) },
     request,
   );
-  // The SQL's snippets highlight what it matched: every word when it ranked only the pages holding them all.
-  const shown = page.entries.slice(0, request.limit);
-  const snippets = await snippetsOf(db, shown.map((entry) => entry.id), page.allWordsOnly || !anyQuery ? request.query : anyQuery, request.config);
-  const hits = page.entries.map(({ dataset, url, title, published_at, opening, id }, index): WebHit => ({
-    dataset,
-    url,
-    title,
-    published_at,
-    marked: index < request.limit ? (snippets.get(id) ?? null) : null,
-    opening,
+  // The snippets highlight what was matched: every word when only the pages holding them all were ranked.
+  const matcher = wordMatcher(page.allWordsOnly || !anyQuery ? tsqueries.allWords : tsqueries.matched);
+  const hits = page.entries.map((entry, index): WebHit => ({
+    dataset: entry.dataset,
+    url: entry.url,
+    title: entry.title,
+    published_at: entry.published_at,
+    marked: index < request.limit ? markedSnippet(entry, matcher) : null,
+    opening: entry.opening,
   }));
   return { total: page.total, hits };
 }

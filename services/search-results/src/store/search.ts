@@ -2,10 +2,10 @@
  * The three searches: web pages, images (by their captions) and news, each a full-text match ranked by ts_rank_cd
  * with length normalization, one page of results at a time with the total alongside.
  */
-import { RANK_NORMALIZATION, SqlFilter, tsquerySql, type TextQuery } from "@apiplat/catalogue";
+import { RANK_NORMALIZATION, SqlFilter, tsquerySql, wordMatcher, type TextQuery } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import { anyWordText } from "../domain/query.js";
-import { HIGHLIGHT_START, HIGHLIGHT_STOP } from "../domain/snippets.js";
+import { markedSnippet, type SnippetSource } from "../domain/snippets.js";
 
 export interface SearchRequest {
   query: TextQuery;
@@ -28,30 +28,6 @@ export interface Ranking {
   anyWord: boolean;
   /** How many of the best results feed related searches (first page only). */
   relatedDepth: number;
-}
-
-const MARKERS = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, MaxWords=30, MinWords=15, ShortWord=2`;
-/** Up to two fragments of the body around the matched words. */
-const HEADLINE_FRAGMENTS = `${MARKERS}, MaxFragments=2, FragmentDelimiter=" … "`;
-/** When the body holds no match (the words are in the title only), fragments are empty: the body's opening instead. */
-const HEADLINE_OPENING = MARKERS;
-
-/** A page's snippet (`p` the web_pages row): fragments of the body around the matches, else the body's opening. */
-function markedSql(filter: SqlFilter, tsquery: string): string {
-  return `coalesce(
-         nullif(ts_headline(p.text_config, p.body, ${tsquery}, ${filter.param(HEADLINE_FRAGMENTS)}), ''),
-         ts_headline(p.text_config, CASE WHEN p.body = '' THEN p.title ELSE p.body END, ${tsquery}, ${filter.param(HEADLINE_OPENING)})
-       )`;
-}
-
-/** The snippets of the pages shown (by id), their matched words between the highlight markers, in one query. */
-export async function snippetsOf(db: Queryable, ids: readonly string[], query: TextQuery, config: string): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const filter = new SqlFilter();
-  const tsquery = tsquerySql(filter, query, config);
-  const marked = markedSql(filter, tsquery);
-  const { rows } = await db.query<{ id: string; marked: string }>(`SELECT p.id, ${marked} AS marked FROM web_pages p WHERE p.id = ANY(${filter.param(ids)}::text[])`, filter.params);
-  return new Map(rows.map((row) => [row.id, row.marked]));
 }
 
 /** The query as "any of its words", when it is a plain query of two words or more; null otherwise. */
@@ -137,12 +113,11 @@ async function rankedPage(db: Queryable, request: SearchRequest, ranking: Rankin
     : `CASE WHEN document @@ ${allWords} THEN ${ALL_WORDS_BOOST} + ts_rank_cd(document, ${allWords}, ${RANK_NORMALIZATION}) ELSE ts_rank_cd(document, ${tsquery}, ${RANK_NORMALIZATION}) END`;
   const rank = `${textRank} + ${filter.param(ranking.titleBoost)}::float4 * (title_document @@ ${allWords})::int`;
   const fetched = fetchedFor(request, ranking);
-  const marked = markedSql(filter, tsquery);
   // ordinal counts from the first result of all pages: the page shown ends at offset + limit.
   const shown = filter.param(request.offset + request.limit);
-  const { rows } = await db.query<WebHit & { total: number }>(
-    `SELECT p.dataset, p.url, p.title, p.published_at, m.total,
-       CASE WHEN m.ordinal <= ${shown} THEN ${marked} END AS marked,
+  const { rows } = await db.query<Omit<WebHit, "marked"> & SnippetSource & { total: number; shown: boolean; tsquery: string }>(
+    `SELECT p.dataset, p.url, p.title, p.published_at, m.total, m.ordinal <= ${shown} AS shown,
+       CASE WHEN m.ordinal <= ${shown} THEN p.body ELSE '' END AS body, p.text_config, ${tsquery}::text AS tsquery,
        p.title || ' ' || left(p.body, 300) AS opening
      FROM (SELECT id, rank, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY rank DESC, id) AS ordinal
            FROM (SELECT id, ${rank} AS rank FROM web_pages ${filter.sql}) ranked
@@ -151,8 +126,17 @@ async function rankedPage(db: Queryable, request: SearchRequest, ranking: Rankin
      ORDER BY m.ordinal`,
     filter.params,
   );
-  if (rows.length > 0) return { total: rows[0].total, hits: rows.map(({ total: _total, ...hit }) => hit) };
-  return { total: await countMatches(db, "web_pages", request, anyWord), hits: [] };
+  if (rows.length === 0) return { total: await countMatches(db, "web_pages", request, anyWord), hits: [] };
+  const matcher = wordMatcher(rows[0].tsquery);
+  const hits = rows.map(({ dataset, url, title, published_at, opening, shown, body, text_config }) => ({
+    dataset,
+    url,
+    title,
+    published_at,
+    marked: shown ? markedSnippet({ title, body, text_config }, matcher) : null,
+    opening,
+  }));
+  return { total: rows[0].total, hits };
 }
 
 export interface ImageHit {

@@ -1,0 +1,258 @@
+/**
+ * Headlines made in the service, as PostgreSQL's ts_headline makes them but without sending the text to the database:
+ * the words of a text that match a tsquery (read with parseTsquery) marked, in up to a few fragments around the
+ * matches, or the text's opening when nothing matches. ts_headline parses the whole text on every call, and for a
+ * page of web results that was most of the database's time per search.
+ *
+ * A word matches an operand when its lower-cased Snowball stem (the stemmer of the text's text-search configuration,
+ * as PostgreSQL's `<language>_stem` dictionaries use) equals the operand's lexeme, or starts with it for a prefix
+ * operand (`'cof':*`), unless it is a stop word of the configuration (PostgreSQL's english.stop is held here; other
+ * configurations have none, so there a stop word whose stem is a query word's would be marked). Negated operands
+ * (`!'decaf'`) are not marked. Words are runs of letters, marks and digits, so "don't" is two words and
+ * "well-known" two, as PostgreSQL's parser splits them.
+ */
+import { createRequire } from "node:module";
+import { parseTsquery } from "./text-query.js";
+
+export interface HeadlineOptions {
+  start: string;
+  stop: string;
+  /** A fragment's length in words at most (ts_headline's MaxWords). */
+  maxWords: number;
+  /** The opening's length in words, when nothing matches (ts_headline's MinWords). */
+  minWords: number;
+  /** How many fragments at most (ts_headline's MaxFragments); 1 or more. */
+  maxFragments: number;
+  /** Between fragments (ts_headline's FragmentDelimiter). */
+  delimiter: string;
+}
+
+interface Stemmer {
+  stem(word: string): string;
+}
+
+const require = createRequire(import.meta.url);
+const snowball = require("snowball-stemmers") as { algorithms(): string[]; newStemmer(algorithm: string): Stemmer };
+const SNOWBALL = new Set(snowball.algorithms());
+
+/** PostgreSQL's english.stop (the Snowball project's list): words the english configuration gives no lexeme. */
+const STOP_WORDS: Record<string, ReadonlySet<string>> = {
+  english: new Set(
+    (
+      "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers " +
+      "herself it its itself they them their theirs themselves what which who whom this that these those am is are " +
+      "was were be been being have has had having do does did doing a an the and but if or because as until while of " +
+      "at by for with about against between into through during before after above below to from up down in out on " +
+      "off over under again further then once here there when where why how all any both each few more most other " +
+      "some such no nor not only own same so than too very s t can will just don should now"
+    ).split(" "),
+  ),
+};
+
+/** A text's words recur across headlines: stems are kept, up to this many per configuration. */
+const STEM_CACHE_LIMIT = 100_000;
+const stemmers = new Map<string, (word: string) => string>();
+
+/** The stemmer of a text-search configuration (`english`, `french`...); `simple` and unknown ones keep the word. */
+export function stemmerOf(config: string): (word: string) => string {
+  let stem = stemmers.get(config);
+  if (stem) return stem;
+  if (!SNOWBALL.has(config)) stem = (word) => word;
+  else {
+    const stemmer = snowball.newStemmer(config);
+    const cache = new Map<string, string>();
+    stem = (word) => {
+      let stemmed = cache.get(word);
+      if (stemmed === undefined) {
+        stemmed = stemmer.stem(word);
+        if (cache.size >= STEM_CACHE_LIMIT) cache.clear();
+        cache.set(word, stemmed);
+      }
+      return stemmed;
+    };
+  }
+  stemmers.set(config, stem);
+  return stem;
+}
+
+/** Which words of a text a tsquery marks: built once per query, asked of every word of the headlined texts. */
+export interface WordMatcher {
+  matches(word: string, config: string): boolean;
+  /**
+   * False when no word starting with this UTF-16 code unit can match: stemming keeps a word's first letter, so most
+   * words are passed over without being lower-cased or stemmed.
+   */
+  mayStartWith(code: number): boolean;
+  /** True when the query marks nothing (only negated or no operands). */
+  readonly empty: boolean;
+}
+
+export function wordMatcher(tsquery: string): WordMatcher {
+  const { root, terms } = parseTsquery(tsquery);
+  const negated = new Set<number>();
+  const visit = (node: typeof root, inNot: boolean): void => {
+    if (!node) return;
+    if (node.kind === "term") {
+      if (inNot) negated.add(node.operand);
+    } else if (node.kind === "not") visit(node.child, true);
+    else {
+      visit(node.left, inNot);
+      visit(node.right, inNot);
+    }
+  };
+  visit(root, false);
+  const marked = terms.filter((term) => !negated.has(term.operand) && term.lexeme !== "");
+  const exact = new Set(marked.filter((term) => !term.prefix).map((term) => term.lexeme));
+  const prefixes = marked.filter((term) => term.prefix).map((term) => term.lexeme);
+  const firsts = new Set(marked.flatMap((term) => [term.lexeme, term.lexeme.toUpperCase()].map((form) => form.charCodeAt(0))));
+  return {
+    empty: marked.length === 0,
+    mayStartWith: (code) => firsts.has(code),
+    matches(word, config) {
+      const lower = word.toLowerCase();
+      if (STOP_WORDS[config]?.has(lower)) return false;
+      const stem = stemmerOf(config)(lower);
+      return exact.has(stem) || prefixes.some((prefix) => stem.startsWith(prefix));
+    },
+  };
+}
+
+/** ASCII letters and digits; beyond ASCII, a letter, mark or digit of any script. */
+const ASCII_WORD_CHAR = Uint8Array.from({ length: 128 }, (_, code) => (/[0-9A-Za-z]/.test(String.fromCharCode(code)) ? 1 : 0));
+const WORD_CHAR = /^[\p{L}\p{M}\p{N}]$/u;
+
+/** The length in UTF-16 code units of the word character at `i`, or 0 when it is not one. */
+function wordCharAt(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (code < 128) return ASCII_WORD_CHAR[code];
+  const point = text.codePointAt(i)!;
+  const width = point > 0xffff ? 2 : 1;
+  return WORD_CHAR.test(String.fromCodePoint(point)) ? width : 0;
+}
+
+/**
+ * A text's words as offsets: word i is text.slice(offsets[2i], offsets[2i + 1]). Finding them is most of a
+ * headline's work, and a text's words do not change: keep them with the text when it is headlined often.
+ */
+export function wordOffsets(text: string): Int32Array {
+  const offsets: number[] = [];
+  let i = 0;
+  while (i < text.length) {
+    let width = wordCharAt(text, i);
+    if (width === 0) {
+      i++;
+      continue;
+    }
+    offsets.push(i);
+    while (width > 0) {
+      i += width;
+      width = i < text.length ? wordCharAt(text, i) : 0;
+    }
+    offsets.push(i);
+  }
+  return Int32Array.from(offsets);
+}
+
+/** A text's words (as wordOffsets gives them) and which of them the query marks. */
+interface Words {
+  offsets: Int32Array;
+  count: number;
+  marks: number[];
+}
+
+function markedWords(text: string, offsets: Int32Array, matcher: WordMatcher, config: string): Words {
+  const marks: number[] = [];
+  const count = offsets.length / 2;
+  if (!matcher.empty) {
+    for (let w = 0; w < count; w++) {
+      const start = offsets[2 * w];
+      if (matcher.mayStartWith(text.charCodeAt(start)) && matcher.matches(text.slice(start, offsets[2 * w + 1]), config)) marks.push(w);
+    }
+  }
+  return { offsets, count, marks };
+}
+
+/** Words first..last (inclusive) as the text has them, each marked word between the markers. */
+function render(text: string, words: Words, first: number, last: number, options: HeadlineOptions): string {
+  const { offsets } = words;
+  let out = text.slice(offsets[2 * first], offsets[2 * last + 1]);
+  // Markers go in from the end, so the offsets before them still hold.
+  for (let k = words.marks.length - 1; k >= 0; k--) {
+    const mark = words.marks[k];
+    if (mark < first || mark > last) continue;
+    const start = offsets[2 * mark] - offsets[2 * first];
+    const end = offsets[2 * mark + 1] - offsets[2 * first];
+    out = out.slice(0, start) + options.start + out.slice(start, end) + options.stop + out.slice(end);
+  }
+  return out;
+}
+
+interface Window {
+  /** The marked words the fragment is made around: the first, and those following it within maxWords. */
+  cluster: { first: number; last: number };
+  first: number;
+  last: number;
+  /** Distinct stems marked inside, then marked words in all: what makes one fragment better. */
+  distinct: number;
+  marks: number;
+}
+
+/** Words from..to (inclusive) of at most maxWords around the cluster: what the cluster leaves is shared before and after it. */
+function around(cluster: Window["cluster"], from: number, to: number, maxWords: number): { first: number; last: number } {
+  const spare = maxWords - (cluster.last - cluster.first + 1);
+  let first = Math.max(from, cluster.first - Math.floor(spare / 2));
+  const last = Math.min(to, first + maxWords - 1);
+  first = Math.max(from, last - maxWords + 1);
+  return { first, last };
+}
+
+function candidates(text: string, words: Words, maxWords: number, config: string): Window[] {
+  const { marks, count, offsets } = words;
+  const stem = stemmerOf(config);
+  const stemAt = (m: number) => stem(text.slice(offsets[2 * m], offsets[2 * m + 1]).toLowerCase());
+  return marks.map((first, k) => {
+    let last = first;
+    for (let j = k + 1; j < marks.length && marks[j] - first < maxWords; j++) last = marks[j];
+    const cluster = { first, last };
+    const window = around(cluster, 0, count - 1, maxWords);
+    const inside = marks.filter((m) => m >= window.first && m <= window.last);
+    return { cluster, ...window, distinct: new Set(inside.map(stemAt)).size, marks: inside.length };
+  });
+}
+
+const better = (a: Window, b: Window) => b.distinct - a.distinct || b.marks - a.marks || a.first - b.first;
+
+/** The window fitted between the fragments already chosen, or null when its cluster overlaps one of them. */
+function besideChosen(window: Window, chosen: Window[], count: number, maxWords: number): Window | null {
+  let from = 0;
+  let to = count - 1;
+  for (const c of chosen) {
+    if (c.last < window.cluster.first) from = Math.max(from, c.last + 1);
+    else if (c.first > window.cluster.last) to = Math.min(to, c.first - 1);
+    else return null;
+  }
+  return { ...window, ...around(window.cluster, from, to, maxWords) };
+}
+
+/**
+ * The headline of `text` for the query: up to maxFragments fragments of at most maxWords words, those holding the
+ * most distinct matched stems (then the most matches, then the earliest), each around its matches and beside, never
+ * over, the fragments chosen before it, shown in the text's order between delimiters; or, with no match, the text's
+ * first minWords words. A fragment runs from its first word to its last,
+ * so punctuation before or after goes, as ts_headline's does.
+ */
+export function headline(text: string, matcher: WordMatcher, config: string, options: HeadlineOptions, offsets = wordOffsets(text)): string {
+  const words = markedWords(text, offsets, matcher, config);
+  if (words.count === 0) return "";
+  if (words.marks.length === 0) return render(text, words, 0, Math.min(words.count, options.minWords) - 1, options);
+  const chosen: Window[] = [];
+  for (const candidate of candidates(text, words, options.maxWords, config).sort(better)) {
+    if (chosen.length === options.maxFragments) break;
+    const fitted = besideChosen(candidate, chosen, words.count, options.maxWords);
+    if (fitted) chosen.push(fitted);
+  }
+  return chosen
+    .sort((a, b) => a.first - b.first)
+    .map((window) => render(text, words, window.first, window.last, options))
+    .join(options.delimiter);
+}

@@ -1,0 +1,115 @@
+/**
+ * Headlines made in the service: fragments, the opening, prefixes and negations by hand; and the words they mark
+ * against PostgreSQL's own ts_headline (HighlightAll) over the HuffPost descriptions, the real dataset, for several
+ * hundred queries as people type them.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { loadConfig } from "@apiplat/config";
+import { createTestPlatform, seededRandom, type TestPlatform } from "@apiplat/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { headline, wordMatcher, type HeadlineOptions } from "../src/index.js";
+
+const OPTIONS: HeadlineOptions = { start: "<b>", stop: "</b>", maxWords: 30, minWords: 15, maxFragments: 2, delimiter: " … " };
+const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `w${from + i}`).join(" ");
+
+describe("headline", () => {
+  it("marks the words whose stem is the query's, and ends on a word", () => {
+    const text = "Roasting coffee at home: the roaster heats green beans until they crack.";
+    expect(headline(text, wordMatcher("'roast' & 'bean'"), "english", OPTIONS)).toBe(
+      "<b>Roasting</b> coffee at home: the roaster heats green <b>beans</b> until they crack",
+    );
+  });
+
+  it("shows the first minWords words when nothing matches, and nothing for a text without words", () => {
+    const text = `${numbered(1, 40)}.`;
+    expect(headline(text, wordMatcher("'coffe'"), "english", OPTIONS)).toBe(numbered(1, 15));
+    expect(headline(" … ", wordMatcher("'coffe'"), "english", OPTIONS)).toBe("");
+  });
+
+  it("keeps the two fragments with the most distinct matched words, in the text's order, at most maxWords each", () => {
+    // 200 words: "coffee" alone at 20; "coffee" and "grinder" together at 100-101; "coffee" and "grinder" again at 170-171.
+    const words = Array.from({ length: 200 }, (_, i) => `w${i}`);
+    words[20] = "coffee";
+    words[100] = "coffee";
+    words[101] = "grinder";
+    words[170] = "coffee";
+    words[175] = "grinders";
+    const result = headline(words.join(" "), wordMatcher("'coffe' | 'grinder'"), "english", OPTIONS);
+    const fragments = result.split(" … ");
+    expect(fragments).toHaveLength(2);
+    // Each fragment centres its matches in 30 words: 100-101 leave 28, 14 before; 170-175 leave 24, 12 before.
+    expect(fragments[0]).toBe([...words.slice(86, 100), "<b>coffee</b>", "<b>grinder</b>", ...words.slice(102, 116)].join(" "));
+    expect(fragments[1]).toBe([...words.slice(158, 170), "<b>coffee</b>", ...words.slice(171, 175), "<b>grinders</b>", ...words.slice(176, 188)].join(" "));
+  });
+
+  it("fits a second fragment beside the first when their windows would overlap", () => {
+    // 50 words: "grinder" at 10, "coffee grinders" at 40-41. The better fragment (two stems) takes words 20-49; the other
+    // keeps its match and the 20 words left before it.
+    const words = Array.from({ length: 50 }, (_, i) => `w${i}`);
+    words[10] = "grinder";
+    words[40] = "coffee";
+    words[41] = "grinders";
+    const marked = words.map((word, i) => ([10, 40, 41].includes(i) ? `<b>${word}</b>` : word));
+    expect(headline(words.join(" "), wordMatcher("'coffe' & 'grinder'"), "english", OPTIONS)).toBe(`${marked.slice(0, 20).join(" ")} … ${marked.slice(20).join(" ")}`);
+  });
+
+  it("never lets fragments overlap, and keeps a fragment inside the text at its edges", () => {
+    const text = `coffee ${numbered(1, 10)} coffee`;
+    expect(headline(text, wordMatcher("'coffe'"), "english", OPTIONS)).toBe(`<b>coffee</b> ${numbered(1, 10)} <b>coffee</b>`);
+  });
+
+  it("marks prefixes, not negated words, and does not stem under the simple configuration", () => {
+    const text = "Coffee cofounders skip decaf while roasting";
+    expect(headline(text, wordMatcher("'cof':* & !'decaf'"), "english", OPTIONS)).toBe("<b>Coffee</b> <b>cofounders</b> skip decaf while roasting");
+    expect(headline(text, wordMatcher("'roast'"), "simple", OPTIONS)).toBe(text);
+    expect(headline(text, wordMatcher("'roasting'"), "simple", OPTIONS)).toBe("Coffee cofounders skip decaf while <b>roasting</b>");
+    expect(headline(text, wordMatcher("!'decaf'"), "english", OPTIONS)).toBe("Coffee cofounders skip decaf while roasting");
+  });
+
+  it("does not mark an english stop word, though its stem is a query word ('heres' -> 'here')", () => {
+    expect(headline("Here's where the heres go", wordMatcher("'here'"), "english", OPTIONS)).toBe("Here's where the <b>heres</b> go");
+  });
+});
+
+const datasetsDir = loadConfig(process.env).datasetsDir;
+const descriptions = readFileSync(path.join(datasetsDir, "news/News_Category_Dataset_v3.json"), "utf8")
+  .split("\n")
+  .filter((line) => line.trim())
+  .slice(0, 3000)
+  .map((line) => (JSON.parse(line) as { short_description: string }).short_description)
+  .filter((text) => text.length > 40);
+
+const markedWords = (text: string) => [...text.matchAll(/<b>(.*?)<\/b>/g)].map((m) => m[1]);
+
+describe("headline marks the words PostgreSQL's ts_headline marks", () => {
+  let platform: TestPlatform;
+
+  beforeAll(async () => {
+    platform = await createTestPlatform({ embedded: false });
+  });
+
+  afterAll(async () => {
+    await platform?.close();
+  });
+
+  it("for 300 queries of the descriptions' own words over the descriptions holding them", async () => {
+    const next = seededRandom(11);
+    const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)];
+    const wordOf = (text: string) => pick(text.split(/\s+/).map((w) => w.replace(/[^\p{L}\p{N}]/gu, "")).filter((w) => w.length > 2)) ?? "news";
+    let compared = 0;
+    for (let i = 0; i < 300; i++) {
+      const text = pick(descriptions);
+      const query = next() < 0.5 ? wordOf(text) : `${wordOf(text)} OR ${wordOf(pick(descriptions))} ${wordOf(text)}`;
+      const { rows } = await platform.deps.db.query<{ tsquery: string; marked: string }>(
+        `SELECT q::text AS tsquery, ts_headline('english', $2, q, 'HighlightAll=true, StartSel=<b>, StopSel=</b>') AS marked
+         FROM websearch_to_tsquery('english', $1) AS q`,
+        [query, text],
+      );
+      const mine = headline(text, wordMatcher(rows[0].tsquery), "english", { ...OPTIONS, maxWords: 10_000, maxFragments: 1 });
+      expect(markedWords(mine), `${query} -> ${rows[0].tsquery} in: ${text}`).toEqual(markedWords(rows[0].marked));
+      compared++;
+    }
+    expect(compared).toBe(300);
+  }, 60_000);
+});

@@ -79,10 +79,11 @@ export function stemmerOf(config: string): (word: string) => string {
 export interface WordMatcher {
   matches(word: string, config: string): boolean;
   /**
-   * False when no word starting with this UTF-16 code unit can match: stemming keeps a word's first letter, so most
-   * words are passed over without being lower-cased or stemmed.
+   * The first UTF-16 code units a matching word can start with (stemming keeps a word's first letter), so that most
+   * words are passed over without being lower-cased or stemmed: ASCII ones as flags by code, the others in a set.
    */
-  mayStartWith(code: number): boolean;
+  readonly firstAscii: Uint8Array;
+  readonly firstOther: ReadonlySet<number>;
   /** True when the query marks nothing (only negated or no operands). */
   readonly empty: boolean;
 }
@@ -104,10 +105,13 @@ export function wordMatcher(tsquery: string): WordMatcher {
   const marked = terms.filter((term) => !negated.has(term.operand) && term.lexeme !== "");
   const exact = new Set(marked.filter((term) => !term.prefix).map((term) => term.lexeme));
   const prefixes = marked.filter((term) => term.prefix).map((term) => term.lexeme);
-  const firsts = new Set(marked.flatMap((term) => [term.lexeme, term.lexeme.toUpperCase()].map((form) => form.charCodeAt(0))));
+  const firsts = marked.flatMap((term) => [term.lexeme, term.lexeme.toUpperCase()].map((form) => form.charCodeAt(0)));
+  const firstAscii = new Uint8Array(128);
+  for (const code of firsts) if (code < 128) firstAscii[code] = 1;
   return {
     empty: marked.length === 0,
-    mayStartWith: (code) => firsts.has(code),
+    firstAscii,
+    firstOther: new Set(firsts.filter((code) => code >= 128)),
     matches(word, config) {
       const lower = word.toLowerCase();
       if (STOP_WORDS[config]?.has(lower)) return false;
@@ -163,11 +167,13 @@ interface Words {
 function markedWords(text: string, offsets: Int32Array, matcher: WordMatcher, config: string): Words {
   const marks: number[] = [];
   const count = offsets.length / 2;
-  if (!matcher.empty) {
-    for (let w = 0; w < count; w++) {
-      const start = offsets[2 * w];
-      if (matcher.mayStartWith(text.charCodeAt(start)) && matcher.matches(text.slice(start, offsets[2 * w + 1]), config)) marks.push(w);
-    }
+  if (matcher.empty) return { offsets, count, marks };
+  const { firstAscii, firstOther } = matcher;
+  for (let w = 0; w < count; w++) {
+    const start = offsets[2 * w];
+    const code = text.charCodeAt(start);
+    if (code < 128 ? firstAscii[code] === 0 : !firstOther.has(code)) continue;
+    if (matcher.matches(text.slice(start, offsets[2 * w + 1]), config)) marks.push(w);
   }
   return { offsets, count, marks };
 }

@@ -123,9 +123,11 @@ export class TextIndex {
     const cursors = new PostingCursors(entries.map((ids) => ids.map((id) => this.posting(id))));
     if (query.root.kind === "term" && entries[0].length === 1) {
       const posting = this.posting(entries[0][0]);
-      for (let k = 0; k < docs.length; k++) ranks[k] = this.normalize(docs[k], positionsAsCovers(posting.positions, posting.offsets[k], posting.offsets[k + 1]), normalization);
+      const sum = emptyCoverSum();
+      for (let k = 0; k < docs.length; k++) ranks[k] = this.normalize(docs[k], positionsAsCovers(posting.positions, posting.offsets[k], posting.offsets[k + 1], sum), normalization);
     } else if (isDisjunctionOfTerms(query.root)) {
-      for (let i = 0; i < docs.length; i++) ranks[i] = this.normalize(docs[i], this.eachPositionACover(docs[i], cursors), normalization);
+      const covers = new DisjunctionCovers(cursors, this.lexemes.length);
+      for (let i = 0; i < docs.length; i++) ranks[i] = this.normalize(docs[i], covers.of(docs[i]), normalization);
     } else if (!hasPhrase(query.root) && query.terms.length <= 30) {
       const covers = new MaskedCovers(query.root, cursors);
       for (let i = 0; i < docs.length; i++) ranks[i] = this.normalize(docs[i], covers.of(docs[i]), normalization);
@@ -207,37 +209,6 @@ export class TextIndex {
     return [...new Set(all)].sort((a, b) => a - b);
   }
 
-  /**
-   * A query of words joined by OR (or one word) is satisfied by each of its positions alone: every position is a
-   * cover of its own, adding its weight (the general computation gives the same; this skips building it).
-   */
-  private eachPositionACover(doc: number, cursors: PostingCursors): CoverSum {
-    // Each lexeme's positions in the document are ascending and distinct (as a tsvector stores them): merging the
-    // lists by (position, weight, lexeme) gives get_docrep's order, a pair seen twice (a lexeme of two operands) once.
-    const lists: { posting: Posting; next: number; end: number }[] = [];
-    cursors.forEach(doc, (_operand, posting, k) => lists.push({ posting, next: posting.offsets[k], end: posting.offsets[k + 1] }));
-    const lexemes = this.lexemes.length;
-    const encoded: number[] = [];
-    let lastKey = -1;
-    for (;;) {
-      let best = -1;
-      let bestKey = Infinity;
-      for (let j = 0; j < lists.length; j++) {
-        const list = lists[j];
-        if (list.next === list.end) continue;
-        const at = list.posting.positions[list.next];
-        const key = (positionOf(at) * 4 + weightOf(at)) * lexemes + list.posting.id;
-        if (key < bestKey) [best, bestKey] = [j, key];
-      }
-      if (best < 0) break;
-      const list = lists[best];
-      if (bestKey !== lastKey) encoded.push(list.posting.positions[list.next]);
-      list.next++;
-      lastKey = bestKey;
-    }
-    return positionsAsCovers(encoded, 0, encoded.length);
-  }
-
   /** calc_rank_cd's normalization of the covers' sum, rounded to float4 as PostgreSQL returns it. */
   private normalize(doc: number, { wdoc, sumDist, extents, any }: CoverSum, normalization: number): number {
     if (!any) return 0;
@@ -261,7 +232,7 @@ interface CoverSum {
 }
 
 /** The covers' sum when each position (in order) is a cover of its own. */
-function positionsAsCovers(encoded: ArrayLike<number>, from: number, to: number): CoverSum {
+function positionsAsCovers(encoded: ArrayLike<number>, from: number, to: number, into: CoverSum): CoverSum {
   let wdoc = 0;
   let sumDist = 0;
   let previousCentre = 0;
@@ -271,7 +242,89 @@ function positionsAsCovers(encoded: ArrayLike<number>, from: number, to: number)
     if (i > from && centre > previousCentre) sumDist += 1 / (centre - previousCentre);
     previousCentre = centre;
   }
-  return { wdoc, sumDist, extents: to - from, any: to > from };
+  return setCoverSum(into, wdoc, sumDist, to - from);
+}
+
+/** A CoverSum to fill for each document in turn: one per search, not one per ranked document. */
+const emptyCoverSum = (): CoverSum => ({ wdoc: 0, sumDist: 0, extents: 0, any: false });
+
+function setCoverSum(into: CoverSum, wdoc: number, sumDist: number, extents: number): CoverSum {
+  into.wdoc = wdoc;
+  into.sumDist = sumDist;
+  into.extents = extents;
+  into.any = extents > 0;
+  return into;
+}
+
+/**
+ * The covers' sum of a query of words joined by OR (or one word), which each of its positions satisfies alone: every
+ * position is a cover of its own, adding its weight (the general computation gives the same; this skips building
+ * it). The document's positions of the query's lexemes are merged in get_docrep's order (position, weight, lexeme; a
+ * pair seen twice, a lexeme of two operands, once) and summed as they come, in arrays kept from one document to the
+ * next: this runs for every document a frequent word matches.
+ */
+class DisjunctionCovers {
+  private postings: Posting[] = [];
+  private next = new Int32Array(16);
+  private end = new Int32Array(16);
+  private count = 0;
+  private readonly sum = emptyCoverSum();
+  private readonly collect = (_operand: number, posting: Posting, k: number) => {
+    if (this.count === this.next.length) {
+      this.next = grown(this.next);
+      this.end = grown(this.end);
+    }
+    this.postings[this.count] = posting;
+    this.next[this.count] = posting.offsets[k];
+    this.end[this.count] = posting.offsets[k + 1];
+    this.count++;
+  };
+
+  constructor(
+    private readonly cursors: PostingCursors,
+    private readonly lexemes: number,
+  ) {}
+
+  of(doc: number): CoverSum {
+    this.count = 0;
+    this.cursors.forEach(doc, this.collect);
+    const { postings, next, end } = this;
+    let wdoc = 0;
+    let sumDist = 0;
+    let extents = 0;
+    let previousCentre = 0;
+    let lastKey = -1;
+    for (;;) {
+      let best = -1;
+      let bestKey = Infinity;
+      for (let j = 0; j < this.count; j++) {
+        if (next[j] === end[j]) continue;
+        const at = postings[j].positions[next[j]];
+        const key = (positionOf(at) * 4 + weightOf(at)) * this.lexemes + postings[j].id;
+        if (key < bestKey) {
+          best = j;
+          bestKey = key;
+        }
+      }
+      if (best < 0) break;
+      const at = postings[best].positions[next[best]++];
+      if (bestKey === lastKey) continue;
+      lastKey = bestKey;
+      wdoc += SINGLE_POSITION_COVER[at >> 14];
+      const centre = at & 0x3fff;
+      if (extents > 0 && centre > previousCentre) sumDist += 1 / (centre - previousCentre);
+      previousCentre = centre;
+      extents++;
+    }
+    return setCoverSum(this.sum, wdoc, sumDist, extents);
+  }
+}
+
+/** The array at twice its length, its values kept. */
+function grown(array: Int32Array): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
 }
 
 /** What one position alone adds as a cover: count (1) / the inverse of its weight. */
@@ -527,11 +580,6 @@ class MaskedCovers {
   }
 
   private growSlices(): void {
-    const grown = (old: Int32Array) => {
-      const next = new Int32Array(old.length * 2);
-      next.set(old);
-      return next;
-    };
     this.sliceAt = grown(this.sliceAt);
     this.sliceEnd = grown(this.sliceEnd);
     this.sliceEntry = grown(this.sliceEntry);

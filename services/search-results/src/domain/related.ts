@@ -23,45 +23,79 @@ function stem(word: string): string {
   return word.replace(/(ies|es|s|ing|ed)$/, "");
 }
 
-/** A phrase of a result's text that could become a related search, with the stems of its words. */
-interface TextPhrase {
-  phrase: string;
-  stems: string[];
-}
-
-/** What related searches read of one text: its phrases, each once. */
-interface TextPhrases {
-  /** Adjacent pairs of useful words (long enough, not stop words, not numbers). */
-  pairs: TextPhrase[];
-  /** Useful single words. */
-  singles: TextPhrase[];
-}
-
 /**
- * The phrases of each text, kept: the best results of one search are often those of the next, and splitting and
- * stemming their texts was most of the cost of related searches. Forgotten wholesale when it grows past its bound.
+ * Every phrase met in the results' texts, numbered: its text, whether it is a pair of words, and its words' stems
+ * (numbered too; -1 for a single word's second). What a text holds is kept as the numbers of its phrases, each once:
+ * the best results of one search are often those of the next, and splitting and stemming their texts was most of the
+ * cost of related searches. Numbers rather than objects: a page of results shows a few thousand phrases, and kept as
+ * objects they were most of what the heap held and the collector marked. Forgotten wholesale past their bound.
  */
-const textPhrases = new Map<string, TextPhrases>();
-const KEPT_TEXTS = 20_000;
+class Phrases {
+  private readonly ids = new Map<string, number>();
+  private readonly stemIds = new Map<string, number>();
+  readonly text: string[] = [];
+  readonly isPair: boolean[] = [];
+  readonly firstStem: number[] = [];
+  readonly secondStem: number[] = [];
+  private readonly ofText = new Map<string, Int32Array>();
 
-function phrasesOfText(text: string): TextPhrases {
-  let phrases = textPhrases.get(text);
-  if (phrases) return phrases;
-  const list = words(text).map((word) => ({ word, stem: stem(word), useful: word.length >= 3 && !STOP_WORDS.has(word) && !/^\d+$/.test(word) }));
-  const pairs = new Map<string, TextPhrase>();
-  const singles = new Map<string, TextPhrase>();
-  for (let i = 0; i < list.length; i++) {
-    const { word, stem, useful } = list[i];
-    if (!useful) continue;
-    singles.set(word, { phrase: word, stems: [stem] });
-    const next = list[i + 1];
-    if (next?.useful) pairs.set(`${word} ${next.word}`, { phrase: `${word} ${next.word}`, stems: [stem, next.stem] });
+  /** Each text's phrases (see `of`), all numbered in the same table. */
+  ofAll(texts: readonly string[]): Int32Array[] {
+    // Forgetting renumbers: never between two texts of one search.
+    if (this.ofText.size + texts.length > KEPT_TEXTS) this.forget();
+    return texts.map((text) => this.of(text));
   }
-  phrases = { pairs: [...pairs.values()], singles: [...singles.values()] };
-  if (textPhrases.size >= KEPT_TEXTS) textPhrases.clear();
-  textPhrases.set(text, phrases);
-  return phrases;
+
+  /** The numbers of the phrases of a text: adjacent pairs of useful words (long enough, not stop words, not numbers), then useful words. */
+  private of(text: string): Int32Array {
+    let ids = this.ofText.get(text);
+    if (ids) return ids;
+    const list = words(text).map((word) => ({ word, stem: stem(word), useful: word.length >= 3 && !STOP_WORDS.has(word) && !/^\d+$/.test(word) }));
+    const pairs = new Set<number>();
+    const singles = new Set<number>();
+    for (let i = 0; i < list.length; i++) {
+      const { word, stem, useful } = list[i];
+      if (!useful) continue;
+      singles.add(this.idOf(word, [stem]));
+      const next = list[i + 1];
+      if (next?.useful) pairs.add(this.idOf(`${word} ${next.word}`, [stem, next.stem]));
+    }
+    ids = Int32Array.from([...pairs, ...singles]);
+    this.ofText.set(text, ids);
+    return ids;
+  }
+
+  stemId(stem: string): number | undefined {
+    return this.stemIds.get(stem);
+  }
+
+  private idOf(phrase: string, stems: string[]): number {
+    let id = this.ids.get(phrase);
+    if (id !== undefined) return id;
+    id = this.text.length;
+    this.ids.set(phrase, id);
+    this.text.push(phrase);
+    this.isPair.push(stems.length === 2);
+    const [first, second] = stems.map((s) => {
+      let n = this.stemIds.get(s);
+      if (n === undefined) this.stemIds.set(s, (n = this.stemIds.size));
+      return n;
+    });
+    this.firstStem.push(first);
+    this.secondStem.push(second ?? -1);
+    return id;
+  }
+
+  private forget(): void {
+    this.ofText.clear();
+    this.ids.clear();
+    this.stemIds.clear();
+    for (const list of [this.text, this.isPair, this.firstStem, this.secondStem]) list.length = 0;
+  }
 }
+
+const KEPT_TEXTS = 20_000;
+const phrases = new Phrases();
 
 /**
  * Up to `count` related queries for `query` from the texts of its best results: phrases found in at least two of the
@@ -69,26 +103,25 @@ function phrasesOfText(text: string): TextPhrases {
  */
 export function relatedQueries(query: string, texts: readonly string[], count = 8): string[] {
   const queryWords = words(query).filter((w) => !STOP_WORDS.has(w));
-  const queryStems = new Set(words(query).map(stem));
-  const spread = new Map<string, { documents: number; pair: boolean }>();
-  const tally = (phrase: TextPhrase, pair: boolean) => {
-    if (phrase.stems.some((stem) => queryStems.has(stem))) return;
-    const seen = spread.get(phrase.phrase);
-    if (seen) seen.documents++;
-    else spread.set(phrase.phrase, { documents: 1, pair });
-  };
-  for (const text of texts) {
-    const { pairs, singles } = phrasesOfText(text);
-    for (const pair of pairs) tally(pair, true);
-    for (const single of singles) tally(single, false);
+  const ofTexts = phrases.ofAll(texts);
+  const queryStems = new Set(words(query).flatMap((w) => phrases.stemId(stem(w)) ?? []));
+  const spread = new Map<number, number>();
+  for (const ids of ofTexts) {
+    for (const id of ids) {
+      if (queryStems.has(phrases.firstStem[id]) || queryStems.has(phrases.secondStem[id])) continue;
+      spread.set(id, (spread.get(id) ?? 0) + 1);
+    }
   }
-  const ranked = [...spread.entries()]
-    .filter(([, s]) => s.documents >= 2)
-    .sort(([a, x], [b, y]) => y.documents - x.documents || Number(y.pair) - Number(x.pair) || a.localeCompare(b));
+  const ranked: number[] = [];
+  for (const [id, documents] of spread) if (documents >= 2) ranked.push(id);
+  ranked.sort(
+    (a, b) => spread.get(b)! - spread.get(a)! || Number(phrases.isPair[b]) - Number(phrases.isPair[a]) || phrases.text[a].localeCompare(phrases.text[b]),
+  );
   const chosen: string[] = [];
-  for (const [phrase] of ranked) {
+  for (const id of ranked) {
+    const phrase = phrases.text[id];
     // A single word already inside a chosen pair adds nothing.
-    if (!phrase.includes(" ") && chosen.some((c) => c.split(" ").includes(phrase))) continue;
+    if (!phrases.isPair[id] && chosen.some((c) => c.split(" ").includes(phrase))) continue;
     chosen.push(phrase);
     if (chosen.length === count) break;
   }

@@ -5,7 +5,7 @@
  */
 import { serializeAsWritten, type ServiceContext } from "@apiplat/service-kit";
 import type { FastifyInstance } from "fastify";
-import { answerCacheSettings, answersAsBytes, createAnswerCache } from "./answer-cache.js";
+import { answerCacheSettings, createAnswerCache } from "./answer-cache.js";
 import type { IngestionSource } from "./ingest.js";
 import { createCatalogueLoader } from "./loader.js";
 import { liveIngestionScheduler } from "./scheduler.js";
@@ -71,7 +71,6 @@ export async function buildCatalogueService(
     // out (bench/catalogue/serializers.ts).
     if (options.serializeAsWritten !== false) scope.setSerializerCompiler(serializeAsWritten);
     loader.guard(scope);
-    answersAsBytes(scope);
     answers.attach(scope);
     await options.routes(scope);
     const listed = options.listed ?? options.sources;

@@ -90,6 +90,17 @@ export class RenderedCache<Answer extends string | Uint8Array = string> {
     return { json: entry.json, ageMs: now - entry.stored };
   }
 
+  /** Whether an answer is kept for `key`, fresh or not (it is not touched). */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  /** Whether a fresh answer is kept for `key` (it is not touched). */
+  hasFresh(key: string): boolean {
+    const entry = this.entries.get(key);
+    return entry !== undefined && entry.expires > Date.now();
+  }
+
   /** Forgets every answer (the data they came from changed). */
   clear(): void {
     this.entries.clear();

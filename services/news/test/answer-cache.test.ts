@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { RecentQuestions } from "@apiplat/catalogue";
 import { startService, type StartedService } from "@apiplat/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import service from "../src/service.js";
@@ -22,25 +23,30 @@ afterAll(() => news?.close());
 const get = (url: string, extra: Record<string, string> = {}, app = news.app, as = headers) => app.inject({ method: "GET", url, headers: { ...as, ...extra } });
 
 describe("the answer cache", () => {
-  it("answers the same question again from memory, the same body, still counted against the quota", async () => {
+  it("keeps an answer from the second time its question is asked, and answers it from memory after that, still counted", async () => {
     const first = await get("/search?q=coffee&limit=3");
     expect(first.statusCode).toBe(200);
-    expect(first.headers["cache-status"]).toBe("apiplat-catalogue; fwd=uri-miss; stored");
+    // Asked once: nothing kept (most questions are never asked again).
+    expect(first.headers["cache-status"]).toBe("apiplat-catalogue; fwd=uri-miss");
     expect(first.headers.age).toBeUndefined();
+    const second = await get("/search?q=coffee&limit=3");
+    expect(second.headers["cache-status"]).toBe("apiplat-catalogue; fwd=uri-miss; stored");
+    expect(second.json().data).toEqual(first.json().data);
 
     const again = await get("/search?q=coffee&limit=3");
     expect(again.statusCode).toBe(200);
     expect(again.headers["cache-status"]).toBe("apiplat-catalogue; hit");
     expect(again.headers.age).toBe("0");
-    expect(again.body).toBe(first.body);
+    expect(again.body).toBe(second.body);
     expect(again.headers["content-type"]).toBe("application/json; charset=utf-8");
-    expect(Number(again.headers["x-ratelimit-requests-remaining"])).toBe(Number(first.headers["x-ratelimit-requests-remaining"]) - 1);
+    expect(Number(again.headers["x-ratelimit-requests-remaining"])).toBe(Number(first.headers["x-ratelimit-requests-remaining"]) - 2);
   });
 
   it("keys on the query string: another question is asked of the catalogue", async () => {
     await get("/search?q=coffee&limit=4");
+    await get("/search?q=coffee&limit=4");
     const other = await get("/search?q=coffee&limit=5");
-    expect(other.headers["cache-status"]).toBe("apiplat-catalogue; fwd=uri-miss; stored");
+    expect(other.headers["cache-status"]).toBe("apiplat-catalogue; fwd=uri-miss");
     expect(other.json().data.articles).toHaveLength(5);
   });
 
@@ -48,7 +54,11 @@ describe("the answer cache", () => {
     await get("/top-headlines?country=us");
     const fresh = await get("/top-headlines?country=us", { "cache-control": "no-cache" });
     expect(fresh.headers["cache-status"]).toBe("apiplat-catalogue; fwd=request; stored");
-    expect((await get("/top-headlines?country=us")).headers["cache-status"]).toBe("apiplat-catalogue; hit");
+    const kept = await get("/top-headlines?country=us");
+    expect(kept.headers["cache-status"]).toBe("apiplat-catalogue; hit");
+    // A fresh answer is kept already: another no-cache answer (the same but for its timestamp) leaves it as it is.
+    expect((await get("/top-headlines?country=us", { "cache-control": "no-cache" })).headers["cache-status"]).toBe("apiplat-catalogue; fwd=request");
+    expect((await get("/top-headlines?country=us")).body).toBe(kept.body);
   });
 
   it("never keeps an error, and never answers a caller the platform refuses", async () => {
@@ -71,6 +81,25 @@ describe("the answer cache", () => {
   });
 });
 
+describe("RecentQuestions, the doorkeeper", () => {
+  it("says a question was asked only from its second time, and starts afresh after its capacity", () => {
+    const recent = new RecentQuestions(1_000);
+    const questions = Array.from({ length: 1_000 }, (_, i) => `/search?q=word${i}&limit=10`);
+    expect(questions.filter((q) => recent.askedBefore(q))).toEqual([]);
+    expect(questions.every((q) => recent.askedBefore(q))).toBe(true);
+    // Full: the next new question starts it afresh, so the first ones are new again.
+    expect(recent.askedBefore("/search?q=another")).toBe(false);
+    expect(recent.askedBefore(questions[0])).toBe(false);
+  });
+
+  it("takes few new questions for asked ones (a Bloom filter's false positives): under 2 % at its capacity", () => {
+    const recent = new RecentQuestions();
+    for (let i = 0; i < 65_535; i++) recent.askedBefore(`/search?q=asked${i}`);
+    const taken = Array.from({ length: 10_000 }, (_, i) => `/search?q=new${i}`).filter((q) => recent.askedBefore(q)).length;
+    expect(taken).toBeLessThan(200);
+  });
+});
+
 describe("its settings and its freshness", () => {
   let started: StartedService | undefined;
   let feedServer: Server | undefined;
@@ -84,8 +113,10 @@ describe("its settings and its freshness", () => {
     started = await startService(service, { settings: { autoLoad: false, feeds: [] }, env: { DATASETS_DIR: datasetsDir, CATALOGUE_CACHE_SECONDS: "1" } });
     const as = (await started.subscribe("PRO")).headers;
     await get("/sources", {}, started.app, as);
+    await get("/sources", {}, started.app, as);
     expect((await get("/sources", {}, started.app, as)).headers["cache-status"]).toBe("apiplat-catalogue; hit");
     await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // Expired, but still held: its fresh answer replaces it at once.
     expect((await get("/sources", {}, started.app, as)).headers["cache-status"]).toBe("apiplat-catalogue; fwd=uri-miss; stored");
   });
 
@@ -113,6 +144,7 @@ describe("its settings and its freshness", () => {
 
     const before = await search();
     expect(before.json().data.articles).toEqual([]);
+    expect((await search()).headers["cache-status"]).toBe("apiplat-catalogue; fwd=uri-miss; stored");
     expect((await search()).headers["cache-status"]).toBe("apiplat-catalogue; hit");
 
     items = `<item><title>The zyxwabbit harvest</title><link>http://127.0.0.1/zyxwabbit</link><pubDate>Tue, 24 Nov 2026 10:00:00 GMT</pubDate><description>A first.</description></item>`;

@@ -11,7 +11,8 @@
  * (`!'decaf'`) are not marked. Words are runs of letters, marks and digits, so "don't" is two words and
  * "well-known" two, as PostgreSQL's parser splits them.
  */
-import { createRequire } from "node:module";
+import { stemmerOf } from "@apiplat/stemming";
+import { lowerBound } from "./text-index.js";
 import { parseTsquery } from "./text-query.js";
 
 export interface HeadlineOptions {
@@ -27,14 +28,6 @@ export interface HeadlineOptions {
   delimiter: string;
 }
 
-interface Stemmer {
-  stem(word: string): string;
-}
-
-const require = createRequire(import.meta.url);
-const snowball = require("snowball-stemmers") as { algorithms(): string[]; newStemmer(algorithm: string): Stemmer };
-const SNOWBALL = new Set(snowball.algorithms());
-
 /** PostgreSQL's english.stop (the Snowball project's list): words the english configuration gives no lexeme. */
 const STOP_WORDS: Record<string, ReadonlySet<string>> = {
   english: new Set(
@@ -49,35 +42,10 @@ const STOP_WORDS: Record<string, ReadonlySet<string>> = {
   ),
 };
 
-/** A text's words recur across headlines: stems are kept, up to this many per configuration. */
-const STEM_CACHE_LIMIT = 100_000;
-const stemmers = new Map<string, (word: string) => string>();
-
-/** The stemmer of a text-search configuration (`english`, `french`...); `simple` and unknown ones keep the word. */
-export function stemmerOf(config: string): (word: string) => string {
-  let stem = stemmers.get(config);
-  if (stem) return stem;
-  if (!SNOWBALL.has(config)) stem = (word) => word;
-  else {
-    const stemmer = snowball.newStemmer(config);
-    const cache = new Map<string, string>();
-    stem = (word) => {
-      let stemmed = cache.get(word);
-      if (stemmed === undefined) {
-        stemmed = stemmer.stem(word);
-        if (cache.size >= STEM_CACHE_LIMIT) cache.clear();
-        cache.set(word, stemmed);
-      }
-      return stemmed;
-    };
-  }
-  stemmers.set(config, stem);
-  return stem;
-}
-
 /** Which words of a text a tsquery marks: built once per query, asked of every word of the headlined texts. */
 export interface WordMatcher {
-  matches(word: string, config: string): boolean;
+  /** The word's stem when the query marks it, else null. */
+  matchedStem(word: string, config: string): string | null;
   /**
    * The first UTF-16 code units a matching word can start with (stemming keeps a word's first letter), so that most
    * words are passed over without being lower-cased or stemmed: ASCII ones as flags by code, the others in a set.
@@ -112,11 +80,11 @@ export function wordMatcher(tsquery: string): WordMatcher {
     empty: marked.length === 0,
     firstAscii,
     firstOther: new Set(firsts.filter((code) => code >= 128)),
-    matches(word, config) {
+    matchedStem(word, config) {
       const lower = word.toLowerCase();
-      if (STOP_WORDS[config]?.has(lower)) return false;
+      if (STOP_WORDS[config]?.has(lower)) return null;
       const stem = stemmerOf(config)(lower);
-      return exact.has(stem) || prefixes.some((prefix) => stem.startsWith(prefix));
+      return exact.has(stem) || prefixes.some((prefix) => stem.startsWith(prefix)) ? stem : null;
     },
   };
 }
@@ -157,25 +125,30 @@ export function wordOffsets(text: string): Int32Array {
   return Int32Array.from(offsets);
 }
 
-/** A text's words (as wordOffsets gives them) and which of them the query marks. */
+/** A text's words (as wordOffsets gives them), which of them the query marks (ascending), and the marked ones' stems. */
 interface Words {
   offsets: Int32Array;
   count: number;
   marks: number[];
+  stems: string[];
 }
 
 function markedWords(text: string, offsets: Int32Array, matcher: WordMatcher, config: string): Words {
   const marks: number[] = [];
+  const stems: string[] = [];
   const count = offsets.length / 2;
-  if (matcher.empty) return { offsets, count, marks };
+  if (matcher.empty) return { offsets, count, marks, stems };
   const { firstAscii, firstOther } = matcher;
   for (let w = 0; w < count; w++) {
     const start = offsets[2 * w];
     const code = text.charCodeAt(start);
     if (code < 128 ? firstAscii[code] === 0 : !firstOther.has(code)) continue;
-    if (matcher.matches(text.slice(start, offsets[2 * w + 1]), config)) marks.push(w);
+    const stem = matcher.matchedStem(text.slice(start, offsets[2 * w + 1]), config);
+    if (stem === null) continue;
+    marks.push(w);
+    stems.push(stem);
   }
-  return { offsets, count, marks };
+  return { offsets, count, marks, stems };
 }
 
 /** Words first..last (inclusive) as the text has them, each marked word between the markers. */
@@ -212,17 +185,17 @@ function around(cluster: Window["cluster"], from: number, to: number, maxWords: 
   return { first, last };
 }
 
-function candidates(text: string, words: Words, maxWords: number, config: string): Window[] {
-  const { marks, count, offsets } = words;
-  const stem = stemmerOf(config);
-  const stemAt = (m: number) => stem(text.slice(offsets[2 * m], offsets[2 * m + 1]).toLowerCase());
+function candidates(words: Words, maxWords: number): Window[] {
+  const { marks, stems, count } = words;
   return marks.map((first, k) => {
     let last = first;
     for (let j = k + 1; j < marks.length && marks[j] - first < maxWords; j++) last = marks[j];
     const cluster = { first, last };
     const window = around(cluster, 0, count - 1, maxWords);
-    const inside = marks.filter((m) => m >= window.first && m <= window.last);
-    return { cluster, ...window, distinct: new Set(inside.map(stemAt)).size, marks: inside.length };
+    // The marks inside the window are a run of `marks`, which ascend.
+    const from = lowerBound(marks, window.first);
+    const to = lowerBound(marks, window.last + 1);
+    return { cluster, ...window, distinct: new Set(stems.slice(from, to)).size, marks: to - from };
   });
 }
 
@@ -252,7 +225,7 @@ export function headline(text: string, matcher: WordMatcher, config: string, opt
   if (words.count === 0) return "";
   if (words.marks.length === 0) return render(text, words, 0, Math.min(words.count, options.minWords) - 1, options);
   const chosen: Window[] = [];
-  for (const candidate of candidates(text, words, options.maxWords, config).sort(better)) {
+  for (const candidate of candidates(words, options.maxWords).sort(better)) {
     if (chosen.length === options.maxFragments) break;
     const fitted = besideChosen(candidate, chosen, words.count, options.maxWords);
     if (fitted) chosen.push(fitted);

@@ -705,7 +705,8 @@ function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function lowerBound(sorted: string[], value: string): number {
+/** The index of the first value of an ascending list that is not below `value` (the list's length when none is). */
+export function lowerBound<T extends string | number>(sorted: ArrayLike<T>, value: T): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { stemmerOf } from "@apiplat/stemming";
 import { franc } from "franc-min";
 
 /** The languages the service summarizes: ISO 639-1 codes. */
@@ -31,7 +32,6 @@ const FROM_ISO_639_3: Record<string, Language> = {
 
 const require = createRequire(import.meta.url);
 const STOPWORDS_ISO = require("stopwords-iso/stopwords-iso.json") as Record<string, string[]>;
-const snowball = require("snowball-stemmers") as { newStemmer(algorithm: string): { stem(word: string): string } };
 
 export interface LanguageTools {
   language: Language;
@@ -40,27 +40,9 @@ export interface LanguageTools {
   stem(word: string): string;
 }
 
-/** Stems are cached per language: news text repeats its words, and the Snowball stemmers are the hot path. */
-const STEM_CACHE_LIMIT = 50_000;
-
 function buildTools(language: Language): LanguageTools {
   const stopwords = new Set(STOPWORDS_ISO[language]);
-  if (language === "zh") return { language, stopwords, stem: (word) => word };
-  const stemmer = snowball.newStemmer(SNOWBALL_NAME[language]);
-  const cache = new Map<string, string>();
-  return {
-    language,
-    stopwords,
-    stem(word) {
-      let stem = cache.get(word);
-      if (stem === undefined) {
-        stem = stemmer.stem(word);
-        if (cache.size >= STEM_CACHE_LIMIT) cache.clear();
-        cache.set(word, stem);
-      }
-      return stem;
-    },
-  };
+  return { language, stopwords, stem: language === "zh" ? (word) => word : stemmerOf(SNOWBALL_NAME[language]) };
 }
 
 const TOOLS = new Map<Language, LanguageTools>(LANGUAGES.map((language) => [language, buildTools(language)]));

@@ -2,6 +2,7 @@
 # Installs what the project needs on a fresh machine, then exits.
 #   bootstrap.sh start   Debian packages the services use at run time + node packages
 #   bootstrap.sh test    the same, plus what the test suite drives (nginx, docker-compose, ...)
+#   bootstrap.sh bench   the same as test, plus what the benchmarks under bench/ use (wrk)
 # Debian packages are listed in scripts/debian-packages*.txt (one per line, "#" comments); those in
 # scripts/debian-packages-latest.txt are also kept at the newest version the archive has (data that goes
 # stale, like the tz database), checked at most once a day.
@@ -12,7 +13,8 @@ cd "$root"
 
 wanted_packages() {
   local files=("scripts/debian-packages.txt")
-  [ "$mode" = "test" ] && files+=("scripts/debian-packages-test.txt")
+  [ "$mode" = "test" ] || [ "$mode" = "bench" ] && files+=("scripts/debian-packages-test.txt")
+  [ "$mode" = "bench" ] && files+=("scripts/debian-packages-bench.txt")
   sed -e 's/#.*//' "${files[@]}" | tr -s ' \t' '\n' | grep -v '^$' || true
 }
 

@@ -59,12 +59,17 @@ function childrenCpuSeconds(pid: number): number {
   return descendantsOf(table, pid).reduce((total, child) => total + table.get(child)!.ownCpuSeconds, 0);
 }
 
+function requireWrk(): true {
+  if (!hasWrk) throw new Error("BENCH_DRIVER=wrk, but wrk is not installed: `bash scripts/bootstrap.sh bench` installs it");
+  return true;
+}
+
 /** The benches' own switches, read once (see measureEndpoint). */
 export const benchSwitches = {
   /** BENCH_ONLY=<text>: only the endpoints or scenarios whose name contains it. */
   only: process.env.BENCH_ONLY,
-  /** BENCH_DRIVER=wrk: wrk alone, where it is installed. */
-  wrkAlone: process.env.BENCH_DRIVER === "wrk" && hasWrk,
+  /** BENCH_DRIVER=wrk: wrk alone (required: figures from another driver are not comparable). */
+  wrkAlone: process.env.BENCH_DRIVER === "wrk" && requireWrk(),
   /** BENCH_ISOLATE=1 (root): PostgreSQL, Redis and the drivers off the service's core during the load. */
   isolate: process.env.BENCH_ISOLATE === "1",
 };

@@ -2,9 +2,12 @@
  * The Kubernetes manifests render (kubectl kustomize where kubectl is installed, the pinned kustomize package
  * elsewhere, and both agree), and every rendered object is valid against the strict JSON Schemas of the Kubernetes
  * release pinned in infra/package.json (kubernetes-types): no missing required field, no field the API does not
- * have. The edge's nginx configuration for Kubernetes passes nginx -t.
+ * have. The edge's nginx configuration for Kubernetes passes nginx -t and routes requests as ingress-nginx hands
+ * them over.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { createServer, request, type Server } from "node:http";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -38,8 +41,12 @@ describe("the Kubernetes manifests", () => {
   let validate: (object: KubernetesObject) => string[];
   let base: KubernetesObject[];
   let production: KubernetesObject[];
+  /** The production overlay rendered by the other renderer, where this machine has both (started with the rest). */
+  let otherRendering: Promise<KubernetesObject[]> | null;
 
   beforeAll(async () => {
+    otherRendering = defaultRenderer() === "kubectl" ? renderKustomization("production", "kustomize") : null;
+    otherRendering?.catch(() => {});
     validate = kubernetesValidator();
     [base, production] = await Promise.all([renderKustomization("base"), renderKustomization("production")]);
   });
@@ -80,10 +87,8 @@ describe("the Kubernetes manifests", () => {
   });
 
   it("render the same with the kustomize package as with kubectl, so that a machine without kubectl checks the same", async () => {
-    const other = defaultRenderer() === "kubectl" ? "kustomize" : "kubectl";
-    if (other === "kubectl") return; // no kubectl here: the package rendered them above
-    const rendered = await renderKustomization("production", other);
-    expect(rendered).toEqual(production);
+    if (!otherRendering) return; // no kubectl here: the package rendered them above
+    expect(await otherRendering).toEqual(production);
   });
 
   it("run every pod non-root, without privilege escalation or capabilities, with seccomp, on a read-only root", () => {
@@ -132,18 +137,94 @@ describe("the Kubernetes manifests", () => {
     expect(JSON.stringify(production)).not.toMatch(/postgres(ql)?:\/\/|rediss?:\/\/|smtps?:\/\//);
   });
 
-  it("give the edge an nginx configuration that passes nginx -t", async () => {
+  it("give the edge a configuration that routes as ingress-nginx hands requests over (nginx on loopback)", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "nginx-k8s-"));
     const edge = path.join(kubernetesDir, "base/edge");
     for (const file of readdirSync(edge).filter((f) => f.endsWith(".conf"))) copyFileSync(path.join(edge, file), path.join(dir, file));
-    for (const file of ["public-domain.conf", "trusted-proxies.conf"]) copyFileSync(path.join(kubernetesDir, "production", file), path.join(dir, file));
-    // nginx resolves the upstreams' Service names when it starts; here they are loopback, and /tmp is this folder.
-    const upstreams = readFileSync(path.join(dir, "upstreams.conf"), "utf8").replace(/server [a-z-]+:(\d+);/g, "server 127.0.0.1:$1;");
+    copyFileSync(path.join(kubernetesDir, "production/public-domain.conf"), path.join(dir, "public-domain.conf"));
+    // Here "ingress-nginx" is this test, on loopback.
+    writeFileSync(path.join(dir, "trusted-proxies.conf"), "set_real_ip_from 127.0.0.1;\nreal_ip_header X-Forwarded-For;\n");
+    // Two stand-ins answer with their name and what they were sent: the URL shortener, and every other service.
+    const servers = await Promise.all(["url-shortener", "other"].map((name) => echoServer(name)));
+    const [shortener, other] = servers.map((s) => (s.address() as AddressInfo).port);
+    // nginx resolves the upstreams' Service names when it starts; here they are loopback addresses.
+    const upstreams = readFileSync(path.join(dir, "upstreams.conf"), "utf8").replace(/server ([a-z-]+):\d+;/g, (_, name: string) =>
+      `server 127.0.0.1:${name === "url-shortener" ? shortener : other};`,
+    );
     writeFileSync(path.join(dir, "upstreams.conf"), upstreams);
-    // (A test's stdout may be a socket, which nginx cannot open as a file.)
-    const conf = readFileSync(path.join(dir, "nginx.conf"), "utf8").replaceAll("/tmp/", `${dir}/`).replace("access_log /dev/stdout;", "access_log off;");
+    const port = await freePort();
+    // /tmp is this folder; a test's stdout may be a socket, which nginx cannot open as a file.
+    const conf = readFileSync(path.join(dir, "nginx.conf"), "utf8")
+      .replaceAll("/tmp/", `${dir}/`)
+      .replace("access_log /dev/stdout;", "access_log off;")
+      .replace("worker_processes 2;", "worker_processes 1;")
+      .replace("listen 8080 default_server;", `listen 127.0.0.1:${port} default_server;`);
     writeFileSync(path.join(dir, "nginx.conf"), conf);
     const { stderr } = await run("nginx", ["-t", "-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")]);
     expect(stderr).toContain("test is successful");
+    const nginx = spawn("nginx", ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log"), "-g", "daemon off;"], { stdio: "ignore" });
+    try {
+      const call = (headers: Record<string, string>) => get(`http://127.0.0.1:${port}/uuid`, headers);
+      await waitFor(() => get(`http://127.0.0.1:${port}/nginx-health`, {}).then((r) => r.status === 200, () => false));
+      // ingress-nginx sets X-Forwarded-For to the client it saw and says the client used https.
+      const viaGateway = await call({
+        host: "gateway.api.example.com",
+        "x-gateway-host": "news.api.example.com",
+        "x-forwarded-for": "203.0.113.9",
+        "x-forwarded-proto": "https",
+      });
+      expect(viaGateway.body).toMatchObject({ name: "other", url: "/uuid" });
+      expect(viaGateway.body.headers).toMatchObject({
+        host: "gateway.api.example.com",
+        "x-forwarded-for": "203.0.113.9",
+        "x-forwarded-proto": "https",
+        "x-gateway-host": "news.api.example.com",
+      });
+      expect((await call({ host: "text-toolkit.api.example.com" })).body.name).toBe("other");
+      // docker-compose's domain is not this overlay's: such a host is a customer's domain, the URL shortener's.
+      expect((await call({ host: "text-toolkit.api.local" })).body.name).toBe("url-shortener");
+      const unknown = await call({ host: "gateway.api.example.com", "x-gateway-host": "text-toolkit.api.local" });
+      expect(unknown.status).toBe(404);
+    } finally {
+      nginx.kill("SIGQUIT");
+      for (const server of servers) server.close();
+    }
   });
 });
+
+function echoServer(name: string): Promise<Server> {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ name, url: req.url, headers: req.headers }));
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createNetServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A GET with headers of our choosing (fetch will not send a Host header). */
+function get(url: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      let data = "";
+      res.on("data", (chunk) => (data += chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(data) }));
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("nginx did not start");
+}

@@ -4,13 +4,21 @@
  * in the service's ingest_runs table. Re-running is safe: rows are upserted by natural key and unchanged rows are
  * left alone. Other flags (e.g. `--crawl <url> <url>`) are passed to the service's sources.
  *
+ * `npm run ingest -- --all [--missing]`: every deployed catalogue service's dataset sources, one service after the
+ * other. `--missing` runs only the sources without a succeeded run (a first start, or after a failed run), so that a
+ * deployment can run it before every start (docker-compose's `catalogues`, the Kubernetes `catalogues` Job) and pay
+ * seconds once the catalogues are loaded.
+ *
  * Without DATABASE_URL it writes the embedded database of `npm start` (.data/pglite): stop `npm start` first, as
  * only one process may open that database at a time.
  */
 import path from "node:path";
-import { loadConfig } from "@apiplat/config";
-import { runIngestions, terminalProgress, type ServiceIngestion } from "@apiplat/catalogue";
-import { migrateService, openPlatform, serviceDatabase, type ServiceManifest } from "@apiplat/service-kit";
+import { loadConfig, type PlatformConfig } from "@apiplat/config";
+import { runIngestions, terminalProgress, type IngestionSource, type ServiceIngestion } from "@apiplat/catalogue";
+import { deployedServiceNames } from "@apiplat/deployment";
+import { migrateService, openPlatform, serviceDatabase, type OpenPlatform, type ServiceManifest } from "@apiplat/service-kit";
+
+type CatalogueModule = { default: ServiceManifest<unknown, unknown>; ingestion: ServiceIngestion };
 
 function parseArgs(argv: string[]): { service?: string; flags: Record<string, string[]> } {
   const flags: Record<string, string[]> = {};
@@ -26,58 +34,86 @@ function parseArgs(argv: string[]): { service?: string; flags: Record<string, st
   return { service, flags };
 }
 
-const { service, flags } = parseArgs(process.argv.slice(2).filter((a) => a !== "--"));
-if (!service) {
-  console.error("usage: npm run ingest -- <service> [--source <name>[,<name>]] [--limit <records>]");
-  process.exit(2);
-}
-const module = (await import(`@apiplat/${service}`).catch(() => null)) as
-  | { default?: ServiceManifest<unknown, unknown>; ingestion?: ServiceIngestion }
-  | null;
-if (!module?.ingestion || !module.default) {
-  console.error(`${service}: no such catalogue service (its package must export \`ingestion\`).`);
-  process.exit(2);
+async function catalogueModule(service: string): Promise<CatalogueModule | null> {
+  const module = (await import(`@apiplat/${service}`).catch(() => null)) as Partial<CatalogueModule> | null;
+  return module?.ingestion && module.default ? (module as CatalogueModule) : null;
 }
 
-const root = path.resolve(import.meta.dirname, "..");
-const env = { ...process.env };
-if (!env.DATABASE_URL) env.EMBEDDED_DATA_DIR ??= path.join(root, ".data/pglite");
-const config = loadConfig(env);
-const { source: wanted = [], limit: limitFlag = [], ...options } = flags;
-const sources = module.ingestion.sources({ config, options });
-const names = wanted.flatMap((w) => w.split(","));
-const unknown = names.filter((n) => !sources.some((s) => s.name === n));
-if (unknown.length) {
-  console.error(`${service}: unknown source ${unknown.join(", ")}; its sources are ${sources.map((s) => s.name).join(", ")}.`);
-  process.exit(2);
-}
-// By default the dataset sources; a service that answers the command's flags with live sources alone (a crawl's
-// seeds) gets those run.
-const fileSources = sources.filter((s) => !s.live);
-const selected = names.length ? sources.filter((s) => names.includes(s.name)) : fileSources.length ? fileSources : sources;
-const limit = limitFlag[0] === undefined ? undefined : Number(limitFlag[0]);
-if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
-  console.error("--limit must be a positive whole number of records.");
-  process.exit(2);
+/** The sources that have never finished a run successfully. */
+async function neverLoaded(platform: OpenPlatform, manifest: ServiceManifest<unknown, unknown>, sources: IngestionSource[]) {
+  const db = await serviceDatabase(manifest, platform.db);
+  const { rows } = await db.query<{ source: string }>("SELECT DISTINCT source FROM ingest_runs WHERE status = 'succeeded'");
+  const loaded = new Set(rows.map((r) => r.source));
+  return sources.filter((s) => !loaded.has(s.name));
 }
 
-const platform = await openPlatform(config);
-let failed = false;
-try {
-  await migrateService(module.default, platform.db);
-  await runIngestions(await serviceDatabase(module.default, platform.db), selected, {
-    datasetsDir: config.datasetsDir,
+/** Runs `sources` of one service; true when every run succeeded. */
+async function ingest(platform: OpenPlatform, manifest: ServiceManifest<unknown, unknown>, sources: IngestionSource[], limit?: number) {
+  let failed = false;
+  await runIngestions(await serviceDatabase(manifest, platform.db), sources, {
+    datasetsDir: platform.config.datasetsDir,
     limit,
     now: () => new Date(),
     onProgress: terminalProgress(),
     onRun(summary) {
       if (process.stderr.isTTY) process.stderr.write("\n");
       const { skipped, ...counts } = summary;
-      console.log(JSON.stringify({ ...counts, skipped_examples: skipped.slice(0, 5) }));
+      console.log(JSON.stringify({ service: manifest.name, ...counts, skipped_examples: skipped.slice(0, 5) }));
       if (summary.status === "failed") failed = true;
     },
   });
+  return !failed;
+}
+
+function usage(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+const { service, flags } = parseArgs(process.argv.slice(2).filter((a) => a !== "--"));
+const { source: wanted = [], limit: limitFlag = [], all, missing, ...options } = flags;
+if (!service && !all) usage("usage: npm run ingest -- <service> [--source <name>[,<name>]] [--limit <records>] | --all [--missing]");
+if (service && all) usage("Name one service or --all, not both.");
+if (all && wanted.length) usage("--source names one service's sources: use it without --all.");
+const limit = limitFlag[0] === undefined ? undefined : Number(limitFlag[0]);
+if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) usage("--limit must be a positive whole number of records.");
+
+const root = path.resolve(import.meta.dirname, "..");
+const env = { ...process.env };
+if (!env.DATABASE_URL) env.EMBEDDED_DATA_DIR ??= path.join(root, ".data/pglite");
+const config: PlatformConfig = loadConfig(env);
+
+const targets: { module: CatalogueModule; sources: IngestionSource[] }[] = [];
+for (const name of service ? [service] : deployedServiceNames()) {
+  const module = await catalogueModule(name);
+  if (!module) {
+    if (service) usage(`${service}: no such catalogue service (its package must export \`ingestion\`).`);
+    continue;
+  }
+  const sources = module.ingestion.sources({ config, options });
+  const names = wanted.flatMap((w) => w.split(","));
+  const unknown = names.filter((n) => !sources.some((s) => s.name === n));
+  if (unknown.length) usage(`${name}: unknown source ${unknown.join(", ")}; its sources are ${sources.map((s) => s.name).join(", ")}.`);
+  // By default the dataset sources; a service that answers the command's flags with live sources alone (a crawl's
+  // seeds) gets those run.
+  const fileSources = sources.filter((s) => !s.live);
+  const selected = names.length ? sources.filter((s) => names.includes(s.name)) : fileSources.length ? fileSources : sources;
+  targets.push({ module, sources: selected });
+}
+
+const platform = await openPlatform(config);
+let succeeded = true;
+try {
+  for (const { module, sources } of targets) {
+    await migrateService(module.default, platform.db);
+    const run = missing ? await neverLoaded(platform, module.default, sources) : sources;
+    if (!run.length) {
+      console.log(JSON.stringify({ service: module.default.name, status: "loaded already", sources: sources.map((s) => s.name) }));
+      continue;
+    }
+    succeeded = (await ingest(platform, module.default, run, limit)) && succeeded;
+  }
 } finally {
   await platform.close();
 }
-process.exit(failed ? 1 : 0);
+process.exit(succeeded ? 0 : 1);

@@ -131,7 +131,7 @@ export async function buildPages(): Promise<BenchPage[]> {
       const number = String(index + 1);
       await run("pdftoppm", ["-r", String(DPI), "-gray", "-png", "-f", number, "-l", number, "-singlefile", pdf, path.join(directory, "page")]);
       const { stdout: reference } = await run("pdftotext", ["-f", number, "-l", number, pdf, "-"]);
-      let image = await readFile(path.join(directory, "page.png"));
+      let image: Buffer = await readFile(path.join(directory, "page.png"));
       if (doc.trim) image = await sharp(image).trim().extend({ top: 30, bottom: 30, left: 30, right: 30, background: "#ffffff" }).png().toBuffer();
       pages.push({ name: doc.name, image, reference });
     }

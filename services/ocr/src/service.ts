@@ -59,6 +59,8 @@ export default defineService<OcrSettings>({
  */
 async function startEngine(languages: string, settings: OcrSettings): Promise<TesseractEngine> {
   const engine = await TesseractEngine.create(settings.defaultLanguage, settings.langPath);
+  // Pages are turned upright by default: the orientation thread starts with the engine (a failure shows on first use).
+  if (await hasOrientationData(settings.langPath)) await engine.prepareOrientation().catch(() => {});
   if (languages === settings.defaultLanguage) return engine;
   try {
     await engine.setLanguages(languages);

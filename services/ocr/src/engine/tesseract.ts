@@ -94,6 +94,11 @@ export class TesseractEngine implements OcrEngine {
     return { turn: degrees as QuarterTurn, confidence, script };
   }
 
+  /** Starts the orientation thread ahead of the first page that needs it (it takes about a second to load). */
+  async prepareOrientation(): Promise<void> {
+    await this.orientationWorker();
+  }
+
   async terminate(): Promise<void> {
     const osd = this.osd;
     this.osd = null;

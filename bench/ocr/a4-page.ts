@@ -8,6 +8,7 @@
  */
 import { createRequire } from "node:module";
 import { startInstance } from "./instance.js";
+import { characterAccuracy } from "./pages.js";
 
 // autocannon and sharp are dependencies of the service; the bench folder has no node_modules of its own.
 const requireFromService = createRequire(new URL("../../services/ocr/package.json", import.meta.url));
@@ -33,18 +34,6 @@ async function renderA4(lines: string[]): Promise<Buffer> {
     .join("");
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${A4_300DPI.width}" height="${A4_300DPI.height}"><rect width="100%" height="100%" fill="white"/>${text}</svg>`;
   return sharp(Buffer.from(svg)).flatten({ background: "#ffffff" }).grayscale().png().toBuffer();
-}
-
-function characterAccuracy(reference: string, recognised: string): number {
-  const a = [...reference.replace(/\s+/g, " ").trim()];
-  const b = [...recognised.replace(/\s+/g, " ").trim()];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return 1 - previous[b.length] / a.length;
 }
 
 function trackPeakRss(): { peakMiB: () => number; stop: () => void } {

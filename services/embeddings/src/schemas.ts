@@ -18,6 +18,17 @@ export type EmbedBody = Static<typeof EmbedBody>;
 
 const Usage = Type.Object({ total_tokens: Type.Integer({ description: "tokens embedded, after truncation" }) });
 
+const InputWarnings = Type.Array(
+  Type.Object({
+    index: Type.Integer({ description: "position of the text in the request (the query or source first)" }),
+    field: Type.String(),
+    code: Type.Union([Type.Literal("truncated"), Type.Literal("language_not_supported")]),
+    language: Type.Optional(Type.String({ description: "the language detected (ISO 639-3)" })),
+    message: Type.String(),
+  }),
+  { description: "texts cut at the token limit, or not in the language of an English-only model; empty when none" },
+);
+
 export const Embeddings = Type.Object({
   model: Type.String(),
   dimensions: Type.Integer(),
@@ -26,6 +37,7 @@ export const Embeddings = Type.Object({
   tokens: Type.Array(Type.Integer(), { description: "tokens each input has, before truncation" }),
   truncated: Type.Array(Type.Boolean(), { description: "whether each input was cut at the model's token limit" }),
   usage: Usage,
+  warnings: InputWarnings,
 });
 
 export const SimilarityBody = Type.Object(
@@ -51,6 +63,7 @@ export const Similarity = Type.Object({
   similarity: Type.Optional(Type.Number({ description: "cosine similarity of text_1 and text_2" })),
   scores: Type.Optional(Type.Array(Type.Number(), { description: "cosine similarity of source_sentence with each sentence" })),
   usage: Usage,
+  warnings: InputWarnings,
 });
 
 export const RerankBody = Type.Object(
@@ -72,13 +85,15 @@ export const Reranked = Type.Object({
     { description: "documents by cosine similarity to the query, best first" },
   ),
   usage: Usage,
+  warnings: InputWarnings,
 });
 
 export const ModelView = Type.Object({
   id: Type.String(),
   aliases: Type.Array(Type.String()),
   dimensions: Type.Integer(),
-  max_tokens: Type.Integer(),
+  max_tokens: Type.Integer({ description: "tokens of a text that are embedded; past them the text is truncated" }),
+  window_tokens: Type.Optional(Type.Integer({ description: "tokens the model reads at once: a longer text is embedded in windows whose vectors are averaged" })),
   languages: Type.Array(Type.String()),
   pooling: Type.String(),
   runtime: Type.String(),
@@ -114,4 +129,5 @@ export const OpenAiList = Type.Object({
   ),
   model: Type.String(),
   usage: Type.Object({ prompt_tokens: Type.Integer(), total_tokens: Type.Integer() }),
+  warnings: Type.Optional(InputWarnings),
 });

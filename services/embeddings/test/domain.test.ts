@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { checkText, loneSurrogateAt } from "../src/domain/texts.js";
 import { MAX_EXECUTION_TOKENS, planExecutions } from "../src/domain/batching.js";
 import { cutKeepingLast } from "../src/domain/truncation.js";
+import { poolWindows, splitIntoWindows } from "../src/domain/windows.js";
+import { detectNonEnglish } from "../src/domain/language.js";
 import { UseTokenizer, type Piece } from "../src/domain/use-tokenizer.js";
 import { cosine, meanPool, normalize, rankByScore, toBase64 } from "../src/domain/vectors.js";
 
@@ -67,5 +69,37 @@ describe("planning USE-lite executions", () => {
     const long = planExecutions(Array(40).fill(512));
     expect(long.map((e) => e.rows.length)).toEqual([15, 15, 10]);
     for (const e of long) expect((e.rows.length + 1) * e.paddedLength).toBeLessThanOrEqual(MAX_EXECUTION_TOKENS);
+  });
+});
+
+describe("windows of a long text", () => {
+  it("splits into near-equal consecutive windows, one window up to the window size", () => {
+    expect(splitIntoWindows(128, 128)).toEqual([{ start: 0, end: 128 }]);
+    expect(splitIntoWindows(129, 128)).toEqual([{ start: 0, end: 65 }, { start: 65, end: 129 }]);
+    expect(splitIntoWindows(512, 128).map((w) => w.end - w.start)).toEqual([128, 128, 128, 128]);
+    expect(splitIntoWindows(300, 128).map((w) => w.end - w.start)).toEqual([100, 100, 100]);
+  });
+  it("pools by the token-weighted mean, and leaves one window's vector untouched", () => {
+    const only = new Float32Array([0.1, 0.2]);
+    expect(poolWindows([only], [7])).toBe(only);
+    expect(Array.from(poolWindows([new Float32Array([1, 0]), new Float32Array([0, 1])], [3, 1]))).toEqual([0.75, 0.25]);
+  });
+});
+
+describe("language of a text for the English-only models", () => {
+  it("stays silent on short English texts, names, titles and addresses", () => {
+    for (const text of [
+      "How do I reset my password?", "How old are you?", "Our office opens at nine.", "Passwords must have 12 characters.",
+      "The cat sits on the mat.", "Juan de la Cruz", "Marguerite De La Motte", "Kansas Saloon Smashers", "iPhone 15 Pro Max 256GB",
+      "Déjà vu all over again", "see https://en.wikipedia.org/wiki/Ella_Cinders_(film) for more", "Hello", "12345",
+    ]) expect(detectNonEnglish(text)).toBeNull();
+  });
+  it("names the language of texts in other languages and scripts", () => {
+    const cases: Array<[string, string]> = [
+      ["Le chat est sur le canapé.", "fra"], ["Der Hund schläft im Garten.", "deu"], ["El perro duerme en el jardín.", "spa"],
+      ["Il gatto è sul divano.", "ita"], ["Onde fica a estação de trem mais próxima?", "por"], ["Katten sitter på soffan och det är bra", "swe"],
+      ["Kot siedzi na kanapie i nie chce zejść", "pol"], ["猫在沙发上", "cmn"], ["ソファの上の猫", "jpn"],
+    ];
+    for (const [text, code] of cases) expect(detectNonEnglish(text)?.code).toBe(code);
   });
 });

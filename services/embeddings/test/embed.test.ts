@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddings, norm, type Harness } from "./support/service.js";
 
@@ -9,6 +10,11 @@ beforeAll(async () => {
 afterAll(() => h?.started.close());
 
 const embed = (payload: object) => h.post("/embed", payload);
+const sha256OfFloat32 = (vector: number[]) => createHash("sha256").update(Buffer.from(new Float32Array(vector).buffer)).digest("hex");
+const PRINTING_PRESS = "the history of the printing press in europe began with movable type and spread quickly".split(" ");
+const printingPress = (words: number) => Array.from({ length: words }, (_, i) => PRINTING_PRESS[i % PRINTING_PRESS.length]).join(" ");
+/** Words USE-lite's tokenizer reads as one token each. */
+const ONE_TOKEN_WORDS = ["cat", "dog", "the", "house", "tree", "river", "city", "water", "green", "small", "music", "night", "road", "bird"];
 const repeat = (word: string, n: number) => Array(n).fill(word).join(" ");
 
 describe("POST /embed with USE-lite", () => {
@@ -65,18 +71,80 @@ describe("POST /embed with USE-lite", () => {
     expect(norm(data.embeddings[0])).toBeCloseTo(1, 5);
   });
 
-  it("embeds a text of exactly 128 tokens (USE-lite's own limit) whole and cuts longer ones to it", async () => {
-    const data = (await embed({ input: [repeat("the", 127), repeat("the", 128), repeat("the", 129), repeat("the", 2000)] })).json().data;
-    expect(data.tokens).toEqual([127, 128, 129, 2000]);
-    expect(data.truncated).toEqual([false, false, true, true]);
-    expect(data.usage.total_tokens).toBe(127 + 3 * 128);
-    expect(data.embeddings[0]).not.toEqual(data.embeddings[1]);
-    expect(data.embeddings[2]).toEqual(data.embeddings[1]);
-    expect(data.embeddings[3]).toEqual(data.embeddings[1]);
+  it("gives texts that fit one 128-token window exactly the vectors they had before windows", async () => {
+    // sha256 of the float32 vectors this service served before texts were read in windows (recorded then).
+    const recorded: Array<[string, number, string]> = [
+      ["The cat sits on the mat.", 9, "5da5a1347771559d5904630e86efbb0b52c8e5bf3b039419d3725866cd83b4cd"],
+      ["How old are you?", 5, "5d66ac719d46849d01f15deb9799df8037ee081dcf81f9a433f201c19177a211"],
+      ["Le chat est sur le canapé.", 9, "b0e96c48cc0a4652ebf50663afde71ba4024d93da8daff65b40198522ce1daed"],
+      [`${printingPress(100)} cat cat`, 128, "f5a576621d4599f137a5e74bcbb7860b2ea5c1e7dbecdd87c885b3aa10944e8c"],
+    ];
+    const data = (await embed({ input: recorded.map(([text]) => text) })).json().data;
+    expect(data.tokens).toEqual(recorded.map(([, tokens]) => tokens));
+    expect(data.embeddings.map(sha256OfFloat32)).toEqual(recorded.map(([, , hash]) => hash));
+  });
+
+  it("represents 129 to 512 tokens whole: the token-weighted mean of near-equal 128-token windows", async () => {
+    // Every word here is one token, so windows can be rebuilt as texts of their own.
+    const tokens = (n: number, offset = 0) => Array.from({ length: n }, (_, i) => ONE_TOKEN_WORDS[(i + offset) % ONE_TOKEN_WORDS.length]);
+    const text129 = tokens(129).join(" ");
+    const first = tokens(129).slice(0, 65).join(" ");
+    const second = tokens(129).slice(65).join(" ");
+    const data = (await embed({ input: [text129, first, second], normalize: false })).json().data;
+    expect(data.tokens).toEqual([129, 65, 64]);
+    expect(data.truncated).toEqual([false, false, false]);
+    expect(data.warnings).toEqual([]);
+    const [whole, v1, v2] = data.embeddings as number[][];
+    const expected = v1.map((x, d) => Math.fround((x * 65 + v2[d] * 64) / 129));
+    expect(whole).toEqual(expected);
+
+    // 512 tokens: four windows of 128; a change past token 128 now changes the vector.
+    const text512 = tokens(512).join(" ");
+    const windows = [0, 1, 2, 3].map((w) => tokens(512).slice(w * 128, (w + 1) * 128).join(" "));
+    const changedTail = [...tokens(500), ...tokens(12, 7)].join(" ");
+    const long = (await embed({ input: [text512, ...windows, changedTail], normalize: false })).json().data;
+    expect(long.tokens).toEqual([512, 128, 128, 128, 128, 512]);
+    expect(long.truncated).toEqual([false, false, false, false, false, false]);
+    expect(long.usage.total_tokens).toBe(512 * 2 + 4 * 128);
+    const mean = long.embeddings[1].map((_: number, d: number) => Math.fround((long.embeddings.slice(1, 5) as number[][]).reduce((sum, v) => sum + v[d] * 128, 0) / 512));
+    expect(long.embeddings[0]).toEqual(mean);
+    expect(long.embeddings[5]).not.toEqual(long.embeddings[0]);
   }, 60_000);
 
+  it("cuts texts past 512 tokens to their first 512, says so in truncated and warnings, and counts 512 in usage", async () => {
+    const data = (await embed({ input: [repeat("cat", 512), repeat("cat", 513), repeat("cat", 2000)] })).json().data;
+    expect(data.tokens).toEqual([512, 513, 2000]);
+    expect(data.truncated).toEqual([false, true, true]);
+    expect(data.usage.total_tokens).toBe(3 * 512);
+    expect(data.embeddings[1]).toEqual(data.embeddings[0]);
+    expect(data.embeddings[2]).toEqual(data.embeddings[0]);
+    expect(data.warnings).toEqual([
+      { index: 1, field: "input[1]", code: "truncated", message: "input[1] has 513 tokens; universal-sentence-encoder-lite embeds the first 512 and leaves the rest out." },
+      { index: 2, field: "input[2]", code: "truncated", message: "input[2] has 2000 tokens; universal-sentence-encoder-lite embeds the first 512 and leaves the rest out." },
+    ]);
+  }, 60_000);
+
+  it("warns, per input, about a text the English-only model does not read, and leaves its vector as it is", async () => {
+    const res = await embed({ input: ["The cat is on the sofa.", "Le chat est sur le canapé.", "How do I reset my password?", "猫在沙发上"] });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(sha256OfFloat32(data.embeddings[1])).toBe("b0e96c48cc0a4652ebf50663afde71ba4024d93da8daff65b40198522ce1daed");
+    const suggestion = "Embed it with /embed/multilingual (paraphrase-multilingual-mpnet-base-v2, not installed on this server).";
+    expect(data.warnings).toEqual([
+      {
+        index: 1, field: "input[1]", code: "language_not_supported", language: "fra",
+        message: `input[1] looks like French; universal-sentence-encoder-lite reads English only, so its vector does not place it near texts of the same meaning. ${suggestion}`,
+      },
+      {
+        index: 3, field: "input[3]", code: "language_not_supported", language: "cmn",
+        message: `input[3] looks like Chinese; universal-sentence-encoder-lite reads English only, so its vector does not place it near texts of the same meaning. ${suggestion}`,
+      },
+    ]);
+  });
+
   it("accepts 100 texts of 10,000 characters and refuses 101 texts with the count", async () => {
-    const texts = Array.from({ length: 100 }, (_, i) => `${i} ${"lorem ipsum dolor sit amet ".repeat(400)}`.slice(0, 10_000));
+    // Five distinct texts of 512 tokens and more (four windows each), each sent 20 times: a request embeds a text once.
+    const texts = Array.from({ length: 100 }, (_, i) => `${i % 5} ${"lorem ipsum dolor sit amet ".repeat(400)}`.slice(0, 10_000));
     const full = await embed({ input: texts });
     expect(full.statusCode).toBe(200);
     expect(full.json().data.embeddings).toHaveLength(100);

@@ -45,6 +45,13 @@ describe("POST /v1/embeddings (OpenAI-compatible)", () => {
     expect(res.json().error.details[0]).toMatchObject({ field: "dimensions" });
   });
 
+  it("adds warnings beside OpenAI's fields only when a text is cut or not in the model's language", async () => {
+    const res = await h.post("/v1/embeddings", { input: ["The food was delicious.", "La nourriture était délicieuse et le service très rapide."] });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json()).sort()).toEqual(["data", "model", "object", "usage", "warnings"]);
+    expect(res.json().warnings).toMatchObject([{ index: 1, field: "input[1]", code: "language_not_supported", language: "fra" }]);
+  });
+
   it("keeps the envelope for errors", async () => {
     const res = await call({ input: Array(101).fill("x") });
     expect(res.statusCode).toBe(413);

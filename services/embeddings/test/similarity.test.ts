@@ -42,7 +42,7 @@ describe("POST /similarity", () => {
     const res = await h.post("/similarity", { text_1: a, text_2: b });
     expect(res.statusCode).toBe(200);
     const vectors = (await h.post("/embed", { input: [a, b] })).json().data.embeddings;
-    expect(res.json().data).toEqual({ model: "universal-sentence-encoder-lite", similarity: cosine(vectors[0], vectors[1]), usage: { total_tokens: expect.any(Number) } });
+    expect(res.json().data).toEqual({ model: "universal-sentence-encoder-lite", similarity: cosine(vectors[0], vectors[1]), usage: { total_tokens: expect.any(Number) }, warnings: [] });
     const same = (await h.post("/similarity", { text_1: a, text_2: a })).json().data.similarity;
     expect(same).toBeCloseTo(1, 6);
   });
@@ -63,6 +63,16 @@ describe("POST /similarity", () => {
     const blank = await h.post("/similarity", { text_1: "a", text_2: " " });
     expect(blank.json().error.details[0].field).toBe("text_2");
   });
+
+  it("says which text the English-only model does not read: French and English 'cat on the sofa' score low, and text_1 is named", async () => {
+    const res = await h.post("/similarity", { text_1: "Le chat est sur le canapé.", text_2: "The cat is on the sofa." });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.similarity).toBeLessThan(0.3);
+    expect(data.warnings).toHaveLength(1);
+    expect(data.warnings[0]).toMatchObject({ index: 0, field: "text_1", code: "language_not_supported", language: "fra" });
+    expect(data.warnings[0].message).toContain("/embed/multilingual (paraphrase-multilingual-mpnet-base-v2");
+  });
 });
 
 describe("POST /rerank", () => {
@@ -78,6 +88,11 @@ describe("POST /rerank", () => {
     expect(all.map((r: { index: number }) => r.index).sort()).toEqual([0, 1, 2, 3]);
     expect(all[0]).not.toHaveProperty("document");
     for (let i = 1; i < all.length; i++) expect(all[i - 1].score).toBeGreaterThanOrEqual(all[i].score);
+  });
+
+  it("names a document in another language by its index", async () => {
+    const data = (await h.post("/rerank", { query: "Where is the train station?", documents: ["The station is on the left.", "Der Bahnhof ist nicht weit von hier."] })).json().data;
+    expect(data.warnings.map((w: { field: string; language: string }) => [w.field, w.language])).toEqual([["documents[1]", "deu"]]);
   });
 
   it("bounds the documents", async () => {

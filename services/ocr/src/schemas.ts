@@ -28,10 +28,14 @@ const options = {
     description: "PDF or multi-page TIFF pages to read, e.g. '1-3,5'. Default: every page (at most 10).",
   })),
   dpi: Type.Optional(Type.Integer({ ...DPI_BOUNDS, description: "Resolution PDF pages are rendered at (70-600, default 300)." })),
-  rotate: Type.Optional(Type.Integer({ minimum: 0, maximum: 270, description: "Rotate the input clockwise by 0, 90, 180 or 270 degrees before reading." })),
+  rotate: Type.Optional(Type.Integer({
+    minimum: 0,
+    maximum: 270,
+    description: "Rotate the input clockwise by 0, 90, 180 or 270 degrees before reading; giving it turns orientation detection off unless auto_rotate is true.",
+  })),
   deskew: Type.Optional(Type.Boolean({ description: "Measure and straighten skew up to 15 degrees (default true)." })),
   auto_rotate: Type.Optional(Type.Boolean({
-    description: "When a page reads with confidence below 0.7, read it again turned by 180 degrees and keep the better reading (default false).",
+    description: "Detect each page's orientation (Tesseract OSD) and turn it upright before reading (default true, false when rotate is given).",
   })),
 };
 
@@ -80,12 +84,22 @@ const TableSchema = Type.Object({
   rows: Type.Array(Type.Object({ row_index: Type.Integer(), cells: Type.Array(CellSchema) })),
 });
 
+const OrientationSchema = Type.Union([
+  Type.Object({
+    rotation_degrees: Type.Integer({ description: "clockwise turn applied after detection, on top of rotate" }),
+    osd_confidence: Type.Union([Type.Number(), Type.Null()], { description: "Tesseract's orientation confidence; 7 and above is sure; null: too little text" }),
+    decided_by: Type.Union([Type.Literal("osd"), Type.Literal("recognition"), Type.Literal("none")]),
+  }),
+  Type.Null(),
+], { description: "what orientation detection found and did; null when it was off" });
+
 const pageFields = {
   page_number: Type.Integer(),
   width: Type.Integer(),
   height: Type.Integer(),
   dpi: Type.Union([Type.Integer(), Type.Null()]),
-  rotation_degrees: Type.Integer(),
+  rotation_degrees: Type.Integer({ description: "total clockwise turn applied before reading: rotate plus the detected turn" }),
+  orientation: OrientationSchema,
   skew_degrees: Type.Number(),
   text: Type.String(),
   confidence: Type.Number(),
@@ -100,7 +114,13 @@ const resultFields = {
   format: Type.String(),
   page_count: Type.Integer(),
   pages_processed: Type.Integer(),
-  timing: Type.Object({ total_ms: Type.Integer(), queue_ms: Type.Integer(), decode_ms: Type.Integer(), recognize_ms: Type.Integer() }),
+  timing: Type.Object({
+    total_ms: Type.Integer(),
+    queue_ms: Type.Integer(),
+    decode_ms: Type.Integer(),
+    orientation_ms: Type.Integer(),
+    recognize_ms: Type.Integer(),
+  }),
 };
 
 export const ExtractResultSchema = Type.Object({ ...resultFields, pages: Type.Array(Type.Object(pageFields)) });

@@ -1,7 +1,7 @@
 import { defineService } from "@apiplat/service-kit";
 import { createOutboundClient } from "@apiplat/outbound-guard";
 import { Extractor } from "./engine/extract.js";
-import { listInstalledLanguages } from "./engine/installed-languages.js";
+import { hasOrientationData, listInstalledLanguages } from "./engine/installed-languages.js";
 import { EnginePool } from "./engine/pool.js";
 import { TesseractEngine } from "./engine/tesseract.js";
 import { extractRoutes } from "./routes/extract.js";
@@ -34,9 +34,12 @@ export default defineService<OcrSettings>({
     const outbound = createOutboundClient({ allowCidrs: platform.config.outboundAllowCidrs });
 
     const installedLanguages = () => listInstalledLanguages(settings.langPath);
+    const orientationDataInstalled = () => hasOrientationData(settings.langPath);
     readiness("language_data", async () => (await installedLanguages()).has(settings.defaultLanguage));
+    // Orientation detection is on by default: without its data most requests would answer 503.
+    readiness("orientation_data", orientationDataInstalled);
     await app.register(languageRoutes, { settings, installedLanguages });
-    await app.register(extractRoutes, { settings, extractor, outbound, installedLanguages });
+    await app.register(extractRoutes, { settings, extractor, outbound, installedLanguages, orientationDataInstalled });
 
     background({
       name: "OCR workers",
@@ -56,6 +59,8 @@ export default defineService<OcrSettings>({
  */
 async function startEngine(languages: string, settings: OcrSettings): Promise<TesseractEngine> {
   const engine = await TesseractEngine.create(settings.defaultLanguage, settings.langPath);
+  // Pages are turned upright by default: the orientation thread starts with the engine (a failure shows on first use).
+  if (await hasOrientationData(settings.langPath)) await engine.prepareOrientation().catch(() => {});
   if (languages === settings.defaultLanguage) return engine;
   try {
     await engine.setLanguages(languages);

@@ -72,7 +72,9 @@ describe("format sniffing", () => {
     expect(sniffFormat(await sharp(png).webp().toBuffer())).toBe("webp");
     expect(sniffFormat(encodeBmp24(await toGrayRaw(png)))).toBe("bmp");
     expect(sniffFormat(Buffer.from("%PDF-1.7\n..."))).toBe("pdf");
-    expect(sniffFormat(await sharp(png).gif().toBuffer())).toBeNull();
+    expect(sniffFormat(await sharp(png).gif().toBuffer())).toBe("gif");
+    expect(sniffFormat(Buffer.from("GIF87a\x01\x00\x01\x00", "latin1"))).toBe("gif");
+    expect(sniffFormat(Buffer.from("GIF90a......"))).toBeNull();
     expect(sniffFormat(Buffer.from("hello"))).toBeNull();
   });
 });

@@ -46,6 +46,7 @@ describe("a deployment with one unreadable language file", () => {
   it("answers 500 for that language, keeps running, and serves the others", async () => {
     const folder = await mkdtemp(join(tmpdir(), "ocr-bad-tessdata-"));
     await symlink(join(DEFAULT_SETTINGS.langPath, "eng.traineddata"), join(folder, "eng.traineddata"));
+    await symlink(join(DEFAULT_SETTINGS.langPath, "osd.traineddata"), join(folder, "osd.traineddata"));
     await writeFile(join(folder, "zzz.traineddata"), "this is not trained data");
     const ctx = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, langPath: folder, warmLanguages: "" } }));
     try {
@@ -54,6 +55,29 @@ describe("a deployment with one unreadable language file", () => {
       expect([broken.statusCode, broken.json().error.code]).toEqual([500, "INTERNAL_ERROR"]);
       const fine = await ctx.app.inject({ method: "POST", url: "/extract", headers: ctx.headers, payload: { image: png } });
       expect([fine.statusCode, fine.json().data.text]).toEqual([200, "Still serving"]);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe("a deployment without the orientation detector's data (tesseract-ocr-osd)", () => {
+  it("is not ready, answers 503 naming the package when detection is on, and reads pages as given when it is off", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "ocr-no-osd-"));
+    await symlink(join(DEFAULT_SETTINGS.langPath, "eng.traineddata"), join(folder, "eng.traineddata"));
+    const ctx = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, langPath: folder, warmLanguages: "" } }));
+    try {
+      expect((await ctx.app.inject({ method: "GET", url: "/ready" })).statusCode).toBe(503);
+      const png = (await renderTextPng("Read as given", { pointSize: 14 })).toString("base64");
+      const detecting = await ctx.app.inject({ method: "POST", url: "/extract", headers: ctx.headers, payload: { image: png } });
+      expect(detecting.statusCode).toBe(503);
+      expect(detecting.json().error).toMatchObject({
+        code: "UNAVAILABLE",
+        message: "Orientation detection is not installed on this server (Tesseract's osd data, Debian package tesseract-ocr-osd); " +
+          "send auto_rotate: false, or rotate, to read pages as given.",
+      });
+      const asGiven = await ctx.app.inject({ method: "POST", url: "/extract", headers: ctx.headers, payload: { image: png, auto_rotate: false } });
+      expect([asGiven.statusCode, asGiven.json().data.text]).toEqual([200, "Read as given"]);
     } finally {
       await ctx.close();
     }

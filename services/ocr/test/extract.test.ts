@@ -124,17 +124,54 @@ describe("recognition accuracy on rendered text", () => {
     expect(characterAccuracy(text, turned.body.data.text)).toBeGreaterThanOrEqual(MIN_CHARACTER_ACCURACY);
   });
 
-  it("with auto_rotate, reads an upside-down page turned round, and leaves an upright page alone", async () => {
-    const text = "This page was placed on the scanner upside down.\nA half turn puts it right.";
+  it("turns upside-down and sideways pages upright by default, says by how much, and leaves an upright page alone", async () => {
+    const text = [
+      "This page was placed on the scanner the wrong way round.",
+      "Orientation detection finds which way is up before reading.",
+      "Invoice 2041 totals 1,234.56 EUR and is due in thirty days.",
+      "Please quote the invoice number with your payment.",
+    ].join("\n");
     const upright = await renderTextPng(text, { pointSize: 14 });
-    const upsideDown = await sharp(upright).rotate(180).png().toBuffer();
-    const turned = await extract({ image: upsideDown.toString("base64"), auto_rotate: true });
-    expect(turned.status).toBe(200);
-    expect(turned.body.data.pages[0].rotation_degrees).toBe(180);
-    expect(characterAccuracy(text, turned.body.data.text)).toBeGreaterThanOrEqual(MIN_CHARACTER_ACCURACY);
-    const straight = await extract({ image: upright.toString("base64"), auto_rotate: true });
-    expect(straight.body.data.pages[0].rotation_degrees).toBe(0);
-    expect(characterAccuracy(text, straight.body.data.text)).toBeGreaterThanOrEqual(MIN_CHARACTER_ACCURACY);
+    // Turned clockwise by `angle` when scanned: the service turns it back by 360 - angle.
+    for (const angle of [0, 90, 180, 270]) {
+      const scanned = angle === 0 ? upright : await sharp(upright).rotate(angle).png().toBuffer();
+      const { status, body } = await extract({ image: scanned.toString("base64") });
+      expect(status).toBe(200);
+      const page = body.data.pages[0];
+      expect(page.rotation_degrees).toBe((360 - angle) % 360);
+      expect(page.orientation.rotation_degrees).toBe((360 - angle) % 360);
+      // Four lines give OSD a margin near its threshold: either it was sure, or both readings were compared.
+      expect(["osd", "recognition"]).toContain(page.orientation.decided_by);
+      expect(page.orientation.osd_confidence).toBeGreaterThan(0);
+      expect(characterAccuracy(text, body.data.text)).toBeGreaterThanOrEqual(MIN_CHARACTER_ACCURACY);
+      expect(body.data.timing.orientation_ms).toBeGreaterThan(0);
+    }
+  });
+
+  it("with auto_rotate false, or an explicit rotate, reads the page as given (no detection)", async () => {
+    const text = "This page was placed on the scanner upside down.\nA half turn puts it right.";
+    const upsideDown = await sharp(await renderTextPng(text, { pointSize: 14 })).rotate(180).png().toBuffer();
+    const asGiven = await extract({ image: upsideDown.toString("base64"), auto_rotate: false });
+    expect(asGiven.status).toBe(200);
+    expect(asGiven.body.data.pages[0]).toMatchObject({ rotation_degrees: 0, orientation: null });
+    expect(asGiven.body.data.timing.orientation_ms).toBe(0);
+    expect(characterAccuracy(text, asGiven.body.data.text)).toBeLessThan(0.5);
+    const told = await extract({ image: upsideDown.toString("base64"), rotate: 180 });
+    expect(told.body.data.pages[0]).toMatchObject({ rotation_degrees: 180, orientation: null });
+    // rotate with auto_rotate true: the stated turn first, then detection (which then finds the page upright).
+    const both = await extract({ image: upsideDown.toString("base64"), rotate: 180, auto_rotate: true });
+    expect(both.body.data.pages[0]).toMatchObject({ rotation_degrees: 180, orientation: { rotation_degrees: 0 } });
+    expect(characterAccuracy(text, both.body.data.text)).toBeGreaterThanOrEqual(MIN_CHARACTER_ACCURACY);
+  });
+
+  it("checks an unsure detection by reading both ways: a heading and one line turned upside down", async () => {
+    const text = "Kansas Saloon Smashers\nReleased in 1901.";
+    const upsideDown = await sharp(await renderTextPng(text, { pointSize: 16 })).rotate(180).png().toBuffer();
+    const { status, body } = await extract({ image: upsideDown.toString("base64") });
+    expect(status).toBe(200);
+    expect(body.data.pages[0].rotation_degrees).toBe(180);
+    expect(["osd", "recognition"]).toContain(body.data.pages[0].orientation.decided_by);
+    expect(characterAccuracy(text, body.data.text)).toBeGreaterThanOrEqual(MIN_CHARACTER_ACCURACY);
   });
 
 });
@@ -146,6 +183,21 @@ describe("inputs and formats", () => {
     png = await renderTextPng(text, { pointSize: 14 });
   });
   const expectText = (data: { text: string }) => expect(characterAccuracy(text, data.text)).toBeGreaterThanOrEqual(MIN_CHARACTER_ACCURACY);
+
+  it("reads GIF (the first frame of an animated one)", async () => {
+    const still = await sharp(png).gif().toBuffer();
+    const one = await extract({ image: still.toString("base64") });
+    expect([one.status, one.body.data.format, one.body.data.page_count]).toEqual([200, "gif", 1]);
+    expectText(one.body.data);
+    // Two frames stacked as pages: the first is the text, the second blank.
+    const { width, height } = (await sharp(png).metadata()) as { width: number; height: number };
+    const blank = await sharp({ create: { width, height, channels: 3, background: "#ffffff" } }).png().toBuffer();
+    const frames = await sharp([png, blank], { join: { animated: true } }).gif().toBuffer();
+    expect((await sharp(frames).metadata()).pages).toBe(2);
+    const animated = await extract({ image: frames.toString("base64") });
+    expect([animated.status, animated.body.data.format, animated.body.data.page_count]).toEqual([200, "gif", 1]);
+    expectText(animated.body.data);
+  });
 
   it("reads JPEG, TIFF, WebP, 24-bit and 8-bit BMP", async () => {
     const gray = await toGrayRaw(png);

@@ -38,16 +38,19 @@ describe("authentication", () => {
 });
 
 describe("platform routes", () => {
-  it("is ready when the database, the cache and the default language's data answer", async () => {
+  it("is ready when the database, the cache, the default language's data and the orientation detector's data answer", async () => {
     const res = await ctx.app.inject({ method: "GET", url: "/ready" });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual({ status: "ready", checks: { database: "ok", cache: "ok", language_data: "ok" } });
+    expect(res.json().data).toEqual({ status: "ready", checks: { database: "ok", cache: "ok", language_data: "ok", orientation_data: "ok" } });
   });
-  it("is not ready when the language folder lacks the default language", async () => {
+  it("is not ready when the language folder lacks the default language (and the orientation data)", async () => {
     const broken = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, langPath: "/nonexistent/tessdata", warmLanguages: "" } }));
     try {
       const res = await broken.app.inject({ method: "GET", url: "/ready" });
-      expect([res.statusCode, res.json().error.details]).toEqual([503, [{ field: "language_data", issue: "did not answer" }]]);
+      expect([res.statusCode, res.json().error.details]).toEqual([503, [
+        { field: "language_data", issue: "did not answer" },
+        { field: "orientation_data", issue: "did not answer" },
+      ]]);
     } finally {
       await broken.close();
     }
@@ -88,9 +91,14 @@ describe("input errors", () => {
     const res = await post("/extract", { image: "this is not base64!" });
     expect([res.statusCode, errorOf(res).details]).toEqual([400, [{ field: "image", issue: "must be base64-encoded" }]]);
   });
-  it("answers 415 for a format it does not read (GIF) and 422 for a damaged PNG or PDF", async () => {
-    const gif = await post("/extract", { image: (await sharp(smallPng).gif().toBuffer()).toString("base64") });
-    expect([gif.statusCode, errorOf(gif).code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
+  it("answers 415 for a format it does not read (SVG) and 422 for a damaged PNG, GIF or PDF", async () => {
+    const svg = await post("/extract", { image: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><text>Hi</text></svg>').toString("base64") });
+    expect([svg.statusCode, errorOf(svg).code, res422Message(svg)]).toEqual([
+      415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported input: the input is not a PNG, JPEG, TIFF, WebP, GIF, BMP or PDF file.",
+    ]);
+    const gif = await sharp(smallPng).gif().toBuffer();
+    const brokenGif = await post("/extract", { image: gif.subarray(0, 40).toString("base64") });
+    expect([brokenGif.statusCode, errorOf(brokenGif).code]).toEqual([422, "UNPROCESSABLE"]);
     const truncated = await post("/extract", { image: smallPng.subarray(0, 200).toString("base64") });
     expect([truncated.statusCode, errorOf(truncated).code]).toEqual([422, "UNPROCESSABLE"]);
     const brokenPdf = await post("/extract", { image: Buffer.from("%PDF-1.4\nthis is no pdf at all\n%%EOF").toString("base64") });

@@ -7,6 +7,7 @@ import type { GuardedFetch, UrlCheck } from "./browser/network-policy.js";
 import { PdfRenderer } from "./browser/renderer.js";
 import { RenderError } from "./domain/errors.js";
 import { LIMITS } from "./domain/limits.js";
+import { MergePool } from "./merging/merge-pool.js";
 import { mergeRoutes } from "./routes/merge.js";
 import { renderRoutes } from "./routes/render.js";
 import { settingsFromEnv, type PdfSettings } from "./settings.js";
@@ -66,6 +67,13 @@ export default defineService<PdfSettings>({
 
     const renderer = new PdfRenderer({ run: (job, timeoutMs, options) => runningPool().run(job, timeoutMs, options) }, checkUrl, fetchThroughGuard);
     await app.register(renderRoutes, { renderer, renderBudgetMs: settings.renderBudgetMs, highlightTheme: await readHighlightTheme() });
-    await app.register(mergeRoutes);
+    const merger = new MergePool({
+      threads: settings.mergeThreads,
+      maxQueue: settings.mergeMaxQueue,
+      timeoutMs: settings.mergeTimeoutMs,
+      heapMb: settings.mergeHeapMb,
+    });
+    background({ name: "merge threads", start() {}, stop: () => merger.close() });
+    await app.register(mergeRoutes, { merger });
   },
 });

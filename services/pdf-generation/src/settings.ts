@@ -8,6 +8,14 @@ export interface PdfSettings extends Omit<BrowserPoolOptions, "log" | "proxyServ
   renderBudgetMs: Record<Plan, number>;
   /** "auto": browsers run in network namespaces of their own when the machine allows it; "off": never. */
   networkNamespace: "auto" | "off";
+  /** Worker threads that merge PDFs (pdf-lib), so that a long merge never holds the event loop. */
+  mergeThreads: number;
+  /** Merges that may wait for a merge thread before one more is refused (503). */
+  mergeMaxQueue: number;
+  /** Time one merge may take once it has a thread. */
+  mergeTimeoutMs: number;
+  /** V8 heap of a merge thread, in MiB. */
+  mergeHeapMb: number;
 }
 
 /**
@@ -25,6 +33,10 @@ export const DEFAULT_SETTINGS: PdfSettings = {
   launchTimeoutMs: 30_000,
   renderBudgetMs: { BASIC: 10_000, PRO: 20_000, ULTRA: 30_000, MEGA: 60_000 },
   networkNamespace: "auto",
+  mergeThreads: 1,
+  mergeMaxQueue: 8,
+  mergeTimeoutMs: 60_000,
+  mergeHeapMb: 2048,
 };
 
 /** Reads CHROMIUM_PATH and the PDF_* environment variables. */
@@ -40,5 +52,9 @@ export function settingsFromEnv(env: Env): PdfSettings {
     launchTimeoutMs: integerSetting(env, "PDF_LAUNCH_TIMEOUT_MS", DEFAULT_SETTINGS.launchTimeoutMs, 1),
     renderBudgetMs: { BASIC: budget("BASIC"), PRO: budget("PRO"), ULTRA: budget("ULTRA"), MEGA: budget("MEGA") },
     networkNamespace: env.PDF_NETWORK_NAMESPACE === "off" ? "off" : "auto",
+    mergeThreads: integerSetting(env, "PDF_MERGE_THREADS", DEFAULT_SETTINGS.mergeThreads, 1),
+    mergeMaxQueue: integerSetting(env, "PDF_MERGE_MAX_QUEUE", DEFAULT_SETTINGS.mergeMaxQueue, 0),
+    mergeTimeoutMs: integerSetting(env, "PDF_MERGE_TIMEOUT_MS", DEFAULT_SETTINGS.mergeTimeoutMs, 1_000),
+    mergeHeapMb: integerSetting(env, "PDF_MERGE_HEAP_MB", DEFAULT_SETTINGS.mergeHeapMb, 64),
   };
 }

@@ -156,6 +156,25 @@ describe("validation", () => {
     expect(res.json().error.details).toEqual([{ field: "delay_ms", issue: "must be at most 10000" }]);
   });
 
+  test("a wait_for the browser cannot parse is a 400 naming wait_for at once, before the page is fetched", async () => {
+    for (const selector of ["###", "div >", "p:first"]) {
+      const before = site.hits.get("/static") ?? 0;
+      const started = Date.now();
+      const res = await render(service, { url: `${site.origin}/static`, wait_for: selector });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toEqual({
+        code: "VALIDATION_ERROR",
+        message: `wait_for ${JSON.stringify(selector)} is not a valid CSS selector; the browser cannot parse it.`,
+        details: [{ field: "wait_for", issue: "must be a valid CSS selector" }],
+      });
+      expect(site.hits.get("/static") ?? 0).toBe(before);
+    }
+    // Selectors only a recent CSS parser knows are the browser's to judge, and pass.
+    const modern = await render(service, { url: `${site.origin}/static`, wait_for: "body:has(> *):is(body, main)", wait_until: "load" });
+    expect(modern.statusCode).toBe(200);
+  });
+
   test("wait_until must be one of the browser's load events", async () => {
     const res = await render(service, { url: `${site.origin}/static`, wait_until: "idle" });
     expect(res.statusCode).toBe(400);

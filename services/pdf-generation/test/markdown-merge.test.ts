@@ -120,7 +120,7 @@ describe("POST /merge", () => {
     const { body, contentType } = multipart([await labelledPdf("First", 1), await labelledPdf("Second", 1), await labelledPdf("Third", 1)], { filename: "bundle" });
     const res = await service.app.inject({ method: "POST", url: "/merge?response=json", headers: { ...(await service.headers("MEGA")), "content-type": contentType }, payload: body });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ filename: "bundle.pdf", page_count: 3, page_limit: 1000 });
+    expect(res.json().data).toMatchObject({ filename: "bundle.pdf", page_count: 3, page_limit: 10000 });
     const pdf = Buffer.from(res.json().data.content_base64, "base64");
     expect(pageTexts(pdf).map((t) => t.trim())).toEqual(["First 1", "Second 1", "Third 1"]);
   });
@@ -134,15 +134,46 @@ describe("POST /merge", () => {
     expect(pages[1]).toContain("Rendered two");
   });
 
-  test("the page limit applies to the merged result: 100 pages pass on BASIC, 101 do not", async () => {
+  test("merging has its own page bound: two 60-page files merge on BASIC, 1,000 pages pass and 1,001 name ULTRA", async () => {
     const sixty = b64(await labelledPdf("P", 60));
-    const atLimit = await post("/merge", { files: [sixty, b64(await labelledPdf("Q", 40))] }, "BASIC");
+    const twice = await post("/merge", { files: [sixty, sixty] }, "BASIC", "?response=json");
+    expect(twice.statusCode).toBe(200);
+    expect(twice.json().data).toMatchObject({ page_count: 120, page_limit: 1000 });
+    const fiveHundred = b64(await labelledPdf("F", 500));
+    const atLimit = await post("/merge", { files: [fiveHundred, fiveHundred] }, "BASIC");
     expect(atLimit.statusCode).toBe(200);
-    expect(atLimit.headers["x-page-count"]).toBe("100");
-    const over = await post("/merge", { files: [sixty, b64(await labelledPdf("Q", 41))] }, "BASIC");
+    expect(atLimit.headers["x-page-count"]).toBe("1000");
+    expect(atLimit.headers["x-page-limit"]).toBe("1000");
+    expect(pdfInfo(pdfBytes(atLimit)).pages).toBe(1000);
+    const over = await post("/merge", { files: [fiveHundred, fiveHundred, b64(await labelledPdf("Q", 1))] }, "PRO");
     expect(over.statusCode).toBe(422);
-    expect(over.json().error.details).toEqual([{ field: "page_count", issue: "is 101, above the BASIC plan limit of 100" }]);
-  });
+    expect(over.json().error).toEqual({
+      code: "UNPROCESSABLE",
+      message: "The merged PDF would have 1001 pages; the PRO plan merges at most 1000 pages per request. Merge fewer files per request, or move to ULTRA (10000 pages per merge).",
+      details: [{ field: "page_count", issue: "is 1001, above the PRO plan's merge limit of 1000" }],
+    });
+  }, 60_000);
+
+  test("on MEGA, 10,000 pages merge in a worker thread (the event loop stays free) and 10,001 are refused naming no other plan", async () => {
+    const half = b64(await labelledPdf("H", 5000));
+    const merging = post("/merge", { files: [half, half] }, "MEGA");
+    // While pdf-lib works through 10,000 pages (seconds of CPU), the service still answers at once.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const healthStarted = Date.now();
+    expect((await service.app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+    expect(Date.now() - healthStarted).toBeLessThan(1_000);
+    const atLimit = await merging;
+    expect(atLimit.statusCode).toBe(200);
+    expect(atLimit.headers["x-page-count"]).toBe("10000");
+    expect(atLimit.headers["x-page-limit"]).toBe("10000");
+    const over = await post("/merge", { files: [half, half, b64(await labelledPdf("Q", 1))] }, "MEGA");
+    expect(over.statusCode).toBe(422);
+    expect(over.json().error).toEqual({
+      code: "UNPROCESSABLE",
+      message: "The merged PDF would have 10001 pages; the MEGA plan merges at most 10000 pages per request. No plan merges more: keep a document this long in parts of at most 10000 pages.",
+      details: [{ field: "page_count", issue: "is 10001, above the MEGA plan's merge limit of 10000" }],
+    });
+  }, 180_000);
 
   test("takes 2 to 50 files", async () => {
     const one = b64(await labelledPdf("One", 1));
@@ -156,19 +187,37 @@ describe("POST /merge", () => {
     expect(single.json().error.details).toEqual([{ field: "files", issue: "must have at least 2 items" }]);
   });
 
-  test("25 MiB of PDFs in total pass; one byte more is 413", async () => {
+  test("BASIC merges 25 MiB of PDFs in total; one byte more is 413 naming PRO's bound", async () => {
     const small = await labelledPdf("Small", 1);
     const big = await labelledPdf("Big", 1);
     const limit = 25 * 1024 * 1024;
     // Whitespace after %%EOF is ignored by PDF readers: it sizes the file exactly.
     const padded = (extra: number) => Buffer.concat([Buffer.from(big), Buffer.alloc(limit - small.byteLength - big.byteLength + extra, 0x0a)]);
-    const atLimit = await post("/merge", { files: [b64(small), b64(padded(0))] });
+    const atLimit = await post("/merge", { files: [b64(small), b64(padded(0))] }, "BASIC");
     expect(atLimit.statusCode).toBe(200);
     expect(atLimit.headers["x-page-count"]).toBe("2");
-    const over = await post("/merge", { files: [b64(small), b64(padded(1))] });
+    const over = await post("/merge", { files: [b64(small), b64(padded(1))] }, "BASIC");
     expect(over.statusCode).toBe(413);
-    expect(over.json().error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: [{ field: "files", issue: "must total at most 26214400 bytes of PDF" }] });
+    expect(over.json().error).toEqual({
+      code: "PAYLOAD_TOO_LARGE",
+      message: "files must total at most 26214400 bytes of PDF on the BASIC plan. Merge fewer or smaller files per request, or move to PRO (52428800 bytes per merge).",
+      details: [{ field: "files", issue: "must total at most 26214400 bytes of PDF on the BASIC plan" }],
+    });
+    // The same 25 MiB and one byte are within PRO's bound.
+    expect((await post("/merge", { files: [b64(small), b64(padded(1))] }, "PRO")).statusCode).toBe(200);
   }, 60_000);
+
+  test("a body announced larger than the plan can merge is refused before it is read; on MEGA without naming another plan", async () => {
+    const headers = { ...(await service.headers("MEGA")), "content-type": "application/json" };
+    const announced = String(Math.ceil((100 * 1024 * 1024 * 4) / 3) + 1024 * 1024 + 1);
+    const res = await service.app.inject({ method: "POST", url: "/merge", headers: { ...headers, "content-length": announced }, payload: "{}" });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error).toEqual({
+      code: "PAYLOAD_TOO_LARGE",
+      message: "files must total at most 104857600 bytes of PDF on the MEGA plan. No plan merges more: merge fewer or smaller files per request.",
+      details: [{ field: "files", issue: "must total at most 104857600 bytes of PDF on the MEGA plan" }],
+    });
+  });
 
   test("a file that is not base64 is a 400 naming it; one that is not a PDF is a 422 naming it", async () => {
     const good = b64(await labelledPdf("Good", 1));

@@ -49,7 +49,7 @@ describe("render budget per plan", () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toEqual({
       code: "UNPROCESSABLE",
-      message: `Rendering was stopped at the BASIC plan's render budget of ${BASIC_BUDGET_MS} ms; timeout_ms cannot raise it. Simplify the document, or use a plan with a larger budget.`,
+      message: `Rendering was stopped at the BASIC plan's render budget of ${BASIC_BUDGET_MS} ms; timeout_ms cannot raise it. Make the document or page lighter, or move to PRO (a budget of 15000 ms).`,
     });
     expect(ms).toBeGreaterThanOrEqual(BASIC_BUDGET_MS);
     // Had the job not been stopped, its script alone would have held the page for 12 s.
@@ -70,7 +70,7 @@ describe("render budget per plan", () => {
     expect(res.statusCode).toBe(504);
     expect(res.json().error).toEqual({
       code: "UPSTREAM_TIMEOUT",
-      message: `Rendering was stopped at the BASIC plan's render budget of ${BASIC_BUDGET_MS} ms; timeout_ms cannot raise it.`,
+      message: `Rendering was stopped at the BASIC plan's render budget of ${BASIC_BUDGET_MS} ms; timeout_ms cannot raise it. Make the document or page lighter, or move to PRO (a budget of 15000 ms).`,
     });
     expect(ms).toBeLessThan(BASIC_BUDGET_MS + 2_000);
   });

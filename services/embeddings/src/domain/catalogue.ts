@@ -24,6 +24,11 @@ export interface ModelSpec {
   dimensions: number;
   /** Texts longer than this are cut to it before they are embedded. */
   maxTokens: number;
+  /**
+   * The most tokens the model reads at once, when fewer than maxTokens: a longer text is embedded in windows of at
+   * most this many tokens, their vectors averaged (domain/windows.ts).
+   */
+  windowTokens?: number;
   /** ISO 639-1 codes, or "multilingual". */
   languages: string[];
   pooling: "mean" | "model";
@@ -46,8 +51,8 @@ export const USE_LITE = "universal-sentence-encoder-lite";
 
 /** The spec's limit: 512 tokens per text, longer text is truncated. */
 export const SPEC_MAX_TOKENS = 512;
-/** USE-lite's own limit, fixed in its graph: positions from 128 on are dropped. */
-export const USE_LITE_MAX_TOKENS = 128;
+/** USE-lite's own window, fixed in its graph: positions from 128 on are dropped. */
+export const USE_LITE_WINDOW_TOKENS = 128;
 
 const tokenizerFiles = ["config.json", "tokenizer.json", "tokenizer_config.json"];
 
@@ -56,8 +61,9 @@ export const CATALOGUE: readonly ModelSpec[] = [
     id: USE_LITE,
     aliases: ["use-lite", "universal-sentence-encoder"],
     dimensions: 512,
-    // Its graph drops every token past position 128 (ClipToMaxLength), so 128 is what it truly reads.
-    maxTokens: USE_LITE_MAX_TOKENS,
+    // Its graph drops every token past position 128 (ClipToMaxLength): a longer text is read in windows of 128.
+    maxTokens: SPEC_MAX_TOKENS,
+    windowTokens: USE_LITE_WINDOW_TOKENS,
     languages: ["en"],
     pooling: "model",
     runtime: "tfjs-use",

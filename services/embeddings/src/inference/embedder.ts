@@ -2,6 +2,7 @@
 import { ApiError, errors } from "@apiplat/service-kit";
 import { findModel } from "../domain/catalogue.js";
 import { normalize as toUnitLength } from "../domain/vectors.js";
+import { inputWarnings, type InputWarning } from "../domain/warnings.js";
 import type { EmbeddingEngine } from "./engine.js";
 import type { WorkerModel } from "./protocol.js";
 import type { ModelRegistry, RegisteredModel } from "./registry.js";
@@ -13,6 +14,8 @@ export interface Embedded {
   truncated: boolean[];
   /** Tokens embedded, after truncation. */
   totalTokens: number;
+  /** Texts cut at the limit, or not in the model's language. */
+  warnings: InputWarning[];
 }
 
 export class Embedder {
@@ -39,15 +42,22 @@ export class Embedder {
     return model;
   }
 
-  async embed(model: RegisteredModel, texts: string[], normalize: boolean): Promise<Embedded> {
+  /** `fields` name each text in warnings (input[0], text_1, documents[3]...). */
+  async embed(model: RegisteredModel, texts: string[], normalize: boolean, fields: readonly string[]): Promise<Embedded> {
     const results = await this.engine.embed(workerModel(model), texts);
     const limit = model.spec.maxTokens;
+    const tokens = results.map((r) => r.tokens);
+    const multilingual = this.registry.models.find((m) => m.spec.multilingual);
     return {
       model,
       vectors: results.map((r) => (normalize ? toUnitLength(r.vector) : r.vector)),
-      tokens: results.map((r) => r.tokens),
+      tokens,
       truncated: results.map((r) => r.tokens > limit),
       totalTokens: results.reduce((sum, r) => sum + Math.min(r.tokens, limit), 0),
+      warnings: inputWarnings(texts, fields, tokens, {
+        model: { id: model.spec.id, maxTokens: limit, languages: model.spec.languages },
+        multilingual: multilingual ? { id: multilingual.spec.id, installed: multilingual.installed } : null,
+      }),
     };
   }
 
@@ -74,5 +84,13 @@ export class Embedder {
 /** What a worker needs to know of a registered model. */
 export function workerModel(model: RegisteredModel): WorkerModel {
   const { spec } = model;
-  return { id: spec.id, runtime: spec.runtime, maxTokens: spec.maxTokens, dimensions: spec.dimensions, folder: spec.folder, weights: model.weights };
+  return {
+    id: spec.id,
+    runtime: spec.runtime,
+    maxTokens: spec.maxTokens,
+    windowTokens: spec.windowTokens,
+    dimensions: spec.dimensions,
+    folder: spec.folder,
+    weights: model.weights,
+  };
 }

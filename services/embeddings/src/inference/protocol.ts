@@ -6,6 +6,8 @@ export interface WorkerModel {
   id: string;
   runtime: ModelSpec["runtime"];
   maxTokens: number;
+  /** Tokens the model reads at once, when fewer than maxTokens (see ModelSpec.windowTokens). */
+  windowTokens?: number;
   dimensions: number;
   folder?: string;
   weights?: WeightFile;

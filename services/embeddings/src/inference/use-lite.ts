@@ -7,6 +7,7 @@ import "@tensorflow/tfjs-backend-cpu";
 import { setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
 import { loadGraphModel, type GraphModel } from "@tensorflow/tfjs-converter";
 import { planExecutions } from "../domain/batching.js";
+import { poolWindows, splitIntoWindows } from "../domain/windows.js";
 import { UseTokenizer, type Piece } from "../domain/use-tokenizer.js";
 import type { LoadedModel, WorkerModel } from "./protocol.js";
 
@@ -78,14 +79,25 @@ export async function loadUseLite(model: WorkerModel, backend: "wasm" | "cpu"): 
   return {
     async embed(texts) {
       const all = texts.map((text) => tokenizer.encode(text));
-      const ids = all.map((tokens) => tokens.slice(0, model.maxTokens));
-      const vectors: Float32Array[] = new Array(texts.length);
-      for (const execution of planExecutions(ids.map((row) => row.length))) {
-        const data = await run(execution.rows.map((i) => ids[i]), execution.paddedLength);
-        execution.rows.forEach((textIndex, row) => {
-          vectors[textIndex] = data.slice(row * model.dimensions, (row + 1) * model.dimensions);
+      // Each text's first maxTokens tokens, in windows the graph reads whole; every window is one row.
+      const rows: { text: number; ids: number[] }[] = [];
+      all.forEach((tokens, text) => {
+        const kept = tokens.slice(0, model.maxTokens);
+        for (const window of splitIntoWindows(kept.length, model.windowTokens ?? model.maxTokens)) {
+          rows.push({ text, ids: kept.slice(window.start, window.end) });
+        }
+      });
+      const rowVectors: Float32Array[] = new Array(rows.length);
+      for (const execution of planExecutions(rows.map((row) => row.ids.length))) {
+        const data = await run(execution.rows.map((i) => rows[i].ids), execution.paddedLength);
+        execution.rows.forEach((rowIndex, position) => {
+          rowVectors[rowIndex] = data.slice(position * model.dimensions, (position + 1) * model.dimensions);
         });
       }
+      const vectors = texts.map((_, text) => {
+        const windows = rows.flatMap((row, index) => (row.text === text ? [index] : []));
+        return poolWindows(windows.map((index) => rowVectors[index]), windows.map((index) => rows[index].ids.length));
+      });
       return { vectors, tokens: all.map((tokens) => tokens.length) };
     },
   };

@@ -16,7 +16,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<EmbedRoutesOptions> = async 
     acceptCount(texts.length, "input");
     acceptEach(texts, fields);
     const model = embedder.resolve(name, { multilingual });
-    const embedded = await embedder.embed(model, texts, normalize);
+    const embedded = await embedder.embed(model, texts, normalize, fields);
     return ok({
       model: model.spec.id,
       dimensions: model.spec.dimensions,
@@ -25,6 +25,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<EmbedRoutesOptions> = async 
       tokens: embedded.tokens,
       truncated: embedded.truncated,
       usage: { total_tokens: embedded.totalTokens },
+      warnings: embedded.warnings,
     });
   };
 
@@ -34,7 +35,8 @@ export const embedRoutes: FastifyPluginAsyncTypebox<EmbedRoutesOptions> = async 
       schema: {
         summary: "Embed texts",
         description:
-          "One float vector per text, in input order. Without `model`, the best installed model. Texts over the model's token limit are cut to it (`truncated`).",
+          "One float vector per text, in input order. Without `model`, the best installed model. Texts over the model's token limit " +
+          "(512) are cut to it (`truncated`); `warnings` names each text cut or, for an English-only model, not in English.",
         body: S.EmbedBody,
         response: { 200: successSchema(S.Embeddings) },
       },

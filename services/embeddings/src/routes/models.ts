@@ -26,6 +26,7 @@ export const modelRoutes: FastifyPluginAsyncTypebox<ModelRoutesOptions> = async 
           aliases: spec.aliases,
           dimensions: spec.dimensions,
           max_tokens: spec.maxTokens,
+          ...(spec.windowTokens !== undefined ? { window_tokens: spec.windowTokens } : {}),
           languages: spec.languages,
           pooling: spec.pooling,
           runtime: spec.runtime,

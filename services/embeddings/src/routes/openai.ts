@@ -35,7 +35,7 @@ export const openAiRoutes: FastifyPluginAsyncTypebox<OpenAiRoutesOptions> = asyn
       if (dimensions !== undefined && dimensions !== model.spec.dimensions) {
         throw errors.validation("dimensions", `must be ${model.spec.dimensions} for ${model.spec.id} (this service does not shorten vectors)`);
       }
-      const { vectors, totalTokens } = await embedder.embed(model, texts, true);
+      const { vectors, totalTokens, warnings } = await embedder.embed(model, texts, true, fields);
       return {
         object: "list" as const,
         data: vectors.map((vector, index) => ({
@@ -45,6 +45,8 @@ export const openAiRoutes: FastifyPluginAsyncTypebox<OpenAiRoutesOptions> = asyn
         })),
         model: model.spec.id,
         usage: { prompt_tokens: totalTokens, total_tokens: totalTokens },
+        // Not in OpenAI's answer, which has no place for it: present only when there is something to say.
+        ...(warnings.length > 0 ? { warnings } : {}),
       };
     },
   );

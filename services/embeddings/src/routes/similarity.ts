@@ -46,10 +46,10 @@ export const similarityRoutes: FastifyPluginAsyncTypebox<SimilarityRoutesOptions
       const texts = [source, ...others];
       acceptEach(texts, fields);
       const model = embedder.resolve(request.body.model);
-      const { vectors, totalTokens } = await embedder.embed(model, texts, true);
+      const { vectors, totalTokens, warnings } = await embedder.embed(model, texts, true, fields);
       const scores = vectors.slice(1).map((v) => cosine(vectors[0], v));
       const usage = { total_tokens: totalTokens };
-      return ok(pair ? { model: model.spec.id, similarity: scores[0], usage } : { model: model.spec.id, scores, usage });
+      return ok(pair ? { model: model.spec.id, similarity: scores[0], usage, warnings } : { model: model.spec.id, scores, usage, warnings });
     },
   );
 
@@ -66,14 +66,16 @@ export const similarityRoutes: FastifyPluginAsyncTypebox<SimilarityRoutesOptions
     async (request) => {
       const { query, documents, top_n, return_documents = false, model: name } = request.body;
       acceptCount(documents.length, "documents");
-      acceptEach([query, ...documents], ["query", ...documents.map((_, i) => `documents[${i}]`)]);
+      const fields = ["query", ...documents.map((_, i) => `documents[${i}]`)];
+      acceptEach([query, ...documents], fields);
       const model = embedder.resolve(name);
-      const { vectors, totalTokens } = await embedder.embed(model, [query, ...documents], true);
+      const { vectors, totalTokens, warnings } = await embedder.embed(model, [query, ...documents], true, fields);
       const ranked = rankByScore(vectors.slice(1).map((v) => cosine(vectors[0], v))).slice(0, top_n ?? documents.length);
       return ok({
         model: model.spec.id,
         results: ranked.map((r) => (return_documents ? { ...r, document: documents[r.index] } : r)),
         usage: { total_tokens: totalTokens },
+        warnings,
       });
     },
   );

@@ -40,7 +40,7 @@ export interface PageSource {
 export async function openDocument(bytes: Buffer, options: DocumentOptions, limits: DocumentLimits): Promise<PageSource> {
   const format = sniffFormat(bytes);
   if (format === null) {
-    throw new UnsupportedFormatError("the input is not a PNG, JPEG, TIFF, WebP, BMP or PDF file");
+    throw new UnsupportedFormatError("the input is not a PNG, JPEG, TIFF, WebP, GIF, BMP or PDF file");
   }
   if (format === "pdf") return openPdf(bytes, options, limits);
   if (format === "bmp") return openBmp(bytes, options, limits);
@@ -137,7 +137,7 @@ async function openRasterImage(bytes: Buffer, format: InputFormat, options: Docu
   } catch {
     throw new UnreadableInputError(`the ${format.toUpperCase()} file could not be read (damaged or truncated)`);
   }
-  // Only TIFF pages are separate pages; the frames of an animated WebP are not.
+  // Only TIFF pages are separate pages; the frames of an animated WebP or GIF are not (the first frame is read).
   const pageCount = format === "tiff" ? Math.max(1, metadata.pages ?? 1) : 1;
   const selectedPages = selectPages(options.pages, pageCount, limits.maxPages);
   return {

@@ -1,4 +1,5 @@
-import { readdir } from "node:fs/promises";
+import { access, readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { NON_LANGUAGE_DATA } from "../domain/languages.js";
 
 /** Language codes with a `<code>.traineddata` file directly in `langPath`. */
@@ -14,4 +15,9 @@ export async function listInstalledLanguages(langPath: string): Promise<Set<stri
     .map((name) => name.slice(0, -".traineddata".length))
     .filter((code) => /^[a-z][a-z0-9_]*$/.test(code) && !NON_LANGUAGE_DATA.has(code));
   return new Set(codes);
+}
+
+/** Whether the data of Tesseract's orientation and script detection (osd.traineddata) is in `langPath`. */
+export async function hasOrientationData(langPath: string): Promise<boolean> {
+  return access(join(langPath, "osd.traineddata")).then(() => true, () => false);
 }

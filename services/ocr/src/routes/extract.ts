@@ -16,6 +16,8 @@ export interface ExtractRoutesOptions {
   outbound: OutboundClient;
   /** The languages whose data is installed (read from the tessdata folder). */
   installedLanguages: () => Promise<ReadonlySet<string>>;
+  /** Whether the orientation detector's data (osd.traineddata) is installed. */
+  orientationDataInstalled: () => Promise<boolean>;
 }
 
 const routeErrors = {
@@ -24,7 +26,8 @@ const routeErrors = {
 };
 
 /** POST /extract and POST /extract/structured: the same input, text only or text with layout and tables. */
-export const extractRoutes: FastifyPluginAsyncTypebox<ExtractRoutesOptions> = async (app, { settings, extractor, outbound, installedLanguages }) => {
+export const extractRoutes: FastifyPluginAsyncTypebox<ExtractRoutesOptions> = async (app, options) => {
+  const { settings, extractor } = options;
   // Only JSON and multipart bodies carry an input; anything else is 415, not a confusing schema error.
   app.removeContentTypeParser("text/plain");
   acceptMultipart(
@@ -35,10 +38,11 @@ export const extractRoutes: FastifyPluginAsyncTypebox<ExtractRoutesOptions> = as
   );
 
   const bodySchema = extractBodySchema(settings.maxImageBytes);
-  const description = "An image (PNG, JPEG, TIFF, WebP, BMP) or PDF by `url`, base64 `image`, or multipart upload in field `file`.";
+  const description = "An image (PNG, JPEG, TIFF, WebP, GIF, BMP) or PDF by `url`, base64 `image`, or multipart upload in field `file`. " +
+    "Each page's orientation is detected and turned upright unless `rotate` is given or `auto_rotate` is false.";
 
   const handle = async (body: ExtractBody, structured: boolean) => {
-    const request = await toExtractionRequest(body, structured, settings, outbound, installedLanguages);
+    const request = await toExtractionRequest(body, structured, options);
     try {
       return await extractor.extract(request);
     } catch (error) {
@@ -83,9 +87,7 @@ function formToBody(form: MultipartForm): Record<string, unknown> {
 async function toExtractionRequest(
   body: ExtractBody,
   structured: boolean,
-  settings: OcrSettings,
-  outbound: OutboundClient,
-  installedLanguages: () => Promise<ReadonlySet<string>>,
+  { settings, outbound, installedLanguages, orientationDataInstalled }: ExtractRoutesOptions,
 ): Promise<ExtractionRequest> {
   const sources = (["url", "image", "file"] as const).filter((key) => body[key] !== undefined);
   if (sources.length !== 1) {
@@ -101,6 +103,16 @@ async function toExtractionRequest(
   if (!(SUPPORTED_PSM as readonly number[]).includes(psm)) throw errors.validation("psm", `must be one of: ${SUPPORTED_PSM.join(", ")}`);
   const rotate = body.rotate ?? 0;
   if (!(ROTATIONS as readonly number[]).includes(rotate)) throw errors.validation("rotate", `must be one of: ${ROTATIONS.join(", ")}`);
+  // A caller who states the rotation knows the page's orientation: detection then runs only when also asked for.
+  const autoRotate = body.auto_rotate ?? body.rotate === undefined;
+  if (autoRotate && !(await orientationDataInstalled())) {
+    throw new ApiError(
+      503,
+      "UNAVAILABLE",
+      "Orientation detection is not installed on this server (Tesseract's osd data, Debian package tesseract-ocr-osd); " +
+        "send auto_rotate: false, or rotate, to read pages as given.",
+    );
+  }
   return {
     bytes: await inputBytes(body, settings, outbound),
     language: languages.codes.join("+"),
@@ -108,7 +120,7 @@ async function toExtractionRequest(
     pages: body.pages,
     dpi: body.dpi ?? 300,
     rotate,
-    autoRotate: body.auto_rotate ?? false,
+    autoRotate,
     deskew: body.deskew ?? true,
     structured,
   };

@@ -117,6 +117,8 @@ export class PdfRenderer {
   }
 
   private async navigate(page: Page, source: Extract<RenderSource, { kind: "web" }>, remaining: () => number, policy: PolicyHandle): Promise<void> {
+    // Checked before the page is fetched: a selector the browser cannot parse would otherwise wait out the timeout.
+    if (source.waitFor) await assertValidSelector(page, source.waitFor);
     try {
       const response = await page.goto(source.url, { waitUntil: source.waitUntil as PuppeteerLifeCycleEvent, timeout: remaining() });
       if (response && response.status() >= 400) {
@@ -157,6 +159,30 @@ function explainNavigationError(error: unknown, url: string, { blocked, failed }
   }
   const netError = /net::[A-Z_]+/.exec(message)?.[0];
   return new RenderError("navigation_failed", `The page could not be loaded${netError ? ` (${netError})` : ""}.`);
+}
+
+/**
+ * The browser's own CSS parser judges the selector (querySelector throws a SyntaxError on one it cannot parse): one
+ * DevTools round trip on the still blank page, so the answer is exactly what the wait would have understood, and
+ * the page's own scripts (off or not yet loaded) play no part.
+ */
+async function assertValidSelector(page: Page, selector: string): Promise<void> {
+  const parses = await page.evaluate((candidate) => {
+    try {
+      document.createDocumentFragment().querySelector(candidate);
+      return true;
+    } catch {
+      return false;
+    }
+  }, selector);
+  if (!parses) {
+    throw new RenderError(
+      "invalid_option",
+      `wait_for ${JSON.stringify(selector)} is not a valid CSS selector; the browser cannot parse it.`,
+      "wait_for",
+      "must be a valid CSS selector",
+    );
+  }
 }
 
 async function waitForSelector(page: Page, selector: string, timeoutMs: number): Promise<void> {

@@ -14,7 +14,8 @@ type RenderErrorKind =
   | "browser_unavailable" // the browser could not be started or died mid-job
   | "busy" // the queue is full or the wait for a free page took too long
   | "not_tagged" // pdf_ua was asked but the result carries no structure tree
-  | "invalid_pdf"; // an input of /merge is not a PDF we can read
+  | "invalid_pdf" // an input of /merge is not a PDF we can read
+  | "merge_too_heavy"; // a merge ran out of its time or memory
 
 export class RenderError extends Error {
   constructor(

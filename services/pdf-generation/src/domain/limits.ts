@@ -21,8 +21,6 @@ export const LIMITS = {
   allowedOriginsMax: 20,
   mergeFilesMin: 2,
   mergeFilesMax: 50,
-  /** Decoded bytes of all PDFs sent to /merge together. */
-  mergeTotalBytesMax: 25 * 1024 * 1024,
 } as const;
 
 export const DEFAULTS = {
@@ -39,5 +37,17 @@ export const DEFAULTS = {
   headerFooterFontSizePx: 9,
 } as const;
 
+/** Pages of one rendered document (the spec: 100 on standard plans, 1,000 on ULTRA and higher). */
 export const PAGE_LIMITS = { BASIC: 100, PRO: 100, ULTRA: 1_000, MEGA: 1_000 } as const;
 export type Plan = keyof typeof PAGE_LIMITS;
+
+const MiB = 1024 * 1024;
+
+/**
+ * /merge exists for documents longer than the render limit, so it has bounds of its own: ten times the plan's
+ * render limit in pages, and the decoded bytes of all its input PDFs together.
+ */
+export const MERGE_PAGE_LIMITS: Record<Plan, number> = { BASIC: 1_000, PRO: 1_000, ULTRA: 10_000, MEGA: 10_000 };
+export const MERGE_BYTE_LIMITS: Record<Plan, number> = { BASIC: 25 * MiB, PRO: 50 * MiB, ULTRA: 100 * MiB, MEGA: 100 * MiB };
+/** The largest merge input of any plan: what the request body may hold at most. */
+export const MERGE_BYTES_MAX = Math.max(...Object.values(MERGE_BYTE_LIMITS));

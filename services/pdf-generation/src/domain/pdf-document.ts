@@ -59,11 +59,16 @@ export async function finishAccessiblePdf(bytes: Uint8Array, meta: { title: stri
   return { pdf, facts: { pageCount: document.getPageCount(), tagged: true } };
 }
 
-/** Concatenates PDFs in order. Each input is named by its position when it cannot be read. */
-export async function mergePdfs(inputs: Uint8Array[]): Promise<{ pdf: Uint8Array; pageCount: number }> {
+/**
+ * Concatenates PDFs in order. Each input is named by its position when it cannot be read. Every input is read
+ * before any page is copied, so that `checkPageCount` can refuse the total before the costly part.
+ */
+export async function mergePdfs(inputs: Uint8Array[], checkPageCount: (total: number) => void = () => {}): Promise<{ pdf: Uint8Array; pageCount: number }> {
+  const sources: PDFDocument[] = [];
+  for (const [index, bytes] of inputs.entries()) sources.push(await loadInput(bytes, index));
+  checkPageCount(sources.reduce((sum, source) => sum + source.getPageCount(), 0));
   const merged = await PDFDocument.create();
-  for (const [index, bytes] of inputs.entries()) {
-    const source = await loadInput(bytes, index);
+  for (const source of sources) {
     const pages = await merged.copyPages(source, source.getPageIndices());
     for (const page of pages) merged.addPage(page);
   }

@@ -1,5 +1,6 @@
 import { isRenderError, RenderError } from "./errors.js";
 import type { Plan } from "./limits.js";
+import { nextPlanWithMore } from "./plan-advice.js";
 
 /**
  * Each plan's render budget bounds how long one job may hold a browser page, whatever `timeout_ms` asks: a
@@ -10,6 +11,8 @@ export interface RenderBudget {
   budgetMs: number;
   /** timeout_ms as asked (or its default). */
   requestedMs: number;
+  /** Every plan's budget, to name one that would help. */
+  budgets: Record<Plan, number>;
 }
 
 /** The timeout the job actually runs with. */
@@ -20,8 +23,10 @@ export function budgetedTimeoutMs({ budgetMs, requestedMs }: RenderBudget): numb
 /** A timeout that the plan's budget imposed (not the caller's own timeout_ms) says so. */
 export function explainBudgetTimeout(error: unknown, budget: RenderBudget): unknown {
   if (!isRenderError(error) || error.kind !== "timeout" || budget.budgetMs >= budget.requestedMs) return error;
+  const next = nextPlanWithMore(budget.budgets, budget.plan);
   return new RenderError(
     "budget_exceeded",
-    `Rendering was stopped at the ${budget.plan} plan's render budget of ${budget.budgetMs} ms; timeout_ms cannot raise it.`,
+    `Rendering was stopped at the ${budget.plan} plan's render budget of ${budget.budgetMs} ms; timeout_ms cannot raise it. ` +
+      (next ? `Make the document or page lighter, or move to ${next} (a budget of ${budget.budgets[next]} ms).` : "Make the document or page lighter."),
   );
 }

@@ -12,11 +12,12 @@ export function toApiError(error: unknown, fromUrl = false): unknown {
     case "renderer_crashed":
     case "not_tagged":
     case "invalid_pdf":
+    case "merge_too_heavy":
       return errors.unprocessable(error.message, details);
     case "timeout":
       return fromUrl ? errors.upstreamTimeout(error.message) : errors.unprocessable(`${error.message} The document is too heavy to render in time; simplify it or raise timeout_ms.`);
     case "budget_exceeded":
-      return fromUrl ? errors.upstreamTimeout(error.message) : errors.unprocessable(`${error.message} Simplify the document, or use a plan with a larger budget.`);
+      return fromUrl ? errors.upstreamTimeout(error.message) : errors.unprocessable(error.message);
     case "wait_for_timeout":
       return new ApiError(504, "UPSTREAM_TIMEOUT", error.message, details);
     case "navigation_failed":

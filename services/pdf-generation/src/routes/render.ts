@@ -32,7 +32,7 @@ function routeSchema<Body extends TSchema>(summary: string, body: Body) {
 export const renderRoutes: FastifyPluginAsyncTypebox<RenderRoutesOptions> = async (app, { renderer, renderBudgetMs, highlightTheme }) => {
   const respond = async (request: FastifyRequest, reply: FastifyReply, body: RenderOptionsBody, source: RenderSource, options: RenderOptions) => {
     const plan = request.subscriber.plan;
-    const budget: RenderBudget = { plan, budgetMs: renderBudgetMs[plan], requestedMs: options.timeoutMs };
+    const budget: RenderBudget = { plan, budgetMs: renderBudgetMs[plan], requestedMs: options.timeoutMs, budgets: renderBudgetMs };
     try {
       const result = await renderer.render(source, { ...options, timeoutMs: budgetedTimeoutMs(budget) }).catch((error: unknown) => {
         throw explainBudgetTimeout(error, budget);

@@ -13,8 +13,10 @@ export interface OpenPlatform extends PlatformDeps {
 export async function openPlatform(config: PlatformConfig = loadConfig()): Promise<OpenPlatform> {
   // Private from the first start on (storage narrows anything wider it finds there).
   if (!config.databaseUrl && config.embeddedDataDir) mkdirSync(config.embeddedDataDir, { recursive: true, mode: 0o700 });
-  const db = await openDatabase(config.databaseUrl, config.embeddedDataDir);
-  const kv = await openKeyValueStore(config.redisUrl);
+  const db = await openDatabase(config.databaseUrl, config.embeddedDataDir, config.databaseSchema);
+  // search_path skips a schema that does not exist, and the migrations would then have nowhere to create tables.
+  if (config.databaseUrl && config.databaseSchema) await db.exec(`CREATE SCHEMA IF NOT EXISTS "${config.databaseSchema}"`);
+  const kv = await openKeyValueStore(config.redisUrl, config.redisKeyPrefix);
   return {
     config,
     db,

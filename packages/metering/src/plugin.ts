@@ -1,11 +1,12 @@
 import fp from "fastify-plugin";
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import { PLANS, type Plan } from "@apiplat/config";
-import { errors } from "@apiplat/errors";
+import { errors, isApiError } from "@apiplat/errors";
 import { addPlatformHook } from "@apiplat/gateway-auth";
-import type { Admission, AdmitRequest, Database, KeyValueStore } from "@apiplat/storage";
+import type { Database, KeyValueStore } from "@apiplat/storage";
+import { Admissions, type Decision, type MeteredRequest } from "./admission.js";
+import { isPlatformFailure } from "./billable.js";
 import { MonthCalendar } from "./calendar.js";
-import { LocalCounters } from "./local-counters.js";
 import { UsageRecorder } from "./usage-recorder.js";
 
 export interface MeteringOptions {
@@ -13,22 +14,28 @@ export interface MeteringOptions {
   db: Database;
   kv: KeyValueStore;
   now: () => Date;
+  /** 0: usage is durable before each answer (group commit); N > 0: written behind every N ms (see UsageRecorder). */
   flushIntervalMs: number;
   rateLimitsEnabled: boolean;
+  /** The longest an answer waits for its usage to be written (default 2 s). */
+  commitTimeoutMs?: number;
+}
+
+/** An admitted request, until its answer settles what it is billed. */
+interface Metered extends MeteredRequest {
+  decision: Extract<Decision, { outcome: "admitted" }>;
+  settle(metered: Metered, status: number): Promise<void>;
 }
 
 declare module "fastify" {
   interface FastifyInstance {
     usage: UsageRecorder;
   }
+  interface FastifyRequest {
+    /** Set by metering on an admitted request; cleared once its answer settled what is billed. */
+    metered: Metered | null;
+  }
 }
-
-// Counters outlive their month by a day so that a late request near midnight still finds its own.
-const COUNTER_TTL_SLACK_SECONDS = 86_400;
-type Counted = Exclude<Admission, { outcome: "needs_seed" }>;
-
-// How stale another process may see a paid plan's monthly counter (the Remaining header); billing is exact.
-const LOCAL_SYNC_INTERVAL_MS = 250;
 
 function setQuotaHeaders(reply: FastifyReply, plan: Plan, used: number, resetSeconds: number): void {
   reply.header("x-ratelimit-requests-limit", plan.monthlyRequests);
@@ -37,102 +44,86 @@ function setQuotaHeaders(reply: FastifyReply, plan: Plan, used: number, resetSec
 }
 
 /**
- * Quota, per-second limit and billable usage for every authenticated route. Runs after gateway-auth.
- * A request refused with 429 is not counted; every admitted request is, whatever its status.
- *
- * A hard monthly limit (BASIC) is checked and counted in the shared store on every request, with the
- * per-second window, in one atomic script: parallel requests cannot pass it on any number of processes.
- * Plans that bill overage have nothing to refuse monthly, so their per-second window is counted in this
- * process (the limit holds per service instance) and their monthly counter is synced every 250 ms.
+ * Bills an admitted request by the status of its answer, once: a platform failure (see billable.ts) is taken back from
+ * the counters, anything else is recorded as usage. Resolves when that is durable. Runs as the answer goes out; a route
+ * that hijacks its reply (and so skips the hooks) calls it itself before writing.
+ */
+export function settleUsage(request: FastifyRequest, status: number): Promise<void> {
+  const metered = request.metered;
+  if (!metered) return Promise.resolve();
+  request.metered = null;
+  return metered.settle(metered, status);
+}
+
+/**
+ * Quota, per-second limit and billable usage for every authenticated route. Runs after gateway-auth. A request refused
+ * with 429 is not counted; an admitted one is billed by its answer (see settleUsage), which waits until it is durable.
  */
 export const metering = fp<MeteringOptions>(
   async (app, options) => {
-    const recorder = new UsageRecorder(options.db, options.flushIntervalMs, (error) =>
-      app.log.error({ err: error }, "usage flush failed; counts kept for the next flush"),
-    );
+    const recorder = new UsageRecorder(options.db, {
+      writeBehindMs: options.flushIntervalMs,
+      commitTimeoutMs: options.commitTimeoutMs ?? 2_000,
+      onError: (error) => app.log.error({ err: error }, "writing usage failed; the counts are kept and written again"),
+    });
     recorder.start();
+    const admissions = new Admissions({
+      db: options.db,
+      kv: options.kv,
+      rateLimitsEnabled: options.rateLimitsEnabled,
+      unflushed: (month, accountId, service) => recorder.unflushed(month, accountId, service),
+      warn: (message, error) => app.log.warn({ err: error }, message),
+    });
     const calendar = new MonthCalendar();
     app.decorate("usage", recorder);
-    app.addHook("onClose", async () => recorder.close());
+    app.decorateRequest("metered", null);
+    app.addHook("onClose", async () => {
+      await recorder.close();
+      await admissions.close();
+    });
 
-    const local = new LocalCounters(options.kv, LOCAL_SYNC_INTERVAL_MS, (error) =>
-      app.log.warn({ err: error }, "monthly counter sync failed; retrying at the next sync"),
-    );
-    local.start();
-    app.addHook("onClose", async () => local.close());
-
-    const recordedThisMonth = async (month: string, accountId: string): Promise<number> => {
-      const { rows } = await options.db.query<{ total: number }>(
-        "SELECT coalesce(sum(requests), 0)::bigint AS total FROM usage_counts WHERE month = $1 AND account_id = $2 AND service = $3",
-        [month, accountId, options.service],
-      );
-      return Number(rows[0].total) + recorder.unflushed(month, accountId, options.service);
-    };
-
-    /** One round trip to the shared store, seeding its monthly counter from PostgreSQL when it has none. */
-    const admitShared = async (admit: AdmitRequest, month: string, accountId: string): Promise<Counted> => {
-      const unavailable = () => errors.unavailable("The request counter is unavailable; retry shortly.");
-      let admission = await options.kv.admitRequest(admit).catch(() => {
-        throw unavailable();
-      });
-      if (admission.outcome === "needs_seed") {
-        const seed = await recordedThisMonth(month, accountId);
-        admission = await options.kv.admitRequest({ ...admit, seed }).catch(() => {
-          throw unavailable();
-        });
-      }
-      if (admission.outcome === "needs_seed") throw unavailable();
-      return admission;
-    };
-
-    /** Counts an admitted request for billing and sets the quota headers. */
-    const admitted = (request: FastifyRequest, reply: FastifyReply, plan: Plan, used: number, month: string, resetSeconds: number, endpoint: string) => {
-      setQuotaHeaders(reply, plan, used, resetSeconds);
-      const { accountId, keyId } = request.subscriber;
-      recorder.record({ month, accountId, keyId, service: options.service, endpoint });
-    };
-
-    // A callback hook: a paid plan whose month this process already counts takes a synchronous path (no promise,
-    // no round trip); a hard limit (BASIC) and a first request of the month go to the shared store.
-    const meterRoute = (routeEndpoint: string | null): onRequestHookHandler => (request, reply, done) => {
-      const { accountId, plan: planName } = request.subscriber;
-      const plan = PLANS[planName];
-      const endpoint = routeEndpoint ?? `${request.method} ${request.routeOptions.url}`;
-      const now = options.now();
-      const nowMs = now.getTime();
-      const second = Math.floor(nowMs / 1000);
-      const { month, resetSeconds } = calendar.at(now);
-      const quotaKey = `quota:${accountId}:${options.service}:${month}`;
-      const quotaTtlSeconds = resetSeconds + COUNTER_TTL_SLACK_SECONDS;
-      const ratePerSecond = options.rateLimitsEnabled ? plan.requestsPerSecond : null;
-      const rateKey = ratePerSecond === null ? "" : `rate:${accountId}:${options.service}:${second}`;
-
-      if (plan.overagePerRequest === null) {
-        const admit: AdmitRequest = { rateKey, ratePerSecond, quotaKey, quotaLimit: plan.monthlyRequests, quotaTtlSeconds };
-        admitShared(admit, month, accountId).then((admission) => {
-          setQuotaHeaders(reply, plan, admission.used, resetSeconds);
-          if (admission.outcome === "quota_exceeded") return done(errors.quotaExceeded(plan.monthlyRequests, resetSeconds));
-          if (admission.outcome === "rate_limited") return done(errors.rateLimited(plan.requestsPerSecond, 1));
-          admitted(request, reply, plan, admission.used, month, resetSeconds, endpoint);
-          done();
-        }, done);
+    const settle = async (metered: Metered, status: number): Promise<void> => {
+      if (!isPlatformFailure(status)) {
+        if (!metered.decision.durable) await recorder.record(metered.usage);
         return;
       }
-      if (ratePerSecond !== null && !local.takeFromSecond(rateKey, second, ratePerSecond)) {
-        return done(errors.rateLimited(plan.requestsPerSecond, 1));
+      try {
+        await admissions.refund(metered, metered.decision);
+      } catch (error) {
+        app.log.error({ err: error, usage: metered.usage }, "refunding a failed request failed: it stays counted");
       }
-      const counted = local.countInMonth(quotaKey, nowMs);
-      if (counted !== null) {
-        admitted(request, reply, plan, counted, month, resetSeconds, endpoint);
-        return done();
-      }
-      const admit: AdmitRequest = { rateKey, ratePerSecond: null, quotaKey, quotaLimit: null, quotaTtlSeconds };
-      admitShared(admit, month, accountId).then((admission) => {
-        local.adoptMonth(quotaKey, admission.used, quotaTtlSeconds, nowMs);
-        admitted(request, reply, plan, admission.used, month, resetSeconds, endpoint);
-        done();
-      }, done);
     };
+
+    const unavailable = (error: unknown, request: FastifyRequest) => {
+      if (isApiError(error)) return error;
+      request.log.error({ err: error }, "admitting a metered request failed");
+      return errors.unavailable("The request counter is unavailable; retry shortly.");
+    };
+
+    const meterRoute = (routeEndpoint: string | null): onRequestHookHandler => (request, reply, done) => {
+      const { accountId, keyId, plan: planName } = request.subscriber;
+      const plan = PLANS[planName];
+      const now = options.now();
+      const { month, resetSeconds } = calendar.at(now);
+      const endpoint = routeEndpoint ?? `${request.method} ${request.routeOptions.url}`;
+      const metered: MeteredRequest = { plan, resetSeconds, usage: { month, accountId, keyId, service: options.service, endpoint } };
+      admissions.admit(metered, now.getTime()).then((decision) => {
+        setQuotaHeaders(reply, plan, decision.used, resetSeconds);
+        if (decision.outcome === "quota_exceeded") return done(errors.quotaExceeded(plan.monthlyRequests, resetSeconds));
+        if (decision.outcome === "rate_limited") return done(errors.rateLimited(plan.requestsPerSecond, decision.retryAfterSeconds));
+        request.metered = { ...metered, decision, settle };
+        done();
+      }, (error) => done(unavailable(error, request)));
+    };
+
+    // The answer settles the bill: before it goes out, so that nothing answered is lost with the process.
+    app.addHook("onSend", (request, reply, payload, done) => {
+      if (!request.metered) return done(null, payload);
+      settleUsage(request, reply.statusCode).then(
+        () => done(null, payload),
+        () => done(null, payload),
+      );
+    });
 
     // Only authenticated routes are metered, decided once per route. The endpoint is known then too, unless the
     // route serves several methods.

@@ -1,56 +1,84 @@
 import type { Database } from "@apiplat/storage";
-
-export interface UsageKey {
-  month: string;
-  accountId: string;
-  keyId: string;
-  service: string;
-  endpoint: string;
-}
+import { addUsage, type UsageKey } from "./usage-store.js";
 
 const SEPARATOR = "\u0000";
+const RETRY_AFTER_FAILURE_MS = 1_000;
+
+export interface UsageRecorderOptions {
+  /**
+   * 0 (the default): each request's usage is durable before its answer goes out, written with the others of the same
+   * moment in one statement (group commit). N > 0: written behind, every N ms; a crash loses up to N ms of usage.
+   */
+  writeBehindMs: number;
+  /** The longest an answer waits for its usage to be written; past it the answer goes and the count stays queued. */
+  commitTimeoutMs: number;
+  onError: (error: unknown) => void;
+}
+
+/** Requests counted per usage key, and the answers waiting for them to be written. */
+interface Batch {
+  counts: Map<string, number>;
+  waiters: (() => void)[];
+  /** Lets the waiters go if the write takes longer than commitTimeoutMs. */
+  timer: NodeJS.Timeout | undefined;
+}
+
+function release(batch: Batch): void {
+  clearTimeout(batch.timer);
+  for (const resolve of batch.waiters) resolve();
+  batch.waiters = [];
+}
 
 /**
- * Counts billable requests in memory and writes them to PostgreSQL in one statement per flush.
- * A clean shutdown flushes (close); a crash loses at most one flush interval. A failed flush keeps
- * its counts for the next one.
+ * Billable requests, written to PostgreSQL. By default an answer waits until its request is durable (so a replica killed
+ * at any moment has lost nothing it answered), and the requests of one moment share one INSERT and one commit: one write
+ * in flight per process, everything recorded meanwhile goes in the next. A failed write keeps its counts for the next one.
  */
 export class UsageRecorder {
-  private pending = new Map<string, number>();
+  private current: Batch | undefined;
+  private inFlight: Batch | undefined;
+  private writing: Promise<void> | undefined;
+  private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Database,
-    private readonly flushIntervalMs: number,
-    private readonly onError: (error: unknown) => void = () => {},
+    private readonly options: UsageRecorderOptions,
   ) {}
 
   start(): void {
-    if (this.flushIntervalMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => void this.flush(), this.flushIntervalMs);
+    if (this.options.writeBehindMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => void this.flush(), this.options.writeBehindMs);
     this.timer.unref();
   }
 
-  record(key: UsageKey): void {
+  /** Counts one billable request; resolves when it is written (at once when writing behind). */
+  record(key: UsageKey): Promise<void> | undefined {
+    const batch = this.batch();
     const id = key.month + SEPARATOR + key.accountId + SEPARATOR + key.keyId + SEPARATOR + key.service + SEPARATOR + key.endpoint;
-    this.pending.set(id, (this.pending.get(id) ?? 0) + 1);
+    batch.counts.set(id, (batch.counts.get(id) ?? 0) + 1);
+    if (this.options.writeBehindMs > 0) return undefined;
+    const written = new Promise<void>((resolve) => batch.waiters.push(resolve));
+    this.schedule();
+    return written;
   }
 
   /** Requests counted here but not yet written, for one account and service in a month. */
   unflushed(month: string, accountId: string, service: string): number {
     let total = 0;
-    for (const [id, count] of this.pending) {
-      const [m, account, , s] = id.split(SEPARATOR);
-      if (m === month && account === accountId && s === service) total += count;
+    for (const batch of [this.current, this.inFlight]) {
+      for (const [id, count] of batch?.counts ?? []) {
+        const [m, account, , s] = id.split(SEPARATOR);
+        if (m === month && account === accountId && s === service) total += count;
+      }
     }
     return total;
   }
 
-  /** Writes what is pending; concurrent calls queue behind each other. */
-  flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writePending());
-    return this.flushing;
+  /** Writes everything counted so far; resolves when it is written (or the write failed and its counts are kept). */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (this.current) await this.writeNext();
   }
 
   async close(): Promise<void> {
@@ -59,27 +87,53 @@ export class UsageRecorder {
     await this.flush();
   }
 
-  private async writePending(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    const keyColumns: string[][] = [[], [], [], [], []];
-    const counts: number[] = [];
-    for (const [id, count] of batch) {
-      id.split(SEPARATOR).forEach((part, i) => keyColumns[i].push(part));
-      counts.push(count);
+  private batch(): Batch {
+    if (this.current) return this.current;
+    const batch: Batch = { counts: new Map(), waiters: [], timer: undefined };
+    if (this.options.writeBehindMs <= 0) {
+      batch.timer = setTimeout(() => release(batch), this.options.commitTimeoutMs);
+      batch.timer.unref();
     }
+    this.current = batch;
+    return batch;
+  }
+
+  /** The next write starts when the current one ends; the requests of this turn of the event loop all join it. */
+  private schedule(): void {
+    if (this.writing || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.writeNext();
+    });
+  }
+
+  private writeNext(): Promise<void> {
+    const batch = this.current;
+    if (!batch || this.writing) return this.writing ?? Promise.resolve();
+    this.current = undefined;
+    this.inFlight = batch;
+    this.writing = this.write(batch).finally(() => {
+      this.writing = undefined;
+      this.inFlight = undefined;
+      if (this.current?.waiters.length) this.schedule();
+    });
+    return this.writing;
+  }
+
+  private async write(batch: Batch): Promise<void> {
     try {
-      await this.db.query(
-        `INSERT INTO usage_counts (month, account_id, key_id, service, endpoint, requests)
-         SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::bigint[])
-         ON CONFLICT (month, account_id, key_id, service, endpoint)
-         DO UPDATE SET requests = usage_counts.requests + excluded.requests`,
-        [...keyColumns, counts],
-      );
+      await addUsage(this.db, batch.counts, (id) => id.split(SEPARATOR));
     } catch (error) {
-      for (const [id, count] of batch) this.pending.set(id, (this.pending.get(id) ?? 0) + count);
-      this.onError(error);
+      this.options.onError(error);
+      this.inFlight = undefined;
+      // Kept for the next write, which waits a moment so that a database that is down is not hammered.
+      const next = this.batch();
+      for (const [id, count] of batch.counts) next.counts.set(id, (next.counts.get(id) ?? 0) + count);
+      const retry = setTimeout(() => this.schedule(), RETRY_AFTER_FAILURE_MS);
+      retry.unref();
+    } finally {
+      release(batch);
     }
   }
 }

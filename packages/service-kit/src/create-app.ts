@@ -145,6 +145,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     host,
     accounts: new AccountStore(deps.db),
     cacheTtlMs: deps.config.authCacheTtlMs,
+    kv: deps.kv,
     proxySecret: deps.config.gatewayProxySecret,
   });
   await app.register(metering, {

@@ -1,15 +1,18 @@
+import type { RateLimit } from "./rate-limit.js";
+
 /** Outcome of admitting one metered request (see KeyValueStore.admitRequest). */
 export type Admission =
   | { outcome: "admitted"; used: number }
-  | { outcome: "rate_limited"; used: number }
+  /** `retryAfterMs`: when the rate limit admits again. */
+  | { outcome: "rate_limited"; used: number; retryAfterMs: number }
   | { outcome: "quota_exceeded"; used: number }
   /** The monthly counter is unknown here (new month, or the store was emptied): call again with `seed`. */
   | { outcome: "needs_seed" };
 
 export interface AdmitRequest {
   rateKey: string;
-  /** null: no per-second limit. */
-  ratePerSecond: number | null;
+  /** null: no rate limit. */
+  rate: RateLimit | null;
   quotaKey: string;
   /** Hard monthly limit; null when the plan allows overage. */
   quotaLimit: number | null;
@@ -33,9 +36,16 @@ export interface KeyValueStore {
   incrBy(key: string, by: number, ttlSeconds?: number): Promise<number>;
   /** Increments only while the value is below `limit`; returns the new value, or null at the limit. */
   incrIfBelow(key: string, limit: number, ttlSeconds?: number): Promise<number | null>;
+  /** Takes away one when the key exists (a refund); returns the new value, or null when there was none. */
+  decrementIfPresent(key: string): Promise<number | null>;
   /**
-   * The platform's hot path in one round trip: refuse when the monthly quota is used up, else count the
-   * request in this second's window and refuse past the per-second limit, else count it in the month.
+   * One admission under a rate limit shared by every process on this store (GCRA, see rate-limit.ts): 0 when admitted,
+   * else the milliseconds until one would be.
+   */
+  throttle(key: string, limit: RateLimit): Promise<number>;
+  /**
+   * The platform's hot path in one round trip: refuse when the monthly quota is used up, else take the request from
+   * the rate limit (GCRA) and refuse past it, else count it in the month.
    */
   admitRequest(request: AdmitRequest): Promise<Admission>;
   publish(channel: string, message: string): Promise<void>;

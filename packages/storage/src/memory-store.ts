@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { Admission, AdmitRequest, KeyValueStore } from "./key-value.js";
+import { gcra, type RateLimit } from "./rate-limit.js";
 
 interface Entry {
   value: string;
@@ -34,6 +35,16 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
     return next;
   };
 
+  /** GCRA on this process's clock: 0 when admitted, else microseconds to wait. */
+  const throttle = (key: string, limit: RateLimit): number => {
+    const nowMicros = now() * 1000;
+    const stored = read(key);
+    const step = gcra(stored === null ? undefined : Number(stored), nowMicros, limit);
+    if (step.tat === null) return step.waitMicros;
+    write(key, String(step.tat), Math.floor((step.tat - nowMicros) / 1000) + 1);
+    return 0;
+  };
+
   const sweeper = setInterval(() => {
     for (const key of entries.keys()) read(key);
   }, SWEEP_INTERVAL_MS);
@@ -61,6 +72,12 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
       if (current >= limit) return null;
       return increment(key, ttlSeconds ? ttlSeconds * 1000 : undefined);
     },
+    async decrementIfPresent(key) {
+      return read(key) === null ? null : increment(key, undefined, -1);
+    },
+    async throttle(key, limit) {
+      return Math.ceil(throttle(key, limit) / 1000);
+    },
     async admitRequest(request: AdmitRequest): Promise<Admission> {
       let used = read(request.quotaKey);
       if (used === null) {
@@ -70,8 +87,9 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
       }
       const usedCount = Number(used);
       if (request.quotaLimit !== null && usedCount >= request.quotaLimit) return { outcome: "quota_exceeded", used: usedCount };
-      if (request.ratePerSecond !== null && increment(request.rateKey, 1000) > request.ratePerSecond) {
-        return { outcome: "rate_limited", used: usedCount };
+      if (request.rate !== null) {
+        const waitMicros = throttle(request.rateKey, request.rate);
+        if (waitMicros > 0) return { outcome: "rate_limited", used: usedCount, retryAfterMs: Math.ceil(waitMicros / 1000) };
       }
       return { outcome: "admitted", used: increment(request.quotaKey) };
     },

@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import type { Admission, AdmitRequest, KeyValueStore } from "./key-value.js";
+import { GCRA_LUA, intervalMicros } from "./rate-limit.js";
 
 export interface RedisStoreOptions {
   /** Prefixes every key and channel (tests use one per file). */
@@ -18,31 +19,40 @@ v = redis.call('INCR', KEYS[1])
 if v == 1 and tonumber(ARGV[2]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 return v`;
 
-// KEYS: rate window, monthly counter. ARGV: per-second limit (-1: none), monthly hard limit (-1: none), counter TTL, seed (-1: none).
-// Returns {outcome, used}: 0 admitted, 1 rate limited, 2 quota exceeded, 3 needs seed.
-const ADMIT_REQUEST = `
+const DECREMENT_IF_PRESENT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+return redis.call('DECR', KEYS[1])`;
+
+const THROTTLE = `${GCRA_LUA}
+return gcra(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))`;
+
+// KEYS: rate (GCRA TAT), monthly counter. ARGV: rate interval in µs (-1: no rate limit), burst, monthly hard limit
+// (-1: none), counter TTL, seed (-1: none). Returns {outcome, used, wait in µs}: outcome 0 admitted, 1 rate limited,
+// 2 quota exceeded, 3 needs seed. A refused request changes nothing.
+const ADMIT_REQUEST = `${GCRA_LUA}
 local used = redis.call('GET', KEYS[2])
 if not used then
-  if tonumber(ARGV[4]) < 0 then return {3, 0} end
-  used = ARGV[4]
-  redis.call('SET', KEYS[2], used, 'EX', ARGV[3])
+  if tonumber(ARGV[5]) < 0 then return {3, 0, 0} end
+  used = ARGV[5]
+  redis.call('SET', KEYS[2], used, 'EX', ARGV[4])
 end
 used = tonumber(used)
-local limit = tonumber(ARGV[2])
-if limit >= 0 and used >= limit then return {2, used} end
+local limit = tonumber(ARGV[3])
+if limit >= 0 and used >= limit then return {2, used, 0} end
 if tonumber(ARGV[1]) >= 0 then
-  local rate = redis.call('INCR', KEYS[1])
-  if rate == 1 then redis.call('PEXPIRE', KEYS[1], 1000) end
-  if rate > tonumber(ARGV[1]) then return {1, used} end
+  local wait = gcra(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
+  if wait > 0 then return {1, used, wait} end
 end
-return {0, redis.call('INCR', KEYS[2])}`;
+return {0, redis.call('INCR', KEYS[2]), 0}`;
 
 const OUTCOMES = ["admitted", "rate_limited", "quota_exceeded", "needs_seed"] as const;
 
 interface PlatformCommands {
   incrByWithTtl(key: string, by: number, ttl: number): Promise<number>;
   incrIfBelow(key: string, limit: number, ttl: number): Promise<number>;
-  admitRequest(rateKey: string, quotaKey: string, rate: number, limit: number, ttl: number, seed: number): Promise<[number, number]>;
+  decrementIfPresent(key: string): Promise<number | null>;
+  throttle(key: string, interval: number, burst: number): Promise<number>;
+  admitRequest(rateKey: string, quotaKey: string, interval: number, burst: number, limit: number, ttl: number, seed: number): Promise<[number, number, number]>;
 }
 
 export async function createRedisStore(url: string, options: RedisStoreOptions = {}): Promise<KeyValueStore> {
@@ -62,6 +72,8 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
   redis.on("error", () => {});
   redis.defineCommand("incrByWithTtl", { numberOfKeys: 1, lua: INCRBY_WITH_TTL });
   redis.defineCommand("incrIfBelow", { numberOfKeys: 1, lua: INCR_IF_BELOW });
+  redis.defineCommand("decrementIfPresent", { numberOfKeys: 1, lua: DECREMENT_IF_PRESENT });
+  redis.defineCommand("throttle", { numberOfKeys: 1, lua: THROTTLE });
   redis.defineCommand("admitRequest", { numberOfKeys: 2, lua: ADMIT_REQUEST });
   await redis.connect();
 
@@ -101,17 +113,26 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
       const value = await redis.incrIfBelow(key, limit, ttlSeconds ?? 0);
       return value < 0 ? null : value;
     },
+    decrementIfPresent: (key) => redis.decrementIfPresent(key),
+    async throttle(key, limit) {
+      const waitMicros = await redis.throttle(key, intervalMicros(limit), Math.max(1, limit.burst));
+      return waitMicros > 0 ? Math.ceil(waitMicros / 1000) : 0;
+    },
     async admitRequest(request: AdmitRequest): Promise<Admission> {
-      const [code, used] = await redis.admitRequest(
+      const { rate } = request;
+      const [code, used, waitMicros] = await redis.admitRequest(
         request.rateKey,
         request.quotaKey,
-        request.ratePerSecond ?? -1,
+        rate ? intervalMicros(rate) : -1,
+        rate ? Math.max(1, rate.burst) : 1,
         request.quotaLimit ?? -1,
         request.quotaTtlSeconds,
         request.seed ?? -1,
       );
       const outcome = OUTCOMES[code];
-      return outcome === "needs_seed" ? { outcome } : { outcome, used };
+      if (outcome === "needs_seed") return { outcome };
+      if (outcome === "rate_limited") return { outcome, used, retryAfterMs: Math.ceil(waitMicros / 1000) };
+      return { outcome, used };
     },
     async publish(channel, message) {
       await redis.publish(prefix + channel, message);

@@ -199,3 +199,42 @@ function send(agent: Agent, base: string, req: EdgeRequest): Promise<EdgeAnswer>
     outgoing.end(body);
   });
 }
+
+export interface FloodOptions {
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Keep sending until this long has passed (ms), or until `count` requests were sent. */
+  durationMs?: number;
+  count?: number;
+}
+
+export interface FloodResult {
+  sent: number;
+  /** Answers by status. */
+  statuses: Record<number, number>;
+  /** Requests that got no answer at all (the connection failed). */
+  failed: number;
+  /** Wall-clock milliseconds from the first request sent to the last answer. */
+  elapsedMs: number;
+}
+
+/** Sends requests from `concurrency` loops at once, each waiting for its answer before the next, and counts the outcomes. */
+export async function flood(send: (n: number) => Promise<EdgeAnswer>, options: FloodOptions): Promise<FloodResult> {
+  const result: FloodResult = { sent: 0, statuses: {}, failed: 0, elapsedMs: 0 };
+  const started = Date.now();
+  const more = () => (options.count === undefined || result.sent < options.count) && (options.durationMs === undefined || Date.now() - started < options.durationMs);
+  const loop = async () => {
+    while (more()) {
+      const n = result.sent++;
+      try {
+        const answer = await send(n);
+        result.statuses[answer.status] = (result.statuses[answer.status] ?? 0) + 1;
+      } catch {
+        result.failed++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, loop));
+  result.elapsedMs = Date.now() - started;
+  return result;
+}

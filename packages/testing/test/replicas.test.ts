@@ -16,7 +16,7 @@ describe("the replica harness", () => {
     expect(new Set(upstreams)).toEqual(new Set(set.replicas.map((r) => `127.0.0.1:${r.port}`)));
   });
 
-  it("kills a replica, keeps answering through the other, and starts it again on its port", async () => {
+  it("kills a replica, keeps answering through the other, and starts it again on its port", { timeout: 90_000 }, async () => {
     const exit = await set.stop(0, "SIGKILL");
     expect(exit.signal).toBe("SIGKILL");
     expect(set.replicas[0].running).toBe(false);

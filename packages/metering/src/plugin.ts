@@ -118,7 +118,10 @@ export const metering = fp<MeteringOptions>(
 
     // The answer settles the bill: before it goes out, so that nothing answered is lost with the process.
     app.addHook("onSend", (request, reply, payload, done) => {
-      if (!request.metered) return done(null, payload);
+      const metered = request.metered;
+      if (!metered) return done(null, payload);
+      // A request given back is not in the count the headers show.
+      if (isPlatformFailure(reply.statusCode)) setQuotaHeaders(reply, metered.plan, metered.decision.used - 1, metered.resetSeconds);
       settleUsage(request, reply.statusCode).then(
         () => done(null, payload),
         () => done(null, payload),

@@ -24,7 +24,7 @@ export interface MeteringOptions {
 /** An admitted request, until its answer settles what it is billed. */
 interface Metered extends MeteredRequest {
   decision: Extract<Decision, { outcome: "admitted" }>;
-  settle(metered: Metered, status: number): Promise<void>;
+  settle(metered: Metered, status: number, done: () => void): void;
 }
 
 declare module "fastify" {
@@ -52,7 +52,7 @@ export function settleUsage(request: FastifyRequest, status: number): Promise<vo
   const metered = request.metered;
   if (!metered) return Promise.resolve();
   request.metered = null;
-  return metered.settle(metered, status);
+  return new Promise((resolve) => metered.settle(metered, status, resolve));
 }
 
 /**
@@ -82,16 +82,16 @@ export const metering = fp<MeteringOptions>(
       await admissions.close();
     });
 
-    const settle = async (metered: Metered, status: number): Promise<void> => {
+    // A callback, not a promise: it runs on every metered request.
+    const settle = (metered: Metered, status: number, done: () => void): void => {
       if (!isPlatformFailure(status)) {
-        if (!metered.decision.durable) await recorder.record(metered.usage);
+        if (metered.decision.durable || !recorder.record(metered.usage, done)) done();
         return;
       }
-      try {
-        await admissions.refund(metered, metered.decision);
-      } catch (error) {
+      admissions.refund(metered, metered.decision).then(done, (error) => {
         app.log.error({ err: error, usage: metered.usage }, "refunding a failed request failed: it stays counted");
-      }
+        done();
+      });
     };
 
     const unavailable = (error: unknown, request: FastifyRequest) => {
@@ -122,10 +122,8 @@ export const metering = fp<MeteringOptions>(
       if (!metered) return done(null, payload);
       // A request given back is not in the count the headers show.
       if (isPlatformFailure(reply.statusCode)) setQuotaHeaders(reply, metered.plan, metered.decision.used - 1, metered.resetSeconds);
-      settleUsage(request, reply.statusCode).then(
-        () => done(null, payload),
-        () => done(null, payload),
-      );
+      request.metered = null;
+      metered.settle(metered, reply.statusCode, () => done(null, payload));
     });
 
     // Only authenticated routes are metered, decided once per route. The endpoint is known then too, unless the

@@ -3,6 +3,11 @@ import { addUsage, type UsageKey } from "./usage-store.js";
 
 const SEPARATOR = "\u0000";
 const RETRY_AFTER_FAILURE_MS = 1_000;
+/**
+ * Writes start at most this often: under load, the requests of this long share one statement and one commit (a write
+ * costs the process about as much as a small request), and a quiet process writes at once.
+ */
+const MIN_WRITE_INTERVAL_MS = 5;
 
 export interface UsageRecorderOptions {
   /**
@@ -39,6 +44,7 @@ export class UsageRecorder {
   private inFlight: Batch | undefined;
   private writing: Promise<void> | undefined;
   private scheduled = false;
+  private lastWriteAt = -Infinity;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -52,15 +58,18 @@ export class UsageRecorder {
     this.timer.unref();
   }
 
-  /** Counts one billable request; resolves when it is written (at once when writing behind). */
-  record(key: UsageKey): Promise<void> | undefined {
+  /**
+   * Counts one billable request. When writing before the answer, `onWritten` is called once it is written (or the
+   * commit timeout passed) and record returns true; when writing behind, it returns false and never calls it.
+   */
+  record(key: UsageKey, onWritten?: () => void): boolean {
     const batch = this.batch();
     const id = key.month + SEPARATOR + key.accountId + SEPARATOR + key.keyId + SEPARATOR + key.service + SEPARATOR + key.endpoint;
     batch.counts.set(id, (batch.counts.get(id) ?? 0) + 1);
-    if (this.options.writeBehindMs > 0) return undefined;
-    const written = new Promise<void>((resolve) => batch.waiters.push(resolve));
+    if (this.options.writeBehindMs > 0) return false;
+    if (onWritten) batch.waiters.push(onWritten);
     this.schedule();
-    return written;
+    return true;
   }
 
   /** Requests counted here but not yet written, for one account and service in a month. */
@@ -98,14 +107,20 @@ export class UsageRecorder {
     return batch;
   }
 
-  /** The next write starts when the current one ends; the requests of this turn of the event loop all join it. */
+  /**
+   * The next write starts when the current one ends, and no sooner than MIN_WRITE_INTERVAL_MS after the one before;
+   * the requests recorded until then all join it.
+   */
   private schedule(): void {
     if (this.writing || this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const run = () => {
       this.scheduled = false;
       void this.writeNext();
-    });
+    };
+    const waitMs = this.lastWriteAt + MIN_WRITE_INTERVAL_MS - performance.now();
+    if (waitMs > 0) setTimeout(run, waitMs);
+    else setImmediate(run);
   }
 
   private writeNext(): Promise<void> {
@@ -113,6 +128,7 @@ export class UsageRecorder {
     if (!batch || this.writing) return this.writing ?? Promise.resolve();
     this.current = undefined;
     this.inFlight = batch;
+    this.lastWriteAt = performance.now();
     this.writing = this.write(batch).finally(() => {
       this.writing = undefined;
       this.inFlight = undefined;

@@ -45,6 +45,8 @@ export class UsageRecorder {
   private writing: Promise<void> | undefined;
   private scheduled = false;
   private lastWriteAt = -Infinity;
+  /** After a failed write: until then answers do not wait, and the next write waits for this instant. */
+  private failingUntil = -Infinity;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -60,13 +62,14 @@ export class UsageRecorder {
 
   /**
    * Counts one billable request. When writing before the answer, `onWritten` is called once it is written (or the
-   * commit timeout passed) and record returns true; when writing behind, it returns false and never calls it.
+   * commit timeout passed) and record returns true; when writing behind, or while the database fails (the count is
+   * kept and written when it answers again), it returns false and never calls it.
    */
   record(key: UsageKey, onWritten?: () => void): boolean {
     const batch = this.batch();
     const id = key.month + SEPARATOR + key.accountId + SEPARATOR + key.keyId + SEPARATOR + key.service + SEPARATOR + key.endpoint;
     batch.counts.set(id, (batch.counts.get(id) ?? 0) + 1);
-    if (this.options.writeBehindMs > 0) return false;
+    if (this.options.writeBehindMs > 0 || performance.now() < this.failingUntil) return false;
     if (onWritten) batch.waiters.push(onWritten);
     this.schedule();
     return true;
@@ -118,7 +121,7 @@ export class UsageRecorder {
       this.scheduled = false;
       void this.writeNext();
     };
-    const waitMs = this.lastWriteAt + MIN_WRITE_INTERVAL_MS - performance.now();
+    const waitMs = Math.max(this.lastWriteAt + MIN_WRITE_INTERVAL_MS, this.failingUntil) - performance.now();
     if (waitMs > 0) setTimeout(run, waitMs);
     else setImmediate(run);
   }
@@ -132,7 +135,8 @@ export class UsageRecorder {
     this.writing = this.write(batch).finally(() => {
       this.writing = undefined;
       this.inFlight = undefined;
-      if (this.current?.waiters.length) this.schedule();
+      // Before the answer: what was counted meanwhile goes next (after a failure, once failingUntil has passed).
+      if (this.current && this.options.writeBehindMs <= 0) this.schedule();
     });
     return this.writing;
   }
@@ -140,14 +144,15 @@ export class UsageRecorder {
   private async write(batch: Batch): Promise<void> {
     try {
       await addUsage(this.db, batch.counts, (id) => id.split(SEPARATOR));
+      this.failingUntil = -Infinity;
     } catch (error) {
       this.options.onError(error);
       this.inFlight = undefined;
-      // Kept for the next write, which waits a moment so that a database that is down is not hammered.
+      // Kept for the next write, a moment later, so that a database that is down is not hammered; meanwhile answers
+      // go out without waiting for it.
+      this.failingUntil = performance.now() + RETRY_AFTER_FAILURE_MS;
       const next = this.batch();
       for (const [id, count] of batch.counts) next.counts.set(id, (next.counts.get(id) ?? 0) + count);
-      const retry = setTimeout(() => this.schedule(), RETRY_AFTER_FAILURE_MS);
-      retry.unref();
     } finally {
       release(batch);
     }

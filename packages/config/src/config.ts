@@ -117,7 +117,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     gatewayProxySecret: env.GATEWAY_PROXY_SECRET || undefined,
     authCacheTtlMs: integerSetting(env, "AUTH_CACHE_TTL_MS", 5_000),
     rateLimitsEnabled: env.RATE_LIMITS !== "off",
-    meteringFlushMs: integerSetting(env, "METERING_FLUSH_MS", 2_000),
+    meteringFlushMs: integerSetting(env, "METERING_FLUSH_MS", 1_000),
     outboundAllowCidrs: listSetting(env.OUTBOUND_ALLOW_CIDRS),
     datasetsDir: env.DATASETS_DIR || path.join(shared, "datasets"),
     modelsDir: env.MODELS_DIR || path.join(shared, "models"),

@@ -1,6 +1,7 @@
 import type { Plan } from "@apiplat/config";
 import { errors } from "@apiplat/errors";
 import { createMemoryStore, DenyCache, type Admission, type AdmitRequest, type Database, type KeyValueStore } from "@apiplat/storage";
+import { usageEntry, type UsageLog } from "./usage-log.js";
 import { admitHardLimited, recordedInMonth, refundHardLimited, type UsageKey } from "./usage-store.js";
 
 // Counters outlive their month by a day so that a late request near midnight still finds its own.
@@ -17,8 +18,8 @@ export interface MeteredRequest {
 }
 
 export type Decision =
-  /** `durable`: already counted in PostgreSQL (a hard limit); `store`: the counter it was counted on. */
-  | { outcome: "admitted"; used: number; durable: boolean; store: KeyValueStore }
+  /** `hardLimited`: counted in PostgreSQL (BASIC), else in the usage log of `store`, the store that admitted it. */
+  | { outcome: "admitted"; used: number; hardLimited: boolean; store: KeyValueStore }
   | { outcome: "rate_limited"; used: number; retryAfterSeconds: number }
   | { outcome: "quota_exceeded"; used: number };
 
@@ -26,8 +27,8 @@ export interface AdmissionsOptions {
   db: Database;
   kv: KeyValueStore;
   rateLimitsEnabled: boolean;
-  /** This process's requests not yet written to PostgreSQL (see UsageRecorder.unflushed). */
-  unflushed: (month: string, accountId: string, service: string) => number;
+  /** Drains a store this process stops using (its own, once the shared one answers again). */
+  usageLog: Pick<UsageLog, "drain">;
   warn: (message: string, error?: unknown) => void;
 }
 
@@ -42,7 +43,8 @@ const rateKey = (usage: UsageKey) => `rate:${usage.accountId}:${usage.service}`;
  *
  * A hard monthly limit (BASIC) is then counted in PostgreSQL, in the request's usage row (see usage-store.ts): Redis's
  * counter only refuses early, and is rebuilt from PostgreSQL when Redis loses it, so a limit never passes whatever
- * Redis loses. Plans that bill overage have nothing to refuse monthly; their usage is written as the answer goes out.
+ * Redis loses. Plans that bill overage have nothing to refuse monthly: the same script counts them in the usage log
+ * (see usage-log.ts), which reaches PostgreSQL within a second.
  *
  * In-process fast paths only refuse: a rate limit the store refused until some instant is refused here until then
  * (DenyCache), and a hard limit the store and PostgreSQL both found used up is refused for EXHAUSTION_CHECK_MS.
@@ -74,6 +76,7 @@ export class Admissions {
       quotaKey: key,
       quotaLimit: hardLimit,
       quotaTtlSeconds: request.resetSeconds + COUNTER_TTL_SLACK_SECONDS,
+      usage: hardLimit === null ? usageEntry(usage) : undefined,
     };
     let { admission, store } = await this.counted(admit, usage);
     if (admission.outcome === "quota_exceeded" && hardLimit !== null && (await this.counterWasWrong(store, admit, usage, nowMs))) {
@@ -84,14 +87,20 @@ export class Admissions {
       return { outcome: "rate_limited", used: admission.used, retryAfterSeconds: Math.max(1, Math.ceil(admission.retryAfterMs / 1000)) };
     }
     if (admission.outcome === "quota_exceeded") return admission;
-    if (hardLimit === null) return { outcome: "admitted", used: admission.used, durable: false, store };
+    if (hardLimit === null) return { outcome: "admitted", used: admission.used, hardLimited: false, store };
     return this.admitDurably(store, admit, usage, hardLimit, nowMs);
   }
 
-  /** Takes back an admitted request the platform failed: from the month's counter, and its usage when already written. */
+  /** Takes back an admitted request the platform failed: from the month's counter and from its usage, at once. */
   async refund(request: MeteredRequest, decision: Extract<Decision, { outcome: "admitted" }>): Promise<void> {
-    await decision.store.decrementIfPresent(quotaKey(request.usage)).catch(() => {});
-    if (decision.durable) await refundHardLimited(this.options.db, request.usage);
+    if (!decision.hardLimited) return decision.store.refundRequest(quotaKey(request.usage), usageEntry(request.usage));
+    await refundHardLimited(this.options.db, request.usage);
+    await decision.store.refundRequest(quotaKey(request.usage)).catch(() => {});
+  }
+
+  /** The stores whose usage logs are drained: the shared one, and this process's own. */
+  stores(): KeyValueStore[] {
+    return [this.options.kv, this.fallback];
   }
 
   /** The hard limit's own count, in PostgreSQL; the shared counter follows it when the two disagree. */
@@ -100,10 +109,10 @@ export class Admissions {
     try {
       result = await admitHardLimited(this.options.db, usage, limit);
     } catch (error) {
-      void store.decrementIfPresent(admit.quotaKey).catch(() => {});
+      void store.refundRequest(admit.quotaKey).catch(() => {});
       throw error;
     }
-    if (result.admitted) return { outcome: "admitted", used: result.used, durable: true, store };
+    if (result.admitted) return { outcome: "admitted", used: result.used, hardLimited: true, store };
     this.markExhausted(admit.quotaKey, nowMs);
     void store.set(admit.quotaKey, String(result.used), admit.quotaTtlSeconds).catch(() => {});
     return { outcome: "quota_exceeded", used: result.used };
@@ -134,9 +143,8 @@ export class Admissions {
   private async counted(admit: AdmitRequest, usage: UsageKey): Promise<{ admission: Counted; store: KeyValueStore }> {
     let { admission, store } = await this.onStore(admit);
     if (admission.outcome === "needs_seed") {
-      const seed =
-        (await recordedInMonth(this.options.db, usage.month, usage.accountId, usage.service)) +
-        this.options.unflushed(usage.month, usage.accountId, usage.service);
+      // The store lost the month (a Redis restart): what reached PostgreSQL, which is all of it but the last drain's.
+      const seed = await recordedInMonth(this.options.db, usage.month, usage.accountId, usage.service);
       ({ admission, store } = await this.onStore({ ...admit, seed }));
     }
     if (admission.outcome === "needs_seed") throw errors.unavailable("The request counter is unavailable; retry shortly.");
@@ -166,13 +174,16 @@ export class Admissions {
     );
   }
 
-  /** Back on the shared store: forget what this process counted alone, which would be stale at the next failure. */
+  /**
+   * Back on the shared store: forget the counters this process kept alone, which would be stale at the next failure,
+   * once the usage they logged is drained.
+   */
   private recovered(): void {
     if (!this.degraded) return;
     this.degraded = false;
     const stale = this.fallback;
     this.fallback = createMemoryStore();
-    void stale.close();
+    void this.options.usageLog.drain(stale).finally(() => stale.close());
     this.options.warn("the shared counter store (Redis) answers again: limits hold across replicas again");
   }
 

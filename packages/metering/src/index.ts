@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 
 export * from "./calendar.js";
-export * from "./usage-recorder.js";
+export * from "./usage-log.js";
 export * from "./plugin.js";
 export * from "./billing.js";
 export * from "./billable.js";

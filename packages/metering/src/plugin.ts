@@ -7,32 +7,30 @@ import type { Database, KeyValueStore } from "@apiplat/storage";
 import { Admissions, type Decision, type MeteredRequest } from "./admission.js";
 import { isPlatformFailure } from "./billable.js";
 import { MonthCalendar } from "./calendar.js";
-import { UsageRecorder } from "./usage-recorder.js";
+import { UsageLog } from "./usage-log.js";
 
 export interface MeteringOptions {
   service: string;
   db: Database;
   kv: KeyValueStore;
   now: () => Date;
-  /** 0: usage is durable before each answer (group commit); N > 0: written behind every N ms (see UsageRecorder). */
+  /** How often the usage log is drained to PostgreSQL (METERING_FLUSH_MS); 0: only on flush() and close. */
   flushIntervalMs: number;
   rateLimitsEnabled: boolean;
-  /** The longest an answer waits for its usage to be written (default 2 s). */
-  commitTimeoutMs?: number;
 }
 
-/** An admitted request, until its answer settles what it is billed. */
+/** An admitted request, until its answer says whether the platform failed it. */
 interface Metered extends MeteredRequest {
   decision: Extract<Decision, { outcome: "admitted" }>;
-  settle(metered: Metered, status: number, done: () => void): void;
 }
 
 declare module "fastify" {
   interface FastifyInstance {
-    usage: UsageRecorder;
+    /** The usage log's drain: `flush()` moves what is counted to PostgreSQL now. */
+    usage: UsageLog;
   }
   interface FastifyRequest {
-    /** Set by metering on an admitted request; cleared once its answer settled what is billed. */
+    /** Set by metering on an admitted request, for its answer to give it back if the platform failed it. */
     metered: Metered | null;
   }
 }
@@ -44,55 +42,31 @@ function setQuotaHeaders(reply: FastifyReply, plan: Plan, used: number, resetSec
 }
 
 /**
- * Bills an admitted request by the status of its answer, once: a platform failure (see billable.ts) is taken back from
- * the counters, anything else is recorded as usage. Resolves when that is durable. Runs as the answer goes out; a route
- * that hijacks its reply (and so skips the hooks) calls it itself before writing.
- */
-export function settleUsage(request: FastifyRequest, status: number): Promise<void> {
-  const metered = request.metered;
-  if (!metered) return Promise.resolve();
-  request.metered = null;
-  return new Promise((resolve) => metered.settle(metered, status, resolve));
-}
-
-/**
  * Quota, per-second limit and billable usage for every authenticated route. Runs after gateway-auth. A request refused
- * with 429 is not counted; an admitted one is billed by its answer (see settleUsage), which waits until it is durable.
+ * with 429 is not counted; an admitted one is counted as it is admitted (see Admissions), and given back when its
+ * answer is the platform's own failure (see billable.ts).
  */
 export const metering = fp<MeteringOptions>(
   async (app, options) => {
-    const recorder = new UsageRecorder(options.db, {
-      writeBehindMs: options.flushIntervalMs,
-      commitTimeoutMs: options.commitTimeoutMs ?? 2_000,
-      onError: (error) => app.log.error({ err: error }, "writing usage failed; the counts are kept and written again"),
-    });
-    recorder.start();
-    const admissions = new Admissions({
+    let admissions: Admissions | undefined;
+    const usageLog = new UsageLog(options.db, () => admissions?.stores() ?? [options.kv], options.flushIntervalMs, (error) =>
+      app.log.error({ err: error }, "moving usage to PostgreSQL failed; it stays in the usage log and is moved later"),
+    );
+    admissions = new Admissions({
       db: options.db,
       kv: options.kv,
       rateLimitsEnabled: options.rateLimitsEnabled,
-      unflushed: (month, accountId, service) => recorder.unflushed(month, accountId, service),
+      usageLog,
       warn: (message, error) => app.log.warn({ err: error }, message),
     });
+    usageLog.start();
     const calendar = new MonthCalendar();
-    app.decorate("usage", recorder);
+    app.decorate("usage", usageLog);
     app.decorateRequest("metered", null);
     app.addHook("onClose", async () => {
-      await recorder.close();
+      await usageLog.close();
       await admissions.close();
     });
-
-    // A callback, not a promise: it runs on every metered request.
-    const settle = (metered: Metered, status: number, done: () => void): void => {
-      if (!isPlatformFailure(status)) {
-        if (metered.decision.durable || !recorder.record(metered.usage, done)) done();
-        return;
-      }
-      admissions.refund(metered, metered.decision).then(done, (error) => {
-        app.log.error({ err: error, usage: metered.usage }, "refunding a failed request failed: it stays counted");
-        done();
-      });
-    };
 
     const unavailable = (error: unknown, request: FastifyRequest) => {
       if (isApiError(error)) return error;
@@ -111,19 +85,25 @@ export const metering = fp<MeteringOptions>(
         setQuotaHeaders(reply, plan, decision.used, resetSeconds);
         if (decision.outcome === "quota_exceeded") return done(errors.quotaExceeded(plan.monthlyRequests, resetSeconds));
         if (decision.outcome === "rate_limited") return done(errors.rateLimited(plan.requestsPerSecond, decision.retryAfterSeconds));
-        request.metered = { ...metered, decision, settle };
+        request.metered = { ...metered, decision };
         done();
       }, (error) => done(unavailable(error, request)));
     };
 
-    // The answer settles the bill: before it goes out, so that nothing answered is lost with the process.
+    // A request the platform failed is given back before its answer goes out, so that the answer's headers and a
+    // request sent right after it see the count without it.
     app.addHook("onSend", (request, reply, payload, done) => {
       const metered = request.metered;
-      if (!metered) return done(null, payload);
-      // A request given back is not in the count the headers show.
-      if (isPlatformFailure(reply.statusCode)) setQuotaHeaders(reply, metered.plan, metered.decision.used - 1, metered.resetSeconds);
+      if (!metered || !isPlatformFailure(reply.statusCode)) return done(null, payload);
       request.metered = null;
-      metered.settle(metered, reply.statusCode, () => done(null, payload));
+      setQuotaHeaders(reply, metered.plan, metered.decision.used - 1, metered.resetSeconds);
+      admissions.refund(metered, metered.decision).then(
+        () => done(null, payload),
+        (error) => {
+          request.log.error({ err: error, usage: metered.usage }, "giving back a failed request failed: it stays counted");
+          done(null, payload);
+        },
+      );
     });
 
     // Only authenticated routes are metered, decided once per route. The endpoint is known then too, unless the

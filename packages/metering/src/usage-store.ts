@@ -1,4 +1,4 @@
-import type { Database } from "@apiplat/storage";
+import type { Database, Queryable } from "@apiplat/storage";
 
 /** Where one billable request is counted: its month, account, key, service and endpoint ("GET /hash"). */
 export interface UsageKey {
@@ -18,21 +18,39 @@ export async function recordedInMonth(db: Database, month: string, accountId: st
   return Number(rows[0].total);
 }
 
-/** Adds the counts of several usage keys in one statement (see UsageRecorder). */
-export async function addUsage(db: Database, batch: ReadonlyMap<string, number>, split: (id: string) => string[]): Promise<void> {
+/** Adds the counts of several usage keys in one statement. */
+export async function addUsage(db: Queryable, counts: readonly { key: UsageKey; requests: number }[]): Promise<void> {
   const columns: string[][] = [[], [], [], [], []];
-  const counts: number[] = [];
-  for (const [id, count] of batch) {
-    split(id).forEach((part, i) => columns[i].push(part));
-    counts.push(count);
+  const requests: number[] = [];
+  for (const { key, requests: n } of counts) {
+    [key.month, key.accountId, key.keyId, key.service, key.endpoint].forEach((part, i) => columns[i].push(part));
+    requests.push(n);
   }
   await db.query(
     `INSERT INTO usage_counts (month, account_id, key_id, service, endpoint, requests)
      SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::bigint[])
      ON CONFLICT (month, account_id, key_id, service, endpoint)
      DO UPDATE SET requests = usage_counts.requests + excluded.requests`,
-    [...columns, counts],
+    [...columns, requests],
   );
+}
+
+/**
+ * Applies one drained batch of usage once: recorded under its id with its counts in one transaction, so applying it
+ * again (a retry after a crash) changes nothing. False when it had been applied already.
+ */
+export async function applyUsageBatch(db: Database, id: string, counts: readonly { key: UsageKey; requests: number }[]): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rowCount } = await tx.query("INSERT INTO usage_drains (id) VALUES ($1) ON CONFLICT DO NOTHING", [id]);
+    if (rowCount === 0) return false;
+    if (counts.length > 0) await addUsage(tx, counts);
+    return true;
+  });
+}
+
+/** Forgets batch ids older than `days`: a batch is retried within minutes, never days, after it was taken. */
+export async function forgetOldBatches(db: Database, days: number): Promise<void> {
+  await db.query("DELETE FROM usage_drains WHERE drained_at < now() - make_interval(days => $1)", [days]);
 }
 
 /**

@@ -1,6 +1,5 @@
 export { ok, errors, ApiError, isApiError, type ErrorDetail } from "@apiplat/errors";
 export type { Subscriber } from "@apiplat/gateway-auth";
-export { settleUsage } from "@apiplat/metering";
 export { SharedRateLimiter, type RateLimit } from "@apiplat/storage";
 export type { PlanName } from "@apiplat/config";
 export * from "./deps.js";

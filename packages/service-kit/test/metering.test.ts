@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestPlatform, type TestPlatform, type TestSubscriber } from "@apiplat/testing";
 import { PLANS } from "@apiplat/config";
-import { invoice, usageReport } from "@apiplat/metering";
+import { applyUsageBatch, invoice, usageReport } from "@apiplat/metering";
 import type { ServiceApp } from "../src/index.js";
 import { buildProbeApp } from "./support.js";
 
@@ -206,6 +206,7 @@ describe("what is billed", () => {
       const timeout = await app.inject({ method: "GET", url: "/fail/UPSTREAM_TIMEOUT", headers: sub.headers });
       expect([upstream.statusCode, timeout.statusCode]).toEqual([502, 504]);
       expect(await remaining(sub)).toBe(PLANS[plan].monthlyRequests - 3);
+      await app.usage.flush();
       const report = await usageReport(platform.deps.db, sub.accountId, "2026-11");
       expect(report[0].endpoints).toEqual([
         { endpoint: "GET /fail/:code", requests: 2 },
@@ -277,27 +278,51 @@ describe("when Redis fails", () => {
 });
 
 describe("durability", () => {
-  it("writes usage before the answer goes out", async () => {
+  it("counts a paid request in Redis's usage log as it is admitted: an instance that dies leaves it for another to move", async () => {
     const own = await createTestPlatform({ now: () => NOW });
-    const ownApp = await buildProbeApp(own.deps);
+    const dying = await buildProbeApp(own.deps);
+    const survivor = await buildProbeApp(own.deps);
     const sub = await own.subscribe("text-toolkit", "PRO");
-    await Promise.all(Array.from({ length: 7 }, () => ownApp.inject({ method: "GET", url: "/ping", headers: sub.headers })));
-    const { rows } = await own.deps.db.query<{ requests: number }>("SELECT requests FROM usage_counts WHERE account_id = $1", [sub.accountId]);
-    expect(rows.map((r) => r.requests)).toEqual([7]);
+    await Promise.all(Array.from({ length: 7 }, () => dying.inject({ method: "GET", url: "/ping", headers: sub.headers })));
+    const rows = async () => (await own.deps.db.query<{ requests: number }>("SELECT requests FROM usage_counts WHERE account_id = $1", [sub.accountId])).rows;
+    expect(await rows()).toEqual([]);
+    // The first instance is never closed (as if killed): the other drains the shared log.
+    await survivor.usage.flush();
+    expect((await rows()).map((r) => r.requests)).toEqual([7]);
+    await survivor.close();
+    await own.close();
+  });
+
+  it("moves the usage log to PostgreSQL every METERING_FLUSH_MS", async () => {
+    const own = await createTestPlatform({ now: () => NOW, env: { METERING_FLUSH_MS: "50" } });
+    const ownApp = await buildProbeApp(own.deps);
+    const sub = await own.subscribe("text-toolkit", "MEGA");
+    for (let i = 0; i < 3; i++) await ownApp.inject({ method: "GET", url: "/ping", headers: sub.headers });
+    let recorded = 0;
+    for (let i = 0; i < 100 && recorded < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const { rows } = await own.deps.db.query<{ n: number }>("SELECT coalesce(sum(requests), 0)::int AS n FROM usage_counts WHERE account_id = $1", [sub.accountId]);
+      recorded = rows[0].n;
+    }
+    expect(recorded).toBe(3);
     await ownApp.close();
     await own.close();
   });
 
-  it("writes behind when METERING_FLUSH_MS asks for it, and flushes on a clean close", async () => {
-    const own = await createTestPlatform({ now: () => NOW, env: { METERING_FLUSH_MS: "60000" } });
+  it("applies a batch whose taker died after writing it exactly once", async () => {
+    const own = await createTestPlatform({ now: () => NOW });
     const ownApp = await buildProbeApp(own.deps);
     const sub = await own.subscribe("text-toolkit", "PRO");
-    for (let i = 0; i < 7; i++) await ownApp.inject({ method: "GET", url: "/ping", headers: sub.headers });
-    const before = await own.deps.db.query("SELECT * FROM usage_counts WHERE account_id = $1", [sub.accountId]);
-    expect(before.rows).toHaveLength(0);
+    for (let i = 0; i < 4; i++) await ownApp.inject({ method: "GET", url: "/ping", headers: sub.headers });
+    // A taker that wrote the batch and died before letting go of it: the batch is in the ledger, its id in PostgreSQL.
+    const fields = await own.deps.kv.takeHash("usage:log", "usage:taken:1-dead", "usage:ledger", 1);
+    expect(Object.values(fields!)).toEqual(["4"]);
+    await applyUsageBatch(own.deps.db, "1-dead", [{ key: { month: "2026-11", accountId: sub.accountId, keyId: sub.keyId, service: "text-toolkit", endpoint: "GET /ping" }, requests: 4 }]);
+    await ownApp.usage.flush();
+    const { rows } = await own.deps.db.query<{ n: number }>("SELECT sum(requests)::int AS n FROM usage_counts WHERE account_id = $1", [sub.accountId]);
+    expect(rows[0].n).toBe(4);
+    expect(await own.deps.kv.takenBefore("usage:ledger", Date.now())).toEqual([]);
     await ownApp.close();
-    const after = await own.deps.db.query<{ requests: number }>("SELECT requests FROM usage_counts WHERE account_id = $1", [sub.accountId]);
-    expect(after.rows.map((r) => r.requests)).toEqual([7]);
     await own.close();
   });
 });

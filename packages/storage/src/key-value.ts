@@ -9,6 +9,12 @@ export type Admission =
   /** The monthly counter is unknown here (new month, or the store was emptied): call again with `seed`. */
   | { outcome: "needs_seed" };
 
+/** One request in a usage log: a hash whose fields count requests (see admitRequest, takeHash). */
+export interface UsageEntry {
+  log: string;
+  field: string;
+}
+
 export interface AdmitRequest {
   rateKey: string;
   /** null: no rate limit. */
@@ -19,6 +25,8 @@ export interface AdmitRequest {
   quotaTtlSeconds: number;
   /** Requests already recorded this month, used when the counter is missing. */
   seed?: number;
+  /** Where an admitted request is counted for billing, in the same step. */
+  usage?: UsageEntry;
 }
 
 /**
@@ -36,8 +44,21 @@ export interface KeyValueStore {
   incrBy(key: string, by: number, ttlSeconds?: number): Promise<number>;
   /** Increments only while the value is below `limit`; returns the new value, or null at the limit. */
   incrIfBelow(key: string, limit: number, ttlSeconds?: number): Promise<number | null>;
-  /** Takes away one when the key exists (a refund); returns the new value, or null when there was none. */
-  decrementIfPresent(key: string): Promise<number | null>;
+  /**
+   * Gives back an admitted request: one off the month's counter when it exists, and one off its usage entry, in one
+   * step.
+   */
+  refundRequest(quotaKey: string, usage?: UsageEntry): Promise<void>;
+  /**
+   * Moves the hash `from` to `to` and returns its fields, in one step, listing `to` in the sorted set `ledger` with the
+   * time `atMs`; null when there is no such hash. Whoever gets the fields owns them (every other caller finds nothing
+   * to take) until it releases them; the ledger lets another find what a taker that died left behind.
+   */
+  takeHash(from: string, to: string, ledger: string, atMs: number): Promise<Record<string, string> | null>;
+  /** The hashes of `ledger` taken before `beforeMs`, with their fields. */
+  takenBefore(ledger: string, beforeMs: number): Promise<{ key: string; fields: Record<string, string> }[]>;
+  /** Deletes a taken hash and its ledger line. */
+  releaseTaken(ledger: string, key: string): Promise<void>;
   /**
    * One admission under a rate limit shared by every process on this store (GCRA, see rate-limit.ts): 0 when admitted,
    * else the milliseconds until one would be.

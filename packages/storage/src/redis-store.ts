@@ -19,16 +19,26 @@ v = redis.call('INCR', KEYS[1])
 if v == 1 and tonumber(ARGV[2]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 return v`;
 
-const DECREMENT_IF_PRESENT = `
+// KEYS: monthly counter, usage log (optional). ARGV: usage field.
+const REFUND_REQUEST = `
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECR', KEYS[1]) end
+if KEYS[2] then redis.call('HINCRBY', KEYS[2], ARGV[1], -1) end
+return 0`;
+
+// KEYS: from, to, ledger. ARGV: time (ms).
+const TAKE_HASH = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-return redis.call('DECR', KEYS[1])`;
+redis.call('RENAME', KEYS[1], KEYS[2])
+redis.call('ZADD', KEYS[3], ARGV[1], KEYS[2])
+return redis.call('HGETALL', KEYS[2])`;
 
 const THROTTLE = `${GCRA_LUA}
 return gcra(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))`;
 
-// KEYS: rate (GCRA TAT), monthly counter. ARGV: rate interval in µs (-1: no rate limit), burst, monthly hard limit
-// (-1: none), counter TTL, seed (-1: none). Returns {outcome, used, wait in µs}: outcome 0 admitted, 1 rate limited,
-// 2 quota exceeded, 3 needs seed. A refused request changes nothing.
+// KEYS: rate (GCRA TAT), monthly counter, usage log (optional). ARGV: rate interval in µs (-1: no rate limit), burst,
+// monthly hard limit (-1: none), counter TTL, seed (-1: none), usage field. Returns {outcome, used, wait in µs}:
+// outcome 0 admitted (and counted in the usage log), 1 rate limited, 2 quota exceeded, 3 needs seed. A refused request
+// changes nothing.
 const ADMIT_REQUEST = `${GCRA_LUA}
 local used = redis.call('GET', KEYS[2])
 if not used then
@@ -43,16 +53,25 @@ if tonumber(ARGV[1]) >= 0 then
   local wait = gcra(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
   if wait > 0 then return {1, used, wait} end
 end
+if KEYS[3] then redis.call('HINCRBY', KEYS[3], ARGV[6], 1) end
 return {0, redis.call('INCR', KEYS[2]), 0}`;
+
+/** HGETALL's flat [field, value, ...] as an object. */
+function fieldsOf(flat: string[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let i = 0; i < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
+  return fields;
+}
 
 const OUTCOMES = ["admitted", "rate_limited", "quota_exceeded", "needs_seed"] as const;
 
 interface PlatformCommands {
   incrByWithTtl(key: string, by: number, ttl: number): Promise<number>;
   incrIfBelow(key: string, limit: number, ttl: number): Promise<number>;
-  decrementIfPresent(key: string): Promise<number | null>;
+  refundRequest(numberOfKeys: number, ...args: (string | number)[]): Promise<number>;
+  takeHash(from: string, to: string, ledger: string, atMs: number): Promise<string[] | null>;
   throttle(key: string, interval: number, burst: number): Promise<number>;
-  admitRequest(rateKey: string, quotaKey: string, interval: number, burst: number, limit: number, ttl: number, seed: number): Promise<[number, number, number]>;
+  admitRequest(numberOfKeys: number, ...args: (string | number)[]): Promise<[number, number, number]>;
 }
 
 export async function createRedisStore(url: string, options: RedisStoreOptions = {}): Promise<KeyValueStore> {
@@ -72,9 +91,11 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
   redis.on("error", () => {});
   redis.defineCommand("incrByWithTtl", { numberOfKeys: 1, lua: INCRBY_WITH_TTL });
   redis.defineCommand("incrIfBelow", { numberOfKeys: 1, lua: INCR_IF_BELOW });
-  redis.defineCommand("decrementIfPresent", { numberOfKeys: 1, lua: DECREMENT_IF_PRESENT });
+  // The number of keys varies (the usage log is optional): given with each call.
+  redis.defineCommand("refundRequest", { lua: REFUND_REQUEST });
+  redis.defineCommand("takeHash", { numberOfKeys: 3, lua: TAKE_HASH });
   redis.defineCommand("throttle", { numberOfKeys: 1, lua: THROTTLE });
-  redis.defineCommand("admitRequest", { numberOfKeys: 2, lua: ADMIT_REQUEST });
+  redis.defineCommand("admitRequest", { lua: ADMIT_REQUEST });
   await redis.connect();
 
   let subscriber: Redis | undefined;
@@ -113,21 +134,43 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
       const value = await redis.incrIfBelow(key, limit, ttlSeconds ?? 0);
       return value < 0 ? null : value;
     },
-    decrementIfPresent: (key) => redis.decrementIfPresent(key),
+    async refundRequest(quotaKey, usage) {
+      if (usage) await redis.refundRequest(2, quotaKey, usage.log, usage.field);
+      else await redis.refundRequest(1, quotaKey);
+    },
+    async takeHash(from, to, ledger, atMs) {
+      const flat = await redis.takeHash(from, to, ledger, atMs);
+      return flat ? fieldsOf(flat) : null;
+    },
+    async takenBefore(ledger, beforeMs) {
+      // ZRANGEBYSCORE returns the members as stored: full key names, with this connection's prefix.
+      const members = await redis.zrangebyscore(ledger, "-inf", beforeMs);
+      return Promise.all(
+        members.map(async (member) => {
+          const key = member.slice(prefix.length);
+          return { key, fields: await redis.hgetall(key) };
+        }),
+      );
+    },
+    async releaseTaken(ledger, key) {
+      await redis.multi().del(key).zrem(ledger, prefix + key).exec();
+    },
     async throttle(key, limit) {
       const waitMicros = await redis.throttle(key, intervalMicros(limit), Math.max(1, limit.burst));
       return waitMicros > 0 ? Math.ceil(waitMicros / 1000) : 0;
     },
     async admitRequest(request: AdmitRequest): Promise<Admission> {
       const { rate } = request;
+      const keys = request.usage ? [request.rateKey, request.quotaKey, request.usage.log] : [request.rateKey, request.quotaKey];
       const [code, used, waitMicros] = await redis.admitRequest(
-        request.rateKey,
-        request.quotaKey,
+        keys.length,
+        ...keys,
         rate ? intervalMicros(rate) : -1,
         rate ? Math.max(1, rate.burst) : 1,
         request.quotaLimit ?? -1,
         request.quotaTtlSeconds,
         request.seed ?? -1,
+        request.usage?.field ?? "",
       );
       const outcome = OUTCOMES[code];
       if (outcome === "needs_seed") return { outcome };

@@ -114,9 +114,30 @@ describe("the stores' shared limits", () => {
     const request = { rateKey: "rate:b", rate: { perSecond: 1, burst: 1 }, quotaKey: "quota:b", quotaLimit: 100, quotaTtlSeconds: 60 };
     expect(await replicas[0].admitRequest(request)).toEqual({ outcome: "needs_seed" });
     expect(await replicas[1].admitRequest({ ...request, seed: 100 })).toEqual({ outcome: "quota_exceeded", used: 100 });
-    expect(await replicas[2].decrementIfPresent("quota:b")).toBe(99);
+    await replicas[2].refundRequest("quota:b");
     expect(await replicas[2].admitRequest(request)).toEqual({ outcome: "admitted", used: 100 });
-    expect(await replicas[0].decrementIfPresent("quota:none")).toBeNull();
+    await replicas[0].refundRequest("quota:none");
+    expect(await replicas[0].get("quota:none")).toBeNull();
+  });
+
+  it("counts admitted requests in a usage log with their admission, gives one back with the counter, and hands the log to one taker", async () => {
+    const usage = { log: "usage:log", field: "2026-11 a /x" };
+    const request = { rateKey: "rate:c", rate: null, quotaKey: "quota:c", quotaLimit: null, quotaTtlSeconds: 60, seed: 0, usage };
+    await Promise.all(Array.from({ length: 9 }, (_, i) => replicas[i % 3].admitRequest(request)));
+    await replicas[1].admitRequest({ ...request, usage: { log: "usage:log", field: "2026-11 b /y" } });
+    await replicas[2].refundRequest("quota:c", usage);
+    expect(await replicas[0].get("quota:c")).toBe("9");
+    const takers = await Promise.all(replicas.map((r, i) => r.takeHash("usage:log", `usage:taken:${i}`, "usage:ledger", 1_000 + i)));
+    expect(takers.filter((t) => t !== null)).toEqual([{ "2026-11 a /x": "8", "2026-11 b /y": "1" }]);
+    const owner = takers.findIndex((t) => t !== null);
+    expect(await replicas[0].takenBefore("usage:ledger", 999)).toEqual([]);
+    expect(await replicas[1].takenBefore("usage:ledger", 2_000)).toEqual([
+      { key: `usage:taken:${owner}`, fields: { "2026-11 a /x": "8", "2026-11 b /y": "1" } },
+    ]);
+    expect(await replicas[0].takeHash("usage:log", "usage:taken:again", "usage:ledger", 3_000)).toBeNull();
+    await replicas[2].releaseTaken("usage:ledger", `usage:taken:${owner}`);
+    expect(await replicas[0].takenBefore("usage:ledger", 5_000)).toEqual([]);
+    expect(await replicas[0].takeHash(`usage:taken:${owner}`, "usage:taken:gone", "usage:ledger", 6_000)).toBeNull();
   });
 });
 
@@ -138,7 +159,13 @@ describe("the in-process store's limits", () => {
       used: 8,
       retryAfterMs: 1000,
     });
-    expect(await store.decrementIfPresent("q")).toBe(7);
+    await store.refundRequest("q", { log: "log", field: "f" });
+    expect(await store.get("q")).toBe("7");
+    expect(await store.takeHash("log", "taken", "ledger", 5)).toEqual({ f: "-1" });
+    expect(await store.takenBefore("ledger", 5)).toEqual([{ key: "taken", fields: { f: "-1" } }]);
+    expect(await store.takeHash("log", "taken2", "ledger", 6)).toBeNull();
+    await store.releaseTaken("ledger", "taken");
+    expect(await store.takenBefore("ledger", 10)).toEqual([]);
     await store.close();
   });
 });

@@ -147,6 +147,8 @@ export async function startReplicas(service: AppName, options: ReplicaSetOptions
     BIND_ADDRESS: "127.0.0.1",
     // nginx on loopback is the one proxy: request.ip is the client it saw.
     TRUST_PROXY: "127.0.0.1",
+    // Paid usage reaches PostgreSQL five times a second (production: every second), so that tests wait little.
+    METERING_FLUSH_MS: "200",
     ...options.env,
   };
   const entry = path.join(REPO, "services", service, "src/main.ts");

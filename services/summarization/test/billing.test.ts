@@ -35,6 +35,7 @@ describe("what a BASIC subscriber is billed", () => {
     expect(summary.statusCode).toBe(200);
     expect(summary.headers["x-ratelimit-requests-remaining"]).toBe("98");
 
+    await started.app.usage.flush();
     const { rows } = await started.platform.deps.db.query<{ endpoint: string; requests: number }>(
       "SELECT endpoint, sum(requests)::int AS requests FROM usage_counts WHERE account_id = $1 GROUP BY endpoint HAVING sum(requests) > 0 ORDER BY endpoint",
       [accountId],

@@ -1,6 +1,5 @@
 import type { ServerResponse } from "node:http";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { settleUsage } from "@apiplat/service-kit";
 import { parseLastEventId, sseComment, sseEvent, sseRetry } from "../domain/sse.js";
 import { LIMITS } from "../domain/limits.js";
 import type { Relay } from "../delivery/relay.js";
@@ -32,8 +31,6 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = async (
       const header = request.headers["last-event-id"];
       const resumeFrom = parseLastEventId((Array.isArray(header) ? header[0] : header) ?? request.query.last_event_id);
 
-      // A hijacked reply skips the hooks that bill the answer: the stream is billed here, before it opens.
-      await settleUsage(request, 200);
       reply.hijack();
       const response = reply.raw;
       response.writeHead(200, {

@@ -125,11 +125,11 @@ export class Admissions {
   private async counterWasWrong(store: KeyValueStore, admit: AdmitRequest, usage: UsageKey, nowMs: number): Promise<boolean> {
     const checkedUntil = this.exhausted.get(admit.quotaKey);
     if (checkedUntil !== undefined && checkedUntil > nowMs) return false;
+    // One check at a time: the refusals that come meanwhile believe the counter.
+    this.markExhausted(admit.quotaKey, nowMs);
     const recorded = await recordedInMonth(this.options.db, usage.month, usage.accountId, usage.service);
-    if (recorded >= admit.quotaLimit!) {
-      this.markExhausted(admit.quotaKey, nowMs);
-      return false;
-    }
+    if (recorded >= admit.quotaLimit!) return false;
+    this.exhausted.delete(admit.quotaKey);
     await store.set(admit.quotaKey, String(recorded), admit.quotaTtlSeconds);
     return true;
   }

@@ -81,7 +81,8 @@ export const metering = fp<MeteringOptions>(
       const { month, resetSeconds } = calendar.at(now);
       const endpoint = routeEndpoint ?? `${request.method} ${request.routeOptions.url}`;
       const metered: MeteredRequest = { plan, resetSeconds, usage: { month, accountId, keyId, service: options.service, endpoint } };
-      admissions.admit(metered, now.getTime()).then((decision) => {
+      // Real time, not the injected clock: refusals last as long as Redis's clock says (the clock names the month).
+      admissions.admit(metered, Date.now()).then((decision) => {
         setQuotaHeaders(reply, plan, decision.used, resetSeconds);
         if (decision.outcome === "quota_exceeded") return done(errors.quotaExceeded(plan.monthlyRequests, resetSeconds));
         if (decision.outcome === "rate_limited") return done(errors.rateLimited(plan.requestsPerSecond, decision.retryAfterSeconds));

@@ -64,7 +64,8 @@ describe("per-second limits across three replicas", () => {
     const most = 20 + Math.floor((result.elapsedMs / 1000) * 20);
     expect(result.failed).toBe(0);
     expect(served).toBeLessThanOrEqual(most);
-    expect(served).toBeGreaterThanOrEqual(most - 3);
+    // And not much fewer: a refill is taken as soon as the flood's next request arrives (a slow machine loses a few).
+    expect(served).toBeGreaterThanOrEqual(most - Math.ceil((most - 20) * 0.2));
     report("PRO sustained", { sent: result.sent, served, expected_at_most: most, elapsed_ms: result.elapsedMs });
   });
 

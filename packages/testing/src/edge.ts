@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const PRODUCTION_CONF = path.join(REPO, "infra/nginx/nginx.conf");
+const PRODUCTION_DIR = path.join(REPO, "infra/nginx");
 
 /**
  * Ports for processes a test starts itself and may restart on the same port: picked at random below Linux's ephemeral
@@ -33,24 +33,23 @@ function replaceOnce(text: string, find: string | RegExp, replacement: string): 
 }
 
 /**
- * Production's nginx.conf (infra/nginx), with the routing maps replaced by one upstream group of `ports` on loopback:
- * the same server block (proxy headers, body limit, buffering, retries to the next upstream), round-robin over the
- * replicas. Each request is logged with the replica that answered it, and every one nginx tried.
+ * Production's nginx configuration (every file of infra/nginx), on loopback: the same routing, proxy headers, body
+ * limits, buffering and retries to the next upstream, with `service-addresses.conf` replaced by one upstream group of
+ * `ports`, round-robin, which every service name leads to. Each request is logged with every replica nginx tried.
  */
-export function edgeConfig(listenPort: number, ports: readonly number[], dir: string): string {
-  const servers = ports.map((port) => `        server 127.0.0.1:${port} max_fails=1 fail_timeout=2s;`).join("\n");
-  let conf = readFileSync(PRODUCTION_CONF, "utf8");
-  conf = replaceOnce(conf, "worker_processes auto;", "worker_processes 1;");
-  conf = replaceOnce(
-    conf,
-    /include routing\.conf;\s*include service-addresses\.conf;/,
-    `upstream replicas {\n${servers}\n    }\n    map $host $service_address { default replicas; }\n` +
-      `    log_format replicas '$request_method $request_uri $status $upstream_addr $upstream_status';`,
+export function writeEdgeConfig(dir: string, listenPort: number, ports: readonly number[], source = PRODUCTION_DIR): void {
+  for (const file of readdirSync(source).filter((name) => name.endsWith(".conf"))) copyFileSync(path.join(source, file), path.join(dir, file));
+  const servers = ports.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=2s;`).join("\n");
+  writeFileSync(
+    path.join(dir, "service-addresses.conf"),
+    `upstream replicas {\n${servers}\n}\nmap $service $service_address {\n    default replicas;\n}\n` +
+      `log_format replicas '$request_method $request_uri $status $upstream_addr $upstream_status';\n`,
   );
+  let conf = readFileSync(path.join(source, "nginx.conf"), "utf8");
+  conf = replaceOnce(conf, "worker_processes auto;", "worker_processes 1;");
   conf = replaceOnce(conf, /access_log [^;]+;/, `access_log ${path.join(dir, "access.log")} replicas;`);
-  conf = replaceOnce(conf, /resolver [^;]+;/, "");
   conf = replaceOnce(conf, "listen 8080 default_server;", `listen 127.0.0.1:${listenPort} default_server;`);
-  return conf;
+  writeFileSync(path.join(dir, "nginx.conf"), conf);
 }
 
 export interface Edge {
@@ -72,11 +71,11 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
   throw new Error(`nginx did not answer within ${timeoutMs} ms`);
 }
 
-/** A real nginx on loopback in front of `ports`, from production's configuration (see edgeConfig). */
-export async function startEdge(ports: readonly number[], timeoutMs = 20_000): Promise<Edge> {
+/** A real nginx on loopback in front of `ports`, from production's configuration (see writeEdgeConfig). */
+export async function startEdge(ports: readonly number[], timeoutMs = 20_000, source?: string): Promise<Edge> {
   const dir = mkdtempSync(path.join(tmpdir(), "edge-"));
   const port = await pickFixedPort();
-  writeFileSync(path.join(dir, "nginx.conf"), edgeConfig(port, ports, dir));
+  writeEdgeConfig(dir, port, ports, source);
   const errorLog = path.join(dir, "error.log");
   const args = ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", errorLog, "-g", `daemon off; pid ${dir}/nginx.pid;`];
   const child = spawn("nginx", args, { stdio: "ignore" });

@@ -1,8 +1,9 @@
 /**
- * The client side: starts a bench server (bare, then platform, for BENCH_ROUNDS rounds), warms it up, drives it
- * with autocannon and reports throughput, latency and the CPU each request cost the server process and Redis,
- * per round and as medians. CPU per request is read from /proc, so it holds even on a machine busy with other
- * work, where req/s does not. BENCH_ISOLATE=1 moves PostgreSQL, Redis and autocannon off the server's core.
+ * The client side: starts a bench server in two modes (bare and platform, or any two a server script knows), warms
+ * them up, drives them in turn with autocannon for BENCH_ROUNDS rounds and reports throughput, latency and the CPU each
+ * request cost the server process, Redis and PostgreSQL, per round and as medians. CPU per request is read from /proc,
+ * so it holds even on a machine busy with other work, where req/s does not. BENCH_ISOLATE=1 moves PostgreSQL, Redis
+ * and autocannon off the server's core.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -21,7 +22,8 @@ export interface CompareOptions {
   connections: number;
 }
 
-async function start(script: string, mode: string): Promise<{ child: ChildProcess; port: number; key: string; pid: number }> {
+/** What a bench server prints when listening: its port and pid, a key, or several keys to take turns with. */
+async function start(script: string, mode: string): Promise<{ child: ChildProcess; port: number; key: string; keys?: string[]; pid: number }> {
   // Pinned to core 0 when taskset exists, so that autocannon (here) and the server do not share a core.
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server (node refuses --cpu-prof in NODE_OPTIONS).
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
@@ -35,19 +37,26 @@ async function start(script: string, mode: string): Promise<{ child: ChildProces
 type Server = Awaited<ReturnType<typeof start>>;
 
 function requestFor(options: CompareOptions, server: Server) {
+  const headers = { "content-type": "application/json", "x-gateway-key": server.key, "x-gateway-host": options.host };
+  // Several keys (a server that announces them): each request takes the next, so that no key reaches its plan's rate.
+  const keys = server.keys;
+  let next = 0;
   return {
     url: `http://127.0.0.1:${server.port}${options.path}`,
     method: options.method,
-    headers: { "content-type": "application/json", "x-gateway-key": server.key, "x-gateway-host": options.host },
+    headers,
     body: options.body,
     connections: options.connections,
+    ...(keys && keys.length > 0
+      ? { requests: [{ setupRequest: (request: { headers?: Record<string, string> }) => ({ ...request, headers: { ...request.headers, "x-gateway-key": keys[next++ % keys.length] } }) }] }
+      : {}),
   };
 }
 
-async function measure(options: CompareOptions, server: Server, mode: "bare" | "platform") {
-  const before = { server: cpuSeconds(server.pid), redis: programCpuSeconds("redis-server") };
-  const result = await autocannon({ ...requestFor(options, server), duration: options.seconds });
-  const after = { server: cpuSeconds(server.pid), redis: programCpuSeconds("redis-server") };
+async function measure(options: CompareOptions, server: Server, mode: string) {
+  const before = { server: cpuSeconds(server.pid), redis: programCpuSeconds("redis-server"), postgres: programCpuSeconds("postgres") };
+  const result = await autocannon({ ...requestFor(options, server), duration: options.seconds } as autocannon.Options);
+  const after = { server: cpuSeconds(server.pid), redis: programCpuSeconds("redis-server"), postgres: programCpuSeconds("postgres") };
   const requests = result.requests.total;
   const serverCpuUs = ((after.server - before.server) * 1e6) / requests;
   return {
@@ -59,6 +68,7 @@ async function measure(options: CompareOptions, server: Server, mode: "bare" | "
     errors: result.errors,
     server_cpu_us_per_request: Math.round(serverCpuUs),
     redis_cpu_us_per_request: Math.round(((after.redis - before.redis) * 1e6) / requests),
+    postgres_cpu_us_per_request: Math.round(((after.postgres - before.postgres) * 1e6) / requests),
     /** What one core would serve if the server had it to itself. */
     requests_per_core_second: Math.round(1e6 / serverCpuUs),
   };
@@ -72,37 +82,46 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-function overhead(bare: Measurement, platform: Measurement) {
+function overhead(base: Measurement, other: Measurement) {
   return {
-    throughput: Number((1 - platform.requests_per_second / bare.requests_per_second).toFixed(3)),
-    cpu: Number((1 - platform.requests_per_core_second / bare.requests_per_core_second).toFixed(3)),
+    throughput: Number((1 - other.requests_per_second / base.requests_per_second).toFixed(3)),
+    cpu: Number((1 - other.requests_per_core_second / base.requests_per_core_second).toFixed(3)),
   };
 }
 
 export async function comparePlatformToBare(options: CompareOptions): Promise<void> {
+  await compareModes(options, ["bare", "platform"]);
+}
+
+/**
+ * The server script in two modes, both up for the whole run and driven in turn, one at a time, in short runs: a slow
+ * spell of the (shared, virtual) machine then falls on both sides of a pair rather than on one. The overhead is that
+ * of the second mode over the first.
+ */
+export async function compareModes(options: CompareOptions, modes: [string, string]): Promise<void> {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
+  const [baseMode, otherMode] = modes;
   const results = await withCoreZeroIsolated(process.env.BENCH_ISOLATE === "1", async () => {
-    // Both servers stay up for the whole run and are driven in turn, one at a time, in short runs: a slow spell of
-    // the (shared, virtual) machine then falls on both sides of a pair rather than on one.
-    const bareServer = await start(options.serverScript, "bare");
-    const platformServer = await start(options.serverScript, "platform");
+    const baseServer = await start(options.serverScript, baseMode);
+    const otherServer = await start(options.serverScript, otherMode);
     try {
-      for (const server of [bareServer, platformServer]) await autocannon({ ...requestFor(options, server), duration: 3 });
-      const pairs: Array<{ bare: Measurement; platform: Measurement }> = [];
+      for (const server of [baseServer, otherServer]) await autocannon({ ...requestFor(options, server), duration: 3 } as autocannon.Options);
+      const pairs: Array<{ base: Measurement; other: Measurement }> = [];
       for (let round = 1; round <= rounds; round++) {
-        const bare = await measure(options, bareServer, "bare");
-        const platform = await measure(options, platformServer, "platform");
-        console.table([bare, platform]);
-        console.log(JSON.stringify({ round, overhead: overhead(bare, platform) }));
-        pairs.push({ bare, platform });
+        const base = await measure(options, baseServer, baseMode);
+        const other = await measure(options, otherServer, otherMode);
+        console.table([base, other]);
+        console.log(JSON.stringify({ round, overhead: overhead(base, other) }));
+        pairs.push({ base, other });
       }
       return pairs;
     } finally {
-      for (const server of [bareServer, platformServer]) process.kill(-server.child.pid!, "SIGTERM");
+      for (const server of [baseServer, otherServer]) process.kill(-server.child.pid!, "SIGTERM");
     }
   });
-  const medianOf = (side: "bare" | "platform", field: "requests_per_second" | "server_cpu_us_per_request" | "p99_ms") =>
-    median(results.map((pair) => pair[side][field]));
+  type Field = "requests_per_second" | "server_cpu_us_per_request" | "redis_cpu_us_per_request" | "postgres_cpu_us_per_request" | "p50_ms" | "p99_ms";
+  const fields: Field[] = ["requests_per_second", "server_cpu_us_per_request", "redis_cpu_us_per_request", "postgres_cpu_us_per_request", "p50_ms", "p99_ms"];
+  const medians = (side: "base" | "other") => Object.fromEntries(fields.map((field) => [field, median(results.map((pair) => pair[side][field]))]));
   console.log(
     JSON.stringify({
       path: options.path,
@@ -110,10 +129,10 @@ export async function comparePlatformToBare(options: CompareOptions): Promise<vo
       connections: options.connections,
       rounds,
       median: {
-        bare: { requests_per_second: medianOf("bare", "requests_per_second"), server_cpu_us_per_request: medianOf("bare", "server_cpu_us_per_request"), p99_ms: medianOf("bare", "p99_ms") },
-        platform: { requests_per_second: medianOf("platform", "requests_per_second"), server_cpu_us_per_request: medianOf("platform", "server_cpu_us_per_request"), p99_ms: medianOf("platform", "p99_ms") },
-        overhead_throughput: Number(median(results.map((pair) => overhead(pair.bare, pair.platform).throughput)).toFixed(3)),
-        overhead_cpu: Number(median(results.map((pair) => overhead(pair.bare, pair.platform).cpu)).toFixed(3)),
+        [baseMode]: medians("base"),
+        [otherMode]: medians("other"),
+        overhead_throughput: Number(median(results.map((pair) => overhead(pair.base, pair.other).throughput)).toFixed(3)),
+        overhead_cpu: Number(median(results.map((pair) => overhead(pair.base, pair.other).cpu)).toFixed(3)),
       },
     }),
   );

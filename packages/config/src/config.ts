@@ -19,10 +19,17 @@ export interface PlatformConfig {
   adminPort: number;
   /** Unset: the embedded PGlite database is used. */
   databaseUrl?: string;
+  /**
+   * The PostgreSQL schema the platform's tables live in (search_path), when not the connection's default: lets several
+   * platforms share one database without seeing each other (the test suites, a staging copy). DATABASE_SCHEMA.
+   */
+  databaseSchema?: string;
   /** Directory where the embedded database persists; unset keeps it in memory. */
   embeddedDataDir?: string;
   /** Unset: counters, caches and pub/sub live in-process. */
   redisUrl?: string;
+  /** Prefixes every Redis key and channel (REDIS_KEY_PREFIX): platforms sharing one Redis then never meet. */
+  redisKeyPrefix?: string;
   adminToken?: string;
   /** Marketplace-proxy mode is on when this shared secret is set. */
   gatewayProxySecret?: string;
@@ -78,6 +85,15 @@ function localOriginPath(checkout: string): string | null {
 /** The public domain of a platform not configured for the internet: its hosts resolve nowhere. */
 export const DEFAULT_PUBLIC_DOMAIN = "api.local";
 
+/** A schema name the platform may put in search_path: lower-case letters, digits and underscores. */
+function schemaSetting(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) {
+    throw new Error(`DATABASE_SCHEMA must be a lower-case PostgreSQL name (letters, digits, _; at most 63), got "${raw}"`);
+  }
+  return raw;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): PlatformConfig {
   const publicDomain = env.PUBLIC_DOMAIN || DEFAULT_PUBLIC_DOMAIN;
   const names: AppName[] = [...SERVICE_NAMES, TEMPLATE_SERVICE];
@@ -94,12 +110,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminPort: integerSetting(env, "ADMIN_PORT", DEFAULT_ADMIN_PORT),
     databaseUrl: env.DATABASE_URL || undefined,
     embeddedDataDir: env.EMBEDDED_DATA_DIR || undefined,
+    databaseSchema: schemaSetting(env.DATABASE_SCHEMA),
     redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || undefined,
     adminToken: env.ADMIN_TOKEN || undefined,
     gatewayProxySecret: env.GATEWAY_PROXY_SECRET || undefined,
     authCacheTtlMs: integerSetting(env, "AUTH_CACHE_TTL_MS", 5_000),
     rateLimitsEnabled: env.RATE_LIMITS !== "off",
-    meteringFlushMs: integerSetting(env, "METERING_FLUSH_MS", 2_000),
+    meteringFlushMs: integerSetting(env, "METERING_FLUSH_MS", 1_000),
     outboundAllowCidrs: listSetting(env.OUTBOUND_ALLOW_CIDRS),
     datasetsDir: env.DATASETS_DIR || path.join(shared, "datasets"),
     modelsDir: env.MODELS_DIR || path.join(shared, "models"),

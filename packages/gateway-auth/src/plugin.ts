@@ -1,8 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
 import fp from "fastify-plugin";
-import type { FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, RouteOptions } from "fastify";
+import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, RouteOptions } from "fastify";
 import { isPlanName, type PlanName } from "@apiplat/config";
 import { errors } from "@apiplat/errors";
+import type { KeyValueStore } from "@apiplat/storage";
 import type { AccountStore, KeyGrant } from "./account-store.js";
 import { hashApiKey } from "./keys.js";
 import { TtlCache } from "./ttl-cache.js";
@@ -28,6 +29,20 @@ declare module "fastify" {
 }
 
 export const PROXY_KEY_ID = "00000000-0000-0000-0000-000000000000";
+
+/** The channel on which a change to a key or an account's plans is announced to every service process. */
+export const GRANT_CHANGES_CHANNEL = "gateway-auth:grant-changes";
+
+/** A key revoked, or an account's subscriptions changed. */
+export type GrantChange = { keyId: string } | { accountId: string };
+
+/**
+ * Tells every service process to forget what it cached about a key or an account, so that a revocation is refused at
+ * once everywhere. Best effort: if the announcement is lost (Redis away), the cache lifetime bounds the delay.
+ */
+export async function announceGrantChange(kv: KeyValueStore, change: GrantChange): Promise<void> {
+  await kv.publish(GRANT_CHANGES_CHANNEL, JSON.stringify(change));
+}
 const KEY_CACHE_SIZE = 10_000;
 
 export interface GatewayAuthOptions {
@@ -35,8 +50,13 @@ export interface GatewayAuthOptions {
   /** The X-Gateway-Host this service answers to. */
   host: string;
   accounts: AccountStore;
-  /** How long a key's grant is trusted without asking the database: also the delay of a revocation. */
+  /**
+   * How long a key's grant is trusted without asking the database: the longest a revocation or a plan change takes to
+   * show when its announcement is lost (see announceGrantChange).
+   */
   cacheTtlMs: number;
+  /** Where grant changes are announced (Redis pub/sub on every replica); without it only cacheTtlMs applies. */
+  kv?: KeyValueStore;
   /** Marketplace-proxy mode: requests carrying this secret are trusted to name the subscriber and plan. */
   proxySecret?: string;
 }
@@ -68,10 +88,31 @@ function secretsEqual(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** Drops the cached grants a change announces, on this process, for as long as the app runs. */
+async function listenForGrantChanges(app: FastifyInstance, kv: KeyValueStore, grants: TtlCache<KeyGrant | null>): Promise<void> {
+  const forget = (message: string) => {
+    let change: Partial<{ keyId: string; accountId: string }>;
+    try {
+      change = JSON.parse(message);
+    } catch {
+      return;
+    }
+    if (typeof change.keyId === "string") grants.deleteWhere((grant) => grant?.keyId === change.keyId);
+    if (typeof change.accountId === "string") grants.deleteWhere((grant) => grant?.accountId === change.accountId);
+  };
+  try {
+    const unsubscribe = await kv.subscribe(GRANT_CHANGES_CHANNEL, forget);
+    app.addHook("onClose", async () => unsubscribe());
+  } catch (error) {
+    app.log.warn({ err: error }, "cannot hear key revocations from other processes: they take effect within the key cache lifetime");
+  }
+}
+
 export const gatewayAuth = fp<GatewayAuthOptions>(
   async (app, options) => {
     const grants = new TtlCache<KeyGrant | null>(options.cacheTtlMs, KEY_CACHE_SIZE);
     const proxyAccounts = new TtlCache<string>(options.cacheTtlMs, KEY_CACHE_SIZE);
+    if (options.kv) await listenForGrantChanges(app, options.kv, grants);
 
     const subscriberFromProxy = async (request: FastifyRequest, secret: string): Promise<Subscriber> => {
       if (!options.proxySecret || !secretsEqual(secret, options.proxySecret)) throw errors.invalidApiKey("The proxy secret is not valid.");

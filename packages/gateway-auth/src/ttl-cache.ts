@@ -1,10 +1,13 @@
 /**
  * A small bounded cache with expiry, and single flight: concurrent misses for one key share one load.
- * Entries leave after `ttlMs`, so a change in the database (a revoked key) shows within that time.
+ * Entries leave after `ttlMs`, so a change in the database (a revoked key) shows within that time, or at once when
+ * the change is announced (deleteWhere).
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
   private readonly loading = new Map<string, Promise<V>>();
+  /** Bumped by every invalidation: a load that began before one may have read the old row, and is not kept. */
+  private generation = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -23,9 +26,10 @@ export class TtlCache<V> {
     if (entry && entry.expiresAt > this.now()) return entry.value;
     const pending = this.loading.get(key);
     if (pending) return pending;
+    const generation = this.generation;
     const promise = load()
       .then((value) => {
-        this.store(key, value);
+        if (generation === this.generation) this.store(key, value);
         return value;
       })
       .finally(() => this.loading.delete(key));
@@ -35,6 +39,14 @@ export class TtlCache<V> {
 
   delete(key: string): void {
     this.entries.delete(key);
+    this.generation++;
+  }
+
+  /** Drops every entry whose value matches, and keeps no load already under way. */
+  deleteWhere(matches: (value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);
+    this.loading.clear();
+    this.generation++;
   }
 
   private store(key: string, value: V): void {

@@ -57,7 +57,7 @@ async function subscriptionPlans(db: Database, accountId: string): Promise<Map<s
 async function endpointUsage(db: Database, accountId: string, month: string): Promise<EndpointUsage[]> {
   const { rows } = await db.query<EndpointUsage>(
     `SELECT service, endpoint, sum(requests)::bigint AS requests FROM usage_counts
-      WHERE account_id = $1 AND month = $2 GROUP BY service, endpoint ORDER BY service, endpoint`,
+      WHERE account_id = $1 AND month = $2 GROUP BY service, endpoint HAVING sum(requests) > 0 ORDER BY service, endpoint`,
     [accountId, month],
   );
   return rows.map((r) => ({ ...r, requests: Number(r.requests) }));

@@ -62,6 +62,9 @@ export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: deps.config.env.LOG_REQUESTS === "false" }),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     forceCloseConnections: "idle",
+    // A request that reached the instance before it began to stop is served (and the stop waits for it), not refused
+    // with 503: behind a load balancer, only the connections the closed listener refuses go to another replica.
+    return503OnClosing: false,
     // A client gets this long to send its whole request, body included (a slow-loris client is cut off).
     requestTimeout: deps.config.requestTimeoutMs,
     // Errors Fastify raises before routing (a malformed %-escape, an over-long path parameter) leave in the envelope too.
@@ -116,10 +119,13 @@ export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp
   return app;
 }
 
-/** The platform's own tables (accounts, keys, subscriptions, usage). */
+const serviceKitMigrations = new URL("../migrations", import.meta.url);
+
+/** The platform's own tables (accounts, keys, subscriptions, usage, running instances). */
 export async function migratePlatform(deps: PlatformDeps): Promise<void> {
   await migrate(deps.db, "gateway-auth", gatewayAuthMigrations);
   await migrate(deps.db, "metering", meteringMigrations);
+  await migrate(deps.db, "service-kit", serviceKitMigrations);
 }
 
 export interface ServiceAppOptions {
@@ -145,6 +151,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     host,
     accounts: new AccountStore(deps.db),
     cacheTtlMs: deps.config.authCacheTtlMs,
+    kv: deps.kv,
     proxySecret: deps.config.gatewayProxySecret,
   });
   await app.register(metering, {

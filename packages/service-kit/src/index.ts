@@ -1,5 +1,6 @@
 export { ok, errors, ApiError, isApiError, type ErrorDetail } from "@apiplat/errors";
 export type { Subscriber } from "@apiplat/gateway-auth";
+export { SharedRateLimiter, type RateLimit } from "@apiplat/storage";
 export type { PlanName } from "@apiplat/config";
 export * from "./deps.js";
 export * from "./schemas.js";

@@ -4,6 +4,7 @@ import { openDatabase, openKeyValueStore } from "@apiplat/storage";
 import type { PlatformDeps } from "./deps.js";
 import type { ServiceApp } from "./create-app.js";
 import { buildService, type ServiceManifest } from "./define-service.js";
+import { InstanceRegistry } from "./instances.js";
 
 export interface OpenPlatform extends PlatformDeps {
   close(): Promise<void>;
@@ -13,8 +14,10 @@ export interface OpenPlatform extends PlatformDeps {
 export async function openPlatform(config: PlatformConfig = loadConfig()): Promise<OpenPlatform> {
   // Private from the first start on (storage narrows anything wider it finds there).
   if (!config.databaseUrl && config.embeddedDataDir) mkdirSync(config.embeddedDataDir, { recursive: true, mode: 0o700 });
-  const db = await openDatabase(config.databaseUrl, config.embeddedDataDir);
-  const kv = await openKeyValueStore(config.redisUrl);
+  const db = await openDatabase(config.databaseUrl, config.embeddedDataDir, config.databaseSchema);
+  // search_path skips a schema that does not exist, and the migrations would then have nowhere to create tables.
+  if (config.databaseUrl && config.databaseSchema) await db.exec(`CREATE SCHEMA IF NOT EXISTS "${config.databaseSchema}"`);
+  const kv = await openKeyValueStore(config.redisUrl, config.redisKeyPrefix);
   return {
     config,
     db,
@@ -71,10 +74,23 @@ export async function runService<S, I>(target: ServiceManifest<S, I> | AppName, 
   const name = typeof target === "string" ? target : target.name;
   const app = typeof target === "string" ? await build!(platform) : await buildService(target, platform);
   const { port } = serviceEndpoint(platform.config, name);
+  // On a shared database, an instance that cannot share its limits and streams with the others refuses to start.
+  let registry: InstanceRegistry | undefined;
+  if (platform.config.databaseUrl) {
+    const store = platform.kv.kind === "redis" ? `redis ${platform.config.redisKeyPrefix ?? ""}` : "memory";
+    try {
+      registry = await InstanceRegistry.join(platform.db, { service: name, store, log: app.log });
+    } catch (error) {
+      await app.close();
+      await platform.close();
+      throw error;
+    }
+  }
   await app.listen({ port, host: platform.config.bindAddress });
   installServiceSignals(app);
   onShutdownSignal(async () => {
     await app.close();
+    await registry?.leave();
     await platform.close();
   });
 }

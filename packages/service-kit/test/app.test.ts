@@ -117,7 +117,7 @@ describe("platform routes", () => {
   it("serves a valid OpenAPI 3.1 document generated from the route schemas", async () => {
     const spec = (await app.inject({ method: "GET", url: "/openapi.json" })).json();
     expect(spec.openapi).toBe("3.1.0");
-    expect(Object.keys(spec.paths).sort()).toEqual(["/boom", "/echo", "/ping", "/public", "/whoami"]);
+    expect(Object.keys(spec.paths).sort()).toEqual(["/boom", "/echo", "/fail/{code}", "/ping", "/public", "/whoami"]);
     expect(spec.paths["/echo"].post.requestBody.content["application/json"].schema.properties.count).toMatchObject({ minimum: 1, maximum: 3 });
     expect(spec.paths["/ping"].get.parameters).toEqual([
       expect.objectContaining({ name: "times", in: "query", required: false, schema: expect.objectContaining({ default: 1, maximum: 9 }) }),

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "../src/index.js";
+import { announceGrantChange } from "@apiplat/gateway-auth";
 import { buildProbeApp } from "./support.js";
+
+/** Polls until `done` holds, for at most a second (an announcement crosses Redis in milliseconds). */
+async function until(done: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("not within a second");
+}
 
 const CACHE_TTL_MS = 300;
 let platform: TestPlatform;
@@ -87,6 +97,26 @@ describe("gateway auth", () => {
     const res = await ping(sub.headers);
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe("INVALID_API_KEY");
+  });
+
+  it("stops a revoked key, or applies a new plan, as soon as the change is announced", async () => {
+    const own = await createTestPlatform({ env: { AUTH_CACHE_TTL_MS: "60000" } });
+    const ownApp = await buildProbeApp(own.deps);
+    const call = (headers: Record<string, string>) => ownApp.inject({ method: "POST", url: "/echo", headers, payload: { text: "x" } });
+    try {
+      const sub = await own.subscribe("text-toolkit", "PRO");
+      expect((await call(sub.headers)).json().data.plan).toBe("PRO");
+      await own.accounts.subscribe(sub.accountId, ["text-toolkit"], "MEGA");
+      expect((await call(sub.headers)).json().data.plan).toBe("PRO");
+      await announceGrantChange(own.deps.kv, { accountId: sub.accountId });
+      await until(async () => (await call(sub.headers)).json().data?.plan === "MEGA");
+      await own.accounts.revokeKey(sub.keyId);
+      await announceGrantChange(own.deps.kv, { keyId: sub.keyId });
+      await until(async () => (await call(sub.headers)).statusCode === 403);
+    } finally {
+      await ownApp.close();
+      await own.close();
+    }
   });
 
   it("keeps an account's data across key rotation: a second key is the same account", async () => {

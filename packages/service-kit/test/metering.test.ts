@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestPlatform, type TestPlatform, type TestSubscriber } from "@apiplat/testing";
-import { invoice, usageReport } from "@apiplat/metering";
+import { PLANS } from "@apiplat/config";
+import { applyUsageBatch, invoice, usageReport } from "@apiplat/metering";
 import type { ServiceApp } from "../src/index.js";
 import { buildProbeApp } from "./support.js";
 
@@ -150,37 +151,178 @@ describe("per-second limit", () => {
   });
 });
 
+/**
+ * One request on each instance (loading the key's grant and seeding the month's counter, which a burst of a fresh key
+ * would otherwise do in parallel, spreading it over more than a limit's interval), then a pause that gives the rate
+ * limit its tokens back: the burst that follows reaches the limit at once.
+ */
+async function warmUp(instances: ServiceApp[], sub: TestSubscriber): Promise<void> {
+  for (const instance of instances) expect((await instance.inject({ method: "GET", url: "/ping", headers: sub.headers })).statusCode).toBe(200);
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+
 describe("per-second limit of paid plans", () => {
-  it("holds per service instance, and the monthly count reaches other instances (synced every 250 ms)", async () => {
+  it("holds for the service as a whole: two instances share one GCRA bucket and one monthly counter", async () => {
     const limited = await createTestPlatform({ now: () => NOW, env: { RATE_LIMITS: "on" } });
-    const first = await buildProbeApp(limited.deps);
-    const second = await buildProbeApp(limited.deps);
+    const instances = [await buildProbeApp(limited.deps), await buildProbeApp(limited.deps)];
     const sub = await limited.subscribe("text-toolkit", "PRO");
-    const statuses = await Promise.all(Array.from({ length: 25 }, () => first.inject({ method: "GET", url: "/ping", headers: sub.headers }).then((r) => r.statusCode)));
-    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
-    await new Promise((r) => setTimeout(r, 1_000));
-    const other = await second.inject({ method: "GET", url: "/ping", headers: sub.headers });
-    expect(other.headers["x-ratelimit-requests-remaining"]).toBe(String(10_000 - 21));
-    await first.close();
-    await second.close();
+    await warmUp(instances, sub);
+    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => instances[i % 2].inject({ method: "GET", url: "/ping", headers: sub.headers })));
+    expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(20);
+    expect(responses.filter((r) => r.statusCode === 429).map((r) => r.json().error.code)).toEqual(Array(10).fill("RATE_LIMITED"));
+    const remaining = responses.filter((r) => r.statusCode === 200).map((r) => Number(r.headers["x-ratelimit-requests-remaining"]));
+    expect(remaining.sort((a, b) => b - a)).toEqual(Array.from({ length: 20 }, (_, i) => 10_000 - 3 - i));
+    for (const app of instances) await app.close();
     const { rows } = await limited.deps.db.query<{ n: number }>("SELECT sum(requests)::bigint AS n FROM usage_counts WHERE account_id = $1", [sub.accountId]);
-    expect(Number(rows[0].n)).toBe(21);
+    expect(Number(rows[0].n)).toBe(22);
     await limited.close();
   });
 });
 
+describe("what is billed", () => {
+  const remaining = async (sub: TestSubscriber) => Number((await ping(sub)).headers["x-ratelimit-requests-remaining"]);
+
+  it("does not count the platform's own failures (500, 503 MODEL_UNAVAILABLE or UNAVAILABLE) on BASIC", async () => {
+    const sub = await platform.subscribe("text-toolkit", "BASIC");
+    expect(await remaining(sub)).toBe(99);
+    const failures = [
+      await app.inject({ method: "GET", url: "/boom", headers: sub.headers }),
+      await app.inject({ method: "GET", url: "/fail/MODEL_UNAVAILABLE", headers: sub.headers }),
+      await app.inject({ method: "GET", url: "/fail/UNAVAILABLE", headers: sub.headers }),
+    ];
+    expect(failures.map((r) => [r.statusCode, r.json().error.code])).toEqual([
+      [500, "INTERNAL_ERROR"],
+      [503, "MODEL_UNAVAILABLE"],
+      [503, "UNAVAILABLE"],
+    ]);
+    expect(await remaining(sub)).toBe(98);
+    expect(await recordedRequests(sub.accountId)).toBe(2);
+  });
+
+  it("counts a 502 or 504 from the subscriber's own target, on BASIC and on a paid plan", async () => {
+    for (const plan of ["BASIC", "PRO"] as const) {
+      const sub = await platform.subscribe("text-toolkit", plan);
+      const upstream = await app.inject({ method: "GET", url: "/fail/UPSTREAM_ERROR", headers: sub.headers });
+      const timeout = await app.inject({ method: "GET", url: "/fail/UPSTREAM_TIMEOUT", headers: sub.headers });
+      expect([upstream.statusCode, timeout.statusCode]).toEqual([502, 504]);
+      expect(await remaining(sub)).toBe(PLANS[plan].monthlyRequests - 3);
+      await app.usage.flush();
+      const report = await usageReport(platform.deps.db, sub.accountId, "2026-11");
+      expect(report[0].endpoints).toEqual([
+        { endpoint: "GET /fail/:code", requests: 2 },
+        { endpoint: "GET /ping", requests: 1 },
+      ]);
+    }
+  });
+
+  it("does not bill a paid plan's 500 either, and its counter gives the request back", async () => {
+    const sub = await platform.subscribe("text-toolkit", "MEGA");
+    await ping(sub);
+    await app.inject({ method: "GET", url: "/boom", headers: sub.headers });
+    expect(await remaining(sub)).toBe(1_000_000 - 2);
+    expect(await recordedRequests(sub.accountId)).toBe(2);
+  });
+});
+
+describe("a hard limit when Redis loses or misstates its counter", () => {
+  it("serves BASIC exactly 100 when the counter vanishes in the middle of a burst over two instances", async () => {
+    const instances = [app, await buildProbeApp(platform.deps)];
+    const sub = await platform.subscribe("text-toolkit", "BASIC");
+    const served = async (count: number) => {
+      const statuses = await Promise.all(Array.from({ length: count }, (_, i) => instances[i % 2].inject({ method: "GET", url: "/ping", headers: sub.headers }).then((r) => r.statusCode)));
+      return statuses.filter((s) => s === 200).length;
+    };
+    let total = await served(90);
+    await platform.deps.kv.del(`quota:${sub.accountId}:text-toolkit:2026-11`);
+    const burst = served(150);
+    await platform.deps.kv.del(`quota:${sub.accountId}:text-toolkit:2026-11`);
+    total += await burst;
+    expect(total).toBe(100);
+    expect(await recordedRequests(sub.accountId)).toBe(100);
+    await instances[1].close();
+  });
+
+  it("checks PostgreSQL before believing a counter that says the month is used up", async () => {
+    const sub = await platform.subscribe("text-toolkit", "BASIC");
+    for (let i = 0; i < 50; i++) await ping(sub);
+    // As a crash between the two counts, many times over, would leave it.
+    await platform.deps.kv.set(`quota:${sub.accountId}:text-toolkit:2026-11`, "100", 3600);
+    const res = await ping(sub);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["x-ratelimit-requests-remaining"]).toBe("49");
+  });
+});
+
+describe("when Redis fails", () => {
+  it("keeps admitting, counting in the instance and exactly in PostgreSQL for BASIC", async () => {
+    const own = await createTestPlatform({ now: () => NOW, env: { RATE_LIMITS: "on", LOG_LEVEL: "warn" } });
+    const broken = { ...own.deps.kv, admitRequest: async () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:6379")) };
+    const lines: string[] = [];
+    const ownApp = await buildProbeApp({ ...own.deps, kv: broken, logStream: { write: (line) => lines.push(line) } });
+    const paid = await own.subscribe("text-toolkit", "PRO");
+    const free = await own.subscribe("text-toolkit", "BASIC");
+    await warmUp([ownApp], paid);
+    const paidAnswers = await Promise.all(Array.from({ length: 25 }, () => ownApp.inject({ method: "GET", url: "/ping", headers: paid.headers })));
+    expect(paidAnswers.filter((r) => r.statusCode === 200)).toHaveLength(20);
+    expect(paidAnswers.find((r) => r.statusCode === 200)!.headers["x-ratelimit-requests-limit"]).toBe("10000");
+    await own.deps.db.query(
+      "INSERT INTO usage_counts (month, account_id, key_id, service, endpoint, requests) VALUES ('2026-11', $1, $2, 'text-toolkit', 'GET /ping', 98)",
+      [free.accountId, free.keyId],
+    );
+    const freeAnswers = await Promise.all(Array.from({ length: 5 }, () => ownApp.inject({ method: "GET", url: "/ping", headers: free.headers })));
+    expect(freeAnswers.map((r) => r.statusCode).sort()).toEqual([200, 200, 429, 429, 429]);
+    expect(lines.filter((line) => line.includes("shared counter store (Redis) failed"))).toHaveLength(1);
+    await ownApp.close();
+    await own.close();
+  });
+});
+
 describe("durability", () => {
-  it("flushes buffered usage on a clean close", async () => {
+  it("counts a paid request in Redis's usage log as it is admitted: an instance that dies leaves it for another to move", async () => {
+    const own = await createTestPlatform({ now: () => NOW });
+    const dying = await buildProbeApp(own.deps);
+    const survivor = await buildProbeApp(own.deps);
+    const sub = await own.subscribe("text-toolkit", "PRO");
+    await Promise.all(Array.from({ length: 7 }, () => dying.inject({ method: "GET", url: "/ping", headers: sub.headers })));
+    const rows = async () => (await own.deps.db.query<{ requests: number }>("SELECT requests FROM usage_counts WHERE account_id = $1", [sub.accountId])).rows;
+    expect(await rows()).toEqual([]);
+    // The first instance is never closed (as if killed): the other drains the shared log.
+    await survivor.usage.flush();
+    expect((await rows()).map((r) => r.requests)).toEqual([7]);
+    await survivor.close();
+    await own.close();
+  });
+
+  it("moves the usage log to PostgreSQL every METERING_FLUSH_MS", async () => {
+    const own = await createTestPlatform({ now: () => NOW, env: { METERING_FLUSH_MS: "50" } });
+    const ownApp = await buildProbeApp(own.deps);
+    const sub = await own.subscribe("text-toolkit", "MEGA");
+    for (let i = 0; i < 3; i++) await ownApp.inject({ method: "GET", url: "/ping", headers: sub.headers });
+    let recorded = 0;
+    for (let i = 0; i < 100 && recorded < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const { rows } = await own.deps.db.query<{ n: number }>("SELECT coalesce(sum(requests), 0)::int AS n FROM usage_counts WHERE account_id = $1", [sub.accountId]);
+      recorded = rows[0].n;
+    }
+    expect(recorded).toBe(3);
+    await ownApp.close();
+    await own.close();
+  });
+
+  it("applies a batch whose taker died after writing it exactly once", async () => {
     const own = await createTestPlatform({ now: () => NOW });
     const ownApp = await buildProbeApp(own.deps);
     const sub = await own.subscribe("text-toolkit", "PRO");
-    for (let i = 0; i < 7; i++) await ownApp.inject({ method: "GET", url: "/ping", headers: sub.headers });
-    const before = await own.deps.db.query("SELECT * FROM usage_counts WHERE account_id = $1", [sub.accountId]);
-    expect(before.rows).toHaveLength(0);
+    for (let i = 0; i < 4; i++) await ownApp.inject({ method: "GET", url: "/ping", headers: sub.headers });
+    // A taker that wrote the batch and died before letting go of it: the batch is in the ledger, its id in PostgreSQL.
+    const fields = await own.deps.kv.takeHash("usage:log", "usage:taken:1-dead", "usage:ledger", 1);
+    expect(Object.values(fields!)).toEqual(["4"]);
+    await applyUsageBatch(own.deps.db, "1-dead", [{ key: { month: "2026-11", accountId: sub.accountId, keyId: sub.keyId, service: "text-toolkit", endpoint: "GET /ping" }, requests: 4 }]);
+    await ownApp.usage.flush();
+    const { rows } = await own.deps.db.query<{ n: number }>("SELECT sum(requests)::int AS n FROM usage_counts WHERE account_id = $1", [sub.accountId]);
+    expect(rows[0].n).toBe(4);
+    expect(await own.deps.kv.takenBefore("usage:ledger", Date.now())).toEqual([]);
     await ownApp.close();
-    const after = await own.deps.db.query<{ requests: number }>("SELECT requests FROM usage_counts WHERE account_id = $1", [sub.accountId]);
-    expect(after.rows.map((r) => r.requests)).toEqual([7]);
     await own.close();
   });
 });

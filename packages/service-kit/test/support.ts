@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { createServiceApp, ok, type ServiceApp } from "../src/index.js";
+import { ApiError, createServiceApp, ok, type ServiceApp } from "../src/index.js";
 import { createTestPlatform, type TestDeps } from "@apiplat/testing";
 
 /** A small service on the platform, standing for any of the eighteen. */
@@ -34,6 +34,12 @@ export async function buildProbeApp(deps: TestDeps): Promise<ServiceApp> {
   );
   app.get("/boom", async () => {
     throw new Error("connection to 10.0.0.5:5432 failed at /srv/app/src/db.ts:42");
+  });
+  // Failures as services raise them: ours (a model not installed, a full queue) and the subscriber's target's.
+  app.get("/fail/:code", async (request) => {
+    const code = (request.params as { code: string }).code;
+    const [status, message] = ({ MODEL_UNAVAILABLE: [503, "The model is not available on this deployment."], UNAVAILABLE: [503, "The queue is full; retry shortly."], UPSTREAM_ERROR: [502, "The page answered HTTP 500."], UPSTREAM_TIMEOUT: [504, "The page did not answer in time."] } as Record<string, [number, string]>)[code] ?? [400, "unknown"];
+    throw new ApiError(status, code, message);
   });
   return app;
 }

@@ -7,3 +7,5 @@ export * from "./memory-store.js";
 export * from "./redis-store.js";
 export * from "./open.js";
 export * from "./schema-scope.js";
+export * from "./rate-limit.js";
+export * from "./shared-rate-limiter.js";

@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { Admission, AdmitRequest, KeyValueStore } from "./key-value.js";
+import { gcra, type RateLimit } from "./rate-limit.js";
 
 interface Entry {
   value: string;
@@ -11,6 +12,15 @@ const SWEEP_INTERVAL_MS = 30_000;
 /** The in-process store of the embedded mode: same semantics as the Redis one, for a single process. */
 export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
   const entries = new Map<string, Entry>();
+  /** Hashes (usage logs): kept apart from the strings, without expiry (their owners delete them). */
+  const hashes = new Map<string, Map<string, number>>();
+  const hashIncrement = (key: string, field: string, by: number) => {
+    let hash = hashes.get(key);
+    if (!hash) hashes.set(key, (hash = new Map()));
+    hash.set(field, (hash.get(field) ?? 0) + by);
+  };
+  const ledgers = new Map<string, Map<string, number>>();
+  const fieldsOf = (hash: Map<string, number> | undefined) => Object.fromEntries([...(hash ?? [])].map(([field, n]) => [field, String(n)]));
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
 
@@ -34,6 +44,16 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
     return next;
   };
 
+  /** GCRA on this process's clock: 0 when admitted, else microseconds to wait. */
+  const throttle = (key: string, limit: RateLimit): number => {
+    const nowMicros = now() * 1000;
+    const stored = read(key);
+    const step = gcra(stored === null ? undefined : Number(stored), nowMicros, limit);
+    if (step.tat === null) return step.waitMicros;
+    write(key, String(step.tat), Math.floor((step.tat - nowMicros) / 1000) + 1);
+    return 0;
+  };
+
   const sweeper = setInterval(() => {
     for (const key of entries.keys()) read(key);
   }, SWEEP_INTERVAL_MS);
@@ -48,7 +68,10 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
       write(key, value, ttlSeconds ? ttlSeconds * 1000 : undefined);
     },
     async del(...keys) {
-      for (const key of keys) entries.delete(key);
+      for (const key of keys) {
+        entries.delete(key);
+        hashes.delete(key);
+      }
     },
     async incr(key, ttlSeconds) {
       return increment(key, ttlSeconds ? ttlSeconds * 1000 : undefined);
@@ -61,6 +84,29 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
       if (current >= limit) return null;
       return increment(key, ttlSeconds ? ttlSeconds * 1000 : undefined);
     },
+    async refundRequest(quotaKey, usage) {
+      if (read(quotaKey) !== null) increment(quotaKey, undefined, -1);
+      if (usage) hashIncrement(usage.log, usage.field, -1);
+    },
+    async takeHash(from, to, ledger, atMs) {
+      const hash = hashes.get(from);
+      if (!hash) return null;
+      hashes.delete(from);
+      hashes.set(to, hash);
+      if (!ledgers.has(ledger)) ledgers.set(ledger, new Map());
+      ledgers.get(ledger)!.set(to, atMs);
+      return fieldsOf(hash);
+    },
+    async takenBefore(ledger, beforeMs) {
+      return [...(ledgers.get(ledger) ?? [])].filter(([, at]) => at <= beforeMs).map(([key]) => ({ key, fields: fieldsOf(hashes.get(key)) }));
+    },
+    async releaseTaken(ledger, key) {
+      hashes.delete(key);
+      ledgers.get(ledger)?.delete(key);
+    },
+    async throttle(key, limit) {
+      return Math.ceil(throttle(key, limit) / 1000);
+    },
     async admitRequest(request: AdmitRequest): Promise<Admission> {
       let used = read(request.quotaKey);
       if (used === null) {
@@ -70,9 +116,11 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
       }
       const usedCount = Number(used);
       if (request.quotaLimit !== null && usedCount >= request.quotaLimit) return { outcome: "quota_exceeded", used: usedCount };
-      if (request.ratePerSecond !== null && increment(request.rateKey, 1000) > request.ratePerSecond) {
-        return { outcome: "rate_limited", used: usedCount };
+      if (request.rate !== null) {
+        const waitMicros = throttle(request.rateKey, request.rate);
+        if (waitMicros > 0) return { outcome: "rate_limited", used: usedCount, retryAfterMs: Math.ceil(waitMicros / 1000) };
       }
+      if (request.usage) hashIncrement(request.usage.log, request.usage.field, 1);
       return { outcome: "admitted", used: increment(request.quotaKey) };
     },
     async publish(channel, message) {
@@ -90,6 +138,8 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
       clearInterval(sweeper);
       bus.removeAllListeners();
       entries.clear();
+      hashes.clear();
+      ledgers.clear();
     },
   };
 }

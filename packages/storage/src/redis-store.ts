@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import type { Admission, AdmitRequest, KeyValueStore } from "./key-value.js";
+import { GCRA_LUA, intervalMicros } from "./rate-limit.js";
 
 export interface RedisStoreOptions {
   /** Prefixes every key and channel (tests use one per file). */
@@ -18,31 +19,59 @@ v = redis.call('INCR', KEYS[1])
 if v == 1 and tonumber(ARGV[2]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 return v`;
 
-// KEYS: rate window, monthly counter. ARGV: per-second limit (-1: none), monthly hard limit (-1: none), counter TTL, seed (-1: none).
-// Returns {outcome, used}: 0 admitted, 1 rate limited, 2 quota exceeded, 3 needs seed.
-const ADMIT_REQUEST = `
+// KEYS: monthly counter, usage log (optional). ARGV: usage field.
+const REFUND_REQUEST = `
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECR', KEYS[1]) end
+if KEYS[2] then redis.call('HINCRBY', KEYS[2], ARGV[1], -1) end
+return 0`;
+
+// KEYS: from, to, ledger. ARGV: time (ms).
+const TAKE_HASH = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('RENAME', KEYS[1], KEYS[2])
+redis.call('ZADD', KEYS[3], ARGV[1], KEYS[2])
+return redis.call('HGETALL', KEYS[2])`;
+
+const THROTTLE = `${GCRA_LUA}
+return gcra(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))`;
+
+// KEYS: rate (GCRA TAT), monthly counter, usage log (optional). ARGV: rate interval in µs (-1: no rate limit), burst,
+// monthly hard limit (-1: none), counter TTL, seed (-1: none), usage field. Returns {outcome, used, wait in µs}:
+// outcome 0 admitted (and counted in the usage log), 1 rate limited, 2 quota exceeded, 3 needs seed. A refused request
+// changes nothing.
+const ADMIT_REQUEST = `${GCRA_LUA}
 local used = redis.call('GET', KEYS[2])
 if not used then
-  if tonumber(ARGV[4]) < 0 then return {3, 0} end
-  used = ARGV[4]
-  redis.call('SET', KEYS[2], used, 'EX', ARGV[3])
+  if tonumber(ARGV[5]) < 0 then return {3, 0, 0} end
+  used = ARGV[5]
+  redis.call('SET', KEYS[2], used, 'EX', ARGV[4])
 end
 used = tonumber(used)
-local limit = tonumber(ARGV[2])
-if limit >= 0 and used >= limit then return {2, used} end
+local limit = tonumber(ARGV[3])
+if limit >= 0 and used >= limit then return {2, used, 0} end
 if tonumber(ARGV[1]) >= 0 then
-  local rate = redis.call('INCR', KEYS[1])
-  if rate == 1 then redis.call('PEXPIRE', KEYS[1], 1000) end
-  if rate > tonumber(ARGV[1]) then return {1, used} end
+  local wait = gcra(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
+  if wait > 0 then return {1, used, wait} end
 end
-return {0, redis.call('INCR', KEYS[2])}`;
+if KEYS[3] then redis.call('HINCRBY', KEYS[3], ARGV[6], 1) end
+return {0, redis.call('INCR', KEYS[2]), 0}`;
+
+/** HGETALL's flat [field, value, ...] as an object. */
+function fieldsOf(flat: string[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let i = 0; i < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
+  return fields;
+}
 
 const OUTCOMES = ["admitted", "rate_limited", "quota_exceeded", "needs_seed"] as const;
 
 interface PlatformCommands {
   incrByWithTtl(key: string, by: number, ttl: number): Promise<number>;
   incrIfBelow(key: string, limit: number, ttl: number): Promise<number>;
-  admitRequest(rateKey: string, quotaKey: string, rate: number, limit: number, ttl: number, seed: number): Promise<[number, number]>;
+  refundRequest(numberOfKeys: number, ...args: (string | number)[]): Promise<number>;
+  takeHash(from: string, to: string, ledger: string, atMs: number): Promise<string[] | null>;
+  throttle(key: string, interval: number, burst: number): Promise<number>;
+  admitRequest(numberOfKeys: number, ...args: (string | number)[]): Promise<[number, number, number]>;
 }
 
 export async function createRedisStore(url: string, options: RedisStoreOptions = {}): Promise<KeyValueStore> {
@@ -62,7 +91,11 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
   redis.on("error", () => {});
   redis.defineCommand("incrByWithTtl", { numberOfKeys: 1, lua: INCRBY_WITH_TTL });
   redis.defineCommand("incrIfBelow", { numberOfKeys: 1, lua: INCR_IF_BELOW });
-  redis.defineCommand("admitRequest", { numberOfKeys: 2, lua: ADMIT_REQUEST });
+  // The number of keys varies (the usage log is optional): given with each call.
+  redis.defineCommand("refundRequest", { lua: REFUND_REQUEST });
+  redis.defineCommand("takeHash", { numberOfKeys: 3, lua: TAKE_HASH });
+  redis.defineCommand("throttle", { numberOfKeys: 1, lua: THROTTLE });
+  redis.defineCommand("admitRequest", { lua: ADMIT_REQUEST });
   await redis.connect();
 
   let subscriber: Redis | undefined;
@@ -101,17 +134,48 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
       const value = await redis.incrIfBelow(key, limit, ttlSeconds ?? 0);
       return value < 0 ? null : value;
     },
+    async refundRequest(quotaKey, usage) {
+      if (usage) await redis.refundRequest(2, quotaKey, usage.log, usage.field);
+      else await redis.refundRequest(1, quotaKey);
+    },
+    async takeHash(from, to, ledger, atMs) {
+      const flat = await redis.takeHash(from, to, ledger, atMs);
+      return flat ? fieldsOf(flat) : null;
+    },
+    async takenBefore(ledger, beforeMs) {
+      // ZRANGEBYSCORE returns the members as stored: full key names, with this connection's prefix.
+      const members = await redis.zrangebyscore(ledger, "-inf", beforeMs);
+      return Promise.all(
+        members.map(async (member) => {
+          const key = member.slice(prefix.length);
+          return { key, fields: await redis.hgetall(key) };
+        }),
+      );
+    },
+    async releaseTaken(ledger, key) {
+      await redis.multi().del(key).zrem(ledger, prefix + key).exec();
+    },
+    async throttle(key, limit) {
+      const waitMicros = await redis.throttle(key, intervalMicros(limit), Math.max(1, limit.burst));
+      return waitMicros > 0 ? Math.ceil(waitMicros / 1000) : 0;
+    },
     async admitRequest(request: AdmitRequest): Promise<Admission> {
-      const [code, used] = await redis.admitRequest(
-        request.rateKey,
-        request.quotaKey,
-        request.ratePerSecond ?? -1,
+      const { rate } = request;
+      const keys = request.usage ? [request.rateKey, request.quotaKey, request.usage.log] : [request.rateKey, request.quotaKey];
+      const [code, used, waitMicros] = await redis.admitRequest(
+        keys.length,
+        ...keys,
+        rate ? intervalMicros(rate) : -1,
+        rate ? Math.max(1, rate.burst) : 1,
         request.quotaLimit ?? -1,
         request.quotaTtlSeconds,
         request.seed ?? -1,
+        request.usage?.field ?? "",
       );
       const outcome = OUTCOMES[code];
-      return outcome === "needs_seed" ? { outcome } : { outcome, used };
+      if (outcome === "needs_seed") return { outcome };
+      if (outcome === "rate_limited") return { outcome, used, retryAfterMs: Math.ceil(waitMicros / 1000) };
+      return { outcome, used };
     },
     async publish(channel, message) {
       await redis.publish(prefix + channel, message);

@@ -44,6 +44,12 @@ export interface TestPlatformOptions {
 
 export interface TestPlatform {
   deps: TestDeps;
+  /**
+   * The environment a service process needs to run on this platform and see what the test made (accounts, keys,
+   * tables): the real servers' URLs with this test's schema and key prefix, and the test's configuration. Null on the
+   * embedded platform, whose database and store live in this process.
+   */
+  processEnv: Record<string, string> | null;
   accounts: AccountStore;
   /** A new account subscribed to `service` on `plan`, with one key. */
   subscribe(service: AppName, plan: PlanName): Promise<TestSubscriber>;
@@ -68,6 +74,8 @@ export async function createTestPlatform(options: TestPlatformOptions = {}): Pro
   let db: Database;
   let kv: KeyValueStore;
   let cleanup: () => Promise<void>;
+  let processEnv: Record<string, string> | null = null;
+  const configEnv = Object.fromEntries(Object.entries(config.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   if (options.embedded) {
     db = await createEmbeddedDatabase();
     kv = createMemoryStore();
@@ -81,6 +89,7 @@ export async function createTestPlatform(options: TestPlatformOptions = {}): Pro
     db = createPostgresDatabase(TEST_DATABASE_URL, { schema, maxConnections: 5 });
     const prefix = `test:${id}:`;
     kv = await createRedisStore(TEST_REDIS_URL, { keyPrefix: prefix });
+    processEnv = { ...configEnv, DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
     cleanup = async () => {
       const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await admin.connect();
@@ -104,6 +113,7 @@ export async function createTestPlatform(options: TestPlatformOptions = {}): Pro
 
   return {
     deps: { config, db, kv, now: options.now ?? (() => new Date()) },
+    processEnv,
     accounts,
     headersFor,
     async subscribe(service, plan) {

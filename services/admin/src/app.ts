@@ -34,7 +34,7 @@ export async function buildAdminApp(deps: AdminDeps): Promise<ServiceApp> {
       throw errors.forbidden("INVALID_ADMIN_TOKEN", "The admin token is not valid.");
     }
   });
-  await app.register(adminRoutes, { accounts: new AccountStore(deps.db), db: deps.db, now: deps.now, deployed: deps.deployed });
+  await app.register(adminRoutes, { accounts: new AccountStore(deps.db), db: deps.db, kv: deps.kv, now: deps.now, deployed: deps.deployed });
   return app;
 }
 export { LOCAL_TOKEN_FILE, resolveAdminToken } from "./auth/token.js";

@@ -73,6 +73,19 @@ describe("admin API", () => {
     expect((await call("GET", "/admin/accounts")).json().data.accounts.map((a: { id: string }) => a.id)).toContain(account.id);
   });
 
+  it("announces a revoked key and a changed plan to every service process (Redis pub/sub)", async () => {
+    const heard: unknown[] = [];
+    const { GRANT_CHANGES_CHANNEL } = await import("@apiplat/gateway-auth");
+    const unsubscribe = await platform.deps.kv.subscribe(GRANT_CHANGES_CHANNEL, (message) => heard.push(JSON.parse(message)));
+    const account = (await call("POST", "/admin/accounts", { name: "Announced" })).json().data;
+    await call("PUT", `/admin/accounts/${account.id}/subscriptions/geocoding`, { plan: "BASIC" });
+    const key = (await call("POST", `/admin/accounts/${account.id}/keys`)).json().data;
+    await call("DELETE", `/admin/keys/${key.id}`);
+    for (let i = 0; i < 100 && heard.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(heard).toEqual([{ accountId: account.id }, { keyId: key.id }]);
+    await unsubscribe();
+  });
+
   it("answers 404 for unknown accounts and keys, 400 for bad plans and services", async () => {
     const ghost = "00000000-0000-4000-8000-000000000000";
     expect((await call("POST", `/admin/accounts/${ghost}/keys`)).statusCode).toBe(404);

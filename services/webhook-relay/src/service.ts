@@ -45,5 +45,6 @@ export default defineService<RelaySettings, RelayInject>({
     background({ name: "delivery worker", start: () => relay.worker.start(), stop: () => relay.worker.stop() });
     background({ name: "captures in flight and live-stream announcements", start() {}, stop: () => relay.drain() });
     background({ name: "retention purge", start: () => relay.startPurge(), stop: () => relay.stopPurge() });
+    background({ name: "capture rate limit", start() {}, stop: () => relay.captureRate.close() });
   },
 });

@@ -1,5 +1,5 @@
 import { optionalInteger, serviceUrl, type Env, type PlatformConfig } from "@apiplat/config";
-import type { RateLimit } from "./domain/rate-limit.js";
+import type { RateLimit } from "@apiplat/service-kit";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "@apiplat/webhook-delivery";
 import { STORAGE_QUOTA_BYTES, type PlanName } from "./domain/retention.js";
 import { LIMITS } from "./domain/limits.js";
@@ -40,7 +40,7 @@ export interface RelaySettings {
    * from the API's origin: requests to it reach hooks at /<id> and nothing else. Null: none.
    */
   hooksHost: string | null;
-  /** Captures per second each inbox accepts (per process), with bursts up to `burst`. */
+  /** Captures per second each inbox accepts (across every replica), with bursts up to `burst`. */
   captureRate: RateLimit;
   /** Bytes of captures an account may keep, per plan (fixed on each inbox at its creation). */
   storageQuotaBytes: Record<PlanName, number>;

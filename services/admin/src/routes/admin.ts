@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceName } from "@apiplat/config";
 import { errors, ok } from "@apiplat/errors";
 import { serializeAsWritten, successSchema } from "@apiplat/service-kit";
-import type { AccountStore } from "@apiplat/gateway-auth";
+import { announceGrantChange, type AccountStore, type GrantChange } from "@apiplat/gateway-auth";
 import { invoice, monthOf, usageReport } from "@apiplat/metering";
-import type { Database } from "@apiplat/storage";
+import type { Database, KeyValueStore } from "@apiplat/storage";
 import {
   AccountDetailSchema,
   AccountListSchema,
@@ -25,13 +25,18 @@ import {
 export interface AdminRoutesOptions {
   accounts: AccountStore;
   db: Database;
+  /** Where key revocations and plan changes are announced to the services (see announceGrantChange). */
+  kv: KeyValueStore;
   now: () => Date;
   /** The deployed services: "*" means these, and invoices bill only these. */
   deployed: readonly ServiceName[];
 }
 
-export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { accounts, db, now, deployed }) => {
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { accounts, db, kv, now, deployed }) => {
   app.setSerializerCompiler(serializeAsWritten);
+  // The change is in the database already; a lost announcement only delays it to the services' key cache lifetime.
+  const announce = (change: GrantChange) =>
+    announceGrantChange(kv, change).catch((error) => app.log.warn({ err: error, change }, "announcing a key or plan change failed"));
   const billable = new Set<string>(deployed);
   const servicesNamed = (service: ServiceName | "*"): readonly ServiceName[] => {
     if (service === "*") return deployed;
@@ -75,7 +80,9 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     async (request) => {
       const account = await existingAccount(request.params.id);
       const services = servicesNamed(request.params.service);
-      return ok({ subscriptions: await accounts.subscribe(account.id, services, request.body.plan) });
+      const subscriptions = await accounts.subscribe(account.id, services, request.body.plan);
+      await announce({ accountId: account.id });
+      return ok({ subscriptions });
     },
   );
 
@@ -88,6 +95,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   app.delete("/admin/keys/:key_id", { schema: { summary: "Revoke an API key", params: KeyParams, response: { 200: successSchema(KeySchema) } } }, async (request) => {
     const key = await accounts.revokeKey(request.params.key_id);
     if (!key) throw errors.notFound(`There is no key ${request.params.key_id}.`);
+    await announce({ keyId: key.id });
     return ok(key);
   });
 

@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
-import { errors, type PlatformDeps } from "@apiplat/service-kit";
+import { errors, SharedRateLimiter, type PlatformDeps } from "@apiplat/service-kit";
 import type { OutboundClient } from "@apiplat/outbound-guard";
 import { credentialsMatch, parseBasicAuthorization } from "../domain/basic-auth.js";
-import { TokenBuckets } from "../domain/rate-limit.js";
 import { LIMITS } from "../domain/limits.js";
 import { insertBodyParts } from "../store/bodies.js";
 import { DeliveryWorker } from "./worker.js";
@@ -55,8 +54,8 @@ export class Relay {
   readonly worker: DeliveryWorker;
   readonly inboxes: InboxCache;
   readonly captures: BatchWriter<CaptureToStore, StoredCapture>;
-  /** Captures per inbox and second (see RelaySettings.captureRate). */
-  readonly captureRate: TokenBuckets;
+  /** Captures per inbox and second, across every replica (see RelaySettings.captureRate). */
+  readonly captureRate: SharedRateLimiter;
   private purgeTimer: NodeJS.Timeout | undefined;
   private readonly publishing = new Set<Promise<void>>();
   private readonly capturing = new Set<Promise<unknown>>();
@@ -73,7 +72,9 @@ export class Relay {
       log.warn({ err: error }, "announcing an inbox change to other replicas failed; they see it within the cache lifetime"),
     );
     this.captures = new BatchWriter((items) => storeCaptures(deps.db, items), WRITES_IN_FLIGHT, settings.captureBatchMax);
-    this.captureRate = new TokenBuckets(settings.captureRate);
+    this.captureRate = new SharedRateLimiter(deps.kv, settings.captureRate, "webhook-relay:capture-rate:", (error) =>
+      log.warn({ err: error }, "the shared capture rate limit is unavailable (Redis): each replica limits captures on its own until it returns"),
+    );
     this.worker = new DeliveryWorker(deps.db, outbound, deps.now, log, {
       concurrency: settings.workerConcurrency,
       pollIntervalMs: settings.pollIntervalMs,

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, errors, ok, serializeAsWritten, successSchema } from "@apiplat/service-kit";
+import { ApiError, errors, ok, serializeAsWritten, successSchema, type RateLimit } from "@apiplat/service-kit";
 import { credentialsMatch, parseBasicAuthorization } from "../domain/basic-auth.js";
 import { headerEntries, headerValue, hookTarget, storedBytes, type HeaderEntry } from "../domain/captured-request.js";
 import { displayIp } from "../domain/client-ip.js";
 import { corsHeaders, isPreflight } from "../domain/cors.js";
 import { isIpAllowed } from "../domain/ip-allowlist.js";
-import type { RateLimit } from "../domain/rate-limit.js";
 import { LIMITS } from "../domain/limits.js";
 import type { Relay } from "../delivery/relay.js";
 import type { NewCapture, RequestRow, StoredCapture } from "../store/requests.js";
@@ -197,7 +196,7 @@ export const hookRoutes: FastifyPluginAsyncTypebox<HookRoutesOptions> = async (a
     // The platform's rule (TRUST_PROXY, no proxy by default): a sender cannot name its own address.
     const sourceIp = displayIp(request.ip);
     refuseUnlessAllowed(inbox, sourceIp, headers);
-    const waitSeconds = relay.captureRate.take(inbox.id, now().getTime());
+    const waitSeconds = await relay.captureRate.take(inbox.id);
     if (waitSeconds > 0) throw rateLimited(relay.captureRate.limit, waitSeconds);
     admissions.set(request, { inbox, headers, sourceIp });
   };

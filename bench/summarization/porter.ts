@@ -10,7 +10,8 @@
  * - step 2: "-alli" -> "-al" is tried first and, when it applies, step 2 runs again; "-bli" -> "-ble" (Porter's
  *   later correction of "-abli"), and two more rules: "-fulli" -> "-ful", "-logi" -> "-log";
  * - the *o condition also holds for a two-letter stem vowel-consonant.
- * Checked word for word against NLTK 3.8 (see bench/summarization/rouge-crosscheck.py).
+ * Checked against NLTK 3.8.1 on the 23,275 distinct words of the ROUGE samples (docs/performance/summarization.md),
+ * and by services/summarization/test/evaluation/rouge.test.ts.
  */
 
 const IRREGULAR = new Map<string, string>(Object.entries({

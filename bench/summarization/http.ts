@@ -4,7 +4,7 @@
  * read from /proc, so "per CPU-second" holds whatever else the machine is doing.
  *   bash scripts/pnpm.sh exec tsx bench/summarization/http.ts [seconds=10]
  *   BENCH_ISOLATE=1 ... moves PostgreSQL, Redis and this process off core 0 for the run (root only).
- * Texts: the CNN/DailyMail sample (SUMMARIZATION_SAMPLE, see sample.ts), cut or joined at word boundaries.
+ * Texts: the articles of a ROUGE sample (SUMMARIZATION_SAMPLE, see sample.ts), cut or joined at word boundaries.
  */
 import { readSample } from "./sample.js";
 import { spawn } from "node:child_process";
@@ -16,7 +16,7 @@ import { onCoreZero, withCoreZeroIsolated } from "../lib/cores.js";
 import { cpuSeconds } from "../lib/proc-cpu.js";
 
 const seconds = Number(process.argv[2] ?? 10);
-const articles = readSample().map((row) => row.article);
+const articles = readSample(process.env.SUMMARIZATION_SAMPLE, "all").items.map((row) => row.article);
 const allWords = articles.join("\n\n").split(/ +/);
 
 /** `count` words of the sample starting at word `from` (paragraph breaks between articles kept). */

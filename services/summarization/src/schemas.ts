@@ -12,7 +12,7 @@ const Url = Type.String({ minLength: 1, maxLength: URL_MAX_CHARS, description: "
 const Language = Type.Enum(LANGUAGES, { description: "ISO 639-1 code; detected when absent." });
 const Style = Type.Enum(STYLES, { description: "formal, casual or technical (see the README for each one's effect)." });
 const Mode = Type.Union([Type.Literal("extractive"), Type.Literal("abstractive")], { description: "extractive (default) or abstractive." });
-const MinLength = Type.Integer({ ...LENGTH_BOUNDS, description: "Fewest sentences in the summary, 1 to 10 (default 3)." });
+const MinLength = Type.Integer({ ...LENGTH_BOUNDS, description: "Fewest sentences in the summary, 1 to 10 (default 2)." });
 const MaxLength = Type.Integer({ ...LENGTH_BOUNDS, description: "Most sentences in the summary, 1 to 10 (default 5)." });
 
 export const SummarizeBody = Type.Object(

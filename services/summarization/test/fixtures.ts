@@ -15,6 +15,50 @@ export const NEWS_SENTENCES = [
 ];
 export const NEWS_ARTICLE = NEWS_SENTENCES.join(" ");
 
+/**
+ * A news report whose first two sentences are long: 31 and 30 words, 61 together, past the 60 words at which a news
+ * summary stops at two sentences. Sentences 2 and 6 carry reporting cues ("said", "on Monday").
+ */
+export const LONG_LEAD_SENTENCES = [
+  "The regional water board of Eastham approved a plan on Monday to rebuild the old northern reservoir and the three pumping stations that have served the valley towns for sixty years.",
+  "The plan replaces the cracked concrete walls of the reservoir with a steel lining and doubles the amount of water the valley towns can store through the long dry summers.",
+  "Board chair Lena Ortiz said the work would protect the supply of more than forty thousand households.",
+  "Farmers in the southern valley asked the board to spend the money on new irrigation canals instead.",
+  "The board voted five to two after a hearing that lasted most of the afternoon.",
+  "Engineers expect the first pumping station to close for repairs in the autumn.",
+  "The water board said households would not see higher bills before next year.",
+  "A public meeting on the building schedule will take place in the town hall next month.",
+];
+export const LONG_LEAD_ARTICLE = LONG_LEAD_SENTENCES.join(" ");
+
+/** A product review in the first person, with no reporting cues: not news-like. 12 sentences, 120 words. */
+export const REVIEW_SENTENCES = [
+  "I bought this kettle for my small kitchen last winter.",
+  "The box arrived quickly and nothing was damaged.",
+  "The kettle boils a full litre of water in about three minutes.",
+  "The handle stays cool and the lid opens with one button.",
+  "My only complaint is the short power cord.",
+  "I had to move my toaster to make room for it.",
+  "The kettle is quiet compared with my old one.",
+  "The water tastes clean and there is no plastic smell.",
+  "I clean the filter every month and it still looks new.",
+  "My sister liked it so much that she ordered one too.",
+  "For the price it is a very good kettle.",
+  "I would recommend it to anyone with a small kitchen.",
+];
+export const REVIEW = REVIEW_SENTENCES.join(" ");
+
+/** Chinese news sentences, as a Chinese text writes them: no space between sentences. */
+export const CHINESE_SENTENCES = [
+  "市议会周二批准了图书馆的新预算。",
+  "预算将中央图书馆的开放时间延长一倍。",
+  "北部地区将开设两个新的分馆。",
+  "议员表示图书馆每月为三万多名居民服务。",
+  "批评者认为这笔钱应该用于修路。",
+  "市长预计下周签署预算。",
+];
+export const CHINESE_ARTICLE = CHINESE_SENTENCES.join("");
+
 /** The article's sentences, `marker` (when given) planted inside the fourth: "Critics led by <marker> argued...". */
 export function withMarker(marker: string): string[] {
   return NEWS_SENTENCES.map((sentence) => (marker ? sentence.replace(/^Critics argued/, `Critics led by ${marker} argued`) : sentence));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
 import service from "../src/service.js";
-import { NEWS_ARTICLE, NEWS_SENTENCES } from "./fixtures.js";
+import { CHINESE_ARTICLE, NEWS_ARTICLE, NEWS_SENTENCES } from "./fixtures.js";
 
 let started: StartedService;
 let caller: TestSubscriber;
@@ -56,6 +56,18 @@ describe("POST /summarize/long", () => {
     const data = (await post({ text: NEWS_ARTICLE, max_length: 3 })).json().data;
     expect(data.chunk_count).toBe(1);
     expect(data.chunks[0].sentences.map((s: { text: string }) => s.text)).toEqual(NEWS_SENTENCES.slice(0, 3));
+  });
+
+  it("joins Chinese chunk summaries and the summary with no space after 。", async () => {
+    const data = (await post({ text: CHINESE_ARTICLE, min_length: 6, max_length: 6 })).json().data;
+    expect(data.language).toBe("zh");
+    // One chunk of three sentences, then the summary of those three (all the pooled sentences, in order).
+    const chunk = data.chunks[0];
+    expect(chunk.summary).toBe(chunk.sentences.map((s: { text: string }) => s.text).join(""));
+    expect(data.summary).toBe(chunk.summary);
+    expect(chunk.sentences).toHaveLength(3);
+    expect(data.sentences.map((s: { index: number }) => s.index)).toEqual(chunk.sentences.map((s: { index: number }) => s.index));
+    expect(data.summary).not.toContain(" ");
   });
 
   it("takes 100,000 words and refuses 100,001 with 413 naming both", async () => {

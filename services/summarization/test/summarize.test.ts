@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
 import service from "../src/service.js";
-import { NEWS_ARTICLE, NEWS_SENTENCES } from "./fixtures.js";
+import {
+  CHINESE_ARTICLE,
+  CHINESE_SENTENCES,
+  LONG_LEAD_ARTICLE,
+  LONG_LEAD_SENTENCES,
+  NEWS_ARTICLE,
+  NEWS_SENTENCES,
+  REVIEW,
+  REVIEW_SENTENCES,
+} from "./fixtures.js";
 
 let started: StartedService;
 let caller: TestSubscriber;
@@ -25,7 +34,8 @@ describe("POST /summarize", () => {
     const res = await post("/summarize", { text: NEWS_ARTICLE });
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
-    // 10 sentences: round(sqrt(10)) = 3 within the default bounds 3..5.
+    // News-like (sentences 0, 2 and 5 say "said" or "on Tuesday"): the lead, three sentences, since the first two
+    // (18 + 18 words) stay under the 60 words at which a news summary stops at two.
     expect(data.sentences.map((s: { index: number }) => s.index)).toEqual([0, 1, 2]);
     expect(data.summary).toBe(NEWS_SENTENCES.slice(0, 3).join(" "));
     expect(data.sentences[0].score).toBe(1);
@@ -42,6 +52,38 @@ describe("POST /summarize", () => {
       summary_sentences: 3,
     });
     expect(data.compression).toBe(Math.round((summaryWords / NEWS_ARTICLE.split(" ").length) * 10_000) / 10_000);
+  });
+
+  it("stops a news summary at two sentences when its lead reaches 60 words, unless min_length asks for more", async () => {
+    const res = await post("/summarize", { text: LONG_LEAD_ARTICLE });
+    // 31 + 30 = 61 words.
+    expect(res.json().data.summary).toBe(`${LONG_LEAD_SENTENCES[0]} ${LONG_LEAD_SENTENCES[1]}`);
+    expect(res.json().data.counts).toMatchObject({ source_sentences: 8, summary_sentences: 2, summary_words: 61 });
+    const three = await post("/summarize", { text: LONG_LEAD_ARTICLE, min_length: 3 });
+    expect(three.json().data.sentences.map((s: { index: number }) => s.index)).toEqual([0, 1, 2]);
+  });
+
+  it("sizes other text at round(3 x sentences / sqrt(words)) sentences within 2..5 by default", async () => {
+    // A review in the first person: 12 sentences, 120 words: round(36 / 10.95) = 3.
+    const res = await post("/summarize", { text: REVIEW });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.counts).toMatchObject({ source_sentences: 12, source_words: 120, summary_sentences: 3 });
+    // The default bounds are the spec's 2 to 5: two sentences of a three-sentence text (round(9 / 5.1) = 2).
+    const short = REVIEW_SENTENCES.slice(0, 3).join(" ");
+    expect((await post("/summarize", { text: short })).json().data.counts).toMatchObject({ source_sentences: 3, summary_sentences: 2 });
+    // A lone max_length under 2 lowers the minimum with it.
+    expect((await post("/summarize", { text: REVIEW, max_length: 1 })).json().data.counts.summary_sentences).toBe(1);
+  });
+
+  it("joins Chinese sentences as Chinese is written, with no space after 。", async () => {
+    const whole = await post("/summarize", { text: CHINESE_ARTICLE, min_length: 6, max_length: 6 });
+    expect(whole.json().data).toMatchObject({ language: "zh", summary: CHINESE_ARTICLE });
+    const res = await post("/summarize", { text: CHINESE_ARTICLE, max_length: 3 });
+    const data = res.json().data;
+    expect(data.sentences).toHaveLength(3);
+    expect(data.sentences.every((s: { index: number; text: string }) => s.text === CHINESE_SENTENCES[s.index])).toBe(true);
+    expect(data.summary).toBe(data.sentences.map((s: { text: string }) => s.text).join(""));
+    expect(data.summary).not.toContain(" ");
   });
 
   it("never takes a sentence that repeats one already taken (MMR)", async () => {

@@ -83,7 +83,7 @@ export function summarizeLong(text: string, tools: LanguageTools, bounds: { min:
     sourceWords += words;
     return { index, words, sentences: picked };
   });
-  const count = summaryLength(offset, bounds.min, bounds.max);
+  const count = summaryLength({ sentences: offset, words: sourceWords, news: false }, bounds.min, bounds.max);
   const final = selectSentences(pooled, tools, { count, style: bounds.style, positionWeight: 0 });
   return { chunks, sentences: final, sourceSentences: offset, sourceWords };
 }

@@ -121,3 +121,19 @@ function isFalseBreak(before: string, after: string, tools: LanguageTools): bool
   const next = FIRST_WORD.exec(after)?.[1]?.toLowerCase();
   return next !== undefined && !tools.stopwords.has(next);
 }
+
+/**
+ * A sentence that ends as Chinese and Japanese end them: a full-width stop, exclamation or question mark (or an
+ * ellipsis after a Han or kana character), then any closing quotes or brackets. Those scripts put no space after it.
+ */
+const CJK_SENTENCE_END = /(?:[。！？｡．]|(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[…⋯]+)[”’"'」』）】〕〉》]*$/u;
+
+/** Sentences joined as their language writes them: directly after a CJK sentence end, with a space otherwise. */
+export function joinSentences(sentences: readonly string[]): string {
+  let joined = "";
+  for (const sentence of sentences) {
+    if (joined && !CJK_SENTENCE_END.test(joined)) joined += " ";
+    joined += sentence;
+  }
+  return joined;
+}

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { errors, ok, successSchema } from "@apiplat/service-kit";
 import { toolsFor } from "../domain/languages.js";
 import { summarizeLong } from "../domain/long.js";
-import { analyze, round, selectSentences, summaryLength, type ScoredSentence } from "../domain/summarize.js";
+import { joinSentences } from "../domain/sentences.js";
+import { analyze, round, selectSentences, summaryPlan, type ScoredSentence } from "../domain/summarize.js";
 import type { Style } from "../domain/styles.js";
 import { countTokens, countWords } from "../domain/text.js";
 import { abstractiveUnavailable, type AbstractiveModel } from "../engine/abstractive-model.js";
@@ -17,7 +18,8 @@ export interface SummarizeRoutesOptions {
   settings: Pick<SummarizationSettings, "tokenLimit" | "longMaxWords">;
 }
 
-export const DEFAULT_MIN_SENTENCES = 3;
+/** The spec's "summary of 2 to 5 sentences"; the length between them is summaryPlan's. */
+export const DEFAULT_MIN_SENTENCES = 2;
 export const DEFAULT_MAX_SENTENCES = 5;
 
 interface LengthFields {
@@ -37,7 +39,7 @@ function sentenceBounds(body: LengthFields): { min: number; max: number } {
 }
 
 function summaryView(input: ResolvedInput, picked: ScoredSentence[], style: Style | undefined, counts: { words: number; sentences: number; tokens: number }) {
-  const summary = picked.map((s) => s.text).join(" ");
+  const summary = joinSentences(picked.map((s) => s.text));
   const summaryWords = countWords(summary, input.language);
   return {
     summary,
@@ -66,7 +68,8 @@ export const summarizeRoutes: FastifyPluginAsyncTypebox<SummarizeRoutesOptions> 
     const tokens = enforceTokenLimit(input.text, input.language, settings);
     const tools = toolsFor(input.language);
     const sentences = analyze(input.text, tools);
-    const picked = selectSentences(sentences, tools, { count: summaryLength(sentences.length, bounds.min, bounds.max), style: body.style });
+    const plan = summaryPlan(sentences, tools, bounds);
+    const picked = selectSentences(sentences, tools, { ...plan, style: body.style });
     const words = sentences.reduce((sum, s) => sum + s.words, 0);
     return ok(summaryView(input, picked, body.style, { words, sentences: sentences.length, tokens }));
   };
@@ -77,7 +80,8 @@ export const summarizeRoutes: FastifyPluginAsyncTypebox<SummarizeRoutesOptions> 
       schema: {
         summary: "Summarize text, a page, or both",
         description:
-          "Extractive summary (LexRank with a position prior and MMR) of `text`, of the page at `url`, or of both (text first). " +
+          "Extractive summary (LexRank with a position prior, which news-like text leans on harder, and MMR) of `text`, " +
+          "of the page at `url`, or of both (text first); 2 to 5 sentences unless min_length or max_length say otherwise. " +
           "Takes at most 4,096 tokens; longer input goes to /summarize/long.",
         body: S.SummarizeBody,
         response: { 200: successSchema(S.Summary) },
@@ -136,7 +140,7 @@ export const summarizeRoutes: FastifyPluginAsyncTypebox<SummarizeRoutesOptions> 
         sentences: long.sourceSentences,
         tokens: countTokens(input.text, input.language),
       });
-      const chunks = long.chunks.map((chunk) => ({ ...chunk, summary: chunk.sentences.map((s) => s.text).join(" ") }));
+      const chunks = long.chunks.map((chunk) => ({ ...chunk, summary: joinSentences(chunk.sentences.map((s) => s.text)) }));
       return ok({ ...view, chunk_count: chunks.length, chunks });
     },
   );

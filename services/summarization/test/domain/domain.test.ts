@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { trimLeadingConnective } from "../../src/domain/bullets.js";
-import { detectLanguage, toolsFor } from "../../src/domain/languages.js";
+import { detectLanguage, toolsFor, type Language } from "../../src/domain/languages.js";
 import { chunkText, CHUNK_TOKENS } from "../../src/domain/long.js";
+import { looksLikeNews, newsSignals } from "../../src/domain/news.js";
 import { cosine, lexRank, selectMmr, similarityMatrix, tfidfVectors } from "../../src/domain/rank.js";
-import { splitSentences } from "../../src/domain/sentences.js";
+import { joinSentences, splitSentences } from "../../src/domain/sentences.js";
 import { summaryLength } from "../../src/domain/summarize.js";
 import { countTokens, countWords, cutIntoWindows } from "../../src/domain/text.js";
 
@@ -86,9 +87,80 @@ describe("ranking", () => {
     expect(selectMmr([1, 0.9, 0.5], matrix, { count: 3, lambda: 0.7, redundancy: 0.5 })).toEqual([0, 2, 1]);
   });
 
-  it("sizes a summary at about the square root of the sentence count, within the bounds", () => {
-    expect([1, 4, 9, 16, 25, 400].map((n) => summaryLength(n, 3, 5))).toEqual([1, 3, 3, 4, 5, 5]);
-    expect(summaryLength(100, 1, 2)).toBe(2);
+  it("sizes news at three sentences and other text at round(3 x sentences / sqrt(words)), within the bounds", () => {
+    // 7 sentences of 170 words: 21 / 13.04 = 1.61 -> 2; 32 of 500: 96 / 22.36 = 4.29 -> 4; 30 of 100: 9 -> 5 (the most).
+    const other = (sentences: number, words: number) => summaryLength({ sentences, words, news: false }, 2, 5);
+    expect([other(7, 170), other(32, 500), other(30, 100), other(1, 10), other(3, 400)]).toEqual([2, 4, 5, 1, 2]);
+    expect(summaryLength({ sentences: 40, words: 900, news: true }, 2, 5)).toBe(3);
+    expect(summaryLength({ sentences: 40, words: 900, news: true }, 4, 6)).toBe(4);
+    expect(summaryLength({ sentences: 40, words: 900, news: true }, 1, 2)).toBe(2);
+  });
+});
+
+describe("looksLikeNews", () => {
+  it("takes attributed, dated reporting for news and first-person or scholarly text for something else", () => {
+    const report = [
+      "The city council approved the budget on Tuesday after a long debate.",
+      "The mayor said the vote was a victory for the northern districts.",
+      "Critics argued the money should have gone to roads.",
+      "Work on the first branch starts in the spring, officials said.",
+    ];
+    expect(looksLikeNews(report, "en")).toBe(true);
+    const review = [
+      "I bought this purse for my sister and she loves it.",
+      "The straps broke after a week, but the seller replaced them.",
+      "I would buy it again.",
+      "My friend said the color is even nicer in person.",
+    ];
+    expect(looksLikeNews(review, "en")).toBe(false);
+    const abstract = [
+      "We propose a memory-efficient model for incremental learning.",
+      "Our model stores no previous examples.",
+      "It reaches state-of-the-art accuracy on three benchmarks.",
+    ];
+    expect(looksLikeNews(abstract, "en")).toBe(false);
+  });
+
+  it("counts first-person words in quotes as quoted speech, and US as a country", () => {
+    const quoted = [
+      'Maria Lopez, the head of the Riverton Library Board, opened the new Northern Branch in Riverton.',
+      '"I have waited ten years for this," Lopez told the Riverton Daily News.',
+      "The US Department of Education paid for the Reading Rooms of the Northern Branch.",
+    ];
+    const signals = newsSignals(quoted, "en");
+    expect(signals).toMatchObject({ sentences: 3, cueSentences: 1, firstPersonSingular: 0, firstPersonPlural: 0 });
+    expect(looksLikeNews(quoted, "en")).toBe(true);
+  });
+
+  it("reads the cues of every language served", () => {
+    const cues: Record<Language, [string, string]> = {
+      en: ["The minister said the plan works.", "The vote took place on Monday."],
+      es: ["El ministro dijo que el plan funciona.", "La votación fue el lunes."],
+      fr: ["Le ministre a déclaré que le plan fonctionne.", "Le vote a eu lieu lundi."],
+      de: ["Der Minister sagte, der Plan funktioniere.", "Die Abstimmung fand am Montag statt."],
+      pt: ["O ministro disse que o plano funciona.", "A votação foi na segunda-feira."],
+      it: ["Il ministro ha detto che il piano funziona.", "Il voto si è tenuto lunedì."],
+      nl: ["De minister zei dat het plan werkt.", "De stemming was op maandag."],
+      ru: ["Министр заявил, что план работает.", "Голосование прошло в понедельник."],
+      zh: ["部长表示该计划有效。", "投票于周一举行。"],
+    };
+    for (const [language, sentences] of Object.entries(cues) as [Language, [string, string]][]) {
+      expect(newsSignals(sentences, language).cueSentences, language).toBe(2);
+      expect(looksLikeNews(sentences, language), language).toBe(true);
+    }
+  });
+});
+
+describe("joinSentences", () => {
+  it("puts no space after a CJK sentence end and one space after any other", () => {
+    expect(joinSentences(["市议会周二批准了新预算。", "预算将图书馆的开放时间延长一倍！", "你觉得怎么样？"])).toBe(
+      "市议会周二批准了新预算。预算将图书馆的开放时间延长一倍！你觉得怎么样？",
+    );
+    expect(joinSentences(["他说：“预算很好。”", "投票结果是七比二。"])).toBe("他说：“预算很好。”投票结果是七比二。");
+    expect(joinSentences(["今日は晴れです。", "公園に行きましょう…", "いいですね。"])).toBe("今日は晴れです。公園に行きましょう…いいですね。");
+    expect(joinSentences(["The council met.", "\"It passed.\"", "Wait…", "Done."])).toBe('The council met. "It passed." Wait… Done.');
+    expect(joinSentences(["Het plan werkt.", "市议会批准了。", "Le vote a eu lieu."])).toBe("Het plan werkt. 市议会批准了。Le vote a eu lieu.");
+    expect(joinSentences([])).toBe("");
   });
 });
 

@@ -163,7 +163,7 @@ export const Estimate = Type.Object({
       description: "how the subject was recognised as a catalogued property; null when it is none (or when several match its location and attributes)",
     }),
     excluded_records: Type.Array(Type.String(), {
-      description: "records never used as comparables: the subject's own, and any that cannot be told from it (within 25 m, same living area within 2 %, bedrooms and year built)",
+      description: "records never used as comparables: the subject's own, and any that cannot be told from it (within 25 m, same living area within 2 % and year built)",
     }),
   }),
   method: Type.String(),

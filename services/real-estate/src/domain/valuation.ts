@@ -231,21 +231,20 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** A record this close to the subject, with its living area, bedrooms and year built, is taken for the subject itself. */
+/** A record this close to the subject, with its living area and year built, is taken for the subject itself. */
 export const SAME_SPOT_KM = 0.025;
 /** Living areas within 2 % of each other are one (a remeasured house, a rounded figure). */
 const SAME_AREA = Math.log(1.02);
 
 /**
  * Whether a record at `distance` km could be the subject itself: on the same spot (25 m: King County's coordinates
- * are rounded to about 10 m), with the same living area (within 2 %), and the same bedrooms and year built where
- * both sides know them. Such a record is never a comparable: it is the subject's own sale, or one that cannot be
+ * are rounded to about 10 m), with the same living area (within 2 %) and the same year built where both sides know
+ * it (bedrooms are not compared: an owner may count a den the record does not). Such a record is never a comparable: it is the subject's own sale, or one that cannot be
  * told apart from it without an address (the twin of a pair of townhouses, a flat of the same size in one building).
  */
 export function looksLikeSubject(subject: Subject, record: Sale, distance: number): boolean {
   if (distance > SAME_SPOT_KM || !record.living_sqft) return false;
   if (Math.abs(Math.log(subject.living_sqft / record.living_sqft)) > SAME_AREA) return false;
-  if (subject.bedrooms != null && record.bedrooms != null && subject.bedrooms !== record.bedrooms) return false;
   if (subject.year_built != null && record.year_built != null && subject.year_built !== record.year_built) return false;
   return true;
 }

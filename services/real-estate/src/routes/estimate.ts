@@ -25,7 +25,7 @@ export interface EstimateRoutesOptions {
 }
 
 const METHOD =
-  "comparable sales: the 12 most similar records among the 300 nearest (distance, living area, age, type), each adjusted to the subject with the market's hedonic model fitted at ingestion (log price on log area, bedrooms, bathrooms, age and sale month where known), averaged with weights 1/(0.2 + dissimilarity); never the subject's own records (its parcel or address, and any record within 25 m with its living area, bedrooms and year built), which are reported as last_sale; interval from leave-one-out calibration done the same way";
+  "comparable sales: the 12 most similar records among the 300 nearest (distance, living area, age, type), each adjusted to the subject with the market's hedonic model fitted at ingestion (log price on log area, bedrooms, bathrooms, age and sale month where known), averaged with weights 1/(0.2 + dissimilarity); never the subject's own records (its parcel or address, and any record within 25 m with its living area and year built), which are reported as last_sale; interval from leave-one-out calibration done the same way";
 
 function isCalendarDay(text: string): boolean {
   const date = new Date(`${text}T00:00:00Z`);

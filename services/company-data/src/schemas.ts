@@ -64,7 +64,11 @@ export const Profile = Type.Object({
   sector: NullableString,
   employees: Nullable(Type.Object({ count: Type.Integer(), year: NullableInteger, basis: Type.String() })),
   size_range: NullableString,
-  revenue: Nullable(Type.Object({ usd: Type.Integer(), year: Type.Integer() })),
+  revenue: Nullable(
+    Type.Object(
+      { usd: Type.Integer(), year: Type.Integer({ description: "the fiscal year the figure measures (Fortune's 2020 list: fiscal 2019, years ended by 2020-01-31)" }) },
+    ),
+  ),
   market_cap: Nullable(Type.Object({ usd: Type.Integer(), as_of: Type.String() })),
   founded_year: NullableInteger,
   headquarters: Nullable(Address),
@@ -73,7 +77,7 @@ export const Profile = Type.Object({
   domains: Type.Array(Type.String()),
   social_profiles: Type.Object({ linkedin: Nullable(Type.Object({ handle: Type.String(), url: Type.String() })) }),
   description: NullableString,
-  fortune_1000: Nullable(Type.Object({ rank: Type.Integer(), year: Type.Integer() })),
+  fortune_1000: Nullable(Type.Object({ rank: Type.Integer(), year: Type.Integer({ description: "the year of the Fortune list (2020)" }) })),
   sec: Nullable(
     Type.Object({
       entity_type: NullableString,

@@ -33,9 +33,9 @@ describe("GET /company/{id}", () => {
       industry: pdl.industry,
       sic_code: null,
       sector: fortune.sector,
-      employees: { count: Number(fortune["num. of employees"]), year: 2021, basis: "reported in the Fortune 1000 list" },
+      employees: { count: Number(fortune["num. of employees"]), year: 2019, basis: "reported in the Fortune 1000 list" },
       size_range: pdl["size range"],
-      revenue: { usd: millions(fortune.revenue), year: 2021 },
+      revenue: { usd: millions(fortune.revenue), year: 2019 },
       market_cap: { usd: millions(fortune["Market Cap"]), as_of: "2021-01-20" },
       founded_year: Number(pdl["year founded"]),
       headquarters: { street: null, city: fortune.city, state: fortune.state, postal_code: null, country: "US" },
@@ -44,7 +44,7 @@ describe("GET /company/{id}", () => {
       domains: ["microsoft.com"],
       social_profiles: { linkedin: { handle: "company/microsoft", url: "https://www.linkedin.com/company/microsoft" } },
       description: null,
-      fortune_1000: { rank: Number(fortune.rank), year: 2021 },
+      fortune_1000: { rank: Number(fortune.rank), year: 2020 },
       sec: null,
       sources: {
         name: "fortune-1000",
@@ -156,10 +156,23 @@ describe("GET /company/{id}", () => {
       name: tcs.name,
       founded_year: Number(tcs["year founded"]),
       employees: { count: Number(tcs["current employee estimate"]), year: null, basis: "People Data Labs current employee estimate" },
-      headquarters: { street: null, city, state: region, postal_code: null, country },
+      // The file's "india": every headquarters gives its country as an ISO 3166-1 alpha-2 code.
+      headquarters: { street: null, city, state: region, postal_code: null, country: country === "india" ? "IN" : country },
       domain: "tcs.com",
       website: "https://tcs.com",
     });
+  });
+
+  it("labels Fortune figures with the fiscal year they measure, and countries with ISO codes", async () => {
+    // The file says 2021, but Microsoft's 125,843 M$ is its fiscal year ended June 2019: Fortune's 2020 list, fiscal 2019.
+    const microsoft = fortuneRows().find((r) => r.company === "Microsoft")!;
+    expect(microsoft.revenue).toBe("125843");
+    const { body } = await get(`/domain/microsoft.com`);
+    expect(body.data.revenue).toEqual({ usd: 125_843_000_000, year: 2019 });
+    expect(body.data.fortune_1000).toEqual({ rank: Number(microsoft.rank), year: 2020 });
+    expect(body.data.headquarters.country).toBe("US");
+    const ey = await get("/domain/ey.com");
+    expect(ey.body.data.headquarters).toMatchObject({ city: "london", country: "GB" });
   });
 
   it("reads a CIK with or without its leading zeros", async () => {

@@ -60,6 +60,20 @@ export const ArticlePage = Type.Object({
   facets: Type.Optional(Type.Object({ category: Facet, country: Facet, source: Facet })),
 });
 
+export const HeadlinesPage = Type.Intersect([
+  ArticlePage,
+  Type.Object({
+    selection: Type.Object(
+      {
+        window_start: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+        window_end: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "the newest article in scope: the catalogue's now" }),
+        max_results: Type.Integer(),
+      },
+      { description: "how the headlines were chosen: the articles of (window_start, window_end], newest first, at most max_results" },
+    ),
+  }),
+]);
+
 export const SourcesQuery = Type.Object({
   category: Type.Optional(Type.String({ maxLength: 100 })),
   language: Type.Optional(Type.String({ pattern: "^[a-zA-Z]{2}$" })),
@@ -109,8 +123,8 @@ export const TrendingTopic = Type.Object({
 
 export const Trending = Type.Object({
   window: Type.String(),
-  window_start: Type.String({ format: "date-time" }),
-  window_end: Type.String({ format: "date-time" }),
+  window_start: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "null when no article is in scope" }),
+  window_end: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "the newest article in scope (the catalogue is historical); null when none is" }),
   headlines_in_window: Type.Integer(),
   headlines_in_previous_window: Type.Integer(),
   topics: Type.Array(TrendingTopic),

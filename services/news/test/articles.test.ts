@@ -30,7 +30,8 @@ describe("GET /search", () => {
       author: row.authors || null,
       title: row.headline,
       description: row.short_description || null,
-      url: row.link.replace("://www.", "://"),
+      // The link exactly as the dataset has it (only the id is derived from a canonical form).
+      url: row.link,
       image_url: null,
       published_at: `${row.date}T00:00:00.000Z`,
       category: row.category.toLowerCase(),
@@ -106,7 +107,7 @@ describe("pagination", () => {
     let pages = 0;
     do {
       const { body }: { body: { data: { next_cursor: string | null; total_results: number; articles: { id: string }[] } } } = await get(
-        `/top-headlines?sources=abc-news-au&limit=100${cursor ? `&cursor=${cursor}` : ""}`,
+        `/search?sources=abc-news-au&limit=100${cursor ? `&cursor=${cursor}` : ""}`,
       );
       expect(body.data.total_results).toBe(expected);
       for (const a of body.data.articles) seen.add(a.id);
@@ -116,8 +117,8 @@ describe("pagination", () => {
     expect(seen.size).toBe(expected);
     expect(pages).toBe(Math.ceil(expected / 100));
 
-    const first = await get("/top-headlines?sources=abc-news-au&limit=5");
-    const foreign = await get(`/top-headlines?country=us&limit=5&cursor=${first.body.data.next_cursor}`);
+    const first = await get("/search?sources=abc-news-au&limit=5");
+    const foreign = await get(`/search?country=us&limit=5&cursor=${first.body.data.next_cursor}`);
     expect(foreign.status).toBe(400);
     expect(foreign.body.error.details[0].field).toBe("cursor");
     expect((await get("/top-headlines?country=au&cursor=bm90LWEtY3Vyc29y")).status).toBe(400);
@@ -125,12 +126,29 @@ describe("pagination", () => {
 });
 
 describe("GET /top-headlines", () => {
-  it("gives the newest articles of a country and category first", async () => {
+  it("gives the articles of the 24 hours up to the newest one of a country and category, newest first", async () => {
     const politics = huffpostByLink.filter((r) => r.category === "POLITICS");
-    const newest = politics.map((r) => r.date).sort().at(-1);
-    const { body } = await get("/top-headlines?country=us&category=politics&limit=3");
-    expect(body.data.total_results).toBe(politics.length);
-    expect(body.data.articles[0].published_at).toBe(`${newest}T00:00:00.000Z`);
+    const newest = politics.map((r) => r.date).sort().at(-1)!;
+    // HuffPost dates are days (midnight UTC): the window (newest - 24 h, newest] holds the newest day's articles.
+    const expected = politics.filter((r) => r.date === newest);
+    const { body } = await get("/top-headlines?country=us&category=politics&limit=100");
+    expect(body.data.total_results).toBe(expected.length);
+    expect(body.data.articles.map((a: { url: string }) => a.url).sort()).toEqual(expected.map((r) => r.link).sort());
+    expect(body.data.selection).toEqual({
+      window_start: new Date(Date.parse(`${newest}T00:00:00Z`) - 86_400_000 + 1).toISOString(),
+      window_end: `${newest}T00:00:00.000Z`,
+      max_results: 100,
+    });
+  });
+
+  it("refuses a source or a country no article has, naming it", async () => {
+    const source = await get("/top-headlines?sources=nonexistent-source");
+    expect(source.status).toBe(400);
+    expect(source.body.error.details).toEqual([{ field: "sources", issue: expect.stringContaining("nonexistent-source") }]);
+    const country = await get("/top-headlines?country=us,zz");
+    expect(country.status).toBe(400);
+    expect(country.body.error.details[0]).toMatchObject({ field: "country", issue: expect.stringMatching(/: zz \(the catalogue has .*\bus\b/) });
+    expect((await get("/search?q=budget&sources=nonexistent-source")).status).toBe(400);
   });
 
   it("refuses sources mixed with country", async () => {

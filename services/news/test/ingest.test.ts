@@ -8,7 +8,7 @@ import { createOutboundClient } from "@apiplat/outbound-guard";
 import { startService, type StartedService } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { feedSource } from "../src/ingest/feeds.js";
-import { huffPostSource } from "../src/ingest/datasets.js";
+import { abcSource, huffPostSource } from "../src/ingest/datasets.js";
 import service from "../src/service.js";
 
 /** A dataset folder of our own: a few real HuffPost lines, plus broken ones. */
@@ -99,9 +99,12 @@ describe("first start", () => {
       }
       expect(ready).toBe(200);
       const { headers } = await started.subscribe("PRO");
-      const res = await started.app.inject({ method: "GET", url: "/top-headlines", headers });
+      const res = await started.app.inject({ method: "GET", url: "/search", headers });
       // 2 HuffPost articles (the broken lines skipped), 1 ABC and 1 Times of India headline; the UCI file is absent here.
       expect(res.json().data.total_results).toBe(4);
+      // Top headlines are the day up to the newest article: the 2022-09-21 HuffPost one alone.
+      const top = (await started.app.inject({ method: "GET", url: "/top-headlines", headers })).json().data;
+      expect(top).toMatchObject({ total_results: 1, selection: { window_end: "2022-09-21T00:00:00.000Z", max_results: 100 } });
     } finally {
       await started.close();
     }
@@ -131,7 +134,8 @@ describe("RSS and Atom feeds", () => {
       expect(articles[0]).toMatchObject({
         source: { id: "local-wire", name: "Local Wire" },
         title: "Coffee harvest doubles",
-        url: "https://local.example/news/coffee",
+        // One article per canonical URL; its url is the link as the later of the two feeds published it.
+        url: "https://www.local.example/news/coffee/",
         author: "Jo Reporter",
         category: "business",
         country: "nz",
@@ -157,6 +161,32 @@ describe("RSS and Atom feeds", () => {
       const summary = await runIngestion(started.platform.deps.db, source, { datasetsDir, now: () => new Date() });
       expect(summary).toMatchObject({ status: "succeeded", rows_skipped: 1, inserted: 0 });
       expect(summary.skipped[0].reason).toContain("could not be fetched");
+    } finally {
+      await started.close();
+    }
+  });
+});
+
+describe("top headlines of a busy day", () => {
+  it("are at most 100, the newest first, across pages", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "news-busy-"));
+    mkdirSync(path.join(dir, "news"));
+    const lines = ["publish_date,headline_text", ...Array.from({ length: 150 }, (_, i) => `20030220,headline number ${i}`), "20030219,the day before"];
+    writeFileSync(path.join(dir, "news/abcnews_au_headlines_sample.csv"), lines.join("\n"));
+    const started = await startService(service, { settings: { autoLoad: false, feeds: [] }, env: { DATASETS_DIR: dir } });
+    try {
+      expect((await runIngestion(started.platform.deps.db, abcSource(), { datasetsDir: dir, now: () => new Date() })).inserted).toBe(151);
+      const { headers } = await started.subscribe("PRO");
+      const get = async (url: string) => (await started.app.inject({ method: "GET", url, headers })).json().data;
+      const first = await get("/top-headlines?country=au&limit=60");
+      expect(first.total_results).toBe(100);
+      const second = await get(`/top-headlines?country=au&limit=60&cursor=${first.next_cursor}`);
+      expect(second.articles).toHaveLength(40);
+      expect(second.next_cursor).toBeNull();
+      const shown = [...first.articles, ...second.articles] as { title: string; published_at: string }[];
+      expect(new Set(shown.map((a) => a.title)).size).toBe(100);
+      expect(shown.every((a) => a.published_at === "2003-02-20T00:00:00.000Z")).toBe(true);
+      expect((await get("/search?country=au")).total_results).toBe(151);
     } finally {
       await started.close();
     }

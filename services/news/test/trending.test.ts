@@ -38,9 +38,11 @@ describe("GET /trending", () => {
     }
   });
 
-  it("gives no topics for a country without articles", async () => {
-    const { body } = await get("/trending?country=zz");
-    expect(body.data.topics).toEqual([]);
+  it("refuses a country or a category no article has, naming it", async () => {
+    const { status, body } = await get("/trending?country=zz");
+    expect(status).toBe(400);
+    expect(body.error.details).toEqual([{ field: "country", issue: expect.stringContaining(": zz (") }]);
+    expect((await get("/trending?category=astrology")).body.error.details[0].field).toBe("category");
   });
 
   it("refuses an unknown window", async () => {

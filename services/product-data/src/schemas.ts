@@ -39,7 +39,9 @@ export const Product = Type.Object({
   asin: Type.String(),
   locale: Type.String({ description: "the marketplace's country code: CA (amazon.ca), US (amazon.com)" }),
   marketplace: Type.String({ description: "amazon.ca, amazon.com" }),
-  title: NullableString,
+  title: Type.Union([Type.String(), Type.Null()], {
+    description: "the listing's title; null for Fine Food products, whose source (SNAP's reviews) names no product. Untitled products come after titled ones in every sort",
+  }),
   brand: NullableString,
   image_url: NullableString,
   images: Type.Array(Type.String()),
@@ -54,6 +56,9 @@ export const Product = Type.Object({
   is_best_seller: NullableBoolean,
   bought_last_month: Type.Union([Type.Integer(), Type.Null()], { description: "Amazon's \"N+ bought in past month\" (0: not shown)" }),
   review_count: Type.Integer({ description: "reviews with text in the dataset (GET /reviews/{asin})" }),
+  data_as_of: Type.Union([Type.String(), Type.Null()], {
+    description: "how old the price and rating are: \"2023\" for amazon.ca (Kaggle's \"Amazon Canada Products 2023\" records the year, not the day); a Fine Food product's newest review (YYYY-MM-DD)",
+  }),
   dataset: Type.String(),
 });
 export type Product = Static<typeof Product>;
@@ -118,10 +123,14 @@ export const ReviewPage = Type.Object({
   next_cursor: NullableString,
   corrected_query: NullableString,
   summary: Type.Object({
-    review_count: Type.Integer({ description: "every review of the product in the dataset, filters aside" }),
+    average_rating: Type.Union([Type.Number(), Type.Null()], { description: "the product's rating, as GET /product gives it (see rating_basis)" }),
+    ratings_count: NullableInteger,
+    rating_basis: Type.String({
+      description: "where average_rating and ratings_count come from: marketplace (the listing's own stars and count, amazon.ca) or reviews (the mean and number of the dataset's rated reviews, Fine Food)",
+    }),
+    review_count: Type.Integer({ description: "every review of the product the dataset holds, filters aside (amazon.ca: none, the file has no reviews)" }),
     rated_count: Type.Integer({ description: "those with a rating" }),
-    average_rating: Type.Union([Type.Number(), Type.Null()], { description: "mean of the ratings, two decimals" }),
-    rating_breakdown: RatingBreakdown,
+    rating_breakdown: Type.Union([RatingBreakdown, Type.Null()], { description: "counts of the dataset's rated reviews by stars; null without any (amazon.ca's file has no breakdown)" }),
   }),
   reviews: Type.Array(Review),
 });

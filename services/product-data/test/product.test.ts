@@ -43,6 +43,7 @@ describe("GET /product/{asin} on amazon.ca", () => {
       is_best_seller: true,
       bought_last_month: Number(row.boughtInLastMonth),
       review_count: 0,
+      data_as_of: "2023",
       dataset: "amazon-ca",
       rating_breakdown: null,
     });
@@ -85,6 +86,12 @@ describe("GET /product/{asin} known only from reviews", () => {
       is_best_seller: null,
       bought_last_month: null,
       review_count: product.reviews,
+      // The newest of its reviews: the rating is theirs.
+      data_as_of: fineFood()
+        .filter((r) => r.ProductId === product.asin)
+        .map((r) => new Date(Number(r.Time) * 1000).toISOString().slice(0, 10))
+        .sort()
+        .at(-1),
       dataset: "fine-food",
       rating_breakdown: stars(product.histogram, product.rated),
     });

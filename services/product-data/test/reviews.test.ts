@@ -1,6 +1,6 @@
 import type { StartedService } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fineFood, fineFoodProducts, getter, startProductData } from "./helpers.js";
+import { caProducts, fineFood, fineFoodProducts, getter, startProductData } from "./helpers.js";
 
 let started: StartedService;
 let get: ReturnType<typeof getter>;
@@ -45,9 +45,11 @@ describe("GET /reviews/{asin}", () => {
     const sum = ofBusiest.reduce((total, r) => total + Number(r.Score || 0), 0);
     expect(body.data.total_results).toBe(ofBusiest.length);
     expect(body.data.summary).toEqual({
+      average_rating: Math.round((sum * 100) / rated) / 100,
+      ratings_count: rated,
+      rating_basis: "reviews",
       review_count: ofBusiest.length,
       rated_count: rated,
-      average_rating: Math.round((sum * 100) / rated) / 100,
       rating_breakdown: Object.fromEntries(
         (["one_star", "two_star", "three_star", "four_star", "five_star"] as const).map((name, i) => [name, { count: count(i + 1), percent: Math.round((count(i + 1) / rated) * 100) }]),
       ),
@@ -94,11 +96,31 @@ describe("GET /reviews/{asin}", () => {
     expect(body.data.summary.rated_count).toBe(all.length - 1);
   });
 
-  it("answers an empty list with a zero summary for a product without reviews", async () => {
+  it("gives a product without reviews in the dataset the rating /product gives, from the listing", async () => {
+    const listing = caProducts().find((r) => r.asin === "B07CV4L6HX")!;
     const { status, body } = await get("/reviews/B07CV4L6HX");
     expect(status).toBe(200);
-    expect(body.data).toMatchObject({ total_results: 0, reviews: [], summary: { review_count: 0, rated_count: 0, average_rating: null } });
-    expect(body.data.summary.rating_breakdown.five_star).toEqual({ count: 0, percent: 0 });
+    expect(body.data).toMatchObject({ total_results: 0, reviews: [] });
+    expect(body.data.summary).toEqual({
+      average_rating: Number(listing.stars),
+      ratings_count: Number(listing.reviews),
+      rating_basis: "marketplace",
+      review_count: 0,
+      rated_count: 0,
+      rating_breakdown: null,
+    });
+    expect([Number(listing.stars), Number(listing.reviews)]).toEqual([4.4, 2876]);
+    const product = (await get("/product/B07CV4L6HX")).body.data;
+    expect([product.rating, product.ratings_count, product.rating_basis]).toEqual([4.4, 2876, "marketplace"]);
+  });
+
+  it("gives every product one rating: its /reviews summary and its /product agree", async () => {
+    for (const asin of [busiest.asin, products[1].asin, caProducts()[5].asin]) {
+      const summary = (await get(`/reviews/${asin}`)).body.data.summary;
+      const product = (await get(`/product/${asin}`)).body.data;
+      expect([summary.average_rating, summary.ratings_count, summary.rating_basis]).toEqual([product.rating, product.ratings_count, product.rating_basis]);
+      expect(summary.rating_breakdown).toEqual(product.rating_breakdown);
+    }
   });
 });
 

@@ -121,13 +121,26 @@ describe("GET /search sorting", () => {
     expect(body.data.total_results - priced.length).toBe(unpriced);
   });
 
-  it("sorts by rating, then by ratings count, across both marketplaces", async () => {
+  it("sorts by rating, then by ratings count, across both marketplaces, untitled products after titled ones", async () => {
     const all = [
-      ...ca.filter((r) => Number(r.reviews) > 0).map((r) => ({ asin: r.asin, rating: Number(r.stars), count: Number(r.reviews) })),
-      ...us.filter((p) => p.rating !== null).map((p) => ({ asin: p.asin, rating: p.rating!, count: p.rated })),
+      ...ca.filter((r) => Number(r.reviews) > 0).map((r) => ({ asin: r.asin, titled: 0, rating: Number(r.stars), count: Number(r.reviews) })),
+      ...us.filter((p) => p.rating !== null).map((p) => ({ asin: p.asin, titled: 1, rating: p.rating!, count: p.rated })),
     ];
-    const expected = all.sort(byKeys((p) => -p.rating, (p) => -p.count, (p) => p.asin)).slice(0, 10).map((p) => p.asin);
-    expect(asins((await get("/search?sort=rating&limit=10")).body)).toEqual(expected);
+    const sorted = all.sort(byKeys((p) => p.titled, (p) => -p.rating, (p) => -p.count, (p) => p.asin));
+    expect(asins((await get("/search?sort=rating&limit=10")).body)).toEqual(sorted.slice(0, 10).map((p) => p.asin));
+    // The first Fine Food product (no title) comes right after the last amazon.ca one, unrated ones included.
+    const firstUntitled = ca.length;
+    const { body } = await get(`/search?sort=rating&limit=2&cursor=${await cursorAt("sort=rating", firstUntitled - 1)}`);
+    expect(body.data.products.map((p: { title: string | null }) => p.title === null)).toEqual([false, true]);
+    expect(body.data.products[1].asin).toBe(sorted.find((p) => p.titled === 1)!.asin);
+  });
+
+  it("ranks no untitled product above a titled one in a text search across both marketplaces", async () => {
+    const { body } = await get(`/search?q=${encodeURIComponent("great")}&limit=100`);
+    const untitled = body.data.products.map((p: { title: string | null }) => p.title === null);
+    expect(untitled).toContain(true);
+    expect(untitled).toContain(false);
+    expect(untitled.indexOf(true)).toBeGreaterThan(untitled.lastIndexOf(false));
   });
 
   it("sorts by ratings count", async () => {

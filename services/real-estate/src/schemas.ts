@@ -59,6 +59,7 @@ export const Property = Type.Object({
   status: Type.String(),
   sold_date: NullableString,
   listed_date: NullableString,
+  price_as_of: Type.String({ description: "the date the price is as of: the sale date; for New York's undated listings, the date they were published by (2024-03-01)" }),
   days_on_market: NullableInteger,
   market: Type.String(),
   dataset: Type.String(),
@@ -92,6 +93,7 @@ export const PropertyDetail = Type.Intersect([
 ]);
 
 export const EstimateQuery = Type.Object({
+  property_id: Type.Optional(Type.String({ minLength: 1, maxLength: 80, pattern: "^[a-z]+-[0-9a-f]+(-[0-9]+)?$", description: "a catalogued record's id (from /search): values that property" })),
   address: Type.Optional(Type.String({ minLength: 3, maxLength: 200, description: "street address of a catalogued property (Sacramento, New York), optionally with city and ZIP after a comma" })),
   lat: Type.Optional(Latitude),
   lon: Type.Optional(Longitude),
@@ -100,7 +102,7 @@ export const EstimateQuery = Type.Object({
   bathrooms: Type.Optional(Type.Number({ minimum: 0, maximum: 50 })),
   year_built: Type.Optional(Type.Integer({ minimum: 1700, maximum: 2100 })),
   property_type: Type.Optional(Type.String({ maxLength: 50 })),
-  date: Type.Optional(Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "the date the value is for, YYYY-MM-DD (default: the market's newest sale)" })),
+  date: Type.Optional(Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "the date the value is for, YYYY-MM-DD, within the market's sales and a month either side (default: the market's newest sale)" })),
 });
 export type EstimateQuery = Static<typeof EstimateQuery>;
 
@@ -130,7 +132,23 @@ export const Estimate = Type.Object({
   confidence: Type.String({ description: "high, medium or low" }),
   price_kind: Type.String({ description: "sale (King County, Sacramento) or list (New York: comparables are asking prices)" }),
   market: Type.String(),
-  valuation_date: NullableString,
+  valuation_date: Type.String({ description: "the date the value is for (YYYY-MM-DD): the one asked, else the market's newest sale; New York: the date its listings are as of" }),
+  valuation_date_basis: Type.Union([Type.Literal("requested"), Type.Literal("newest_sale"), Type.Literal("listings_as_of")], {
+    description: "requested (the date parameter), newest_sale (the market's newest sale), listings_as_of (New York's undated listings: published no later than this date)",
+  }),
+  last_sale: Type.Union([
+    Type.Object({
+      id: Type.String(),
+      date: Type.String(),
+      price: Type.Number(),
+      adjusted_price: Type.Integer({ description: "the price moved to valuation_date with the market's time trend (King County); the price itself where the market has none" }),
+    }),
+    Type.Null(),
+  ], { description: "the subject's own newest sale on or before valuation_date (never one of its comparables); null when the subject is not a catalogued property or has none" }),
+  listing: Type.Union([
+    Type.Object({ id: Type.String(), price: Type.Number(), status: Type.String() }),
+    Type.Null(),
+  ], { description: "the subject's own listing (New York asking prices; never one of its comparables)" }),
   subject: Type.Object({
     id: NullableString,
     address: NullableString,
@@ -141,6 +159,12 @@ export const Estimate = Type.Object({
     bathrooms: NullableNumber,
     year_built: NullableInteger,
     property_type: NullableString,
+    identified_by: Type.Union([Type.Literal("property_id"), Type.Literal("address"), Type.Literal("location_and_attributes"), Type.Null()], {
+      description: "how the subject was recognised as a catalogued property; null when it is none (or when several match its location and attributes)",
+    }),
+    excluded_records: Type.Array(Type.String(), {
+      description: "records never used as comparables: the subject's own, and any that cannot be told from it (within 25 m, same living area within 2 % and year built)",
+    }),
   }),
   method: Type.String(),
   comparables: Type.Array(Comparable),

@@ -23,7 +23,8 @@ describe("GET /property/{id}", () => {
     expect(body.data).toMatchObject({
       id,
       address: null,
-      city: null,
+      // The file has no city: ZIP codes 981xx are Seattle's (USPS), and 98178 is one of them.
+      city: "Seattle",
       county: "King County",
       state: "WA",
       zip: row.zipcode,
@@ -42,8 +43,9 @@ describe("GET /property/{id}", () => {
       status: "sold",
       sold_date: `${row.date.slice(0, 4)}-${row.date.slice(4, 6)}-${row.date.slice(6, 8)}`,
       listed_date: null,
+      price_as_of: `${row.date.slice(0, 4)}-${row.date.slice(4, 6)}-${row.date.slice(6, 8)}`,
       days_on_market: null,
-      details: { grade: Number(row.grade), condition: Number(row.condition), view: Number(row.view), waterfront: row.waterfront === "1", parcel_id: row.id },
+      details: { city_from_zip: true, grade: Number(row.grade), condition: Number(row.condition), view: Number(row.view), waterfront: row.waterfront === "1", parcel_id: row.id },
       area: {
         zip: row.zipcode,
         properties: kc.filter((r) => r.zipcode === row.zipcode).length,
@@ -67,8 +69,27 @@ describe("GET /property/{id}", () => {
       property_type: "co_op",
       status: "for_sale",
       bedrooms: Number(row.BEDS),
+      price_as_of: "2024-03-01",
       details: { broker: row.BROKERTITLE.replace(/^Brokered by\s*/, "").trim() },
     });
+  });
+
+  it("gives a New York listing the county its file names, in whichever column the file put it", async () => {
+    const countyOf = (r: Record<string, string>) =>
+      [r.ADMINISTRATIVE_AREA_LEVEL_2, r.LOCALITY, r.SUBLOCALITY].find((v) => /^(New York|Kings|Queens|Bronx|Richmond) County$/.test(v)) ?? null;
+    const brooklyn = ny.find((r) => r.ADMINISTRATIVE_AREA_LEVEL_2 === "New York" && r.LOCALITY === "Kings County")!;
+    const { body: found } = await get(`/search?market=new-york&min_price=${brooklyn.PRICE}&max_price=${brooklyn.PRICE}&limit=100`);
+    const match = found.data.properties.find((p: { address: string }) => p.address === brooklyn.ADDRESS);
+    expect(match.county).toBe("Kings County");
+    // Every listing of a page of Brooklyn's and Queens's ZIP codes: the county of its row in the file, or null when none is named.
+    for (const zip of ["11235", "11375"]) {
+      const { body } = await get(`/search?market=new-york&zip=${zip}&limit=100`);
+      expect(body.data.properties.length).toBeGreaterThan(20);
+      for (const p of body.data.properties as { address: string; price: number; county: string | null }[]) {
+        const rows = ny.filter((r) => r.ADDRESS === p.address && Number(r.PRICE) === p.price);
+        expect(rows.map(countyOf)).toContain(p.county);
+      }
+    }
   });
 
   it("is a 404 for an unknown id and a 400 for a malformed one", async () => {

@@ -23,6 +23,19 @@ describe("GET /search by place", () => {
     expect(body.data.properties[0]).toMatchObject({ city: "Elk Grove", state: "CA", market: "sacramento", status: "sold", price_kind: "sale", currency: "USD" });
   });
 
+  it("finds King County sales by city, named after their ZIP code since the file has no city", async () => {
+    // USPS gives every ZIP code 981xx the mailing city Seattle; King County's other ZIP codes are other cities.
+    const expected = kc.filter((r) => r.zipcode.startsWith("981") && Number(r.bedrooms) >= 3 && Number(r.price) <= 600000);
+    const { status, body } = await get("/search?city=Seattle&bedrooms=3&max_price=600000&limit=100&facets=true");
+    expect(status).toBe(200);
+    expect(expected.length).toBeGreaterThan(100);
+    expect(body.data.total_results).toBe(expected.length);
+    expect(body.data.facets.market).toEqual([{ value: "king-county", count: expected.length }]);
+    for (const p of body.data.properties) expect(p).toMatchObject({ city: "Seattle", county: "King County", state: "WA", details: { city_from_zip: true } });
+    const bellevue = await get("/search?city=bellevue&limit=1");
+    expect(bellevue.body.data.total_results).toBe(kc.filter((r) => ["98004", "98005", "98006", "98007", "98008"].includes(r.zipcode)).length);
+  });
+
   it("filters a zip with price bounds inclusive at both edges", async () => {
     const inZip = sac.filter((r) => r.zip === "95823").map((r) => Number(r.price)).sort((a, b) => a - b);
     const [low, high] = [inZip[2], inZip[inZip.length - 3]];

@@ -26,7 +26,12 @@ const SearchInformation = Type.Object({
   total_results: Type.Integer({ description: "results matching the query, all pages together" }),
   time_taken_ms: Type.Number({ description: "time spent searching, in milliseconds" }),
   query_displayed: Type.String(),
-  showing_results_for: Type.Union([Type.String(), Type.Null()], { description: "the query as searched, when a misspelt word of q was corrected" }),
+  showing_results_for: Type.Union([Type.String(), Type.Null()], {
+    description: "the query as searched, when a word of q that no indexed document holds was replaced by the closest word of the index (a query whose words all exist is searched as written)",
+  }),
+  spelling_fix: Type.Union([Type.String(), Type.Null()], {
+    description: "\"Did you mean\": q with a rare word (in at most 3 documents) replaced by a much more frequent look-alike; suggested, not searched",
+  }),
 });
 
 const Pagination = Type.Object({

@@ -71,4 +71,12 @@ describe("queries, snippets and related searches", () => {
     expect(relatedQueries("moka pot", texts)).toEqual(["moka pot stove", "moka pot induction stove", "moka pot crema"]);
     expect(relatedQueries("moka pot", ["only one text about moka pot crema"])).toEqual([]);
   });
+  it("suggests only phrases that come with every word of the query, or none", () => {
+    // Results matched by one word of the query (any-word search) say nothing of what goes with the query.
+    const beers = ["The height of a beer head", "Beer head height and glass shape", "Why beer foam height varies"];
+    expect(relatedQueries("eiffel tower height", beers)).toEqual([]);
+    const texts = [...beers, "Eiffel tower height in metres", "The Eiffel tower height grew in metres with its antenna"];
+    expect(relatedQueries("eiffel tower height", texts)).toEqual(["eiffel tower height metres"]);
+    expect(relatedQueries("beer -lager", ["Beer foam and head", "Beer foam, lager aside"])).toEqual(["beer foam"]);
+  });
 });

@@ -48,6 +48,28 @@ describe("GET /trending", () => {
     const before = yesterday.indexOf(first.video.id);
     expect(first.previous_rank).toBe(before === -1 ? null : before + 1);
     expect(first.rank_change).toBe(before === -1 ? null : before + 1 - 1);
+    // The day's counts are the file's row of that day, dislikes included.
+    const row = us.filter((r) => r.video_id === first.video.id && r.day === newest).sort((a, b) => b.views - a.views)[0];
+    expect(first.day_metrics).toEqual({ as_of: newest, views: row.views, likes: row.likes, dislikes: row.dislikes, comments: row.comments });
+  });
+
+  it("gives a video's day the same counts in day_metrics as in its metrics when that day is its latest", async () => {
+    const { body } = await get("/trending?country=us&limit=100");
+    const same = (body.data.videos as { video: { metrics: Record<string, unknown> }; day_metrics: Record<string, unknown> }[]).filter(
+      (v) => v.video.metrics.as_of === v.day_metrics.as_of && v.video.metrics.views === v.day_metrics.views,
+    );
+    expect(same.length).toBeGreaterThan(0);
+    for (const v of same) expect(v.day_metrics.dislikes).toBe(v.video.metrics.dislikes);
+  });
+
+  it("refuses a category id no video of the data has", async () => {
+    const { status, body } = await get("/trending?country=us&category=999");
+    expect(status).toBe(400);
+    expect(body.error.details[0]).toMatchObject({ field: "category", issue: expect.stringContaining("999") });
+    expect((await get("/search?q=music&category=999")).status).toBe(400);
+    const music = us.find((r) => r.category_id === 10)!;
+    expect((await get("/trending?country=us&category=10")).status).toBe(200);
+    expect(music).toBeDefined();
   });
 
   it("takes a day in the data and pages to its end", async () => {

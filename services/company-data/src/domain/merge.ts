@@ -18,6 +18,7 @@
 import { domainOfWebsite } from "./domains.js";
 import { cikId } from "./ids.js";
 import { nameKey, slugOf, tickerKey } from "./names.js";
+import { isoCountry } from "./countries.js";
 
 export type SourceName = "sec-tickers" | "sec-edgar" | "edgar-submissions" | "edgar-daily-index" | "fortune-1000" | "dbpedia-abstracts" | "pdl-sample";
 
@@ -99,8 +100,16 @@ export interface SourceRecords {
   pdl: PdlRecord[];
 }
 
-/** The Fortune 1000 list year, and the day its market capitalizations were taken (SOURCE.md). */
-export const FORTUNE_YEAR = 2021;
+/**
+ * The Fortune list the file holds, and the fiscal year its figures measure. The file is named and described as the
+ * 2021 list (Kaggle "Fortune 500 data 2021", SOURCE.md), but its revenues, profits and employee counts are those of
+ * Fortune's 2020 list, whose figures are for fiscal years ended on or before 2020-01-31, fiscal 2019 in Fortune's
+ * naming: Microsoft 125,843 (fiscal year ended June 2019), Apple 260,174 (September 2019), Walmart 523,964 (January
+ * 2020). The 2021 list has Microsoft at 143,015 and Walmart at 559,151. Corrected here; only the market caps are of
+ * 2021 (taken on 2021-01-20).
+ */
+export const FORTUNE_LIST_YEAR = 2020;
+export const FORTUNE_FISCAL_YEAR = 2019;
 export const FORTUNE_MARKET_CAP_DATE = "2021-01-20";
 
 export interface Profile {
@@ -190,7 +199,7 @@ function linkedinProfile(url: string | null): { handle: string; url: string } | 
 function pdlAddress(record: PdlRecord): Address | null {
   if (!record.locality) return null;
   const parts = record.locality.split(",").map((p) => p.trim());
-  return { street: null, city: parts[0] || null, state: parts.length > 2 ? parts[1] : null, postal_code: null, country: record.country ?? parts.at(-1) ?? null };
+  return { street: null, city: parts[0] || null, state: parts.length > 2 ? parts[1] : null, postal_code: null, country: isoCountry(record.country ?? parts.at(-1) ?? null) };
 }
 
 export function mergeCompanies(records: SourceRecords): Profile[] {
@@ -361,12 +370,12 @@ function toProfile(draft: Draft): Profile {
 
   const employees =
     fortune?.employees !== null && fortune?.employees !== undefined
-      ? from("employees", { count: fortune.employees, year: FORTUNE_YEAR, basis: "reported in the Fortune 1000 list" }, "fortune-1000")
+      ? from("employees", { count: fortune.employees, year: FORTUNE_FISCAL_YEAR, basis: "reported in the Fortune 1000 list" }, "fortune-1000")
       : pdl?.current_employee_estimate !== null && pdl?.current_employee_estimate !== undefined
         ? from("employees", { count: pdl.current_employee_estimate, year: null, basis: "People Data Labs current employee estimate" }, "pdl-sample")
         : null;
   const revenueUsd = parseMillions(fortune?.revenue_musd ?? null);
-  const revenue = revenueUsd === null ? null : from("revenue", { usd: revenueUsd, year: FORTUNE_YEAR }, "fortune-1000");
+  const revenue = revenueUsd === null ? null : from("revenue", { usd: revenueUsd, year: FORTUNE_FISCAL_YEAR }, "fortune-1000");
   const marketCapUsd = parseMillions(fortune?.market_cap_musd ?? null);
   const marketCap = marketCapUsd === null ? null : from("market_cap", { usd: marketCapUsd, as_of: FORTUNE_MARKET_CAP_DATE }, "fortune-1000");
 
@@ -409,7 +418,7 @@ function toProfile(draft: Draft): Profile {
     domains,
     social_profiles: { linkedin },
     description: from("description", dbpedia?.abstract ?? null, "dbpedia-abstracts"),
-    fortune_1000: fortune ? from("fortune_1000", { rank: fortune.rank, year: FORTUNE_YEAR }, "fortune-1000") : null,
+    fortune_1000: fortune ? from("fortune_1000", { rank: fortune.rank, year: FORTUNE_LIST_YEAR }, "fortune-1000") : null,
     sec: submission
       ? from(
           "sec",

@@ -57,6 +57,21 @@ export function canonicalUrl(raw: string): string | null {
   return url.pathname === "/" && !url.search ? text.slice(0, -1) : text;
 }
 
+/**
+ * The link as the source published it, served unchanged (`http://www.livemint.com/...` stays so): only the escaped
+ * `\?` of the UCI file, an artefact of its export, is read as the `?` it stands for. Null when it is not an http(s)
+ * URL. The canonical form (canonicalUrl) is only the article's identity: its id and the key that merges duplicates.
+ */
+export function sourceUrl(raw: string): string | null {
+  const text = raw.trim().replace(/\\\?/g, "?");
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:" ? text : null;
+  } catch {
+    return null;
+  }
+}
+
 function digest(text: string): string {
   return createHash("sha256").update(text).digest("hex").slice(0, 20);
 }

@@ -26,6 +26,7 @@ import {
   UCI_CATEGORIES,
   articleId,
   canonicalUrl,
+  sourceUrl,
   cleanText,
   countryOfHost,
   domainOf,
@@ -79,14 +80,22 @@ function required(value: string | null, field: string): string {
   return value;
 }
 
-function article(publisher: Publisher, line: number, fields: Omit<Article, "source_id" | "source_name" | "language" | "text_config" | "image_url" | "domain" | "country" | "revision"> & { country?: string | null }): ArticleRow {
+function article(
+  publisher: Publisher,
+  line: number,
+  { canonical, ...fields }: Omit<Article, "source_id" | "source_name" | "language" | "text_config" | "image_url" | "domain" | "country" | "revision"> & {
+    country?: string | null;
+    /** The canonical URL: the article's identity and domain (its `url` is the source's own). */
+    canonical: string | null;
+  },
+): ArticleRow {
   return {
     publisher,
     article: {
       ...fields,
       source_id: publisher.id,
       source_name: publisher.name,
-      domain: domainOf(fields.url),
+      domain: domainOf(canonical),
       image_url: null,
       country: fields.country === undefined ? publisher.country : fields.country,
       language: "en",
@@ -103,17 +112,18 @@ export function huffPostSource(): IngestionSource<HuffPostRecord, ArticleRow> {
     attribution: HUFFPOST_ATTRIBUTION,
     read: readHuffPost,
     toRows(record, _context, line) {
-      const url = required(canonicalUrl(record.link ?? ""), "link");
+      const canonical = required(canonicalUrl(record.link ?? ""), "link");
       const title = required(cleanText(record.headline), "headline");
       const { day, date: publishedAt } = huffPostDay(record);
       return [
         article(HUFFPOST, line, {
-          id: articleId(url, "huffpost", day, title),
+          id: articleId(canonical, "huffpost", day, title),
+          canonical,
           dataset: "huffpost",
           author: cleanText(record.authors),
           title,
           description: cleanText(record.short_description),
-          url,
+          url: sourceUrl(record.link ?? ""),
           published_at: publishedAt,
           category: normalizeCategory(record.category),
           story_id: null,
@@ -131,7 +141,7 @@ export function uciSource(): IngestionSource<Record<string, string>, ArticleRow>
     attribution: UCI_NEWS_ATTRIBUTION,
     read: readUciNews,
     toRows(record, _context, line) {
-      const url = required(canonicalUrl(record.URL ?? ""), "URL");
+      const canonical = required(canonicalUrl(record.URL ?? ""), "URL");
       const title = required(cleanText(record.TITLE), "TITLE");
       const name = required(cleanText(record.PUBLISHER), "PUBLISHER");
       const publishedAt = uciPublishedAt(record);
@@ -146,12 +156,13 @@ export function uciSource(): IngestionSource<Record<string, string>, ArticleRow>
       };
       return [
         article(publisher, line, {
-          id: articleId(url, "uci", publishedAt.toISOString().slice(0, 10), title),
+          id: articleId(canonical, "uci", publishedAt.toISOString().slice(0, 10), title),
+          canonical,
           dataset: "uci-news-aggregator",
           author: null,
           title,
           description: null,
-          url,
+          url: sourceUrl(record.URL ?? ""),
           published_at: publishedAt,
           category: UCI_CATEGORIES[record.CATEGORY ?? ""] ?? null,
           country: countryOfHost(host),
@@ -183,6 +194,7 @@ function headlineOnlySource(options: {
       return [
         article(options.publisher, line, {
           id: articleId(null, options.name, day, title),
+          canonical: null,
           dataset: options.name,
           author: null,
           title,

@@ -6,7 +6,7 @@
 import { MalformedRow, textSearchConfig, type IngestionSource } from "@apiplat/catalogue";
 import type { OutboundClient } from "@apiplat/outbound-guard";
 import type { Queryable } from "@apiplat/storage";
-import { articleId, canonicalUrl, domainOf, sourceId, type Publisher } from "../domain/articles.js";
+import { articleId, canonicalUrl, domainOf, sourceId, sourceUrl, type Publisher } from "../domain/articles.js";
 import { parseFeed, type FeedItem } from "../domain/feeds.js";
 import { refreshDerived, upsertArticles, type ArticleRow } from "./datasets.js";
 
@@ -101,8 +101,10 @@ export function feedSource(options: { feeds: readonly FeedConfig[]; outbound: Ou
       }
     },
     toRows({ feed, item }, context) {
-      const url = item.link ? canonicalUrl(new URL(item.link, feed.url).toString()) : null;
-      if (!url) throw new MalformedRow(`an item of ${feed.url} has no http(s) link`);
+      const link = item.link ? new URL(item.link, feed.url).toString() : null;
+      const canonical = link ? canonicalUrl(link) : null;
+      const url = link ? sourceUrl(link) : null;
+      if (!canonical || !url) throw new MalformedRow(`an item of ${feed.url} has no http(s) link`);
       if (!item.title) throw new MalformedRow(`the item ${url} has no title`);
       const publisher = publisherOf(feed);
       const publishedAt = item.published_at ?? context.now();
@@ -110,7 +112,7 @@ export function feedSource(options: { feeds: readonly FeedConfig[]; outbound: Ou
         {
           publisher,
           article: {
-            id: articleId(url, "rss", publishedAt.toISOString().slice(0, 10), item.title),
+            id: articleId(canonical, "rss", publishedAt.toISOString().slice(0, 10), item.title),
             dataset: "rss-feeds",
             source_id: publisher.id,
             source_name: publisher.name,
@@ -118,7 +120,7 @@ export function feedSource(options: { feeds: readonly FeedConfig[]; outbound: Ou
             title: item.title,
             description: item.description,
             url,
-            domain: domainOf(url),
+            domain: domainOf(canonical),
             image_url: item.image_url,
             published_at: publishedAt,
             category: feed.category,

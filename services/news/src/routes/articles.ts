@@ -5,7 +5,12 @@ import type { Queryable } from "@apiplat/storage";
 import * as S from "../schemas.js";
 import { searchArticlesByText, type ArticleCatalogue } from "../store/article-catalogue.js";
 import type { ArticleFacets } from "../domain/article-search.js";
-import { articleFacets, searchArticles, type ArticleFilters, type ArticleRecord, type ArticleSort } from "../store/articles.js";
+import { articleFacets, newestPublishedOf, searchArticles, type ArticleFilters, type ArticleRecord, type ArticleSort } from "../store/articles.js";
+import { refuseUnknown } from "./known-values.js";
+
+/** Top headlines: the articles of the last HEADLINES_WINDOW_HOURS up to the newest one in scope, at most MAX_HEADLINES. */
+export const HEADLINES_WINDOW_HOURS = 24;
+export const MAX_HEADLINES = 100;
 
 export interface ArticleRoutesOptions {
   db: Queryable;
@@ -65,6 +70,8 @@ export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = as
       const query = request.query;
       if (query.topic !== undefined && query.category !== undefined) throw errors.validation("topic", "give topic or category, not both (they are the same filter)");
       const page = pageOf(query);
+      await refuseUnknown(db, "country", "country", query.country);
+      await refuseUnknown(db, "sources", "source", query.sources);
       const text = await textOf(catalogue, query.q, query.language);
       const filters: ArticleFilters = {
         text,
@@ -92,9 +99,9 @@ export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = as
     {
       schema: {
         summary: "Top headlines",
-        description: "The newest articles for a country and/or a category, or for sources; newest first.",
+        description: `Headlines for a country and/or a category, or for sources: the articles of the ${HEADLINES_WINDOW_HOURS} hours up to the newest one in scope (the catalogue is historical: its "now" is its newest article), newest first, at most ${MAX_HEADLINES}. Use /search for everything.`,
         querystring: S.TopHeadlinesQuery,
-        response: { 200: successSchema(S.ArticlePage) },
+        response: { 200: successSchema(S.HeadlinesPage) },
       },
     },
     async (request) => {
@@ -103,10 +110,20 @@ export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = as
         throw errors.validation("sources", "cannot be mixed with country or category (as in NewsAPI)");
       }
       const page = pageOf(query);
+      await refuseUnknown(db, "country", "country", query.country);
+      await refuseUnknown(db, "sources", "source", query.sources);
       const text = await textOf(catalogue, query.q, undefined);
-      const filters: ArticleFilters = { text, categories: query.category, countries: query.country, sources: query.sources };
-      const { total, articles } = await findArticles(db, catalogue, filters, "published_at", page, false);
-      return ok({ ...pageInfo(page, total), corrected_query: text?.query.corrected ?? null, articles: articles.map(articleView) });
+      const scope: ArticleFilters = { categories: query.category, countries: query.country, sources: query.sources };
+      const end = await newestPublishedOf(db, scope);
+      const window = end && { from: new Date(end.getTime() - HEADLINES_WINDOW_HOURS * 3_600_000 + 1), to: new Date(end.getTime() + 1) };
+      const selection = { window_start: window ? window.from.toISOString() : null, window_end: end ? end.toISOString() : null, max_results: MAX_HEADLINES };
+      if (!window || page.offset >= MAX_HEADLINES) {
+        return ok({ ...pageInfo(page, 0), corrected_query: text?.query.corrected ?? null, selection, articles: [] });
+      }
+      const bounded = { ...page, limit: Math.min(page.limit, MAX_HEADLINES - page.offset) };
+      const { total, articles } = await findArticles(db, catalogue, { ...scope, text, range: window }, "published_at", bounded, false);
+      const shown = Math.min(total, MAX_HEADLINES);
+      return ok({ ...pageInfo(page, shown), corrected_query: text?.query.corrected ?? null, selection, articles: articles.map(articleView) });
     },
   );
 };

@@ -4,6 +4,7 @@ import type { Queryable } from "@apiplat/storage";
 import { MIN_TOPIC_HEADLINES, scoreTerms, surfaceForm } from "../domain/trending.js";
 import * as S from "../schemas.js";
 import { headlinesWith, newestPublished, termCounts, windowTotals } from "../store/trending.js";
+import { refuseUnknown } from "./known-values.js";
 
 export interface TrendingRoutesOptions {
   db: Queryable;
@@ -26,10 +27,12 @@ export const trendingRoutes: FastifyPluginAsyncTypebox<TrendingRoutesOptions> = 
     },
     async (request) => {
       const { window = "24h", country, category, limit = 10 } = request.query;
+      await refuseUnknown(db, "country", "country", country);
+      await refuseUnknown(db, "category", "category", category);
       const scope = { country, category };
       const end = await newestPublished(db, scope);
       if (!end) {
-        return ok({ window, window_start: new Date(0).toISOString(), window_end: new Date(0).toISOString(), headlines_in_window: 0, headlines_in_previous_window: 0, topics: [] });
+        return ok({ window, window_start: null, window_end: null, headlines_in_window: 0, headlines_in_previous_window: 0, topics: [] });
       }
       const length = S.WINDOWS[window as keyof typeof S.WINDOWS] * DAY_MS;
       const middle = new Date(end.getTime() - length);

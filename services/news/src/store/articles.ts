@@ -47,6 +47,31 @@ function buildFilter(filters: ArticleFilters): { filter: SqlFilter; rank: string
   return { filter, rank };
 }
 
+/** The newest publication time among the articles the filters keep (text aside): top headlines' window ends there. */
+export async function newestPublishedOf(db: Queryable, filters: Omit<ArticleFilters, "text">): Promise<Date | null> {
+  const { filter } = buildFilter(filters);
+  const { rows } = await db.query<{ newest: Date | null }>(`SELECT max(published_at) AS newest FROM articles ${filter.sql}`, filter.params);
+  return rows[0].newest;
+}
+
+/**
+ * Which of the given values of a filter no article has (for a 400 naming them, as NewsAPI does), and, only then,
+ * the values articles do have: countries and categories of articles, ids of sources with articles.
+ */
+export async function unknownValues(db: Queryable, field: "country" | "category" | "source", values: readonly string[]): Promise<{ unknown: string[]; known: string[] }> {
+  const column = field === "source" ? "source_id" : field;
+  const { rows } = await db.query<{ value: string }>(
+    `SELECT value FROM unnest($1::text[]) AS wanted(value) WHERE NOT EXISTS (SELECT 1 FROM articles WHERE ${column} = wanted.value)`,
+    [values],
+  );
+  if (rows.length === 0) return { unknown: [], known: [] };
+  const known =
+    field === "source"
+      ? await db.query<{ value: string }>("SELECT id AS value FROM news_sources WHERE article_count > 0 ORDER BY article_count DESC, id LIMIT 20")
+      : await db.query<{ value: string }>(`SELECT DISTINCT ${column} AS value FROM articles WHERE ${column} IS NOT NULL ORDER BY 1`);
+  return { unknown: rows.map((row) => row.value), known: known.rows.map((row) => row.value) };
+}
+
 function orderBy(sort: ArticleSort, rank: string | null): string {
   if (sort === "relevancy" && rank) return `${rank} DESC, published_at DESC, id`;
   if (sort === "popularity") return "popularity DESC NULLS LAST, published_at DESC, id";

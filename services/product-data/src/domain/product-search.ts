@@ -76,7 +76,7 @@ function ascNullsLast(a: number | null, b: number | null): number {
 const byAsin = (a: Ranked, b: Ranked) => byteOrder(a.row.asin, b.row.asin);
 const mostRated = (a: Ranked, b: Ranked) => descNullsLast(a.row.ratings_count, b.row.ratings_count) || byAsin(a, b);
 
-const ORDERS: Record<ProductSort, (a: Ranked, b: Ranked) => number> = {
+const SORT_KEYS: Record<ProductSort, (a: Ranked, b: Ranked) => number> = {
   relevance: (a, b) => b.rank - a.rank || mostRated(a, b),
   price_asc: (a, b) => ascNullsLast(a.row.price, b.row.price) || byAsin(a, b),
   price_desc: (a, b) => descNullsLast(a.row.price, b.row.price) || byAsin(a, b),
@@ -85,6 +85,13 @@ const ORDERS: Record<ProductSort, (a: Ranked, b: Ranked) => number> = {
   best_sellers: (a, b) =>
     descNullsLast(a.row.is_best_seller, b.row.is_best_seller) || descNullsLast(a.row.bought_last_month, b.row.bought_last_month) || mostRated(a, b),
 };
+
+/** The SQL's `title IS NULL` first: products the source names nothing come after every titled one, in each sort. */
+const titledFirst = (a: Ranked, b: Ranked) => Number(a.row.title === null) - Number(b.row.title === null);
+
+const ORDERS = Object.fromEntries(
+  Object.entries(SORT_KEYS).map(([sort, keys]) => [sort, (a: Ranked, b: Ranked) => titledFirst(a, b) || keys(a, b)]),
+) as Record<ProductSort, (a: Ranked, b: Ranked) => number>;
 
 /**
  * A search over `rows`: `matches` the text search's matches and ranks, or null for a listing (every row, rank 0 as

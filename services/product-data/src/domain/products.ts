@@ -26,6 +26,12 @@ export function isLocale(text: string): text is Locale {
 /** A record that cannot become a row, with the reason reported by the ingestion. */
 export class InvalidRecord extends Error {}
 
+/**
+ * How old the amazon.ca listings are: the file is a sample of Kaggle's "Amazon Canada Products 2023", which records
+ * no day, so the year alone (an ISO 8601 date of year precision).
+ */
+export const AMAZON_CA_AS_OF = "2023";
+
 export type ProductRow = {
   asin: string;
   locale: Locale;
@@ -44,6 +50,8 @@ export type ProductRow = {
   category_name: string | null;
   is_best_seller: boolean | null;
   bought_last_month: number | null;
+  /** The date the price and rating are as of (see AMAZON_CA_AS_OF; a reviews-only product's newest review). */
+  data_as_of: string | null;
   revision: number;
 };
 
@@ -145,6 +153,7 @@ export function amazonCaProduct(record: Record<string, string>, line: number): P
     category_name: category.name,
     is_best_seller: bestSeller === "True",
     bought_last_month: count(record, "boughtInLastMonth"),
+    data_as_of: AMAZON_CA_AS_OF,
     revision: line,
   };
 }

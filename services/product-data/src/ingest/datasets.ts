@@ -11,7 +11,7 @@ import { refreshReviewAggregates } from "../store/reviews.js";
 
 const PRODUCT_COLUMNS = [
   "asin", "locale", "dataset", "title", "brand", "image_url", "product_url", "currency", "price", "list_price", "rating",
-  "ratings_count", "rating_basis", "category_id", "category_name", "is_best_seller", "bought_last_month", "revision",
+  "ratings_count", "rating_basis", "category_id", "category_name", "is_best_seller", "bought_last_month", "data_as_of", "revision",
 ] as const;
 const REVIEW_COLUMNS = [
   "id", "asin", "locale", "dataset", "rating", "title", "body", "author", "author_id", "reviewed_on", "helpful_votes",

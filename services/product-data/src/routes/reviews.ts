@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { pageInfo, pageOf, prepareTextQuery, splitList } from "@apiplat/catalogue";
 import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
-import { averageRating, normalizeAsin, ratingBreakdown } from "../domain/products.js";
+import { normalizeAsin, ratingBreakdown } from "../domain/products.js";
 import * as S from "../schemas.js";
 import { findProduct } from "../store/products.js";
 import { ratingCounts, searchReviews } from "../store/reviews.js";
@@ -30,7 +30,8 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = asyn
       const query = request.query;
       if (query.q !== undefined && query.q.trim() === "") throw errors.validation("q", "must contain at least one word");
       const page = pageOf({ ...query, asin });
-      if (!(await findProduct(db, asin))) throw errors.notFound(`No product has the ASIN ${asin} in the catalogue; ASINs come from /search.`);
+      const product = await findProduct(db, asin);
+      if (!product) throw errors.notFound(`No product has the ASIN ${asin} in the catalogue; ASINs come from /search.`);
       const text = query.q === undefined ? undefined : await prepareTextQuery(db, query.q);
       const ratings = query.rating === undefined ? undefined : [...new Set(splitList(query.rating).map(Number))];
       const { total, reviews } = await searchReviews(db, asin, { ratings, verifiedOnly: query.verified_only, text }, query.sort ?? "recent", page);
@@ -40,11 +41,14 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = asyn
         asin,
         ...pageInfo(page, total),
         corrected_query: text?.corrected ?? null,
+        // One rating per product, the one /product gives; the counts and breakdown are of the reviews the dataset holds.
         summary: {
+          average_rating: product.rating,
+          ratings_count: product.ratings_count,
+          rating_basis: product.rating_basis,
           review_count: ratedCount + unrated,
           rated_count: ratedCount,
-          average_rating: averageRating(rated),
-          rating_breakdown: ratingBreakdown(rated),
+          rating_breakdown: ratedCount > 0 ? ratingBreakdown(rated) : null,
         },
         reviews: reviews.map(reviewView),
       });

@@ -27,6 +27,7 @@ export function productView(row: ProductRecord): S.Product {
     is_best_seller: row.is_best_seller,
     bought_last_month: row.bought_last_month,
     review_count: row.review_count,
+    data_as_of: row.data_as_of,
     dataset: row.dataset,
   };
 }

@@ -43,6 +43,7 @@ function heldRecord(row: ProductRecord, share: (text: string | null) => string |
     is_best_seller: row.is_best_seller,
     bought_last_month: row.bought_last_month,
     review_count: row.review_count,
+    data_as_of: share(row.data_as_of),
   };
 }
 

@@ -21,6 +21,7 @@ export interface ProductRecord {
   is_best_seller: boolean | null;
   bought_last_month: number | null;
   review_count: number;
+  data_as_of: string | null;
 }
 
 export interface ProductFilters {
@@ -38,7 +39,7 @@ export type ProductSort = (typeof PRODUCT_SORTS)[number];
 
 export const PRODUCT_COLUMNS = `asin, locale, dataset, title, brand, image_url, product_url, currency, price::float8 AS price,
   list_price::float8 AS list_price, rating::float8 AS rating, ratings_count, rating_basis, category_id, category_name,
-  is_best_seller, bought_last_month, review_count`;
+  is_best_seller, bought_last_month, review_count, data_as_of`;
 
 function buildFilter(filters: ProductFilters): { filter: SqlFilter; rank: string | null } {
   const filter = new SqlFilter();
@@ -53,8 +54,15 @@ function buildFilter(filters: ProductFilters): { filter: SqlFilter; rank: string
   return { filter, rank };
 }
 
-/** Every order ends with the ASIN, so pages never overlap; products without the sorted value come last. */
+/**
+ * Every order puts the products with a title first (a record the source names nothing is never ranked above one it
+ * names) and ends with the ASIN, so pages never overlap; products without the sorted value come last.
+ */
 function orderBy(sort: ProductSort, rank: string | null): string {
+  return `title IS NULL, ${sortKeys(sort, rank)}`;
+}
+
+function sortKeys(sort: ProductSort, rank: string | null): string {
   switch (sort) {
     case "relevance":
       return `${rank ?? "0"} DESC, ratings_count DESC NULLS LAST, asin`;

@@ -84,7 +84,7 @@ export async function ratingCounts(db: Queryable, asin: string): Promise<{ rated
 /**
  * After a load: products known only from reviews are created (locale and dataset of their reviews, nothing else),
  * and every reviewed product gets its review count and titles (searched as part of the product); a product whose
- * rating comes from the reviews (no marketplace rating in the data) gets their mean and count.
+ * rating comes from the reviews (no marketplace rating in the data) gets their mean and count, as of its newest review.
  */
 export async function refreshReviewAggregates(db: Database): Promise<void> {
   await db.transaction(async (tx) => {
@@ -96,18 +96,21 @@ export async function refreshReviewAggregates(db: Database): Promise<void> {
     await tx.query(
       `WITH aggregate AS (
          SELECT asin, count(*)::int AS review_count, count(rating)::int AS rated, round(avg(rating), 2) AS average,
-           string_agg(title, ' ' ORDER BY revision) AS titles
+           string_agg(title, ' ' ORDER BY revision) AS titles, to_char(max(reviewed_on), 'YYYY-MM-DD') AS newest
          FROM reviews GROUP BY asin
        ), wanted AS (
          SELECT p.asin, a.review_count, a.titles,
            CASE WHEN p.rating_basis = 'reviews' THEN a.average ELSE p.rating END AS rating,
-           CASE WHEN p.rating_basis = 'reviews' THEN a.rated ELSE p.ratings_count END AS ratings_count
+           CASE WHEN p.rating_basis = 'reviews' THEN a.rated ELSE p.ratings_count END AS ratings_count,
+           CASE WHEN p.rating_basis = 'reviews' THEN a.newest ELSE p.data_as_of END AS data_as_of
          FROM products p JOIN aggregate a USING (asin)
        )
-       UPDATE products p SET review_count = w.review_count, review_titles = w.titles, rating = w.rating, ratings_count = w.ratings_count
+       UPDATE products p SET review_count = w.review_count, review_titles = w.titles, rating = w.rating, ratings_count = w.ratings_count,
+         data_as_of = w.data_as_of
        FROM wanted w
        WHERE p.asin = w.asin
-         AND (p.review_count, p.review_titles, p.rating, p.ratings_count) IS DISTINCT FROM (w.review_count, w.titles, w.rating, w.ratings_count)`,
+         AND (p.review_count, p.review_titles, p.rating, p.ratings_count, p.data_as_of)
+           IS DISTINCT FROM (w.review_count, w.titles, w.rating, w.ratings_count, w.data_as_of)`,
     );
   });
 }

@@ -97,8 +97,26 @@ export function typeId(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
 }
 
-/** King County (kc_house_data.csv): sales; no street address, city, type or listing status in the file. */
-export function kingCountyProperty(record: Record<string, string>, line: number): Property {
+/** The city of a ZIP code (the USPS mailing city), or null when the table does not know it. */
+export type CityOfZip = (zip: string) => string | null;
+
+/**
+ * The New York file carries no dates. Its listings were collected about 2023 and the file was published no later
+ * than 2024-03-01 (the earliest public copy found, github.com/44-566-Machine-Learning-S24/ml-s24-project-Goutamkurri):
+ * the date its asking prices are as of, at the latest.
+ */
+export const NEW_YORK_LISTINGS_AS_OF = "2024-03-01";
+
+/** The date an undated market's prices are as of (New York's listings); null for markets whose records are dated. */
+export function undatedAsOf(market: string): string | null {
+  return market === "new-york" ? NEW_YORK_LISTINGS_AS_OF : null;
+}
+
+/**
+ * King County (kc_house_data.csv): sales; no street address, city, type or listing status in the file. The city is
+ * the ZIP code's USPS mailing city (`cityOfZip`), since the file has none.
+ */
+export function kingCountyProperty(record: Record<string, string>, line: number, cityOfZip: CityOfZip = () => null): Property {
   const parcel = (record.id ?? "").replace(/"/g, "");
   const date = /^"?(\d{4})(\d{2})(\d{2})T/.exec(record.date ?? "");
   if (!/^\d+$/.test(parcel)) throw new InvalidRecord(`id "${record.id}" is not a parcel number`);
@@ -113,16 +131,19 @@ export function kingCountyProperty(record: Record<string, string>, line: number)
   const waterfront = numberOf(record.waterfront, "waterfront");
   if (waterfront !== null) details.waterfront = waterfront === 1;
   details.parcel_id = parcel;
+  const zip = (record.zipcode ?? "").replace(/"/g, "") || null;
+  const city = zip ? cityOfZip(zip) : null;
+  if (city) details.city_from_zip = true;
   return {
     id: `kc-${parcel}-${soldDate.replace(/-/g, "")}`,
     dataset: "king-county-sales",
     market: "king-county",
     address: null,
     address_key: null,
-    city: null,
+    city,
     county: "King County",
     state: "WA",
-    zip: (record.zipcode ?? "").replace(/"/g, "") || null,
+    zip,
     price: requiredNumber(record.price, "price"),
     price_kind: "sale",
     bedrooms: numberOf(record.bedrooms, "bedrooms"),
@@ -214,6 +235,19 @@ export function parseCityStateZip(text: string): { city: string | null; state: s
   return { city: m[1].trim(), state: m[2], zip: m[3] ?? null };
 }
 
+/**
+ * The county of a New York listing: the file's address components are shifted from row to row (a county such as
+ * "Kings County" stands in ADMINISTRATIVE_AREA_LEVEL_2, LOCALITY or SUBLOCALITY), so the first of them that names a
+ * county; null when none does (38 of 4,801 rows).
+ */
+export function newYorkCounty(record: Record<string, string>): string | null {
+  for (const column of ["ADMINISTRATIVE_AREA_LEVEL_2", "LOCALITY", "SUBLOCALITY"]) {
+    const value = (record[column] ?? "").trim();
+    if (/^[A-Z][A-Za-z .'-]* County$/.test(value)) return value;
+  }
+  return null;
+}
+
 /** New York (NY-House-Dataset.csv): for-sale listings (asking prices); no year built, lot size or listing date. */
 export function newYorkProperty(record: Record<string, string>, line: number): Property {
   const address = (record.ADDRESS ?? "").trim();
@@ -233,7 +267,7 @@ export function newYorkProperty(record: Record<string, string>, line: number): P
     address,
     address_key: addressKey(address),
     city: place.city,
-    county: null,
+    county: newYorkCounty(record),
     state: place.state ?? "NY",
     zip: place.zip,
     price,
@@ -252,4 +286,13 @@ export function newYorkProperty(record: Record<string, string>, line: number): P
     details,
     revision: line,
   };
+}
+
+/**
+ * What makes two records one property: King County's parcel number; elsewhere the normalized street address with
+ * its ZIP code (a unit number is part of the address). Null when a record has neither.
+ */
+export function propertyKey(record: { market: string; address_key: string | null; zip: string | null; parcel_id?: string | null }): string | null {
+  if (record.market === "king-county") return record.parcel_id ? `kc:${record.parcel_id}` : null;
+  return record.address_key ? `${record.market}:${record.address_key}|${record.zip ?? ""}` : null;
 }

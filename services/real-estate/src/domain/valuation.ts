@@ -8,9 +8,8 @@
  * price to the subject's attributes and date with the model's coefficients (price * exp(b . (x_subject - x_comp))),
  * and averages the adjusted log prices weighted by similarity. Location is carried by the comparables themselves.
  *
- * The interval is calibrated at ingestion: leave-one-out valuations of a seeded sample of the market's sales give
- * the 10th and 90th percentiles of ln(actual / estimate), so that about 80 % of sales fall inside
- * [estimate * e^q10, estimate * e^q90]. Everything here is pure: the caller brings the sales.
+ * The interval is calibrated at ingestion (calibration.ts). A subject's own records (its earlier sales, its listing)
+ * are never its comparables (subjectRecords). Everything here is pure: the caller brings the sales.
  */
 import { distanceKm } from "./geo.js";
 
@@ -37,6 +36,8 @@ export interface Sale {
   property_type: string | null;
   /** Sale date (YYYY-MM-DD), null for listings. */
   date: string | null;
+  /** The property the record is of (see propertyKey): several sales of one house share it. */
+  property_key: string | null;
 }
 
 export interface Subject {
@@ -118,7 +119,7 @@ export function leastSquares(rows: number[][], targets: number[]): number[] {
   return a.map((row, i) => (row[i] === 0 ? 0 : row[p] / row[i]));
 }
 
-function quantile(sorted: number[], q: number): number {
+export function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return 0;
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);
@@ -218,50 +219,6 @@ export function valueFromComparables(subject: Subject, candidates: Sale[], model
   };
 }
 
-/**
- * The sales of a market in cells of 0.01 degree, to find the sales nearest a point without measuring them all
- * (calibration runs a leave-one-out valuation per sampled sale; the service asks the database index instead).
- */
-export class SaleGrid {
-  private static readonly CELL = 0.01;
-  private readonly cells = new Map<string, Sale[]>();
-
-  constructor(sales: Sale[]) {
-    for (const sale of sales) {
-      const key = this.key(Math.floor(sale.latitude / SaleGrid.CELL), Math.floor(sale.longitude / SaleGrid.CELL));
-      const cell = this.cells.get(key);
-      if (cell) cell.push(sale);
-      else this.cells.set(key, [sale]);
-    }
-  }
-
-  private key(row: number, col: number): string {
-    return `${row}:${col}`;
-  }
-
-  /** The `count` sales nearest the point (rings of cells grow until they hold enough; one more ring settles the order). */
-  nearest(latitude: number, longitude: number, count: number, exclude: (sale: Sale) => boolean, maxRings = 60): Sale[] {
-    const row = Math.floor(latitude / SaleGrid.CELL);
-    const col = Math.floor(longitude / SaleGrid.CELL);
-    const found: Sale[] = [];
-    let enoughAt = -1;
-    for (let ring = 0; ring <= maxRings && (enoughAt < 0 || ring <= enoughAt + 1); ring++) {
-      for (let r = row - ring; r <= row + ring; r++) {
-        for (let c = col - ring; c <= col + ring; c++) {
-          if (Math.max(Math.abs(r - row), Math.abs(c - col)) !== ring) continue;
-          for (const sale of this.cells.get(this.key(r, c)) ?? []) if (!exclude(sale)) found.push(sale);
-        }
-      }
-      if (enoughAt < 0 && found.length >= count) enoughAt = ring;
-    }
-    return found
-      .map((sale) => ({ sale, d: distanceKm(latitude, longitude, sale.latitude, sale.longitude) }))
-      .sort((a, b) => a.d - b.d || a.sale.id.localeCompare(b.sale.id))
-      .slice(0, count)
-      .map((x) => x.sale);
-  }
-}
-
 /** A small seeded generator (mulberry32): calibration samples and the evaluation's split are reproducible. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
@@ -274,55 +231,75 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** A sale is never its own comparable, nor are the other records of the same address. */
-export function sameProperty(a: Pick<Sale, "id" | "address">, b: Pick<Sale, "id" | "address">): boolean {
-  return a.id === b.id || (a.address !== null && a.address === b.address);
+/** A record this close to the subject, with its living area and year built, is taken for the subject itself. */
+export const SAME_SPOT_KM = 0.025;
+/** Living areas within 2 % of each other are one (a remeasured house, a rounded figure). */
+const SAME_AREA = Math.log(1.02);
+
+/**
+ * Whether a record at `distance` km could be the subject itself: on the same spot (25 m: King County's coordinates
+ * are rounded to about 10 m), with the same living area (within 2 %) and the same year built where both sides know
+ * it (bedrooms are not compared: an owner may count a den the record does not). Such a record is never a comparable: it is the subject's own sale, or one that cannot be
+ * told apart from it without an address (the twin of a pair of townhouses, a flat of the same size in one building).
+ */
+export function looksLikeSubject(subject: Subject, record: Sale, distance: number): boolean {
+  if (distance > SAME_SPOT_KM || !record.living_sqft) return false;
+  if (Math.abs(Math.log(subject.living_sqft / record.living_sqft)) > SAME_AREA) return false;
+  if (subject.year_built != null && record.year_built != null && subject.year_built !== record.year_built) return false;
+  return true;
 }
 
-/** The interval from leave-one-out valuations of up to `sampleSize` sales chosen with a fixed seed. */
-export function calibrate(model: Omit<ValuationModel, "interval" | "spread_terciles">, allSales: Sale[], sampleSize = 1500, seed = 20141013): ValuationModel {
-  const draft: ValuationModel = {
-    ...model,
-    interval: { coverage: INTERVAL_COVERAGE, low_log: 0, high_log: 0, calibrated_on: 0, median_ape: 0, coverage_in_sample: 0 },
-    spread_terciles: [0, 0],
-  };
-  const sales = usableSales(allSales, model);
-  const random = seededRandom(seed);
-  const sample = [...sales];
-  for (let i = sample.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [sample[i], sample[j]] = [sample[j], sample[i]];
+export interface SubjectRecords {
+  /** The properties (see propertyKey) whose every record is the subject's. */
+  keys: Set<string>;
+  /** Records taken for the subject that have no property key. */
+  ids: Set<string>;
+  excludes(record: Sale): boolean;
+}
+
+/**
+ * The records that are the subject's and never its comparables: those of its own property (`propertyKey`: its
+ * parcel or address, when the subject was identified), those that look like it (`looksLikeSubject`, among `nearby`:
+ * the records within SAME_SPOT_KM) and every other record of their properties.
+ */
+export function subjectRecords(subject: Subject, propertyKey: string | null, nearby: readonly Sale[]): SubjectRecords {
+  const keys = new Set<string>(propertyKey ? [propertyKey] : []);
+  const ids = new Set<string>();
+  for (const record of nearby) {
+    if (!looksLikeSubject(subject, record, distanceKm(subject.latitude, subject.longitude, record.latitude, record.longitude))) continue;
+    if (record.property_key) keys.add(record.property_key);
+    else ids.add(record.id);
   }
-  const grid = new SaleGrid(sales);
-  const residuals: number[] = [];
-  const spreads: number[] = [];
-  const apes: number[] = [];
-  for (const sale of sample.slice(0, sampleSize)) {
-    const candidates = grid.nearest(sale.latitude, sale.longitude, CANDIDATES, (other) => sameProperty(sale, other));
-    const subject: Subject = { ...sale, living_sqft: sale.living_sqft!, date: sale.date };
-    const valuation = valueFromComparables(subject, candidates, draft);
-    if (!valuation) continue;
-    residuals.push(Math.log(sale.price) - valuation.log_value);
-    spreads.push(valuation.spread);
-    apes.push(Math.abs(Math.exp(valuation.log_value) - sale.price) / sale.price);
+  return { keys, ids, excludes: (record) => ids.has(record.id) || (record.property_key !== null && keys.has(record.property_key)) };
+}
+
+/** A price of `fromDate` moved to `toDate` with the market's time trend (unchanged in a market without one). */
+export function priceAt(price: number, fromDate: string | null, toDate: string, model: ValuationModel): number {
+  const i = model.features.indexOf("months");
+  if (i < 0 || !fromDate || !model.first_date) return price;
+  return price * Math.exp(model.coefficients[i + 1] * (months(toDate, model.first_date) - months(fromDate, model.first_date)));
+}
+
+/** How far beyond its first and newest sale a market's value may be dated (its trend is not extrapolated further). */
+export const DATE_MARGIN_DAYS = 31;
+
+/**
+ * The date a value is for: the one asked (within the market's sales and a month either side), else the market's
+ * newest sale; for a market without dates (New York's listings), the date its records are as of (`undatedAsOf`),
+ * and no other. An error names why a date cannot be used.
+ */
+export function valuationDate(model: Pick<ValuationModel, "first_date" | "newest_date">, requested: string | undefined, undatedAsOf: string | null): { date: string } | { error: string } {
+  if (!model.first_date || !model.newest_date) {
+    if (requested !== undefined) return { error: `cannot be chosen here: these records carry no dates (their prices are as of ${undatedAsOf ?? "an unknown date"})` };
+    return undatedAsOf ? { date: undatedAsOf } : { error: "cannot be stated: these records carry no dates" };
   }
-  const sortedResiduals = [...residuals].sort((a, b) => a - b);
-  const tail = (1 - INTERVAL_COVERAGE) / 2;
-  const low = quantile(sortedResiduals, tail);
-  const high = quantile(sortedResiduals, 1 - tail);
-  const sortedSpreads = [...spreads].sort((a, b) => a - b);
-  return {
-    ...draft,
-    interval: {
-      coverage: INTERVAL_COVERAGE,
-      low_log: low,
-      high_log: high,
-      calibrated_on: residuals.length,
-      median_ape: quantile([...apes].sort((a, b) => a - b), 0.5),
-      coverage_in_sample: residuals.length ? residuals.filter((r) => r >= low && r <= high).length / residuals.length : 0,
-    },
-    spread_terciles: [quantile(sortedSpreads, 1 / 3), quantile(sortedSpreads, 2 / 3)],
-  };
+  if (requested === undefined) return { date: model.newest_date };
+  const shift = (date: string, days: number) => new Date(Date.parse(date) + days * DAY_MS).toISOString().slice(0, 10);
+  const [earliest, latest] = [shift(model.first_date, -DATE_MARGIN_DAYS), shift(model.newest_date, DATE_MARGIN_DAYS)];
+  if (requested < earliest || requested > latest) {
+    return { error: `must be between ${earliest} and ${latest}: the market's sales run from ${model.first_date} to ${model.newest_date}, and values are not dated further than a month beyond them` };
+  }
+  return { date: requested };
 }
 
 export type Confidence = "high" | "medium" | "low";

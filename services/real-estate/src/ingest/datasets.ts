@@ -14,6 +14,7 @@ import {
   type Property,
 } from "../domain/properties.js";
 import { refitModel } from "../store/valuation.js";
+import { uspsCityOfZip } from "./zip-cities.js";
 
 type PropertyRow = Omit<Property, "details"> & { details: string };
 
@@ -72,7 +73,7 @@ export function datasetSources(now: () => Date = () => new Date()): IngestionSou
         licence: "CC0 1.0 (as stated on the Kaggle page; recalled, not re-checked offline)",
         copied_from: "github.com/YichaoW/info474a3 @ 0f3ad6cf710cbd4d01e31fd1f818ec089a5d6829",
       },
-      toProperty: kingCountyProperty,
+      toProperty: (record, line) => kingCountyProperty(record, line, uspsCityOfZip),
     }),
     propertySource({
       name: "sacramento-sales",

@@ -1,3 +1,4 @@
+import { undatedAsOf } from "../domain/properties.js";
 import type { PropertyRecord } from "../store/properties.js";
 import type * as S from "../schemas.js";
 
@@ -41,6 +42,7 @@ function viewOf(row: PropertyRecord): S.Property {
     status: row.status,
     sold_date: row.sold_date,
     listed_date: row.listed_date,
+    price_as_of: row.sold_date ?? row.listed_date ?? undatedAsOf(row.market) ?? "",
     days_on_market: null,
     market: row.market,
     dataset: row.dataset,

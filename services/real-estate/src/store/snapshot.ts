@@ -8,14 +8,21 @@
 import type { Queryable } from "@apiplat/storage";
 import { NearbyRecords, type CandidateRecord } from "../domain/nearby.js";
 import { newestFirst, PropertyIndex } from "../domain/property-index.js";
+import { propertyKey } from "../domain/properties.js";
 import { PROPERTY_COLUMNS, type PropertyRecord } from "./properties.js";
 import { MODEL_CACHE_MS } from "./valuation.js";
 
+export type SnapshotRecord = PropertyRecord & { property_key: string | null };
+
 export interface CatalogueSnapshot {
-  properties: PropertyIndex<PropertyRecord>;
+  properties: PropertyIndex<SnapshotRecord>;
   comparables: NearbyRecords;
-  /** The records of each normalized address, newest first (several sales of one house). */
-  atAddress(key: string): PropertyRecord[];
+  /** The records of each normalized street address (without city or ZIP), newest first. */
+  atAddress(key: string): SnapshotRecord[];
+  /** The records of one property (see propertyKey), newest first: several sales of one house. */
+  ofProperty(key: string): SnapshotRecord[];
+  /** One record by id. */
+  byId(id: string): SnapshotRecord | undefined;
 }
 
 export type SnapshotReader = () => Promise<CatalogueSnapshot>;
@@ -55,33 +62,47 @@ async function modelsVersion(db: Queryable): Promise<string> {
 async function loadSnapshot(db: Queryable): Promise<CatalogueSnapshot> {
   const { rows } = await db.query<PropertyRecord & { address_key: string | null }>(`SELECT ${PROPERTY_COLUMNS}, address_key FROM properties`);
   const comparables: CandidateRecord[] = [];
-  for (const row of rows) {
-    if (!(row.living_sqft && row.living_sqft > 0)) continue;
-    comparables.push({
-      id: row.id,
-      address: row.address,
-      latitude: row.latitude,
-      longitude: row.longitude,
-      price: row.price,
-      living_sqft: row.living_sqft,
-      bedrooms: row.bedrooms,
-      bathrooms: row.bathrooms,
-      year_built: row.year_built,
-      property_type: row.property_type,
-      date: row.sold_date ?? row.listed_date,
-      market: row.market,
-      address_key: row.address_key,
-    });
-  }
-  const byAddress = new Map<string, PropertyRecord[]>();
-  const properties = rows.map(({ address_key: key, ...property }) => {
-    if (key) byAddress.set(key, [...(byAddress.get(key) ?? []), property]);
-    return property;
+  const byAddress = new Map<string, SnapshotRecord[]>();
+  const byProperty = new Map<string, SnapshotRecord[]>();
+  const byId = new Map<string, SnapshotRecord>();
+  const file = (map: Map<string, SnapshotRecord[]>, key: string, record: SnapshotRecord) => {
+    const list = map.get(key);
+    if (list) list.push(record);
+    else map.set(key, [record]);
+  };
+  const properties = rows.map(({ address_key: addressKey, ...row }) => {
+    const parcel = row.details.parcel_id;
+    const key = propertyKey({ market: row.market, address_key: addressKey, zip: row.zip, parcel_id: typeof parcel === "string" ? parcel : null });
+    const record: SnapshotRecord = { ...row, property_key: key };
+    byId.set(record.id, record);
+    if (addressKey) file(byAddress, addressKey, record);
+    if (key) file(byProperty, key, record);
+    if (row.living_sqft && row.living_sqft > 0) {
+      comparables.push({
+        id: row.id,
+        address: row.address,
+        latitude: row.latitude,
+        longitude: row.longitude,
+        price: row.price,
+        living_sqft: row.living_sqft,
+        bedrooms: row.bedrooms,
+        bathrooms: row.bathrooms,
+        year_built: row.year_built,
+        property_type: row.property_type,
+        date: row.sold_date ?? row.listed_date,
+        market: row.market,
+        property_key: key,
+      });
+    }
+    return record;
   });
   for (const records of byAddress.values()) records.sort(newestFirst);
+  for (const records of byProperty.values()) records.sort(newestFirst);
   return {
     properties: new PropertyIndex(properties),
     comparables: new NearbyRecords(comparables),
     atAddress: (key) => byAddress.get(key) ?? [],
+    ofProperty: (key) => byProperty.get(key) ?? [],
+    byId: (id) => byId.get(id),
   };
 }

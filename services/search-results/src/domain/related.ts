@@ -1,6 +1,9 @@
 /**
  * Related searches from co-occurring phrases: the two-word phrases (then single words) that recur most across the
- * titles and opening text of the best results, other than the query's own words, each appended to the query.
+ * titles and opening text of the best results that hold every word of the query, other than the query's own words,
+ * each appended to the query. A result that matched only some of the query's words (the search takes any of them)
+ * says nothing of what goes with the query: "eiffel tower height" must not borrow "beer" from pages about a beer's
+ * height.
  */
 
 const STOP_WORDS = new Set(
@@ -16,6 +19,19 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
 function words(text: string): string[] {
   return [...text.toLowerCase().matchAll(WORD)].map((m) => m[0].replace(/['’-]+$/, ""));
+}
+
+/** Long enough, not a stop word, not a number: the words phrases are made of. */
+function isUseful(word: string): boolean {
+  return word.length >= 3 && !STOP_WORDS.has(word) && !/^\d+$/.test(word);
+}
+
+/** Whether a text's phrases hold a single word of each of the stems. */
+function holdsAll(ids: Int32Array, stems: readonly number[]): boolean {
+  if (stems.length === 0) return true;
+  const held = new Set<number>();
+  for (const id of ids) if (!phrases.isPair[id]) held.add(phrases.firstStem[id]);
+  return stems.every((s) => held.has(s));
 }
 
 /** Crude English stemming for comparing with the query: "coffees" and "coffee" are the same word here. */
@@ -50,7 +66,7 @@ class Phrases {
   private of(text: string): Int32Array {
     let ids = this.ofText.get(text);
     if (ids) return ids;
-    const list = words(text).map((word) => ({ word, stem: stem(word), useful: word.length >= 3 && !STOP_WORDS.has(word) && !/^\d+$/.test(word) }));
+    const list = words(text).map((word) => ({ word, stem: stem(word), useful: isUseful(word) }));
     const pairs = new Set<number>();
     const singles = new Set<number>();
     for (let i = 0; i < list.length; i++) {
@@ -102,11 +118,16 @@ const phrases = new Phrases();
  * texts, most widespread first (pairs before single words at equal spread), ties in alphabetical order.
  */
 export function relatedQueries(query: string, texts: readonly string[], count = 8): string[] {
-  const queryWords = words(query).filter((w) => !STOP_WORDS.has(w));
+  // Excluded words (-lager) are neither required nor repeated.
+  const queryWords = words(query.replace(/(^|\s)-\S+/g, " ")).filter((w) => !STOP_WORDS.has(w));
   const ofTexts = phrases.ofAll(texts);
   const queryStems = new Set(words(query).flatMap((w) => phrases.stemId(stem(w)) ?? []));
+  // The words a text must hold: every useful word of the query (a word no text holds has no stem id: nothing co-occurs).
+  const required = [...new Set(queryWords.filter(isUseful).map(stem))].map((s) => phrases.stemId(s));
+  if (required.includes(undefined)) return [];
   const spread = new Map<number, number>();
   for (const ids of ofTexts) {
+    if (!holdsAll(ids, required as number[])) continue;
     for (const id of ids) {
       if (queryStems.has(phrases.firstStem[id]) || queryStems.has(phrases.secondStem[id])) continue;
       spread.set(id, (spread.get(id) ?? 0) + 1);

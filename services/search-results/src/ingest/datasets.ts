@@ -97,20 +97,30 @@ export function peopleSource(): IngestionSource<Record<string, string>, WebPageR
   };
 }
 
+/** A question as read so far: its own fields, and its text followed by the text of each answer read after it. */
+export interface DumpQuestion {
+  id: string;
+  title: string;
+  tags: string;
+  creationDate: string;
+  text: string;
+}
+
 export interface DumpRecord {
   row: Record<string, string>;
-  /** For an answer: the title of its question, read earlier in the file (undefined when the file lacks it). */
-  questionTitle?: string;
+  /** For an answer: its question with the answers read so far, this one included (undefined when the file lacks it). */
+  question?: DumpQuestion;
 }
 
 /**
- * A Stack Exchange Posts.xml, one `<row .../>` per line (as the dumps are written), streamed. Questions' titles are
- * remembered so that an answer, which has none, can carry its question's title.
+ * A Stack Exchange Posts.xml, one `<row .../>` per line (as the dumps are written), streamed. Questions are
+ * remembered so that each answer can be folded into its question's page (the text a question page shows is the
+ * question and its answers).
  */
 export async function* readDumpRows(file: string, options: { limit?: number } = {}): AsyncGenerator<ReaderItem<DumpRecord>> {
   const stream = createReadStream(file, { encoding: "utf8" });
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  const titles = new Map<string, string>();
+  const questions = new Map<string, DumpQuestion>();
   let line = 0;
   let count = 0;
   try {
@@ -121,8 +131,15 @@ export async function* readDumpRows(file: string, options: { limit?: number } = 
       const row = parseDumpRow(text);
       if (!row) yield { line, malformed: "the row is not a well-formed <row .../> element" };
       else {
-        if (row.PostTypeId === "1" && row.Id && row.Title) titles.set(row.Id, row.Title);
-        yield { line, value: { row, questionTitle: row.ParentId ? titles.get(row.ParentId) : undefined } };
+        let question: DumpQuestion | undefined;
+        if (row.PostTypeId === "1" && row.Id && row.Title) {
+          questions.set(row.Id, { id: row.Id, title: row.Title, tags: row.Tags ?? "", creationDate: row.CreationDate ?? "", text: htmlToText(row.Body ?? "") });
+        } else if (row.PostTypeId === "2" && row.ParentId && questions.has(row.ParentId)) {
+          question = questions.get(row.ParentId)!;
+          const answer = htmlToText(row.Body ?? "");
+          if (answer) question.text = `${question.text}\n\n${answer}`;
+        }
+        yield { line, value: { row, question: question && { ...question } } };
       }
       if (options.limit !== undefined && count >= options.limit) break;
     }
@@ -145,21 +162,26 @@ function stackExchangeSource(site: "coffee" | "beer", copiedFrom: string, title:
       copied_from: copiedFrom,
     },
     read: (context) => readDumpRows(path.join(context.datasetsDir, `search-results/web/stackexchange_${site}_Posts.xml`), context),
-    toRows({ row, questionTitle }, _context, line) {
+    /**
+     * One page per question, as on the site: its text is the question's followed by its answers'. A question is
+     * written when read, then again with each answer (a later revision, so the fullest version stays): an answer is
+     * never a result of its own beside its question, with the same title.
+     */
+    toRows({ row, question }, _context, line) {
       // Only questions (1) and answers (2) are pages; tag wikis and other post types are not.
       if (row.PostTypeId !== "1" && row.PostTypeId !== "2") return [];
-      const id = required(/^\d+$/.test(row.Id ?? "") ? row.Id : null, "Id");
-      const publishedAt = parseDumpDate(row.CreationDate);
-      if (!publishedAt) throw new MalformedRow(`CreationDate "${row.CreationDate ?? ""}" is not a date-time`);
-      const body = htmlToText(row.Body ?? "");
-      if (row.PostTypeId === "1") {
-        const url = `${host}/questions/${id}`;
-        const keywords = (row.Tags ?? "").replace(/[<>]/g, " ").replace(/-/g, " ");
-        return [page({ dataset, url, title: required(cleanText(row.Title), "Title"), body, keywords, published_at: publishedAt, revision: line })];
-      }
-      if (!questionTitle) throw new MalformedRow(`answer to question ${row.ParentId ?? "(none)"}, which the file does not hold before it`);
-      if (!body) throw new MalformedRow("Body is empty");
-      return [page({ dataset, url: `${host}/a/${id}`, title: questionTitle, body, published_at: publishedAt, revision: line })];
+      required(/^\d+$/.test(row.Id ?? "") ? row.Id : null, "Id");
+      const questionPage = (fields: { id: string; title: string | undefined; tags: string; creationDate: string | undefined; text: string }) => {
+        const publishedAt = parseDumpDate(fields.creationDate);
+        if (!publishedAt) throw new MalformedRow(`CreationDate "${fields.creationDate ?? ""}" is not a date-time`);
+        const keywords = fields.tags.replace(/[<>]/g, " ").replace(/-/g, " ");
+        const title = required(cleanText(fields.title), "Title");
+        return page({ dataset, url: `${host}/questions/${fields.id}`, title, body: fields.text, keywords, published_at: publishedAt, revision: line });
+      };
+      if (row.PostTypeId === "1") return [questionPage({ id: row.Id, title: row.Title, tags: row.Tags ?? "", creationDate: row.CreationDate, text: htmlToText(row.Body ?? "") })];
+      if (!question) throw new MalformedRow(`answer to question ${row.ParentId ?? "(none)"}, which the file does not hold before it`);
+      if (!htmlToText(row.Body ?? "")) throw new MalformedRow("Body is empty");
+      return [questionPage(question)];
     },
     upsert: upsertPages,
     finish: refreshIndex,

@@ -5,10 +5,12 @@ import type { Queryable } from "@apiplat/storage";
 import { DEFAULT_NUM, MAX_POSITION, type SearchQuery } from "../schemas.js";
 import type { SearchCatalogue } from "../store/search-catalogue.js";
 import type { SearchRequest } from "../store/search.js";
-import { correctedQuery } from "../store/spelling.js";
+import { correctedQuery, spellingSuggestion } from "../store/spelling.js";
 
 export interface PreparedSearch {
   request: SearchRequest;
+  /** A look-alike of a rare word, suggested but not searched. */
+  spellingFix: string | null;
   page: number;
   num: number;
   started: number;
@@ -24,9 +26,11 @@ export async function prepareSearch(db: Queryable, catalogue: SearchCatalogue, q
     throw errors.validation("page", `must be at most ${Math.ceil(MAX_POSITION / num)} with num=${num}: results past position ${MAX_POSITION} are not served, narrow the query instead`);
   }
   const language = query.language?.toLowerCase();
+  const text = await correctedQuery(db, query.q, catalogue);
   return {
+    spellingFix: await spellingSuggestion(db, text, catalogue),
     request: {
-      query: await correctedQuery(db, query.q, catalogue),
+      query: text,
       config: textSearchConfig(language ?? "en"),
       language,
       safe: query.safe === "active",
@@ -50,6 +54,7 @@ export function envelope(query: SearchQuery, prepared: PreparedSearch, total: nu
       time_taken_ms: Math.round((performance.now() - prepared.started) * 10) / 10,
       query_displayed: query.q,
       showing_results_for: prepared.request.query.corrected,
+      spelling_fix: prepared.spellingFix,
     },
     pagination: { current: prepared.page, next: prepared.page < last ? prepared.page + 1 : null, last },
   };

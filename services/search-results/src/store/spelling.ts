@@ -1,11 +1,14 @@
 /**
- * Typo tolerance over the catalogue's: prepareTextQuery corrects words no document contains; a word that a page or
- * two misspell the same way ("cofee" is in one coffee post) is known, though, and would find only those pages. So a
- * word held by at most RARE_DOCUMENTS documents is also replaced by a very similar word (trigram similarity at least
- * RARE_SIMILARITY) that at least RARE_RATIO times more documents hold.
+ * Spelling: a word of the query is corrected (searched as another word, `showing_results_for`) only when no document
+ * of the index holds it: prepareTextQuery's rule, so a query whose words all exist is searched as written ("python
+ * list comprehension" stays itself although "comprehension" is in one biography and "comprehensive" in many). A known
+ * but rare word (held by at most RARE_DOCUMENTS documents; "cofee" is in one coffee post) that is no English word
+ * and that a very similar word (trigram similarity at least RARE_SIMILARITY) held by at least RARE_RATIO times more
+ * documents resembles is only suggested (`spelling_fix`, Google's "Did you mean"), never substituted.
  */
 import { prepareTextQuery, type TextQuery } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
+import { isEnglishWord } from "./english-words.js";
 import type { SearchCatalogue } from "./search-catalogue.js";
 
 export const RARE_DOCUMENTS = 3;
@@ -13,16 +16,20 @@ const RARE_SIMILARITY = 0.6;
 const RARE_RATIO = 20;
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/**
- * With the catalogue, the database is asked only when a word is unknown or rare: the words it holds in memory (as of
- * its last reading) say so.
- */
+/** The query as searched: words no document holds replaced by the closest word of the index's vocabulary. */
 export async function correctedQuery(db: Queryable, q: string, catalogue?: SearchCatalogue): Promise<TextQuery> {
-  const prepared = catalogue ? await catalogue.entries.prepare(q) : await prepareTextQuery(db, q);
-  const words = [...new Set([...prepared.text.matchAll(WORD)].map((m) => m[0].toLowerCase()))].filter((w) => w.length >= 4 && w !== "or");
-  if (words.length === 0) return prepared;
+  return catalogue ? await catalogue.entries.prepare(q) : await prepareTextQuery(db, q);
+}
+
+/**
+ * The query with its rare words replaced by much more frequent look-alikes, or null when none is. With the catalogue,
+ * the database is asked only when a word is rare: the words it holds in memory (as of its last reading) say so.
+ */
+export async function spellingSuggestion(db: Queryable, prepared: TextQuery, catalogue?: SearchCatalogue): Promise<string | null> {
+  const words = [...new Set([...prepared.text.matchAll(WORD)].map((m) => m[0].toLowerCase()))].filter((w) => w.length >= 4 && w !== "or" && !isEnglishWord(w));
+  if (words.length === 0) return null;
   const rareWords = catalogue?.rareWords();
-  if (rareWords && !words.some((word) => rareWords.has(word))) return prepared;
+  if (rareWords && !words.some((word) => rareWords.has(word))) return null;
   const { rows } = await db.query<{ word: string; suggestion: string | null }>(
     `SELECT v.term AS word,
        (SELECT s.term FROM search_vocabulary s
@@ -35,6 +42,6 @@ export async function correctedQuery(db: Queryable, q: string, catalogue?: Searc
   for (const { word, suggestion } of rows) {
     if (suggestion) text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${word}(?![\\p{L}\\p{N}])`, "giu"), suggestion);
   }
-  if (text === prepared.text) return prepared;
-  return { text, prefixes: prepared.prefixes, corrected: [text, ...prepared.prefixes.map((p) => `${p}*`)].join(" ").trim() };
+  if (text === prepared.text) return null;
+  return [text, ...prepared.prefixes.map((p) => `${p}*`)].join(" ").trim();
 }

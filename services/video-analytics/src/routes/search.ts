@@ -4,13 +4,16 @@ import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import * as S from "../schemas.js";
 import { findVideos, type VideoCatalogue } from "../store/video-catalogue.js";
-import { categoryIdByName } from "../store/videos.js";
+import { categoryExists, categoryIdByName } from "../store/videos.js";
 import { videoSummary } from "./views.js";
 
 /** A category given by id or by name; 400 naming the field when no list knows it. */
 export async function resolveCategory(db: Queryable, value: string | undefined): Promise<number | undefined> {
   if (value === undefined) return undefined;
-  if (/^\d{1,4}$/.test(value)) return Number(value);
+  if (/^\d{1,4}$/.test(value)) {
+    if (!(await categoryExists(db, Number(value)))) throw errors.validation("category", `${value} is not the id of a YouTube category of the data; give the category_id of a video or a name such as Music or Entertainment`);
+    return Number(value);
+  }
   const id = await categoryIdByName(db, value);
   if (id === null) throw errors.validation("category", `"${value}" is not a YouTube category name; give its id or a name such as Music or Entertainment`);
   return id;

@@ -55,7 +55,7 @@ export const trendingRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = asyn
             trending_score: round(v.velocity, 2),
             list_position: v.list_position,
             video: videoSummary(details.get(v.video_id)!),
-            day_metrics: { as_of: day, views: v.views, likes: v.likes, dislikes: null, comments: v.comments },
+            day_metrics: { as_of: day, views: v.views, likes: v.likes, dislikes: v.dislikes, comments: v.comments },
           };
         }),
       });

@@ -125,6 +125,7 @@ export interface TrendingEntry {
   video_id: string;
   views: number;
   likes: number | null;
+  dislikes: number | null;
   comments: number | null;
   list_position: number | null;
   velocity: number;
@@ -135,7 +136,7 @@ export async function trendingDay(db: Queryable, country: string, day: string, c
   const filter = new SqlFilter().equals("s.country", country).where((p) => `s.trending_date = ${p(day)}::date`);
   if (categoryId !== undefined) filter.where((p) => `v.category_id = ${p(categoryId)}`);
   const { rows } = await db.query<TrendingEntry>(
-    `SELECT s.video_id, s.views, s.likes, s.comments, s.list_position, s.velocity
+    `SELECT s.video_id, s.views, s.likes, s.dislikes, s.comments, s.list_position, s.velocity
      FROM snapshots s ${categoryId === undefined ? "" : "JOIN videos v ON v.video_id = s.video_id"} ${filter.sql}
      ORDER BY s.velocity DESC NULLS LAST, s.video_id`,
     filter.params,
@@ -147,6 +148,12 @@ export async function trendingDay(db: Queryable, country: string, day: string, c
 export async function videosByIds(db: Queryable, ids: readonly string[]): Promise<Map<string, VideoRecord>> {
   const { rows } = await db.query<VideoRecord>(`SELECT ${VIDEO_COLUMNS} FROM videos v WHERE v.video_id = ANY($1::text[])`, [ids]);
   return new Map(rows.map((r) => [r.video_id, r]));
+}
+
+/** Whether a category id is in any country's list of the data. */
+export async function categoryExists(db: Queryable, id: number): Promise<boolean> {
+  const { rows } = await db.query("SELECT 1 FROM categories WHERE category_id = $1 LIMIT 1", [id]);
+  return rows.length > 0;
 }
 
 /** Category ids by name (case-insensitive), in any country's list. */

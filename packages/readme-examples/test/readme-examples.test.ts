@@ -73,6 +73,7 @@ const DOCUMENTED_ERRORS: Array<{ readme: string; includes: string; status: numbe
   { readme: "services/news/README.md", includes: "cursor=bogus", status: 400 },
   { readme: "services/real-estate/README.md", includes: "search?lat=38.5&radius_km=3", status: 400 },
   { readme: "services/real-estate/README.md", includes: "3526%20Hihg%20St", status: 404 },
+  { readme: "services/real-estate/README.md", includes: "3526%20High%20St&date=2015-01-01", status: 422 },
   { readme: "services/video-analytics/README.md", includes: "trending?country=de", status: 404 },
   { readme: "services/product-data/README.md", includes: 'product/B07CV4L6H"', status: 400 },
   { readme: "services/product-data/README.md", includes: "/product/B000000000", status: 404 },

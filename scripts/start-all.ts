@@ -20,7 +20,8 @@ const { token, generated } = resolveAdminToken(loadConfig(env));
 
 let database: LocalPostgres | undefined;
 if (!env.DATABASE_URL) {
-  database = await startLocalPostgres({ dataRoot: path.join(root, ".data"), log });
+  // LOCAL_DATA_DIR: another home for the local database (the tests of the local start use a scratch folder).
+  database = await startLocalPostgres({ dataRoot: env.LOCAL_DATA_DIR ? path.resolve(env.LOCAL_DATA_DIR) : path.join(root, ".data"), log });
   env.DATABASE_URL = database.url;
 }
 const config = loadConfig(env);

@@ -1,6 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { userInfo } from "node:os";
 import path from "node:path";
 import pg from "pg";
 
@@ -197,7 +196,7 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
   privateDir(socketDir, user);
   removeStaleLockFile(dataDir);
 
-  const url = `postgresql://${SUPERUSER}@/${DATABASE}?host=${encodeURIComponent(socketDir)}&port=${SOCKET_PORT}`;
+  const url = localPostgresUrl(dataRoot);
   const command = ["setpriv", ...user.prefix.slice(1), "--pdeathsig", "INT", "--", path.join(binDir, "postgres"), ...serverArgs(dataDir, socketDir, options.settings ?? {})];
   // Its own process group: a Ctrl-C in the terminal reaches the supervisor, which stops the database last.
   const server = spawn(command[0], command.slice(1), { stdio: ["ignore", "ignore", "pipe"], detached: true });
@@ -233,7 +232,25 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
   };
 }
 
-/** Who runs the server's processes, for messages. */
-export function localPostgresUser(): string {
-  return process.getuid?.() === 0 ? SUPERUSER : userInfo().username;
+/** The DATABASE_URL of the local database kept in `dataRoot` (its Unix socket). */
+export function localPostgresUrl(dataRoot: string): string {
+  const socketDir = path.join(path.resolve(dataRoot), "postgres-socket");
+  return `postgresql://${SUPERUSER}@/${DATABASE}?host=${encodeURIComponent(socketDir)}&port=${SOCKET_PORT}`;
+}
+
+/**
+ * The local database for a command run beside `npm start` (ingestion, say): the running server when it answers on
+ * its socket (stop() then leaves it running), else one started for the command.
+ */
+export async function useLocalPostgres(options: LocalPostgresOptions): Promise<Pick<LocalPostgres, "url" | "stop">> {
+  const url = localPostgresUrl(options.dataRoot);
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.end();
+    return { url, stop: async () => {} };
+  } catch {
+    await client.end().catch(() => {});
+    return startLocalPostgres(options);
+  }
 }

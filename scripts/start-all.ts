@@ -21,7 +21,12 @@ const { token, generated } = resolveAdminToken(loadConfig(env));
 let database: LocalPostgres | undefined;
 if (!env.DATABASE_URL) {
   // LOCAL_DATA_DIR: another home for the local database (the tests of the local start use a scratch folder).
-  database = await startLocalPostgres({ dataRoot: env.LOCAL_DATA_DIR ? path.resolve(env.LOCAL_DATA_DIR) : path.join(root, ".data"), log });
+  try {
+    database = await startLocalPostgres({ dataRoot: env.LOCAL_DATA_DIR ? path.resolve(env.LOCAL_DATA_DIR) : path.join(root, ".data"), log });
+  } catch (error) {
+    console.error(`npm start: ${(error as Error).message}`);
+    process.exit(1);
+  }
   env.DATABASE_URL = database.url;
 }
 const config = loadConfig(env);

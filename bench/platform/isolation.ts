@@ -92,6 +92,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const env: NodeJS.ProcessEnv = { ...process.env, ADMIN_TOKEN: token, ADMIN_PORT: String(PORT_BASE), LOG_LEVEL: "warn", RATE_LIMITS: "off", LOCAL_DATA_DIR: scratch, EMBEDDED_DATA_DIR: path.join(scratch, "pglite") };
 for (const name of ["DATABASE_URL", "DATABASE_SCHEMA", "REDIS_URL", "REDIS_KEY_PREFIX", "START_ONLY"]) delete env[name];
 for (const name of SERVICE_NAMES) env[`${envPrefix(name)}_PORT`] = String(portOf(name));
+// email-sending's inbound SMTP listener, away from a developer's own start (2525).
+env.EMAIL_INBOUND_PORT = String(PORT_BASE + 25);
 
 const began = performance.now();
 const start = spawn(process.execPath, ["--import", "tsx", "scripts/start-all.ts"], { cwd: checkout, env, stdio: ["ignore", "pipe", "pipe"] });

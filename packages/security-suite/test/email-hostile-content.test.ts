@@ -101,7 +101,7 @@ describe("hostile HTML with click tracking", () => {
     expect((await post("/send", { to: "reader@example.com", subject: "m", html: many, track_clicks: true })).statusCode).toBe(422);
     const flagged = await post("/send", { to: "reader@example.com", subject: "f", html: '<a href="https://get.malware.example.net/x">x</a>', track_clicks: true });
     expect(flagged.statusCode).toBe(422);
-    expect(flagged.json().error.details).toEqual([{ field: "html", issue: "link https://get.malware.example.net/x is flagged as BLOCKLISTED_HOST by the blocklist" }]);
+    expect(flagged.json().error.details).toEqual([{ field: "html", issue: "links to https://get.malware.example.net/x, flagged as BLOCKLISTED_HOST by the blocklist" }]);
   });
 
   it("writes tracked links that redirect only to destinations the sender wrote, never to javascript: or data:", async () => {

@@ -123,11 +123,11 @@ describe("tracked links per message", () => {
     const res = await send({ to: "reader@example.com", subject: "long", html: `<a href="${long}">x</a>`, track_clicks: true });
     expect(res.statusCode).toBe(422);
     expect(res.json().error.details).toEqual([
-      { field: "html", issue: `link ${long.slice(0, 200)}… cannot be tracked: it must be at most 2048 characters once normalized` },
+      { field: "html", issue: `has a link that cannot be tracked (${long.slice(0, 200)}…): it must be at most 2048 characters once normalized` },
     ]);
     const credentials = await send({ to: "reader@example.com", subject: "creds", html: '<a href="https://user:pw@bank.example.com/">x</a>', track_clicks: true });
     expect(credentials.json().error.details).toEqual([
-      { field: "html", issue: "link https://user:pw@bank.example.com/ cannot be tracked: it must not contain credentials (user:password@)" },
+      { field: "html", issue: "has a link that cannot be tracked (https://user:pw@bank.example.com/): it must not contain credentials (user:password@)" },
     ]);
   });
 });
@@ -138,14 +138,14 @@ describe("tracked destinations", () => {
     const res = await send({ to: "reader@example.com", subject: "bad", html, track_clicks: true });
     expect(res.statusCode).toBe(422);
     expect(res.json().error.code).toBe("UNSAFE_URL");
-    expect(res.json().error.details).toEqual([{ field: "html", issue: "link https://download.malware.example.net/x.exe is flagged as BLOCKLISTED_HOST by the blocklist" }]);
+    expect(res.json().error.details).toEqual([{ field: "html", issue: "links to https://download.malware.example.net/x.exe, flagged as BLOCKLISTED_HOST by the blocklist" }]);
     expect((await send({ to: "reader@example.com", subject: "bad", html })).statusCode).toBe(202);
   });
 
   it("refuses a tracked link Safe Browsing flags", async () => {
     const res = await send({ to: "reader@example.com", subject: "phish", html: `<a href="${flaggedBySafeBrowsing}">log in</a>`, track_clicks: true });
     expect(res.statusCode).toBe(422);
-    expect(res.json().error.details).toEqual([{ field: "html", issue: `link ${flaggedBySafeBrowsing} is flagged as SOCIAL_ENGINEERING by Google Safe Browsing` }]);
+    expect(res.json().error.details).toEqual([{ field: "html", issue: `links to ${flaggedBySafeBrowsing}, flagged as SOCIAL_ENGINEERING by Google Safe Browsing` }]);
   });
 
   it("checks the links a template renders, too", async () => {
@@ -162,6 +162,6 @@ describe("tracked destinations", () => {
       payload: { template: "promo", to: "reader@example.com", track_clicks: true, variables: { link: "https://malware.example.net/" } },
     });
     expect(res.statusCode).toBe(422);
-    expect(res.json().error.details[0].issue).toBe("link https://malware.example.net/ is flagged as BLOCKLISTED_HOST by the blocklist");
+    expect(res.json().error.details[0].issue).toBe("links to https://malware.example.net/, flagged as BLOCKLISTED_HOST by the blocklist");
   });
 });

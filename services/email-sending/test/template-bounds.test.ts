@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestSubscriber } from "@apiplat/testing";
+import { sentenceProblem, type TestSubscriber } from "@apiplat/testing";
 import { CaptureServer, startEmail, type EmailService } from "./helpers.js";
 
 /** Hostile templates: bounded when saved, budgeted when rendered, never half-sent. */
@@ -33,22 +33,24 @@ describe("template limits when saved", () => {
   it("refuses the exponential template of the attack ({{#a}} x24) with a 400 naming the nesting bound", async () => {
     const res = await call("POST", "/templates", { name: "attack", subject: "x", html: nested(24) });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.details).toEqual([{ field: "html", issue: "nests sections 24 deep; sections may be nested at most 16 deep" }]);
+    expect(res.json().error.details).toEqual([{ field: "html", issue: "has sections nested 24 deep; sections may be nested at most 16 deep" }]);
   });
 
   it("answers a 400, never a 500, for sections nested 3,000 deep, in every part", async () => {
     const html = await call("POST", "/templates", { name: "deep", subject: "x", html: nested(3000) });
     expect(html.statusCode).toBe(400);
-    expect(html.json().error.details).toEqual([{ field: "html", issue: "nests sections 3,000 deep; sections may be nested at most 16 deep" }]);
+    expect(html.json().error.details).toEqual([{ field: "html", issue: "has sections nested 3,000 deep; sections may be nested at most 16 deep" }]);
     const text = await call("POST", "/templates", { name: "deep", subject: "x", html: "x", text: nested(3000) });
-    expect(text.json().error.details).toEqual([{ field: "text", issue: "nests sections 3,000 deep; sections may be nested at most 16 deep" }]);
+    expect(text.json().error.details).toEqual([{ field: "text", issue: "has sections nested 3,000 deep; sections may be nested at most 16 deep" }]);
+    expect(html.json().error.message).toBe("html has sections nested 3,000 deep; sections may be nested at most 16 deep.");
+    expect(sentenceProblem(html.json())).toBeNull();
   });
 
   it("takes sections nested exactly 16 deep and refuses 17, on POST and PUT", async () => {
     expect((await call("POST", "/templates", { name: "depth", subject: "x", html: nested(16) })).statusCode).toBe(201);
     const over = await call("PUT", "/templates/depth", { subject: "x", html: nested(17) });
     expect(over.statusCode).toBe(400);
-    expect(over.json().error.details).toEqual([{ field: "html", issue: "nests sections 17 deep; sections may be nested at most 16 deep" }]);
+    expect(over.json().error.details).toEqual([{ field: "html", issue: "has sections nested 17 deep; sections may be nested at most 16 deep" }]);
   });
 
   it("takes exactly 10,000 tags and refuses 10,001, naming the count and the bound", async () => {
@@ -89,8 +91,7 @@ describe("render budget", () => {
     expect(res.json().error.details).toEqual([
       {
         field: "variables",
-        issue:
-          "with the template depth goes over the render budget of 250,000 steps (each tag and each pass through a section is a step): send shorter lists or nest fewer sections over them",
+        issue: "take the template depth over its render budget of 250,000 steps (each tag and each pass through a section is a step)",
       },
     ]);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -115,7 +116,7 @@ describe("render budget", () => {
     const over = await call("POST", "/templates/output/render", { variables: { v: "x".repeat(limit) } });
     expect(over.statusCode).toBe(422);
     expect(over.json().error.details[0].issue).toBe(
-      "with the template output would produce more than 5,242,880 characters (5 MiB), the most one message may carry",
+      "take the template output over its output budget of 5,242,880 characters (5 MiB), the most one message may carry",
     );
   });
 
@@ -139,6 +140,7 @@ describe("/send/template content", () => {
     ]);
     const all = await call("POST", "/send/template", { template: "hello", to: "ada@example.com", variables: { name: "Ada" }, subject: "s", body: "b", text: "t" });
     expect(all.json().error.details.map((d: { field: string }) => d.field)).toEqual(["subject", "body", "text"]);
+    expect(sentenceProblem(all.json())).toBeNull();
   });
 });
 
@@ -151,7 +153,7 @@ describe("template versions", () => {
     }
     const over = await call("PUT", "/templates/versions", { subject: "v51", html: "x" });
     expect(over.statusCode).toBe(409);
-    expect(over.json().error.details).toEqual([{ field: "name", issue: "versions already keeps 50 versions, the most one template may keep" }]);
+    expect(over.json().error.details).toEqual([{ field: "name", issue: "has 50 versions already, the most one template may keep" }]);
     expect(over.json().error.message).toContain("DELETE /templates/versions?version=N");
 
     expect((await call("DELETE", "/templates/versions?version=1")).statusCode).toBe(204);

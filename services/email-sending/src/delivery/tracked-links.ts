@@ -27,7 +27,7 @@ export class TrackedLinkCheck {
     for (const link of new Set(links)) {
       const result = normalizeUrl(link);
       if (result.ok) normalized.set(link, result.url);
-      else malformed.push({ field: "html", issue: `link ${shown(link)} cannot be tracked: it ${result.issue}` });
+      else malformed.push({ field: "html", issue: `has a link that cannot be tracked (${shown(link)}): it ${result.issue}` });
     }
     if (malformed.length > 0) {
       throw errors.unprocessable(`${malformed.length === 1 ? "A link" : "Links"} of this message cannot be tracked; fix ${malformed.length === 1 ? "it" : "them"} or mark ${malformed.length === 1 ? "it" : "them"} data-no-track.`, malformed);
@@ -38,10 +38,10 @@ export class TrackedLinkCheck {
       throw errors.unavailable("The link safety check cannot answer right now, so this message with tracked links was not accepted; retry shortly.");
     }
     const flagged = verdicts.flatMap((verdict, i) =>
-      verdict.kind === "unsafe" ? [{ field: "html", issue: `link ${shown(urls[i])} is flagged as ${verdict.threatType} by ${verdict.source === "safe_browsing" ? "Google Safe Browsing" : "the blocklist"}` }] : [],
+      verdict.kind === "unsafe" ? [{ field: "html", issue: `links to ${shown(urls[i])}, flagged as ${verdict.threatType} by ${verdict.source === "safe_browsing" ? "Google Safe Browsing" : "the blocklist"}` }] : [],
     );
     if (flagged.length > 0) {
-      throw errors.unsafeUrl(`This message links to ${flagged.length === 1 ? "a flagged destination" : "flagged destinations"} and was not accepted: ${flagged.map((f) => f.issue.replace(/^link /, "")).join("; ")}.`, flagged);
+      throw errors.unsafeUrl(`This message was not accepted: its HTML ${flagged.map((f) => f.issue).join("; ")}.`, flagged);
     }
   }
 }

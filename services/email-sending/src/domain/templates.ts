@@ -77,7 +77,7 @@ export function templateIssue(template: string): string | null {
     }
   }
   if (deepest > TEMPLATE_LIMITS.maxDepth) {
-    return `nests sections ${formatted(deepest)} deep; sections may be nested at most ${TEMPLATE_LIMITS.maxDepth} deep`;
+    return `has sections nested ${formatted(deepest)} deep; sections may be nested at most ${TEMPLATE_LIMITS.maxDepth} deep`;
   }
   if (tags > TEMPLATE_LIMITS.maxTags) {
     return `has ${formatted(tags)} tags; a template part may have at most ${formatted(TEMPLATE_LIMITS.maxTags)} (a section's opening and closing tags count as two)`;
@@ -143,15 +143,18 @@ export class RenderBudgetExceeded extends Error {
   }
 }
 
-/** The budget in words a sender can act on. */
-export function describeBudget(budget: BudgetName): string {
+/** The budget a rendering went over, in words, and what a sender can do about it. */
+export function describeBudget(budget: BudgetName): { bound: string; remedy: string } {
   if (budget === "steps") {
-    return `goes over the render budget of ${formatted(RENDER_BUDGET.steps)} steps (each tag and each pass through a section is a step): send shorter lists or nest fewer sections over them`;
+    return {
+      bound: `its render budget of ${formatted(RENDER_BUDGET.steps)} steps (each tag and each pass through a section is a step)`,
+      remedy: "send shorter lists or nest fewer sections over them",
+    };
   }
   if (budget === "output") {
-    return `would produce more than ${formatted(RENDER_BUDGET.outputChars)} characters (5 MiB), the most one message may carry`;
+    return { bound: `its output budget of ${formatted(RENDER_BUDGET.outputChars)} characters (5 MiB), the most one message may carry`, remedy: "send shorter values" };
   }
-  return `took more than the render budget of ${RENDER_BUDGET.cpuMs.toLocaleString("en-US")} ms of CPU time`;
+  return { bound: `its render budget of ${formatted(RENDER_BUDGET.cpuMs)} ms of CPU time`, remedy: "send shorter lists or simplify the template" };
 }
 
 /**

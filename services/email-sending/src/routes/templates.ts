@@ -80,8 +80,10 @@ export function renderSaved(name: string, parts: TemplateParts, variables: Varia
     return renderTemplate(parts, variables);
   } catch (error) {
     if (!(error instanceof RenderBudgetExceeded)) throw error;
-    const issue = describeBudget(error.budget);
-    throw errors.unprocessable(`The template ${name} with these variables ${issue}.`, [{ field: "variables", issue: `with the template ${name} ${issue}` }]);
+    const { bound, remedy } = describeBudget(error.budget);
+    throw errors.unprocessable(`The template ${name} with these variables goes over ${bound}; ${remedy}.`, [
+      { field: "variables", issue: `take the template ${name} over ${bound}` },
+    ]);
   }
 }
 
@@ -148,7 +150,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = 
         if ((await countVersions(db, accountId, name)) === 0) throw errors.notFound(`No template named ${name}.`);
         throw errors.conflict(
           `The template ${name} already keeps ${MAX_TEMPLATE_VERSIONS} versions, the most one template may keep: delete old ones (DELETE /templates/${name}?version=N) or the whole template, then save again.`,
-          [{ field: "name", issue: `${name} already keeps ${MAX_TEMPLATE_VERSIONS} versions, the most one template may keep` }],
+          [{ field: "name", issue: `has ${MAX_TEMPLATE_VERSIONS} versions already, the most one template may keep` }],
         );
       }
       return ok(view(await load(accountId, request.params.name)));

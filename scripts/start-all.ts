@@ -21,7 +21,12 @@ const { token, generated } = resolveAdminToken(loadConfig(env));
 let database: LocalPostgres | undefined;
 if (!env.DATABASE_URL) {
   // LOCAL_DATA_DIR: another home for the local database (the tests of the local start use a scratch folder).
-  database = await startLocalPostgres({ dataRoot: env.LOCAL_DATA_DIR ? path.resolve(env.LOCAL_DATA_DIR) : path.join(root, ".data"), log });
+  try {
+    database = await startLocalPostgres({ dataRoot: env.LOCAL_DATA_DIR ? path.resolve(env.LOCAL_DATA_DIR) : path.join(root, ".data"), log });
+  } catch (error) {
+    console.error(`npm start: ${(error as Error).message}`);
+    process.exit(1);
+  }
   env.DATABASE_URL = database.url;
 }
 const config = loadConfig(env);
@@ -66,6 +71,7 @@ const status = new Map((await supervisor.start()).map((child) => [child.name, ch
 const line = (name: ServiceName) => {
   const child = status.get(name)!;
   const { port, host: gatewayHost } = serviceEndpoint(config, name);
+  if (!child.ready && child.pid !== undefined && child.restarts === 0) return `  ${name.padEnd(18)} still starting (pid ${child.pid}); the log says "supervisor: ${name} is serving now" when it answers on ${url(port)}`;
   if (!child.ready) return `  ${name.padEnd(18)} did not start${child.lastExit ? ` (${child.lastExit})` : ""}; the supervisor keeps restarting it`;
   return `  ${name.padEnd(18)} ${url(port).padEnd(24)} X-Gateway-Host: ${gatewayHost}  (pid ${child.pid})`;
 };

@@ -40,6 +40,8 @@ class SupervisedChild {
   restarts = 0;
   deathsInARow = 0;
   lastExit: string | undefined;
+  /** Set once start() has reported: a process that becomes ready later says so in the log. */
+  announceReady = false;
   private startedAt = 0;
   private stderrTail = "";
   private restartTimer: NodeJS.Timeout | undefined;
@@ -102,6 +104,7 @@ class SupervisedChild {
         if (response.ok && this.process === child) {
           this.ready = true;
           if (this.restarts > 0) this.options.log(`supervisor: ${this.spec.name} is serving again (pid ${child.pid})`);
+          else if (this.announceReady) this.options.log(`supervisor: ${this.spec.name} is serving now (pid ${child.pid}, ${new URL(this.spec.healthUrl).origin})`);
           return;
         }
       } catch {
@@ -159,6 +162,7 @@ export class Supervisor {
     while (Date.now() < deadline && !this.children.every((child) => child.ready || child.deathsInARow >= 3)) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    for (const child of this.children) child.announceReady = true;
     return this.status();
   }
 

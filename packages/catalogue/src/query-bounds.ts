@@ -45,10 +45,10 @@ const PREFIX = /[\p{L}\p{N}]+(?=\*)/gu;
 /** Throws a 400 naming `q` when the query as typed is past one of its bounds. */
 export function checkTextQuery(q: string, bounds: QueryBounds = QUERY_BOUNDS): void {
   if (q.length > bounds.maxCharacters) throw queryRefused(`must be at most ${bounds.maxCharacters} characters (it has ${q.length})`);
-  const words = q.match(WORD)?.length ?? 0;
-  if (words > bounds.maxWords) throw queryRefused(`may have at most ${bounds.maxWords} words (it has ${words}); search for fewer words`);
   const prefixes = q.match(PREFIX) ?? [];
   if (prefixes.length > bounds.maxPrefixes) throw queryRefused(`may have at most ${bounds.maxPrefixes} prefix terms ending in * (it has ${prefixes.length})`);
+  const words = q.match(WORD)?.length ?? 0;
+  if (words > bounds.maxWords) throw queryRefused(`may have at most ${bounds.maxWords} words (it has ${words}); search for fewer words`);
   const short = prefixes.find((prefix) => [...prefix].length < bounds.minPrefixLength);
   if (short !== undefined) throw queryRefused(`has the prefix "${short}*": a prefix needs at least ${bounds.minPrefixLength} letters or digits before the *`);
 }

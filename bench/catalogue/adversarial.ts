@@ -107,7 +107,7 @@ async function benchService(name: string, repeat: number) {
         const runs: Measured[] = [];
         for (let i = 0; i < repeat; i++) runs.push(await measure(server, url));
         queries.push({ endpoint: endpoint.path.replace("{q}", "…"), shape, q_length: q.length, statuses: [...new Set(runs.map((r) => r.status))], max_latency_ms: Math.max(...runs.map((r) => r.latency_ms)), max_cpu_ms: Math.max(...runs.map((r) => r.cpu_ms)), runs });
-        process.stderr.write(`${name} ${endpoint.path} ${shape}: ${runs.map((r) => `${r.status} ${r.latency_ms} ms`).join(", ")}\n`);
+        process.stderr.write(`${name} ${endpoint.path} ${shape}: ${runs.map((r) => `${r.status} ${r.latency_ms} ms (CPU ${r.cpu_ms} ms)`).join(", ")}\n`);
       }
     }
   } finally {
@@ -132,5 +132,10 @@ const repeat = Number(args.find((a) => a.startsWith("--repeat="))?.slice(9) ?? 3
 const names = args.filter((a) => !a.startsWith("--"));
 for (const name of names) if (!TARGETS[name]) throw new Error(`unknown service ${name}: one of ${Object.keys(TARGETS).join(", ")}`);
 const results = [];
-for (const name of names.length ? names : Object.keys(TARGETS)) results.push(await benchService(name, repeat));
+for (const name of names.length ? names : Object.keys(TARGETS)) {
+  const result = await benchService(name, repeat);
+  const { queries: _queries, ...summary } = result;
+  process.stderr.write(`${JSON.stringify(summary)}\n`);
+  results.push(result);
+}
 console.log(JSON.stringify({ when: new Date().toISOString(), repeat, results }, null, 2));

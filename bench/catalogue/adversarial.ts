@@ -68,6 +68,12 @@ export function adversarialQueries(maxLength: number): Record<string, string> {
     "frequent words OR-ed, full length": fill(FREQUENT.flatMap((w) => [w, "OR"]), maxLength).replace(/ OR$/, ""),
     "frequent words, full length": fill(FREQUENT, maxLength),
     "long phrase of frequent words": `"${fill(FREQUENT, maxLength - 2)}"`,
+    // At the bounds: the broadest queries a subscriber may still send.
+    "32 frequent words OR-ed": FREQUENT.concat(FREQUENT).slice(0, 32).join(" OR ").slice(0, maxLength).replace(/ OR ?$/, ""),
+    "32 frequent words": FREQUENT.concat(FREQUENT).slice(0, 32).join(" ").slice(0, maxLength).trim(),
+    "five broad two-letter prefixes": "co* st* pr* re* ma*",
+    "a frequent word and five broad two-letter prefixes excluded": "new -co* -st* -pr* -re* -ma*",
+    "five excluded prefixes alone": "-co* -st* -pr* -re* -ma*",
   };
 }
 

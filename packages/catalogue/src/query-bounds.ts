@@ -18,7 +18,7 @@ import { errors } from "@apiplat/service-kit";
 export interface QueryBounds {
   /** Characters of `q` (a service's schema may allow fewer). */
   maxCharacters: number;
-  /** Words of `q` (runs of letters and digits, stop words and prefixes included). */
+  /** Words of `q` (runs of letters and digits, stop words and prefixes included; `OR` is an operator, not a word). */
   maxWords: number;
   /** Prefix terms (`cof*`). */
   maxPrefixes: number;
@@ -41,13 +41,15 @@ export const INDEX_BOUNDS: IndexBounds = { maxOperands: 32, maxPrefixExpansions:
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const PREFIX = /[\p{L}\p{N}]+(?=\*)/gu;
+/** websearch syntax's OR (any case), an operator rather than a word. */
+const OR = /^or$/i;
 
 /** Throws a 400 naming `q` when the query as typed is past one of its bounds. */
 export function checkTextQuery(q: string, bounds: QueryBounds = QUERY_BOUNDS): void {
   if (q.length > bounds.maxCharacters) throw queryRefused(`must be at most ${bounds.maxCharacters} characters (it has ${q.length})`);
   const prefixes = q.match(PREFIX) ?? [];
   if (prefixes.length > bounds.maxPrefixes) throw queryRefused(`may have at most ${bounds.maxPrefixes} prefix terms ending in * (it has ${prefixes.length})`);
-  const words = q.match(WORD)?.length ?? 0;
+  const words = (q.match(WORD) ?? []).filter((word) => !OR.test(word)).length;
   if (words > bounds.maxWords) throw queryRefused(`may have at most ${bounds.maxWords} words (it has ${words}); search for fewer words`);
   const short = prefixes.find((prefix) => [...prefix].length < bounds.minPrefixLength);
   if (short !== undefined) throw queryRefused(`has the prefix "${short}*": a prefix needs at least ${bounds.minPrefixLength} letters or digits before the *`);

@@ -187,7 +187,7 @@ export class TextIndex {
   private boundedEntries(query: ParsedQuery): number[][] {
     const { maxOperands } = this.bounds;
     if (query.terms.length > maxOperands) {
-      throw queryRefused(`makes ${query.terms.length} search terms (a hyphenated word counts as its parts too), more than ${maxOperands}; search for fewer words`);
+      throw queryRefused(`has ${query.terms.length} search terms once compiled (a hyphenated word counts as its parts too), more than ${maxOperands}; search for fewer words`);
     }
     return query.terms.map((term) => this.entriesOf(term));
   }

@@ -82,7 +82,7 @@ describe("TextIndex bounds", () => {
   it("refuses more operands than its bound", () => {
     const query = (n: number) => Array.from({ length: n }, () => "'cat'").join(" | ");
     expect(outcome(() => index({ maxOperands: 4 }).search(query(4), 0))).toBe("accepted");
-    expect(outcome(() => index({ maxOperands: 4 }).search(query(5), 0))).toBe("makes 5 search terms (a hyphenated word counts as its parts too), more than 4; search for fewer words");
+    expect(outcome(() => index({ maxOperands: 4 }).search(query(5), 0))).toBe("has 5 search terms once compiled (a hyphenated word counts as its parts too), more than 4; search for fewer words");
   });
 
   it("refuses a prefix standing for more words than its bound", () => {

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { integerSetting, type Env } from "@apiplat/config";
-import { parseAddress } from "./domain/addresses.js";
+import { domainOf, parseAddress } from "./domain/addresses.js";
 
 export interface EmailSettings {
   /** `smtp://user:pass@host:port` or `smtps://...` (SMTP_URL); unset: the built-in local sink. */
@@ -12,8 +12,13 @@ export interface EmailSettings {
   defaultFrom: string;
   /** Port of the inbound SMTP listener that receives bounces and complaints (EMAIL_INBOUND_PORT); 0 picks one. */
   inboundPort: number;
-  /** Address the inbound listener binds to. */
+  /** Address the inbound listener binds to (EMAIL_INBOUND_HOST): loopback unless configured. */
   inboundHost: string;
+  /**
+   * The one address complaint reports (ARF) are taken at (EMAIL_FEEDBACK_ADDRESS): the address registered with the
+   * mailbox providers' feedback loops. Default `fbl@bounces.<default sending domain>`.
+   */
+  feedbackAddress: string;
   /** Where tracking and unsubscribe links point (EMAIL_PUBLIC_BASE_URL), without a trailing slash. */
   publicBaseUrl: string;
   /** Signs tokens and encrypts DKIM private keys (EMAIL_SECRET). */
@@ -63,6 +68,16 @@ function publicBaseUrl(env: Env): string {
   return raw.replace(/\/+$/, "");
 }
 
+function feedbackAddress(env: Env, defaultFrom: string): string {
+  const given = env.EMAIL_FEEDBACK_ADDRESS;
+  if (given) {
+    const parsed = parseAddress(given);
+    if (!parsed || parsed.name) throw new Error(`EMAIL_FEEDBACK_ADDRESS is not a bare email address: "${given}"`);
+    return parsed.address.toLowerCase();
+  }
+  return `fbl@bounces.${domainOf(parseAddress(defaultFrom)!.address)}`;
+}
+
 export function readSettings(env: Env): EmailSettings {
   const defaultFrom = env.EMAIL_DEFAULT_FROM || "API Platform <no-reply@mail.api.local>";
   if (!parseAddress(defaultFrom)) throw new Error(`EMAIL_DEFAULT_FROM is not an email address: "${defaultFrom}"`);
@@ -71,7 +86,8 @@ export function readSettings(env: Env): EmailSettings {
     smtpUrl: env.SMTP_URL || undefined,
     defaultFrom,
     inboundPort: integerSetting(env, "EMAIL_INBOUND_PORT", 2525),
-    inboundHost: env.EMAIL_INBOUND_HOST || "0.0.0.0",
+    inboundHost: env.EMAIL_INBOUND_HOST || "127.0.0.1",
+    feedbackAddress: feedbackAddress(env, defaultFrom),
     publicBaseUrl: publicBaseUrl(env),
     secret: secretFrom(env),
     outboxDir: env.EMAIL_OUTBOX_DIR || path.join(DATA_DIR, "outbox"),

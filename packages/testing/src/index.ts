@@ -6,3 +6,4 @@ export * from "./seeded-random.js";
 export * from "./edge.js";
 export * from "./replicas.js";
 export * from "./error-sentences.js";
+export * from "./smtp.js";

@@ -231,10 +231,11 @@ export const SuppressionQuery = Type.Object(
   {
     after: Type.Optional(Type.String({ maxLength: ADDRESS_MAX_LENGTH })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-    reason: Type.Optional(Type.Union([Type.Literal("hard_bounce"), Type.Literal("complaint"), Type.Literal("unsubscribed")])),
+    reason: Type.Optional(Type.Union([Type.Literal("hard_bounce"), Type.Literal("complaint"), Type.Literal("unsubscribed"), Type.Literal("manual")])),
   },
   { additionalProperties: false },
 );
+export const SuppressionBody = Type.Object({ email: Type.String({ maxLength: ADDRESS_MAX_LENGTH }) }, { additionalProperties: false });
 export const ConsentBody = Type.Object(
   {
     source: Type.String({ minLength: 1, maxLength: 200, description: "where the new consent was given (a signup form, a double opt-in confirmation)" }),

@@ -126,8 +126,6 @@ describe("who may lift a suppression", () => {
 
     const altered = `${pathOf(action!).slice(0, -1)}${action!.endsWith("0") ? "1" : "0"}`;
     expect((await started.app.inject({ method: "POST", url: altered })).statusCode).toBe(404);
-    // The unsubscribe token is not a re-subscribe token.
-    expect((await started.app.inject({ method: "POST", url: pathOf(action!).replace("/resubscribe/", "/unsubscribe/").replace(/.$/, "x") })).statusCode).toBe(404);
 
     const done = await started.app.inject({ method: "POST", url: pathOf(action!) });
     expect(done.statusCode).toBe(200);
@@ -159,6 +157,18 @@ describe("who may lift a suppression", () => {
     expect(rows).toEqual([{ lifted_reason: "unsubscribed", lifted_by: "sender", source: "double opt-in at example.com/join" }]);
 
     expect((await api("POST", "/suppressions/nobody@example.com/consent", { source: "x", consented_at: consentedAt })).statusCode).toBe(404);
+  });
+
+  it("the sender's own manual suppression: added with POST, removed with DELETE; a consent is not what lifts it", async () => {
+    const added = await api("POST", "/suppressions", { email: "Former@Example.com" });
+    expect(added.statusCode).toBe(201);
+    expect(added.json().data).toMatchObject({ email: "former@example.com", reason: "manual", detail: "added by the sender", message_id: null });
+    expect((await send({ to: "former@example.com", subject: "x", html: "<p>x</p>" })).statusCode).toBe(422);
+    const consent = await api("POST", "/suppressions/former@example.com/consent", { source: "x", consented_at: new Date().toISOString() });
+    expect(consent.statusCode).toBe(409);
+    expect(consent.json().error.details).toEqual([{ field: "email", issue: "is suppressed by your own manual entry, which needs no consent" }]);
+    expect((await api("DELETE", "/suppressions/former@example.com")).statusCode).toBe(204);
+    expect((await send({ to: "former@example.com", subject: "x", html: "<p>x</p>" })).statusCode).toBe(202);
   });
 });
 

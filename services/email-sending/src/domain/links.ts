@@ -19,7 +19,7 @@ interface LegacyUnsubscribeToken {
 }
 
 /**
- * A recipient's link to their own state (unsubscribe, re-subscribe): 64 hex digits, the message id's 24, a keyed tag of
+ * A recipient's link to their own state (unsubscribe, and re-subscribe from its page): 64 hex digits, the message id's 24, a keyed tag of
  * the recipient's address (8) and an HMAC of both (32). Nothing readable in it; the message it names says whose list.
  */
 export interface RecipientToken {
@@ -38,25 +38,25 @@ export class LinkSigner {
   private readonly openKey: Buffer;
   private readonly unsubscribeKey: Buffer;
   private readonly recipientTagKey: Buffer;
-  private readonly macKeys: Record<"unsubscribe" | "resubscribe", Buffer>;
+  private readonly macKeys: Record<"unsubscribe", Buffer>;
 
   constructor(secret: string, private readonly baseUrl: string) {
     this.clickKey = deriveKey(secret, "click");
     this.openKey = deriveKey(secret, "open");
     this.unsubscribeKey = deriveKey(secret, "unsubscribe");
     this.recipientTagKey = deriveKey(secret, "link-recipient-tag");
-    this.macKeys = { unsubscribe: deriveKey(secret, "unsubscribe-link"), resubscribe: deriveKey(secret, "resubscribe-link") };
+    this.macKeys = { unsubscribe: deriveKey(secret, "unsubscribe-link") };
   }
 
   private tag(email: string): string {
     return createHmac("sha256", this.recipientTagKey).update(addressKey(email)).digest("hex").slice(0, 8);
   }
 
-  private mac(purpose: "unsubscribe" | "resubscribe", messageId: string, email: string): string {
+  private mac(purpose: "unsubscribe", messageId: string, email: string): string {
     return createHmac("sha256", this.macKeys[purpose]).update(`${messageId}\n${addressKey(email)}`).digest("hex").slice(0, 32);
   }
 
-  private recipientToken(purpose: "unsubscribe" | "resubscribe", messageId: string, email: string): string {
+  private recipientToken(purpose: "unsubscribe", messageId: string, email: string): string {
     return `${messageId.replace(/^msg_/, "")}${this.tag(email)}${this.mac(purpose, messageId, email)}`;
   }
 
@@ -66,7 +66,7 @@ export class LinkSigner {
   }
 
   /** The recipient of `recipients` a token was made for, or null when it was made for none of them. */
-  recipientOf(purpose: "unsubscribe" | "resubscribe", token: RecipientToken, recipients: readonly string[]): string | null {
+  recipientOf(purpose: "unsubscribe", token: RecipientToken, recipients: readonly string[]): string | null {
     for (const email of recipients) {
       if (this.tag(email) !== token.tag) continue;
       if (timingSafeEqual(Buffer.from(this.mac(purpose, token.messageId, email)), Buffer.from(token.mac))) return addressKey(email);
@@ -83,8 +83,9 @@ export class LinkSigner {
   unsubscribeUrl(messageId: string, email: string): string {
     return `${this.baseUrl}/unsubscribe/${this.recipientToken("unsubscribe", messageId, email)}`;
   }
-  resubscribeUrl(messageId: string, email: string): string {
-    return `${this.baseUrl}/resubscribe/${this.recipientToken("resubscribe", messageId, email)}`;
+  /** The same token as the unsubscribe link's: the page it leads to asks for a button press before acting. */
+  resubscribeUrl(unsubscribeToken: string): string {
+    return `${this.baseUrl}/resubscribe/${unsubscribeToken}`;
   }
 
   readClick(token: string): ClickToken | null {
@@ -101,7 +102,5 @@ export class LinkSigner {
     const t = verifyToken<LegacyUnsubscribeToken>(this.unsubscribeKey, raw);
     return t && typeof t.a === "string" && typeof t.e === "string" && typeof t.m === "string" ? { kind: "legacy", accountId: t.a, email: t.e, messageId: t.m } : null;
   }
-  readResubscribe(raw: string): RecipientToken | null {
-    return LinkSigner.parseRecipientToken(raw);
-  }
+
 }

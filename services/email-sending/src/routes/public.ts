@@ -99,8 +99,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
     if (added && target.message) {
       await events.record({ messageId: target.messageId, accountId: target.accountId, type: "unsubscribed", recipient: target.email, detail: {} }, undefined, true);
     }
-    const canResubscribe = target.message?.recipients.includes(target.email) ?? false;
-    return { email: target.email, resubscribeUrl: canResubscribe ? links.resubscribeUrl(target.messageId, target.email) : null };
+    return { email: target.email, resubscribeUrl: links.resubscribeUrl(rawToken) };
   };
 
   app.get(
@@ -108,7 +107,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
     { ...publicRoute, schema: { summary: "Unsubscribe link (public)", description: "Unsubscribes the reader at once (no login) and shows a confirmation page; idempotent.", params: S.WildcardToken, ...noKey, response: { 200: answer("A confirmation page", "text/html") } } },
     async (request, reply) => {
       const done = await unsubscribe(request.params["*"]);
-      const undo = done.resubscribeUrl ? resubscribeForm(done.resubscribeUrl, "Unsubscribed by mistake?", "Re-subscribe") : "";
+      const undo = resubscribeForm(done.resubscribeUrl, "Unsubscribed by mistake?", "Re-subscribe");
       return reply.headers(NO_STORE).type("text/html; charset=utf-8").send(page("You are unsubscribed", `${escapeAttribute(done.email)} will get no more marketing mail from this sender.${undo}`));
     },
   );
@@ -122,13 +121,11 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
     },
   );
 
-  /** The re-subscribe link: the recipient, and only the recipient, lifts their own unsubscribe or complaint. */
+  /** The re-subscribe link is the unsubscribe link's token: whoever may unsubscribe that address may undo it. */
   const resubscribeTarget = async (rawToken: string) => {
-    const token = links.readResubscribe(rawToken);
-    const message = token ? await findMessageById(db, token.messageId) : null;
-    const email = token && message ? links.recipientOf("resubscribe", token, message.recipients) : null;
-    if (!message || !email) throw errors.notFound("This re-subscribe link is not valid: it was altered or never issued.");
-    return { accountId: message.account_id, email };
+    const target = await unsubscribeTarget(rawToken);
+    if (!target) throw errors.notFound("This re-subscribe link is not valid: it was altered or never issued.");
+    return target;
   };
 
   app.get(

@@ -8,6 +8,7 @@ import {
   deleteContact,
   deleteSenderSuppression,
   findSuppression,
+  suppress,
   liftWithConsent,
   RECIPIENT_SUPPRESSIONS,
   findContact,
@@ -102,6 +103,24 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
     },
   );
 
+  app.post(
+    "/suppressions",
+    {
+      schema: {
+        summary: "Suppress an address yourself",
+        description: "Adds the address with reason manual (mail to it is refused from now on); you may remove it again with DELETE. An address already suppressed keeps its first reason.",
+        body: S.SuppressionBody,
+        response: { 201: successSchema(S.Suppression) },
+      },
+    },
+    async (request, reply) => {
+      const accountId = request.subscriber.accountId;
+      const email = emailParam(request.body.email);
+      await suppress(db, accountId, { email, reason: "manual", detail: "added by the sender", message_id: null, created_at: now() });
+      return reply.code(201).send(ok(suppressionView((await findSuppression(db, accountId, email))!)));
+    },
+  );
+
   app.delete(
     "/suppressions/:email",
     {
@@ -144,8 +163,9 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
       const held = await findSuppression(db, accountId, email);
       if (!held) throw errors.notFound(`${request.params.email} is not suppressed.`);
       if (!RECIPIENT_SUPPRESSIONS.includes(held.reason)) {
-        throw errors.conflict(`${email} is suppressed by a ${held.reason.replace("_", " ")}, not by the recipient: remove it with DELETE /suppressions/${email}.`, [
-          { field: "email", issue: `is suppressed by a ${held.reason.replace("_", " ")}, which needs no consent` },
+        const cause = held.reason === "manual" ? "your own manual entry" : "a hard bounce";
+        throw errors.conflict(`${email} is suppressed by ${cause}, not by the recipient: remove it with DELETE /suppressions/${email}.`, [
+          { field: "email", issue: `is suppressed by ${cause}, which needs no consent` },
         ]);
       }
       const consentedAt = new Date(request.body.consented_at);

@@ -245,7 +245,7 @@ export class DeliveryWorker {
       else await events.record({ ...ref, type: "deferred", recipient, detail: { ...detail, attempt: message.attempts, next_attempt_at: retryAt.toISOString() } }, undefined, true);
     } else {
       await events.record(
-        { ...ref, type: "bounced", recipient, detail: { ...detail, bounce_type: "soft", reason: "temporary failures for the whole retry window" } },
+        { ...ref, type: "bounced", recipient, detail: { ...detail, bounce_type: "soft", reason: "temporary failures for the whole retry window", last_failure: detail.reason } },
         take(),
         alreadySent,
       );

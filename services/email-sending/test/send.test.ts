@@ -127,7 +127,7 @@ describe("POST /send", () => {
     expect(error.details[0].field).toBe("attachments");
   });
 
-  it("de-duplicates recipients and allows 50 across to, cc and bcc, not 51", async () => {
+  it("de-duplicates recipients and allows 50 across to, cc and bcc, not 51", { timeout: 90_000 }, async () => {
     const addresses = Array.from({ length: 51 }, (_, i) => `user${i}@example.com`);
     const ok = await send({ to: addresses.slice(0, 30), cc: addresses.slice(30, 45), bcc: [...addresses.slice(45, 50), "USER0@example.com"], subject: "Many", html: "<p>x</p>" });
     expect(ok.statusCode).toBe(202);

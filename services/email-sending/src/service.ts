@@ -15,6 +15,8 @@ import { DeliveryWorker } from "./delivery/queue-worker.js";
 import { smtpRelay, type MailRelay } from "./delivery/relay.js";
 import { SigningKeys } from "./delivery/signing-keys.js";
 import { Submission } from "./delivery/submission.js";
+import { TrackedLinkCheck } from "./delivery/tracked-links.js";
+import { urlSafety } from "./delivery/url-safety.js";
 import { WebhookSender } from "./delivery/webhook-sender.js";
 import { domainRoutes, type DnsResolver } from "./routes/domains.js";
 import { messageRoutes } from "./routes/messages.js";
@@ -86,7 +88,8 @@ export default defineService<EmailSettings, EmailInject>({
       retryWindowMs: settings.retryWindowMs,
     });
     const sharedSender = new SharedSender(settings.secret, defaultDomain);
-    const submission = new Submission({ db, now, defaultFrom, defaultDomain, sharedSender, onQueued: () => worker.kick() });
+    const trackedLinks = new TrackedLinkCheck(await urlSafety(settings, app.log, background));
+    const submission = new Submission({ db, now, defaultFrom, defaultDomain, sharedSender, onQueued: () => worker.kick(), trackedLinks });
     const applier = new ReportApplier(db, events, returnPaths, settings.feedbackAddress, app.log);
     const inbound = new InboundListener(applier, settings.inboundHost, settings.inboundPort, app.log);
     app.decorate("emailDelivery", { inbound, sink, worker, relay: () => relay });

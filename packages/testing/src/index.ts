@@ -7,3 +7,4 @@ export * from "./edge.js";
 export * from "./replicas.js";
 export * from "./search-bounds.js";
 export * from "./error-sentences.js";
+export * from "./smtp.js";

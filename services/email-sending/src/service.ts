@@ -5,6 +5,8 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "@apiplat/webhook-deliver
 import { domainOf, parseAddress } from "./domain/addresses.js";
 import { platformDomains } from "./domain/dns-records.js";
 import { LinkSigner } from "./domain/links.js";
+import { ReturnPaths } from "./domain/verp.js";
+import { SharedSender } from "./domain/shared-sender.js";
 import { MAX_ATTACHMENT_BYTES } from "./domain/message.js";
 import { EventRecorder } from "./delivery/events.js";
 import { InboundListener, ReportApplier } from "./delivery/inbound.js";
@@ -49,6 +51,7 @@ export default defineService<EmailSettings, EmailInject>({
     const defaultDomain = domainOf(defaultFrom.address);
     const domains = platformDomains(defaultDomain);
     const links = new LinkSigner(settings.secret, settings.publicBaseUrl);
+    const returnPaths = new ReturnPaths(settings.secret);
     const keys = new SigningKeys(db, settings.secret, defaultDomain, domains, now);
     const random = inject.random ?? Math.random;
     const outbound = createOutboundClient({ allowCidrs: config.outboundAllowCidrs });
@@ -74,6 +77,7 @@ export default defineService<EmailSettings, EmailInject>({
       events,
       keys,
       links,
+      returnPaths,
       log: app.log,
       now,
       random,
@@ -83,9 +87,11 @@ export default defineService<EmailSettings, EmailInject>({
       retryBaseMs: settings.retryBaseMs,
       retryWindowMs: settings.retryWindowMs,
     });
+    const sharedSender = new SharedSender(settings.secret, defaultDomain);
     const trackedLinks = new TrackedLinkCheck(await urlSafety(settings, app.log, background));
-    const submission = new Submission({ db, now, defaultFrom, defaultDomain, onQueued: () => worker.kick(), trackedLinks });
-    const inbound = new InboundListener(new ReportApplier(db, events, app.log), settings.inboundHost, settings.inboundPort, app.log);
+    const submission = new Submission({ db, now, defaultFrom, defaultDomain, sharedSender, onQueued: () => worker.kick(), trackedLinks });
+    const applier = new ReportApplier(db, events, returnPaths, settings.feedbackAddress, app.log);
+    const inbound = new InboundListener(applier, settings.inboundHost, settings.inboundPort, app.log);
     app.decorate("emailDelivery", { inbound, sink, worker, relay: () => relay });
 
     await app.register(sendRoutes, { db, now, submission });
@@ -102,7 +108,7 @@ export default defineService<EmailSettings, EmailInject>({
     await app.register(templateRoutes, { db, now, maxTemplatesPerAccount: 1_000 });
     await app.register(recipientRoutes, { db, now });
     await app.register(webhookRoutes, { db, now, checkUrl: (url, field) => outbound.check(url, field), maxWebhooksPerAccount: 20 });
-    await app.register(publicRoutes, { db, links, events });
+    await app.register(publicRoutes, { db, links, events, now });
 
     background({
       name: "dkim-key of the default sending domain",

@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { integerSetting, listSetting, type Env } from "@apiplat/config";
 import { SAFE_BROWSING_DEFAULT_ENDPOINT } from "@apiplat/url-safety";
-import { parseAddress } from "./domain/addresses.js";
+import { domainOf, parseAddress } from "./domain/addresses.js";
 
 export interface EmailSettings {
   /** `smtp://user:pass@host:port` or `smtps://...` (SMTP_URL); unset: the built-in local sink. */
@@ -13,8 +13,13 @@ export interface EmailSettings {
   defaultFrom: string;
   /** Port of the inbound SMTP listener that receives bounces and complaints (EMAIL_INBOUND_PORT); 0 picks one. */
   inboundPort: number;
-  /** Address the inbound listener binds to. */
+  /** Address the inbound listener binds to (EMAIL_INBOUND_HOST): loopback unless configured. */
   inboundHost: string;
+  /**
+   * The one address complaint reports (ARF) are taken at (EMAIL_FEEDBACK_ADDRESS): the address registered with the
+   * mailbox providers' feedback loops. Default `fbl@bounces.<default sending domain>`.
+   */
+  feedbackAddress: string;
   /** Where tracking and unsubscribe links point (EMAIL_PUBLIC_BASE_URL), without a trailing slash. */
   publicBaseUrl: string;
   /** Signs tokens and encrypts DKIM private keys (EMAIL_SECRET). */
@@ -74,6 +79,16 @@ function publicBaseUrl(env: Env): string {
   return raw.replace(/\/+$/, "");
 }
 
+function feedbackAddress(env: Env, defaultFrom: string): string {
+  const given = env.EMAIL_FEEDBACK_ADDRESS;
+  if (given) {
+    const parsed = parseAddress(given);
+    if (!parsed || parsed.name) throw new Error(`EMAIL_FEEDBACK_ADDRESS is not a bare email address: "${given}"`);
+    return parsed.address.toLowerCase();
+  }
+  return `fbl@bounces.${domainOf(parseAddress(defaultFrom)!.address)}`;
+}
+
 function safeBrowsingPolicy(env: Env): "open" | "closed" {
   const policy = env.SAFE_BROWSING_FAILURE_POLICY || "closed";
   if (policy !== "open" && policy !== "closed") throw new Error(`SAFE_BROWSING_FAILURE_POLICY must be open or closed, got "${policy}"`);
@@ -88,7 +103,8 @@ export function readSettings(env: Env): EmailSettings {
     smtpUrl: env.SMTP_URL || undefined,
     defaultFrom,
     inboundPort: integerSetting(env, "EMAIL_INBOUND_PORT", 2525),
-    inboundHost: env.EMAIL_INBOUND_HOST || "0.0.0.0",
+    inboundHost: env.EMAIL_INBOUND_HOST || "127.0.0.1",
+    feedbackAddress: feedbackAddress(env, defaultFrom),
     publicBaseUrl: publicBaseUrl(env),
     secret: secretFrom(env),
     outboxDir: env.EMAIL_OUTBOX_DIR || path.join(DATA_DIR, "outbox"),

@@ -8,6 +8,7 @@ import { loadConfig, serviceEndpoint } from "@apiplat/config";
 import { installServiceSignals, onShutdownSignal, openPlatform, type ServiceApp } from "@apiplat/service-kit";
 import { buildAdminApp, LOCAL_TOKEN_FILE, resolveAdminToken } from "@apiplat/admin";
 import { deployedServiceNames, deployedServices } from "@apiplat/deployment";
+import { startTracing } from "@apiplat/tracing";
 
 const root = path.resolve(import.meta.dirname, "..");
 const env = { ...process.env };
@@ -15,6 +16,8 @@ if (!env.DATABASE_URL) env.EMBEDDED_DATA_DIR ??= path.join(root, ".data/pglite")
 env.BIND_ADDRESS ??= "127.0.0.1";
 const config = loadConfig(env);
 
+// One process serves every service: its spans name the service in apiplat.service.
+const tracing = await startTracing("apiplat", env);
 const platform = await openPlatform(config);
 const apps: ServiceApp[] = [];
 const lines: string[] = [];
@@ -56,4 +59,5 @@ then call a service with that key:
 onShutdownSignal(async () => {
   await Promise.all(apps.map((app) => app.close()));
   await platform.close();
+  await tracing?.shutdown();
 });

@@ -40,8 +40,20 @@ function operationOf(sql: string): string {
   return match ? match[1].toUpperCase() : "SQL";
 }
 
-/** One SQL statement as a client span: its text without values, the database system, the rows it returned. */
+/**
+ * Whether a statement or cache call now belongs to something traced. Outside a request (a worker's poll, the usage
+ * flush, a migration) it does not: each would be a trace of one span, several a second per process, that says nothing.
+ */
+function inTracedWork(): boolean {
+  return trace.getSpan(context.active()) !== undefined;
+}
+
+/**
+ * One SQL statement as a client span of the active trace: its text without values, the database system, the rows it
+ * returned. Without an active span the statement just runs.
+ */
 export function databaseSpan<T extends { rowCount?: number | null }>(sql: string, work: () => Promise<T>): Promise<T> {
+  if (!inTracedWork()) return work();
   const operation = operationOf(sql);
   return inSpan(operation, SpanKind.CLIENT, { "db.system.name": "postgresql", "db.operation.name": operation, "db.query.text": statementText(sql) }, async (span) => {
     const result = await work();
@@ -50,8 +62,12 @@ export function databaseSpan<T extends { rowCount?: number | null }>(sql: string
   });
 }
 
-/** One cache call as a client span: `operation` is the store's (admitRequest), `command` the Redis command it sends. */
+/**
+ * One cache call as a client span of the active trace: `operation` is the store's (admitRequest), `command` the Redis
+ * command it sends. Without an active span the call just runs.
+ */
 export function redisSpan<T>(operation: string, command: string, work: () => Promise<T>): Promise<T> {
+  if (!inTracedWork()) return work();
   return inSpan(`redis ${operation}`, SpanKind.CLIENT, { "db.system.name": "redis", "db.operation.name": command, "apiplat.cache.operation": operation }, work);
 }
 

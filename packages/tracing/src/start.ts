@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { context, propagation, trace } from "@opentelemetry/api";
+import { context, diag, DiagConsoleLogger, DiagLogLevel, propagation, trace } from "@opentelemetry/api";
 import { samplerFromEnv } from "./sampler.js";
 import { tracing } from "./state.js";
 
@@ -18,6 +18,14 @@ export function tracingRequested(env: Env): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
   if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === "none") return false;
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+}
+
+/** Where spans go: the traces endpoint as given, or the OTLP endpoint with the traces path, as the specification says. */
+export function tracesUrl(env: Env): string {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (traces) return traces;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT!.trim();
+  return `${base.endsWith("/") ? base : `${base}/`}v1/traces`;
 }
 
 /** A positive whole number from the environment, or the default when unset. */
@@ -63,8 +71,10 @@ export async function startTracing(serviceName: string, env: Env = process.env):
   const provider = new sdk.TracerProvider({
     resource,
     sampler: samplerFromEnv(sdk, env),
-    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter(), ...batchOptions(env) })],
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesUrl(env) }), ...batchOptions(env) })],
   });
+  // An export that fails (the collector away, refusing) is said on stderr; requests go on untouched.
+  diag.setLogger(new DiagConsoleLogger(), { logLevel: DiagLogLevel.ERROR, suppressOverrideMessage: true });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
@@ -79,6 +89,7 @@ export async function startTracing(serviceName: string, env: Env = process.env):
         trace.disable();
         propagation.disable();
         context.disable();
+        diag.disable();
       });
       return stopped;
     },

@@ -35,6 +35,8 @@ beforeAll(async () => {
   set = await startReplicas("webhook-relay", {
     replicas: 1,
     env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: "100", OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" },
+    // Within the hook's 120 s: a machine busy with other tests is slow to compile the service.
+    startTimeoutMs: 100_000,
   });
   sub = await set.platform.subscribe("webhook-relay", "PRO");
 });
@@ -163,5 +165,5 @@ describe("a request through nginx with tracing on", () => {
     const server = serverSpanOf(inTrace(traceId), "/create");
     expect(server?.attributes["http.response.status_code"]).toBe(201);
     expect(inTrace(traceId).filter((span) => span.attributes["db.system.name"] === "postgresql").length).toBeGreaterThan(0);
-  });
+  }, 120_000);
 });

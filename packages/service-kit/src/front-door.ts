@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import proxyAddr from "@fastify/proxy-addr";
 import type { FastifyBaseLogger } from "fastify";
+import { describeServerSpan, serveInSpan, tracing } from "@apiplat/tracing";
 import type { LatencyHistogram } from "./latency-histogram.js";
 import { requestIdFor } from "./request-id.js";
 
@@ -94,6 +95,8 @@ export class FrontDoor {
   private readonly routes: FrontRoute[] = [];
   latency: LatencyHistogram | null = null;
   log: FastifyBaseLogger | null = null;
+  /** The app's name, on the spans of the requests front routes answer. */
+  service: string | null = null;
 
   /** headersTimeoutMs: how long a client may take to send its request headers. */
   constructor(
@@ -108,8 +111,12 @@ export class FrontDoor {
   /** Fastify's `serverFactory`: the server Fastify would make (its timeouts included), with the front routes first. */
   readonly serverFactory = (fastifyHandler: (request: IncomingMessage, response: ServerResponse) => void, options: ServerTimeouts): Server => {
     // Node checks the header and request deadlines on this interval: a second keeps a slow client's overrun short.
-    const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
+    const serve = (request: IncomingMessage, response: ServerResponse) => {
       if (this.routes.length === 0 || !this.answer(request, response)) fastifyHandler(request, response);
+    };
+    const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
+      if (tracing.on) serveInSpan(request, response, () => serve(request, response));
+      else serve(request, response);
     });
     server.keepAliveTimeout = options.keepAliveTimeout;
     server.requestTimeout = options.requestTimeout;
@@ -132,8 +139,10 @@ export class FrontDoor {
       }
       if (answer === null) continue;
       const body = answer.body ?? "";
+      const requestId = requestIdFor(raw);
+      if (tracing.on && this.service) describeServerSpan(raw, { service: this.service, route, requestId });
       response.writeHead(answer.status, {
-        "x-request-id": requestIdFor(raw),
+        "x-request-id": requestId,
         ...answer.headers,
         "content-length": String(Buffer.byteLength(body)),
       });

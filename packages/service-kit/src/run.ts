@@ -1,5 +1,6 @@
 import { loadConfig, serviceEndpoint, type AppName, type PlatformConfig } from "@apiplat/config";
 import { openDatabase, openKeyValueStore } from "@apiplat/storage";
+import { startTracing } from "@apiplat/tracing";
 import type { PlatformDeps } from "./deps.js";
 import type { ServiceApp } from "./create-app.js";
 import { buildService, type ServiceManifest } from "./define-service.js";
@@ -67,8 +68,10 @@ export async function runService<S, I>(manifest: ServiceManifest<S, I>): Promise
 /** @deprecated the form from before manifests; every service moves to runService(manifest). */
 export async function runService(service: AppName, build: ServiceBuilder): Promise<void>;
 export async function runService<S, I>(target: ServiceManifest<S, I> | AppName, build?: ServiceBuilder): Promise<void> {
-  const platform = await openPlatform();
   const name = typeof target === "string" ? target : target.name;
+  // Before the platform opens: its database and cache are traced only when tracing is on when they are made.
+  const tracing = await startTracing(name);
+  const platform = await openPlatform();
   const app = typeof target === "string" ? await build!(platform) : await buildService(target, platform);
   const { port } = serviceEndpoint(platform.config, name);
   // On a shared database, an instance that cannot share its limits and streams with the others refuses to start.
@@ -89,5 +92,7 @@ export async function runService<S, I>(target: ServiceManifest<S, I> | AppName, 
     await app.close();
     await registry?.leave();
     await platform.close();
+    // Last: the spans of the requests that finished while stopping go out too.
+    await tracing?.shutdown();
   });
 }

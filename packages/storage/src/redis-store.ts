@@ -1,6 +1,8 @@
 import { Redis } from "ioredis";
 import type { Admission, AdmitRequest, KeyValueStore } from "./key-value.js";
+import { tracing } from "@apiplat/tracing";
 import { GCRA_LUA, intervalMicros } from "./rate-limit.js";
+import { tracedKeyValueStore } from "./traced-store.js";
 
 export interface RedisStoreOptions {
   /** Prefixes every key and channel (tests use one per file). */
@@ -118,7 +120,7 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
     return subscriber;
   };
 
-  return {
+  const store: KeyValueStore = {
     kind: "redis",
     get: (key) => redis.get(key),
     async set(key, value, ttlSeconds) {
@@ -210,4 +212,6 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+  // Tracing is started before the platform opens its store, or not at all: untraced, the store is used as it is.
+  return tracing.on ? tracedKeyValueStore(store) : store;
 }

@@ -34,7 +34,7 @@ export interface EmailSettings {
   retryBaseMs: number;
   /** Temporary failures retry for this long after the first attempt, then the message bounces (soft). */
   retryWindowMs: number;
-  /** A claimed message whose worker vanished (a crash) is offered again after this long. */
+  /** A claimed message whose worker vanished (a crash) is offered again after this long (renewed while it works). */
   leaseMs: number;
   /** How often an idle worker looks for due messages (scheduled ones, retries, other processes' inserts). */
   pollMs: number;
@@ -112,7 +112,7 @@ export function readSettings(env: Env): EmailSettings {
     deliveryConcurrency: integerSetting(env, "EMAIL_DELIVERY_CONCURRENCY", 32, 1),
     retryBaseMs: integerSetting(env, "EMAIL_RETRY_BASE_MS", 60_000, 1),
     retryWindowMs: integerSetting(env, "EMAIL_RETRY_WINDOW_MS", 24 * 60 * 60 * 1000, 1),
-    leaseMs: integerSetting(env, "EMAIL_LEASE_MS", 5 * 60 * 1000, 100),
+    leaseMs: integerSetting(env, "EMAIL_LEASE_MS", 15_000, 100),
     pollMs: integerSetting(env, "EMAIL_POLL_MS", 250, 10),
     blocklistFiles: listSetting(env.EMAIL_BLOCKLIST_FILES),
     blocklistReloadMs: integerSetting(env, "EMAIL_BLOCKLIST_RELOAD_SECONDS", 300, 0, 86_400) * 1000,

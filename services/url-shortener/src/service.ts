@@ -96,6 +96,7 @@ export default defineService<ShortenerSettings, ShortenerInject>({
 
     const clicks = new ClickRecorder({
       db,
+      kv,
       countries: countries(),
       userAgents: new UserAgentClassifier(),
       batchSize: settings.clickBatchSize,
@@ -109,17 +110,17 @@ export default defineService<ShortenerSettings, ShortenerInject>({
       },
     });
     background({
-      name: "click buffer",
-      start: () => clicks.buffer.start(settings.clickFlushMs),
+      name: "click log and buffer",
+      start: () => clicks.start(settings.clickFlushMs),
       async stop() {
-        await clicks.buffer.close();
+        await clicks.close();
         if (clicks.buffer.size > 0) log.error({ pending: clicks.buffer.size }, "clicks could not be written before shutdown");
       },
     });
     // Not ready while clicks pile up near the buffer's cap: writing them is not keeping up.
     readiness("click_buffer", async () => clicks.buffer.size < settings.clickBufferMax * 0.9);
-    exposeMetric(app, { name: "shortener_click_backlog", help: "Clicks waiting to be written to PostgreSQL", type: "gauge", read: () => clicks.buffer.size });
-    exposeMetric(app, { name: "shortener_clicks_written_total", help: "Clicks written to PostgreSQL", type: "counter", read: () => clicks.buffer.writtenTotal });
+    exposeMetric(app, { name: "shortener_click_backlog", help: "Clicks waiting in this process's memory (the shared store failed) to be written to PostgreSQL", type: "gauge", read: () => clicks.buffer.size });
+    exposeMetric(app, { name: "shortener_clicks_written_total", help: "Clicks written to PostgreSQL", type: "counter", read: () => clicks.writtenTotal });
     exposeMetric(app, { name: "shortener_clicks_dropped_total", help: "Clicks dropped because the buffer was full", type: "counter", read: () => clicks.buffer.droppedTotal });
 
     async function reloadBlocklist(): Promise<void> {

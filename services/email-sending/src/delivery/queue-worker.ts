@@ -8,7 +8,7 @@ import type { LinkSigner } from "../domain/links.js";
 import type { ReturnPaths } from "../domain/verp.js";
 import { outgoingBody } from "../domain/outgoing.js";
 import { isPermanent, nextAttemptAt, type SmtpFailure } from "../domain/smtp-retry.js";
-import { claimDueMessages, loadAttachments, releaseExpiredLeases, type MessageRow, type QueueChange } from "../store/messages.js";
+import { claimDueMessages, extendLeases, loadAttachments, releaseExpiredLeases, type MessageRow, type QueueChange } from "../store/messages.js";
 import type { EventRecorder } from "./events.js";
 import { RelayError, type MailRelay } from "./relay.js";
 import type { SigningKeys } from "./signing-keys.js";
@@ -44,8 +44,9 @@ const BASE64_BODY_CHARS = 256 * 1024;
 
 /**
  * The queue consumer: claims due messages from PostgreSQL (most urgent lane first, SKIP LOCKED so that several
- * processes share the work), hands each to the relay and records the outcome. A crash leaves claimed messages leased;
- * their lease runs out and they are claimed again.
+ * processes share the work), hands each to the relay and records the outcome. The lease is short and renewed (every
+ * third of it) while the message is being delivered, so a crash leaves claimed messages leased only until their lease
+ * runs out (seconds); they are then claimed again, by any replica.
  */
 export class DeliveryWorker {
   private running = false;
@@ -54,6 +55,7 @@ export class DeliveryWorker {
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private lastLeaseSweep = 0;
+  private renewTimer: NodeJS.Timeout | undefined;
   private readonly idle = new Set<() => void>();
 
   constructor(private readonly options: DeliveryWorkerOptions) {}
@@ -61,6 +63,18 @@ export class DeliveryWorker {
   start(): void {
     this.running = true;
     this.loop = this.run();
+    this.renewTimer = setInterval(() => void this.renewLeases(), Math.max(50, Math.floor(this.options.leaseMs / 3)));
+    this.renewTimer.unref();
+  }
+
+  private async renewLeases(): Promise<void> {
+    if (this.delivering.size === 0) return;
+    const { db, now, leaseMs, log } = this.options;
+    try {
+      await extendLeases(db, [...this.delivering], new Date(now().getTime() + leaseMs));
+    } catch (error) {
+      log.error({ err: error }, "email queue: renewing leases failed");
+    }
   }
 
   /** A message was accepted or a retry came due: look now instead of at the next poll. */
@@ -73,6 +87,7 @@ export class DeliveryWorker {
     this.kick();
     await this.loop;
     while (this.inFlight > 0) await new Promise<void>((resolve) => this.idle.add(resolve));
+    clearInterval(this.renewTimer);
   }
 
   private async run(): Promise<void> {

@@ -157,6 +157,11 @@ export async function claimDueMessages(db: Queryable, now: Date, leaseMs: number
   return rows.sort((a, b) => b.priority - a.priority || a.next_attempt_at.getTime() - b.next_attempt_at.getTime());
 }
 
+/** Renews the leases of messages this process is still delivering. */
+export async function extendLeases(db: Queryable, ids: string[], leaseUntil: Date): Promise<void> {
+  await db.query("UPDATE email_messages SET lease_until = $2 WHERE id = ANY($1::text[]) AND queue_state = 'leased'", [ids, leaseUntil]);
+}
+
 /**
  * Messages whose worker vanished mid-delivery (a crash) become due again. `ownInFlight` are the ones this process is
  * still delivering: a slow relay must not make the process take its own message a second time.

@@ -42,7 +42,7 @@ function countLines(text: string): number {
 }
 
 function endsWithAbbreviation(sentence: string): boolean {
-  const last = sentence.trimEnd().match(/(\S+)\.$/);
+  const last = sentence.trimEnd().match(/(?<!\S)(\S+)\.$/);
   if (!last) return false;
   const word = last[1].toLowerCase().replace(/^[("'“‘]+/, "");
   // A lone initial ("J. R. R. Tolkien") does not end a sentence either.

@@ -165,6 +165,15 @@ describe("POST /summarize", () => {
     expect(short.json().data.counts).toMatchObject({ source_sentences: 2_048, source_tokens: 4_096, summary_sentences: 5 });
   });
 
+  it("finds quoted speech in linear time when quotes are opened and never closed", async () => {
+    // 2,000 "“" openers (4,000 tokens, under the limit) in 1.4 MB with no closing mark: each opener was read to the
+    // end of the text (seconds of CPU per request); now each is read to the next mark.
+    const text = `“${"a".repeat(700)} `.repeat(2_000);
+    const res = await post("/summarize", { text });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.counts).toMatchObject({ source_words: 2_000, source_tokens: 4_000, source_sentences: 1 });
+  });
+
   it("answers mode abstractive with 503 MODEL_UNAVAILABLE naming the model and how to install it", async () => {
     const res = await post("/summarize", { text: NEWS_ARTICLE, mode: "abstractive" });
     expect(res.statusCode).toBe(503);

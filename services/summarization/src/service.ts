@@ -17,9 +17,9 @@ export default defineService<SummarizationSettings>({
   settings: readSettings,
   bodyLimit: BODY_LIMIT,
   examples: new URL("../openapi-examples.json", import.meta.url),
-  async build({ app, platform, settings }) {
+  async build({ app, platform, settings, background }) {
     const outbound = createOutboundClient({ allowCidrs: platform.config.outboundAllowCidrs });
-    app.addHook("onClose", () => outbound.close());
+    background({ name: "outbound client", start() {}, stop: () => outbound.close() });
     const pages = createPageReader(outbound, { timeoutMs: settings.fetchTimeoutMs, maxBytes: settings.fetchMaxBytes });
     const abstractiveModel = locateAbstractiveModel(settings.modelsDir, settings.abstractiveModel);
     // This build has no transformers.js runtime, so mode abstractive always answers 503; the operator learns why here.

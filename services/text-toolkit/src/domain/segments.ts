@@ -1,10 +1,11 @@
 /**
  * Intl.Segmenter (ICU, as V8 exposes it) costs the length of the string for every segment it hands out: counting the
- * graphemes of 100 KB took 16 s, and a window of w characters costs about w times as much as its segments. So it reads windows of WINDOW_CHARS, each starting at a boundary it found itself,
- * and keeps only the segments that end MARGIN_CHARS before the window does: a rule may look past a segment's end
- * (the "5" of "3.5", through combining marks), and the rest is read again at the start of the next window. The
- * segments are the ones a single pass over the whole text gives, except where a run of more than MARGIN_CHARS marks
- * or a dictionary-segmented script (Chinese, Thai) straddles a window's end.
+ * graphemes of 100 KB took 16 s. A window of w characters costs about w times its segments, so it reads short
+ * windows, each starting at a boundary it found itself, and keeps only the segments that end MARGIN_CHARS before the
+ * window does: a rule may look past a segment's end (the "5" of "3.5", through combining marks), and the rest is
+ * read again at the start of the next window. The segments are the ones a single pass over the whole text gives,
+ * except where a run of more than MARGIN_CHARS marks or a dictionary-segmented script (Chinese, Thai) straddles a
+ * window's end.
  */
 const WINDOW_CHARS = 160;
 const MARGIN_CHARS = 32;

@@ -9,14 +9,15 @@
  * deployment can run it before every start (docker-compose's `catalogues`, the Kubernetes `catalogues` Job) and pay
  * seconds once the catalogues are loaded.
  *
- * Without DATABASE_URL it writes the embedded database of `npm start` (.data/pglite): stop `npm start` first, as
- * only one process may open that database at a time.
+ * Without DATABASE_URL it writes the local database of `npm start` (.data/postgres): through the running server's
+ * socket when `npm start` runs, else it starts that server for the run.
  */
 import path from "node:path";
 import { loadConfig, type PlatformConfig } from "@apiplat/config";
 import { runIngestions, terminalProgress, type IngestionSource, type ServiceIngestion } from "@apiplat/catalogue";
 import { deployedServiceNames } from "@apiplat/deployment";
 import { migrateService, openPlatform, serviceDatabase, type OpenPlatform, type ServiceManifest } from "@apiplat/service-kit";
+import { useLocalPostgres } from "@apiplat/supervisor";
 
 type CatalogueModule = { default: ServiceManifest<unknown, unknown>; ingestion: ServiceIngestion };
 
@@ -80,7 +81,8 @@ if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) usage("--lim
 
 const root = path.resolve(import.meta.dirname, "..");
 const env = { ...process.env };
-if (!env.DATABASE_URL) env.EMBEDDED_DATA_DIR ??= path.join(root, ".data/pglite");
+const localDatabase = env.DATABASE_URL ? undefined : await useLocalPostgres({ dataRoot: env.LOCAL_DATA_DIR ? path.resolve(env.LOCAL_DATA_DIR) : path.join(root, ".data") });
+if (localDatabase) env.DATABASE_URL = localDatabase.url;
 const config: PlatformConfig = loadConfig(env);
 
 const targets: { module: CatalogueModule; sources: IngestionSource[] }[] = [];
@@ -115,5 +117,6 @@ try {
   }
 } finally {
   await platform.close();
+  await localDatabase?.stop();
 }
 process.exit(succeeded ? 0 : 1);

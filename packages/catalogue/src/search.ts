@@ -4,7 +4,7 @@
  * `-exclusion`, `OR`, as people type them) and ranked with `ts_rank_cd` normalized by document length. Typo
  * tolerance comes from pg_trgm: a word of the query that no document contains is replaced by the closest word of
  * the catalogue's vocabulary (trigram similarity), and the corrected query is reported. A word ending in `*` is a
- * prefix. The same SQL runs on PostgreSQL and on PGlite (which loads contrib pg_trgm, see @apiplat/storage).
+ * prefix (pg_trgm, a contrib extension of PostgreSQL).
  */
 import type { Database, Queryable } from "@apiplat/storage";
 import type { SqlFilter } from "./sql.js";

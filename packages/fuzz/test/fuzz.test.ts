@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { deployedServices, type DeployedService } from "@apiplat/deployment";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
+import { createTestPlatform, sentenceProblem, type TestPlatform } from "@apiplat/testing";
 import { operationsOf, variantsOf, type FuzzRequest } from "./openapi-variants.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
@@ -59,6 +59,8 @@ function checkAnswer(status: number, headers: Record<string, unknown>, body: str
       throw new Error(`${where}: not the error envelope: ${body.slice(0, 300)}`);
     }
     if (!envelope.request_id || envelope.request_id !== headers["x-request-id"]) throw new Error(`${where}: no request_id`);
+    const problem = sentenceProblem(envelope);
+    if (problem) throw new Error(`${where}: ${problem}`);
   }
   if (contentType.includes("json") || contentType.startsWith("text/")) {
     const leak = INTERNALS.find((pattern) => pattern.test(body));

@@ -46,11 +46,7 @@ const NEEDS_A_SKIPPED_LINK = "needs a link (spring-sale, bee-link) that a skippe
 const CANNOT_RUN: Rule[] = [
   ...["$ID", "$RID", "$PID", "/h/99da9d1f-"].map((includes) => ({ readme: "services/webhook-relay/README.md", includes, reason: WEBHOOK_INBOX_ID })),
   ...["spring-sale", "bee-link"].map((includes) => ({ readme: "services/url-shortener/README.md", includes, reason: NEEDS_A_SKIPPED_LINK })),
-  { readme: "services/ocr/README.md", includes: "@receipt.png", reason: "uploads the reader's own image (receipt.png)" },
-  { readme: "services/ocr/README.md", includes: "mixed.png", reason: "uploads the reader's own image (mixed.png)" },
-  { readme: "services/ocr/README.md", includes: "@table.png", reason: "uploads the reader's own image (table.png)" },
   { readme: "services/summarization/README.md", includes: "127.0.0.1:42097", reason: "summarizes a page served by the reader's own server (127.0.0.1:42097)" },
-  { readme: "services/summarization/README.md", includes: "@two-articles.json", reason: "sends the reader's own two-articles.json" },
   { readme: "services/email-sending/README.md", includes: "/messages/msg_", reason: "names a message id that an earlier run returned" },
   { readme: "services/email-sending/README.md", includes: "/unsubscribe/eyJ", reason: "uses an unsubscribe token that an earlier message carried" },
   { readme: "services/email-sending/README.md", includes: '"template":"welcome"', reason: "sends a template the README saves further down" },

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, errorEnvelope, isApiError, type ErrorDetail } from "@apiplat/errors";
 import { validationDetails } from "./validation.js";
 
-/** Codes of CONVENTIONS.md for client errors raised by Fastify or a plugin rather than by our code. */
+/** The envelope's codes (README, "Responses and errors") for client errors raised by Fastify or a plugin, not our code. */
 const CODE_BY_STATUS: Record<number, string> = {
   400: "VALIDATION_ERROR",
   404: "NOT_FOUND",
@@ -66,8 +66,8 @@ export function installErrorHandling(app: FastifyInstance): void {
 export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const apiError =
     error.code === "FST_ERR_MAX_PARAM_LENGTH"
-      ? new ApiError(400, "VALIDATION_ERROR", "A path segment is longer than this service accepts.", [
-          { field: "path", issue: "each path segment must be at most 100 characters" },
+      ? new ApiError(400, "VALIDATION_ERROR", "The path has a segment longer than this service accepts: at most 100 characters each.", [
+          { field: "path", issue: "must have segments of at most 100 characters each" },
         ])
       : error.code === "FST_ERR_BAD_URL"
         ? new ApiError(400, "VALIDATION_ERROR", "The path is not a valid URL: a % must start a valid escape such as %20.", [

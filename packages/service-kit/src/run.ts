@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { loadConfig, serviceEndpoint, type AppName, type PlatformConfig } from "@apiplat/config";
 import { openDatabase, openKeyValueStore } from "@apiplat/storage";
 import type { PlatformDeps } from "./deps.js";
@@ -10,11 +9,9 @@ export interface OpenPlatform extends PlatformDeps {
   close(): Promise<void>;
 }
 
-/** Real dependencies from configuration: PostgreSQL and Redis when configured, embedded defaults otherwise. */
+/** Real dependencies from configuration: PostgreSQL at DATABASE_URL, and Redis when configured (else an in-process store). */
 export async function openPlatform(config: PlatformConfig = loadConfig()): Promise<OpenPlatform> {
-  // Private from the first start on (storage narrows anything wider it finds there).
-  if (!config.databaseUrl && config.embeddedDataDir) mkdirSync(config.embeddedDataDir, { recursive: true, mode: 0o700 });
-  const db = await openDatabase(config.databaseUrl, config.embeddedDataDir, config.databaseSchema);
+  const db = await openDatabase(config.databaseUrl, config.databaseSchema);
   // search_path skips a schema that does not exist, and the migrations would then have nowhere to create tables.
   if (config.databaseUrl && config.databaseSchema) await db.exec(`CREATE SCHEMA IF NOT EXISTS "${config.databaseSchema}"`);
   const kv = await openKeyValueStore(config.redisUrl, config.redisKeyPrefix);

@@ -58,7 +58,8 @@ export function findUnsafeText(value: unknown, path: string, depth = 0): { field
 export function assertSafeText(parts: { params?: unknown; query?: unknown; body?: unknown }): void {
   const found = findUnsafeText(parts.params, "") ?? findUnsafeText(parts.query, "") ?? findUnsafeText(parts.body, "");
   if (found) {
-    const field = found.field || "body";
+    // A wildcard route's parameter is named "*": to the caller it is the path.
+    const field = found.field === "*" ? "path" : found.field || "body";
     throw new ApiError(400, "VALIDATION_ERROR", `${field} ${found.issue}.`, [{ field, issue: found.issue }]);
   }
 }

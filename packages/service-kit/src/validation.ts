@@ -17,8 +17,15 @@ function fieldOf(error: AjvError, context: string): string {
   const extra =
     (error.params.missingProperty as string | undefined) ?? (error.params.additionalProperty as string | undefined);
   if (extra !== undefined) segments.push(extra);
-  const field = segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), "");
+  const field = segments.reduce((path, segment) => path + pathSegment(segment, path === ""), "");
   return field || PART_NAMES[context] || context;
+}
+
+/** `[3]` for an array item, `.name` for a plain name, `["odd name"]` for any other key (a header named `X;Y`). */
+function pathSegment(segment: string, first: boolean): string {
+  if (/^\d+$/.test(segment)) return `[${segment}]`;
+  if (/^[A-Za-z_$][\w$-]*$/.test(segment)) return first ? segment : `.${segment}`;
+  return `[${JSON.stringify(segment)}]`;
 }
 
 /** A schema may say in words what its pattern or format means: `errorMessage: "must be YYYY-MM, e.g. 2026-11"`. */
@@ -93,11 +100,38 @@ const FORMAT_ISSUES: Record<string, string> = {
 };
 
 /**
+ * A value that fits none of a union's branches by type (`{"input": 123}` where a text or a list is accepted) fails once
+ * per branch: the issue names every accepted type, not only the first branch's. An empty issue means: drop the union's
+ * own errors, a branch of the right type failed deeper.
+ */
+function unionTypeIssues(validation: AjvError[], context: string): Map<string, string> {
+  const unions = new Set(validation.filter((e) => e.keyword === "anyOf").map((e) => fieldOf(e, context)));
+  const typesOf = new Map<string, string[]>();
+  for (const error of validation) {
+    const field = fieldOf(error, context);
+    if (error.keyword !== "type" || !unions.has(field)) continue;
+    typesOf.set(field, [...(typesOf.get(field) ?? []), ...String(error.params.type).split(",")]);
+  }
+  const issues = new Map<string, string>();
+  const fields = validation.map((e) => fieldOf(e, context));
+  for (const [field, types] of typesOf) {
+    if (fields.some((f) => f.startsWith(`${field}[`) || f.startsWith(`${field}.`))) {
+      issues.set(field, "");
+      continue;
+    }
+    const named = [...new Set(types)].map((type) => `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`);
+    issues.set(field, `must be ${named.length > 1 ? `${named.slice(0, -1).join(", ")} or ${named.at(-1)}` : named[0]}`);
+  }
+  return issues;
+}
+
+/**
  * Ajv's errors as `{field, issue}` pairs. A union of literals (TypeBox's way of writing an enum) fails
  * with one "const" error per branch: those fold into one "must be one of" issue.
  */
 export function validationDetails(validation: AjvError[], context: string): ErrorDetail[] {
   const consts = new Map<string, unknown[]>();
+  const types = unionTypeIssues(validation, context);
   const details: ErrorDetail[] = [];
   for (const error of validation) {
     const field = fieldOf(error, context);
@@ -106,6 +140,13 @@ export function validationDetails(validation: AjvError[], context: string): Erro
       continue;
     }
     if (error.keyword === "anyOf" && consts.has(field)) continue;
+    const union = types.get(field);
+    if (union !== undefined && (error.keyword === "type" || error.keyword === "anyOf")) {
+      // A branch whose type fits failed further in ("input[1]"): that is the caller's mistake, not the type.
+      if (!union) continue;
+      details.push({ field, issue: union });
+      continue;
+    }
     details.push({ field, issue: issueOf(error) });
   }
   for (const [field, allowed] of consts) {

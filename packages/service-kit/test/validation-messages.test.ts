@@ -17,6 +17,7 @@ beforeAll(async () => {
     files: Type.Optional(Type.Array(Type.Object({ name: Type.String({ maxLength: 3 }) }), { minItems: 1 })),
     settings: Type.Optional(Type.Object({}, { minProperties: 1, additionalProperties: true })),
     when: Type.Optional(Type.String({ format: "date-time" })),
+    input: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
   });
   app.post("/forms", { schema: { body: Body } }, async () => ok({ accepted: true }));
   sub = await platform.subscribe("text-toolkit", "MEGA");
@@ -37,6 +38,8 @@ describe("validation messages a person can act on", () => {
     [{ files: [{ name: "ok" }, { name: "toolong" }] }, { field: "files[1].name", issue: "must be at most 3 characters long" }],
     [{ settings: {} }, { field: "settings", issue: "must not be empty: give at least one field" }],
     [{ when: "yesterday" }, { field: "when", issue: "must be a date and time in ISO 8601, e.g. 2026-11-25T14:30:00Z" }],
+    [{ input: 123 }, { field: "input", issue: "must be a string or an array" }],
+    [{ input: ["a", 1] }, { field: "input[1]", issue: "must be a string" }],
   ])("%j -> %j", async (payload, detail) => {
     const res = await post(JSON.stringify(payload));
     expect(res.statusCode).toBe(400);

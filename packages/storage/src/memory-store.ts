@@ -9,7 +9,7 @@ interface Entry {
 
 const SWEEP_INTERVAL_MS = 30_000;
 
-/** The in-process store of the embedded mode: same semantics as the Redis one, for a single process. */
+/** The in-process store without REDIS_URL: same semantics as the Redis one, for a single process. */
 export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
   const entries = new Map<string, Entry>();
   /** Hashes (usage logs): kept apart from the strings, without expiry (their owners delete them). */

@@ -13,7 +13,7 @@ const types = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text"),
 };
 
-/** A connection pool with the platform's type parsers: every Database, real or embedded, is one of these. */
+/** A connection pool with the platform's type parsers: every Database is one of these. */
 export function createPool(url: string, config: Omit<pg.PoolConfig, "connectionString" | "types"> = {}): pg.Pool {
   const pool = new pg.Pool({ connectionTimeoutMillis: 5_000, ...config, connectionString: url, types: types as pg.CustomTypesConfig });
   // An idle client losing its connection must not crash the process; the pool replaces it.

@@ -5,3 +5,4 @@ export * from "./ssrf-targets.js";
 export * from "./seeded-random.js";
 export * from "./edge.js";
 export * from "./replicas.js";
+export * from "./error-sentences.js";

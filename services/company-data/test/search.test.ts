@@ -31,6 +31,19 @@ describe("GET /search by name", () => {
     }
   });
 
+  it("ranks a brand written as one word first however it is typed apart", async () => {
+    const jpm = tenDigits(secRowOf("JPM")[0]);
+    for (const spelling of ["jp%20morgan", "J.P.%20Morgan", "j%20p%20morgan", "JPMorgan"]) {
+      const { body } = await get(`/search?name=${spelling}`);
+      expect(body.data.companies[0].id, spelling).toBe(jpm);
+    }
+    const att = tenDigits(secRowOf("T")[0]);
+    expect((await get("/search?name=at%20t")).body.data.companies[0].id).toBe(att);
+    // A name without short words is searched as typed.
+    const kinder = await get("/search?name=kinder%20morgan");
+    expect(kinder.body.data.companies[0]).toMatchObject({ name: "Kinder Morgan", match_score: 1 });
+  });
+
   it("says so when nothing matches, and refuses a name that is only a legal suffix", async () => {
     const { status, body } = await get("/search?name=zzqxqzz");
     expect(status).toBe(200);

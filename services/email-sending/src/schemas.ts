@@ -72,12 +72,17 @@ export const BatchBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** Content keys of POST /send that /send/template refuses (the spec: no inline HTML). */
+export const INLINE_CONTENT_FIELDS = ["subject", "html", "body", "text"] as const;
+
 export const TemplateSendBody = Type.Object(
   {
     ...envelopeFields,
     template: Type.String({ pattern: TEMPLATE_NAME_PATTERN, description: "name of a saved template" }),
     version: Type.Optional(TemplateVersion),
     variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "values for the template's variables" })),
+    // Named so that they are refused with a 400 instead of being dropped: the content comes from the template.
+    ...Object.fromEntries(INLINE_CONTENT_FIELDS.map((field) => [field, Type.Optional(Type.Unknown({ description: "not accepted: the template gives the content" }))])),
   },
   { additionalProperties: false },
 );

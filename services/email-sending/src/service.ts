@@ -13,6 +13,8 @@ import { DeliveryWorker } from "./delivery/queue-worker.js";
 import { smtpRelay, type MailRelay } from "./delivery/relay.js";
 import { SigningKeys } from "./delivery/signing-keys.js";
 import { Submission } from "./delivery/submission.js";
+import { TrackedLinkCheck } from "./delivery/tracked-links.js";
+import { urlSafety } from "./delivery/url-safety.js";
 import { WebhookSender } from "./delivery/webhook-sender.js";
 import { domainRoutes, type DnsResolver } from "./routes/domains.js";
 import { messageRoutes } from "./routes/messages.js";
@@ -81,7 +83,8 @@ export default defineService<EmailSettings, EmailInject>({
       retryBaseMs: settings.retryBaseMs,
       retryWindowMs: settings.retryWindowMs,
     });
-    const submission = new Submission({ db, now, defaultFrom, defaultDomain, onQueued: () => worker.kick() });
+    const trackedLinks = new TrackedLinkCheck(await urlSafety(settings, app.log, background));
+    const submission = new Submission({ db, now, defaultFrom, defaultDomain, onQueued: () => worker.kick(), trackedLinks });
     const inbound = new InboundListener(new ReportApplier(db, events, app.log), settings.inboundHost, settings.inboundPort, app.log);
     app.decorate("emailDelivery", { inbound, sink, worker, relay: () => relay });
 

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { integerSetting, type Env } from "@apiplat/config";
+import { integerSetting, listSetting, type Env } from "@apiplat/config";
+import { SAFE_BROWSING_DEFAULT_ENDPOINT } from "@apiplat/url-safety";
 import { parseAddress } from "./domain/addresses.js";
 
 export interface EmailSettings {
@@ -32,6 +33,16 @@ export interface EmailSettings {
   leaseMs: number;
   /** How often an idle worker looks for due messages (scheduled ones, retries, other processes' inserts). */
   pollMs: number;
+  /** Blocklist files tracked links are checked against (EMAIL_BLOCKLIST_FILES, comma-separated; the url-shortener's formats). */
+  blocklistFiles: string[];
+  /** How often the blocklist files are checked for changes (EMAIL_BLOCKLIST_RELOAD_SECONDS; 0: only at start). */
+  blocklistReloadMs: number;
+  /** Google Safe Browsing for tracked links (SAFE_BROWSING_API_KEY; unset: not asked). */
+  safeBrowsingApiKey: string | null;
+  safeBrowsingEndpoint: string;
+  safeBrowsingTimeoutMs: number;
+  /** SAFE_BROWSING_FAILURE_POLICY=open accepts messages when Safe Browsing cannot answer; closed (default) answers 503. */
+  safeBrowsingFailOpen: boolean;
 }
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -63,6 +74,12 @@ function publicBaseUrl(env: Env): string {
   return raw.replace(/(?<!\/)\/+$/, "");
 }
 
+function safeBrowsingPolicy(env: Env): "open" | "closed" {
+  const policy = env.SAFE_BROWSING_FAILURE_POLICY || "closed";
+  if (policy !== "open" && policy !== "closed") throw new Error(`SAFE_BROWSING_FAILURE_POLICY must be open or closed, got "${policy}"`);
+  return policy;
+}
+
 export function readSettings(env: Env): EmailSettings {
   const defaultFrom = env.EMAIL_DEFAULT_FROM || "API Platform <no-reply@mail.api.local>";
   if (!parseAddress(defaultFrom)) throw new Error(`EMAIL_DEFAULT_FROM is not an email address: "${defaultFrom}"`);
@@ -81,5 +98,11 @@ export function readSettings(env: Env): EmailSettings {
     retryWindowMs: integerSetting(env, "EMAIL_RETRY_WINDOW_MS", 24 * 60 * 60 * 1000, 1),
     leaseMs: integerSetting(env, "EMAIL_LEASE_MS", 5 * 60 * 1000, 100),
     pollMs: integerSetting(env, "EMAIL_POLL_MS", 250, 10),
+    blocklistFiles: listSetting(env.EMAIL_BLOCKLIST_FILES),
+    blocklistReloadMs: integerSetting(env, "EMAIL_BLOCKLIST_RELOAD_SECONDS", 300, 0, 86_400) * 1000,
+    safeBrowsingApiKey: env.SAFE_BROWSING_API_KEY || null,
+    safeBrowsingEndpoint: env.SAFE_BROWSING_ENDPOINT || SAFE_BROWSING_DEFAULT_ENDPOINT,
+    safeBrowsingTimeoutMs: integerSetting(env, "SAFE_BROWSING_TIMEOUT_MS", 2_000, 100, 30_000),
+    safeBrowsingFailOpen: safeBrowsingPolicy(env) === "open",
   };
 }

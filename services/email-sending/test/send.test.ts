@@ -134,7 +134,7 @@ describe("POST /send", () => {
     expect(mail.headers.has("bcc")).toBe(false);
     const tooMany = await send({ to: addresses.slice(0, 30), cc: addresses.slice(30, 45), bcc: addresses.slice(45, 51), subject: "Many", html: "<p>x</p>" });
     expect(tooMany.statusCode).toBe(400);
-    expect(tooMany.json().error.details[0]).toEqual({ field: "to", issue: "at most 50 recipients across to, cc and bcc; this message has 51" });
+    expect(tooMany.json().error.details[0]).toEqual({ field: "to", issue: "must name at most 50 recipients across to, cc and bcc; this message has 51" });
   });
 
   it("refuses invalid addresses, naming each", async () => {

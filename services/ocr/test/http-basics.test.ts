@@ -83,9 +83,9 @@ describe("GET /languages", () => {
 describe("input errors", () => {
   it("requires exactly one of url, image or file", async () => {
     const none = await post("/extract", { language: "eng" });
-    expect([none.statusCode, errorOf(none).code, errorOf(none).details]).toEqual([400, "VALIDATION_ERROR", [{ field: "url", issue: "give exactly one of url, image (base64) or an uploaded file" }]]);
+    expect([none.statusCode, errorOf(none).code, errorOf(none).details]).toEqual([400, "VALIDATION_ERROR", [{ field: "url", issue: "is required: give exactly one of url, image (base64) or an uploaded file" }]]);
     const both = await post("/extract", { url: "https://example.com/a.png", image: smallPng.toString("base64") });
-    expect([both.statusCode, errorOf(both).details]).toEqual([400, [{ field: "url,image", issue: "give exactly one of url, image (base64) or an uploaded file" }]]);
+    expect([both.statusCode, errorOf(both).details]).toEqual([400, [{ field: "image", issue: "must not be given with url: give exactly one of url, image (base64) or an uploaded file" }]]);
   });
   it("refuses text that is not base64", async () => {
     const res = await post("/extract", { image: "this is not base64!" });

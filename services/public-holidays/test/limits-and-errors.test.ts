@@ -62,7 +62,7 @@ describe("country", () => {
     expect(status).toBe(400);
     expect(body.error).toEqual({
       code: "VALIDATION_ERROR",
-      message: 'Unknown country "GER": use an ISO 3166-1 alpha-2 code; did you mean DE (Germany)?',
+      message: 'country "GER" is not an ISO 3166-1 alpha-2 code we know; did you mean DE (Germany)?',
       details: [{ field: "country", issue: "is not supported; did you mean DE (Germany)?" }],
     });
   });
@@ -83,13 +83,13 @@ describe("country", () => {
   it("a real country without a calendar says so", async () => {
     const { status, body } = await h.get("/holidays?country=AF&year=2026");
     expect(status).toBe(400);
-    expect(body.error.message).toBe("Afghanistan (AF) has no holiday calendar here; GET /countries lists the supported codes.");
+    expect(body.error.message).toBe("country AF (Afghanistan) has no holiday calendar here; GET /countries lists the supported codes.");
   });
 
   it("nothing close: points to /countries", async () => {
     const { status, body } = await h.get("/holidays?country=QQ&year=2026");
     expect(status).toBe(400);
-    expect(body.error.message).toBe('Unknown country "QQ": use an ISO 3166-1 alpha-2 code; GET /countries lists the supported codes.');
+    expect(body.error.message).toBe('country "QQ" is not an ISO 3166-1 alpha-2 code we know; GET /countries lists the supported codes.');
     expect(body.error.details).toEqual([{ field: "country", issue: "is not supported" }]);
   });
 

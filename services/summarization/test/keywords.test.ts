@@ -78,7 +78,7 @@ describe("POST /keywords", () => {
   it("needs text or url", async () => {
     const res = await post({ top_n: 3 });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.details).toEqual([{ field: "text", issue: "or url is required: send the text, a page address, or both" }]);
+    expect(res.json().error.details).toEqual([{ field: "text", issue: "is required unless url is given: send the text, a page address, or both" }]);
   });
 
   it("needs a key for this service", async () => {

@@ -126,7 +126,7 @@ describe("POST /summarize", () => {
 
   it("needs text or url, and text with words in it", async () => {
     expect((await post("/summarize", {})).json().error.details).toEqual([
-      { field: "text", issue: "or url is required: send the text, a page address, or both" },
+      { field: "text", issue: "is required unless url is given: send the text, a page address, or both" },
     ]);
     const blank = await post("/summarize", { text: " \n ... " });
     expect(blank.statusCode).toBe(400);

@@ -1,7 +1,6 @@
 import { promises as dnsPromises } from "node:dns";
 import { defineService, exposeMetric } from "@apiplat/service-kit";
 import { createOutboundClient } from "@apiplat/outbound-guard";
-import { FileBlocklist } from "./links/blocklist.js";
 import { ClickRecorder } from "./links/click-recorder.js";
 import type { CnameResolver } from "./links/domain-verification.js";
 import { CustomDomainIndex } from "./links/domain-index.js";
@@ -11,8 +10,8 @@ import { LinkCache } from "./links/link-cache.js";
 import { LinkService } from "./links/link-service.js";
 import { LocalLookup } from "./links/local-lookup.js";
 import { Redirector } from "./links/redirector.js";
-import { SafeBrowsingClient } from "./links/safe-browsing.js";
 import { SafetyChecker } from "./links/safety.js";
+import { FileBlocklist, SafeBrowsingClient, UrlSafety } from "@apiplat/url-safety";
 import { ownedLinkFinder, type ShortenerCore } from "./links/shortener-core.js";
 import { TargetGuard } from "./links/target-guard.js";
 import { UserAgentClassifier } from "./domain/user-agent.js";
@@ -78,19 +77,21 @@ export default defineService<ShortenerSettings, ShortenerInject>({
     const safety = new SafetyChecker({
       ownHosts,
       isCustomDomain: async (host) => customDomains.has(host),
-      blocklist,
-      safeBrowsing: settings.safeBrowsingApiKey
-        ? new SafeBrowsingClient({
-            apiKey: settings.safeBrowsingApiKey,
-            endpoint: settings.safeBrowsingEndpoint,
-            timeoutMs: settings.safeBrowsingTimeoutMs,
-            clientId: "apiplat-url-shortener",
-            clientVersion: "1.0.0",
-          })
-        : null,
-      failOpen: settings.safeBrowsingFailOpen,
-      onSafeBrowsingUnavailable: (reason) =>
-        log.warn({ reason, policy: settings.safeBrowsingFailOpen ? "open" : "closed" }, "Safe Browsing unavailable"),
+      urlSafety: new UrlSafety({
+        blocklist,
+        safeBrowsing: settings.safeBrowsingApiKey
+          ? new SafeBrowsingClient({
+              apiKey: settings.safeBrowsingApiKey,
+              endpoint: settings.safeBrowsingEndpoint,
+              timeoutMs: settings.safeBrowsingTimeoutMs,
+              clientId: "apiplat-url-shortener",
+              clientVersion: "1.0.0",
+            })
+          : null,
+        failOpen: settings.safeBrowsingFailOpen,
+        onSafeBrowsingUnavailable: (reason) =>
+          log.warn({ reason, policy: settings.safeBrowsingFailOpen ? "open" : "closed" }, "Safe Browsing unavailable"),
+      }),
     });
 
     const clicks = new ClickRecorder({

@@ -36,7 +36,7 @@ export const DefaultResponse = Type.Object(
 
 const BasicAuth = Type.Object(
   {
-    username: Type.String({ minLength: 1, maxLength: LIMITS.credentialChars, pattern: "^[^:]*$" }),
+    username: Type.String({ minLength: 1, maxLength: LIMITS.credentialChars, pattern: "^[^:]*$", errorMessage: "must not contain a colon (:), which separates the user name from the password in Basic auth" }),
     password: Type.String({ minLength: 1, maxLength: LIMITS.credentialChars }),
   },
   { additionalProperties: false },

@@ -316,6 +316,9 @@ describe("replay", () => {
 
     const noTarget = await app.inject({ method: "POST", url: `/replay/${id}/${requestId}`, headers });
     expect(noTarget.statusCode).toBe(409);
+    // An unknown request is a 404 before anything else, also on an inbox that does not forward.
+    const unknown = await app.inject({ method: "POST", url: `/replay/${id}/00000000-0000-4000-8000-000000000000`, headers });
+    expect([unknown.statusCode, unknown.json().error.code]).toEqual([404, "NOT_FOUND"]);
 
     const replay = async () => {
       const res = await app.inject({ method: "POST", url: `/replay/${id}/${requestId}`, headers, payload: { url: `${destination.url}/r` } });

@@ -56,6 +56,25 @@ export function nameKey(name: string): string {
   return words.join(" ");
 }
 
+/**
+ * The name with each word of one or two letters joined to the next ("jp morgan" -> "jpmorgan", "at t" -> "att"), as
+ * brands written as one word are often typed apart; null when no word is that short.
+ */
+export function joinedShortWords(name: string): string | null {
+  const words = joinInitials(tokens(name));
+  const joined: string[] = [];
+  let pending = "";
+  for (const word of words) {
+    if (word.length <= 2 && /\p{L}/u.test(word)) pending += word;
+    else {
+      joined.push(pending + word);
+      pending = "";
+    }
+  }
+  if (pending) joined.push(pending);
+  return joined.length < words.length ? joined.join(" ") : null;
+}
+
 /** False for a name made only of legal forms ("Inc.", "Co Ltd"): nothing to search for. */
 export function hasDistinctiveWord(name: string): boolean {
   return joinInitials(tokens(name)).some((word) => !SUFFIXES.has(word) && word !== "the");

@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { pageInfo, pageOf } from "@apiplat/catalogue";
 import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
-import { US_STATES, hasDistinctiveWord } from "../domain/names.js";
+import { US_STATES, hasDistinctiveWord, joinedShortWords } from "../domain/names.js";
 import * as S from "../schemas.js";
 import { closestValues } from "../store/companies.js";
-import type { CompanySearchReader } from "../store/company-snapshot.js";
+import type { SearchFilters } from "../store/companies.js";
+import type { CompanySearch, CompanySearchReader } from "../store/company-snapshot.js";
 
 /**
  * An industry or sector no company has is a mistake in the request (400 with the closest values), not an empty page.
@@ -18,6 +19,17 @@ async function checkKnown(db: Queryable, field: "industry" | "sector", value: st
     const closest = suggestions.length ? `; the closest are ${suggestions.map((s) => `"${s}"`).join(", ")}` : "";
     throw errors.validation(field, `is not the ${field} of any company${closest}`);
   }
+}
+
+/**
+ * The name as typed, or with its short words joined ("jp morgan" as "jpmorgan"), whichever matches its best company
+ * more closely: a brand written as one word ranks first whichever way it is typed.
+ */
+function bestSpellingOf(search: CompanySearch, filters: SearchFilters): string | undefined {
+  const joined = filters.name === undefined ? null : joinedShortWords(filters.name);
+  if (joined === null) return filters.name;
+  const topScore = (name: string | undefined) => search.search({ ...filters, name }, { offset: 0, limit: 1, fingerprint: "" }).hits[0]?.match_score ?? -1;
+  return topScore(joined) > topScore(filters.name) ? joined : filters.name;
 }
 
 export interface SearchRoutesOptions {
@@ -47,10 +59,9 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
       if (query.state !== undefined && !US_STATES.has(query.state.toUpperCase())) {
         throw errors.validation("state", "must be a US state or territory code such as CA, NY or DC");
       }
-      const { total, hits } = (await companies()).search(
-        { name: query.name, ticker: query.ticker, industry: query.industry?.trim(), sector: query.sector?.trim(), state: query.state, minEmployees: query.min_employees },
-        page,
-      );
+      const search = await companies();
+      const filters = { name: query.name, ticker: query.ticker, industry: query.industry?.trim(), sector: query.sector?.trim(), state: query.state, minEmployees: query.min_employees };
+      const { total, hits } = search.search({ ...filters, name: bestSpellingOf(search, filters) }, page);
       if (total === 0) {
         await checkKnown(db, "industry", query.industry);
         await checkKnown(db, "sector", query.sector);

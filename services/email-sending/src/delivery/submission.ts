@@ -15,6 +15,7 @@ import { findDomain } from "../store/domains.js";
 import { insertMessage, type NewMessage } from "../store/messages.js";
 import { optedIn, suppressionsAmong } from "../store/recipients.js";
 import { newEventId } from "./events.js";
+import type { TrackedLinkCheck } from "./tracked-links.js";
 
 export const newMessageId = () => `msg_${randomBytes(12).toString("hex")}`;
 
@@ -39,6 +40,8 @@ export interface SubmissionOptions {
   defaultDomain: string;
   /** Called once a message is stored: the queue worker looks at once. */
   onQueued: () => void;
+  /** Links of a message with click tracking, checked before it is accepted. */
+  trackedLinks: TrackedLinkCheck;
 }
 
 export interface TemplateOrigin {
@@ -66,6 +69,7 @@ export class Submission {
         `add up to ${prepared.tooLarge.totalBytes} bytes (${(prepared.tooLarge.totalBytes / MB).toFixed(2)} MB); at most ${MAX_ATTACHMENT_BYTES} bytes (25 MB) may be sent`,
       );
     }
+    if (prepared.draft.trackClicks) await this.options.trackedLinks.check(prepared.draft.html);
     await this.checkSendingDomain(accountId, prepared.draft);
     const rejected = await this.refusedRecipients(accountId, prepared.draft);
     const draft = withoutRecipients(prepared.draft, new Set(rejected.map((r) => r.email)));

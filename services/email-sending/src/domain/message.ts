@@ -117,7 +117,7 @@ function parseList(field: string, values: string[], issues: Issue[]): Mailbox[] 
     const mailbox = parseAddress(value);
     const name = values.length > 1 || field === "to" ? `${field}[${i}]` : field;
     if (mailbox) mailboxes.push(mailbox);
-    else issues.push({ field: name, issue: `"${value.slice(0, 100)}" is not a valid email address` });
+    else issues.push({ field: name, issue: `must be an email address, e.g. someone@example.com; "${value.slice(0, 100)}" is not one` });
   });
   return mailboxes;
 }
@@ -130,8 +130,13 @@ export function base64DecodedSize(content: string): number | null {
   return Math.floor((compact.length * 3) / 4) - padding;
 }
 
-/** Plain text for readers whose client shows no HTML: paragraphs kept, links written out after their text. */
-export const textFromHtml: (html: string) => string = compile({
+/**
+ * A text part is derived from at most this much of the HTML: deriving costs about 0.4 s of CPU per MiB, and mail
+ * clients clip long messages anyway (Gmail at 102 KB). A sender of longer mail gives `text` itself.
+ */
+export const TEXT_DERIVATION_MAX_HTML = 1024 * 1024;
+
+const deriveText: (html: string) => string = compile({
   wordwrap: 78,
   selectors: [
     { selector: "img", format: "skip" },
@@ -139,12 +144,17 @@ export const textFromHtml: (html: string) => string = compile({
   ],
 });
 
+/** Plain text for readers whose client shows no HTML: paragraphs kept, links written out after their text. */
+export function textFromHtml(html: string): string {
+  return deriveText(html.length > TEXT_DERIVATION_MAX_HTML ? html.slice(0, TEXT_DERIVATION_MAX_HTML) : html);
+}
+
 function checkHeaders(headers: Record<string, string>, issues: Issue[]): void {
   const names = Object.keys(headers);
   if (names.length > MAX_CUSTOM_HEADERS) issues.push({ field: "headers", issue: `must have at most ${MAX_CUSTOM_HEADERS} headers` });
   for (const name of names) {
     const value = headers[name];
-    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(name)) issues.push({ field: `headers.${name}`, issue: "is not a valid header name" });
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(name)) issues.push({ field: "headers", issue: `must have valid header names (letters, digits and !#$%&'*+.^_\`|~-); "${name.slice(0, 100)}" is not one` });
     else if (RESERVED_HEADERS.has(name.toLowerCase())) issues.push({ field: `headers.${name}`, issue: "is set by the service and may not be given" });
     else if (/[\r\n\0]/.test(value) || value.length > 998) issues.push({ field: `headers.${name}`, issue: "must be one line of at most 998 characters" });
   }
@@ -196,7 +206,7 @@ export function prepareMessage(input: SendInput, context: PrepareContext): Prepa
   const bcc = parseList("bcc", list(input.bcc), issues);
   const replyTo = parseList("reply_to", list(input.reply_to), issues);
   const from = input.from === undefined ? context.defaultFrom : parseAddress(input.from);
-  if (!from) issues.push({ field: "from", issue: `"${String(input.from).slice(0, 100)}" is not a valid email address` });
+  if (!from) issues.push({ field: "from", issue: `must be an email address, e.g. someone@example.com; "${String(input.from).slice(0, 100)}" is not one` });
 
   const seen = new Set<string>();
   const dedupe = (mailboxes: Mailbox[]) =>
@@ -209,12 +219,12 @@ export function prepareMessage(input: SendInput, context: PrepareContext): Prepa
   const [uniqueTo, uniqueCc, uniqueBcc] = [dedupe(to), dedupe(cc), dedupe(bcc)];
   const recipientCount = uniqueTo.length + uniqueCc.length + uniqueBcc.length;
   if (recipientCount > MAX_RECIPIENTS) {
-    issues.push({ field: "to", issue: `at most ${MAX_RECIPIENTS} recipients across to, cc and bcc; this message has ${recipientCount}` });
+    issues.push({ field: "to", issue: `must name at most ${MAX_RECIPIENTS} recipients across to, cc and bcc; this message has ${recipientCount}` });
   }
 
   const category = input.category ?? "transactional";
   if (category === "marketing" && (uniqueTo.length > 1 || uniqueCc.length > 0 || uniqueBcc.length > 0)) {
-    issues.push({ field: "to", issue: "marketing mail goes to one recipient per message (each carries its own unsubscribe link); use /send/batch for many" });
+    issues.push({ field: "to", issue: "must name one recipient: marketing mail goes to one recipient per message (each carries its own unsubscribe link); use /send/batch for many" });
   }
   if (input.headers) checkHeaders(input.headers, issues);
 

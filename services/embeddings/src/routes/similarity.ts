@@ -23,7 +23,7 @@ function readPairs(body: S.SimilarityBody): { pair: boolean; source: string; oth
     return { pair: true, source: body.text_1, others: [body.text_2], fields: ["text_1", "text_2"] };
   }
   if (source === undefined || sentences === undefined) {
-    throw errors.validation("text_1", "and text_2 are required (or source_sentence with sentences)");
+    throw errors.validation("text_1", "is required with text_2 (or give source_sentence with sentences)");
   }
   acceptCount(sentences.length, `${prefix}sentences`);
   return { pair: false, source, others: sentences, fields: [`${prefix}source_sentence`, ...sentences.map((_, i) => `${prefix}sentences[${i}]`)] };

@@ -90,12 +90,9 @@ async function toExtractionRequest(
   { settings, outbound, installedLanguages, orientationDataInstalled }: ExtractRoutesOptions,
 ): Promise<ExtractionRequest> {
   const sources = (["url", "image", "file"] as const).filter((key) => body[key] !== undefined);
-  if (sources.length !== 1) {
-    throw errors.validation(
-      sources.length === 0 ? "url" : sources.join(","),
-      "give exactly one of url, image (base64) or an uploaded file",
-    );
-  }
+  const oneSource = "give exactly one of url, image (base64) or an uploaded file";
+  if (sources.length === 0) throw errors.validation("url", `is required: ${oneSource}`);
+  if (sources.length > 1) throw errors.validation(sources[1], `must not be given with ${sources[0]}: ${oneSource}`);
   const language = body.language ?? settings.defaultLanguage;
   const languages = parseLanguageSpec(language, await installedLanguages());
   if (!languages.ok) throw errors.validation("language", languages.issue);

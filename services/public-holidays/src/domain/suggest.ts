@@ -106,8 +106,8 @@ function levenshtein(a: string, b: string): number {
 export function describeHint(input: string, hint: CountryHint): string {
   const shown = input.length > 40 ? `${input.slice(0, 40)}…` : input;
   const lead = hint.unsupportedName
-    ? `${hint.unsupportedName} (${input.toUpperCase()}) has no holiday calendar here`
-    : `Unknown country "${shown}": use an ISO 3166-1 alpha-2 code`;
+    ? `country ${input.toUpperCase()} (${hint.unsupportedName}) has no holiday calendar here`
+    : `country "${shown}" is not an ISO 3166-1 alpha-2 code we know`;
   if (hint.suggestions.length === 0) return `${lead}; GET /countries lists the supported codes.`;
   const names = hint.suggestions.map((country) => `${country.code} (${country.name})`).join(", ");
   return `${lead}; did you mean ${names}?`;

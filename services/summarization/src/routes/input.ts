@@ -26,7 +26,7 @@ export async function resolveInput(body: InputFields, pages: PageReader): Promis
     throw errors.validation("text", "must contain words to summarize");
   }
   if (text === undefined && body.url === undefined) {
-    throw errors.validation("text", "or url is required: send the text, a page address, or both");
+    throw errors.validation("text", "is required unless url is given: send the text, a page address, or both");
   }
   const page = body.url === undefined ? undefined : await pages.read(body.url);
   const combined = [text, page?.text].filter((part) => part !== undefined).join("\n\n");

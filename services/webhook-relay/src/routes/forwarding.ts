@@ -47,11 +47,12 @@ export const forwardingRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = asy
     async (request) => {
       const inbox = await relay.ownedInbox(request, request.params.id);
       requireStorableText(request.body.url, "url");
+      // What to replay is found first: an unknown request is a 404 whatever the inbox forwards to.
+      const row = await findRequest(db, inbox.id, request.params.request_id);
+      if (!row) throw errors.notFound(`Inbox ${inbox.id} has no request ${request.params.request_id}.`);
       const base = request.body.url ?? inbox.forward_url;
       if (!base) throw errors.conflict("This inbox has no forwarding URL; give one in url.", [{ field: "url", issue: "is required when the inbox does not forward" }]);
       await relay.outbound.check(base, "url");
-      const row = await findRequest(db, inbox.id, request.params.request_id);
-      if (!row) throw errors.notFound(`Inbox ${inbox.id} has no request ${request.params.request_id}.`);
       const startedAt = now();
       const target = destinationUrl(base, row.path, row.query_string);
       const outgoing = {

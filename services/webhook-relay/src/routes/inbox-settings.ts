@@ -10,7 +10,7 @@ const DEFAULT_CONTENT_TYPE = "text/plain; charset=utf-8";
 function normalizeAllowlist(entries: string[]): string[] {
   return entries.map((entry, i) => {
     const normalized = normalizeAllowlistEntry(entry);
-    if (normalized === null) throw errors.validation(`ip_allowlist.${i}`, "must be an IPv4 or IPv6 address or CIDR range");
+    if (normalized === null) throw errors.validation(`ip_allowlist[${i}]`, "must be an IPv4 or IPv6 address or CIDR range");
     return normalized;
   });
 }

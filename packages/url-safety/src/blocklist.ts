@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { hostAndParents, hostOf, normalizeUrl } from "../domain/url.js";
+import { hostAndParents, hostOf, normalizeUrl } from "./url.js";
 
 export interface BlocklistMatch {
   threatType: string;

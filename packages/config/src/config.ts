@@ -73,6 +73,7 @@ function localOriginPath(checkout: string): string | null {
   } catch {
     return null;
   }
+  // eslint-disable-next-line regexp/no-super-linear-backtracking -- reads this checkout's own .git/config, never request data.
   const url = /\[remote "origin"\][^[]*?^\s*url\s*=\s*(.+?)\s*$/m.exec(gitConfig)?.[1];
   if (!url) return null;
   if (url.startsWith("file://")) return fileURLToPath(url);

@@ -43,6 +43,7 @@ const toMicros = (dollars: string) => Math.round(Number(dollars) * MICROS);
 /** Dollars with at least two decimals and no trailing zeros beyond them: 9.99, 0.015, 10.005. */
 export function formatDollars(micros: number): string {
   const fixed = (micros / MICROS).toFixed(6);
+  // eslint-disable-next-line regexp/no-super-linear-backtracking -- the input is toFixed(6) of a number: six decimals at most.
   return fixed.replace(/(\.\d\d\d*?)0+$/, "$1");
 }
 

@@ -76,7 +76,7 @@ function publicBaseUrl(env: Env): string {
   const raw = env.EMAIL_PUBLIC_BASE_URL || "http://127.0.0.1:3011";
   const url = new URL(raw);
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("EMAIL_PUBLIC_BASE_URL must be an http(s) URL");
-  return raw.replace(/\/+$/, "");
+  return raw.replace(/(?<!\/)\/+$/, "");
 }
 
 function feedbackAddress(env: Env, defaultFrom: string): string {

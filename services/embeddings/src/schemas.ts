@@ -101,8 +101,6 @@ export const ModelView = Type.Object({
   default: Type.Boolean({ description: "used by /embed when no model is named" }),
   endpoint: Type.String({ description: "the path that serves it without a model field" }),
   licence: Type.String(),
-  missing: Type.Optional(Type.String({ description: "what is missing when not installed" })),
-  install: Type.Optional(Type.String({ description: "how to install it" })),
 });
 export const Models = Type.Object({ models: Type.Array(ModelView), default_model: Type.Union([Type.String(), Type.Null()]) });
 

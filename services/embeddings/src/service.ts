@@ -33,6 +33,9 @@ export default defineService<EmbeddingsSettings, EmbeddingsInject>({
   async build({ app, platform, settings, inject, background, readiness }) {
     const catalogue = withMultilingualSha(inject.catalogue ?? CATALOGUE, settings.multilingualSha256);
     const registry = await loadRegistry(catalogue, platform.config.modelsDir);
+    for (const { spec, installed, missing } of registry.models) {
+      if (!installed) app.log.warn({ model: spec.id, missing, install: spec.install }, "embedding model not installed: requests for it answer 503");
+    }
     // The worker threads exist between the background work's start and stop.
     let pool: InferencePool | undefined;
     const cache = new VectorCache(settings.cacheBytes);

@@ -184,8 +184,11 @@ describe("models", () => {
     const res = await embed({ input: "Hello", model: "all-MiniLM-L6-v2" });
     expect(res.statusCode).toBe(503);
     expect(res.json().error.code).toBe("MODEL_UNAVAILABLE");
-    expect(res.json().error.message).toContain("all-MiniLM-L6-v2 is not installed");
-    expect(res.json().error.message).toContain("model_quantized.onnx");
+    // What is missing and how to install it is the operator's business (logged at start-up), not the subscriber's.
+    expect(res.json().error.message).toBe(
+      "The model all-MiniLM-L6-v2 is not available on this deployment. Models available here: universal-sentence-encoder-lite (see GET /models).",
+    );
+    expect(res.json().error.details).toEqual([{ field: "model", issue: "all-MiniLM-L6-v2 is not available on this deployment" }]);
   });
 
   it("serves /embed/multilingual only with the multilingual model", async () => {

@@ -20,8 +20,9 @@ describe("GET /models", () => {
     expect(byId["all-MiniLM-L6-v2"]).toMatchObject({ installed: false, default: false, dimensions: 384, pooling: "mean", runtime: "transformers" });
     expect(byId["all-mpnet-base-v2"]).toMatchObject({ installed: false, dimensions: 768 });
     expect(byId["paraphrase-multilingual-mpnet-base-v2"]).toMatchObject({ installed: false, dimensions: 768, languages: ["multilingual"], endpoint: "/embed/multilingual" });
-    expect(byId["all-MiniLM-L6-v2"].install).toContain("model_quantized.onnx");
-    expect(byId["all-MiniLM-L6-v2"].missing).toContain("not found");
+    // Which files are missing and where they go stay in the operator's log.
+    expect(Object.keys(byId["all-MiniLM-L6-v2"])).not.toContain("install");
+    expect(JSON.stringify(res.json())).not.toMatch(/MODELS_DIR|Docker|build argument|not found/);
   });
 
   it("needs a key", async () => {

@@ -1,6 +1,6 @@
 import { defineService } from "@apiplat/service-kit";
 import { createOutboundClient } from "@apiplat/outbound-guard";
-import { locateAbstractiveModel } from "./engine/abstractive-model.js";
+import { abstractiveSetup, locateAbstractiveModel } from "./engine/abstractive-model.js";
 import { createPageReader } from "./engine/page-reader.js";
 import { bulletPointRoutes } from "./routes/bullet-points.js";
 import { keywordRoutes } from "./routes/keywords.js";
@@ -17,11 +17,13 @@ export default defineService<SummarizationSettings>({
   settings: readSettings,
   bodyLimit: BODY_LIMIT,
   examples: new URL("../openapi-examples.json", import.meta.url),
-  async build({ app, platform, settings }) {
+  async build({ app, platform, settings, background }) {
     const outbound = createOutboundClient({ allowCidrs: platform.config.outboundAllowCidrs });
-    app.addHook("onClose", () => outbound.close());
+    background({ name: "outbound client", start() {}, stop: () => outbound.close() });
     const pages = createPageReader(outbound, { timeoutMs: settings.fetchTimeoutMs, maxBytes: settings.fetchMaxBytes });
     const abstractiveModel = locateAbstractiveModel(settings.modelsDir, settings.abstractiveModel);
+    // This build has no transformers.js runtime, so mode abstractive always answers 503; the operator learns why here.
+    app.log.warn({ model: abstractiveModel.name, missing: abstractiveModel.missing }, abstractiveSetup(abstractiveModel));
     await app.register(summarizeRoutes, { pages, abstractiveModel, settings });
     await app.register(bulletPointRoutes, { pages, settings });
     await app.register(keywordRoutes, { pages, settings });

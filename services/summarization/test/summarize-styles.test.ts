@@ -100,4 +100,18 @@ describe("style", () => {
     expect(await pick("formal")).toBe(1);
     expect(await pick("technical")).toBe(2);
   });
+
+  // Each text below made a regular expression backtrack quadratically (hours at this size); now each is linear.
+  it("weighs and restyles texts shaped against its patterns in linear time", async () => {
+    const summarize = (text: string, style: string) =>
+      started.app.inject({ method: "POST", url: "/summarize", headers: caller.headers, payload: { text, style } });
+    // One 1,000,000-letter word: "\w+_\w+" tried from every letter.
+    const word = await summarize("a".repeat(1_000_000), "technical");
+    expect(word.statusCode).toBe(200);
+    expect(word.json().data.counts).toMatchObject({ source_words: 1, source_sentences: 1 });
+    // A sentence with a 200,000-space gap before a word: "\s*(...)" and "\s+[,.]" tried from every space.
+    const gap = await summarize(`Gap${" ".repeat(200_000)}here and there again.`, "casual");
+    expect(gap.statusCode).toBe(200);
+    expect(gap.json().data.summary).toBe("Gap here and there again.");
+  });
 });

@@ -59,7 +59,7 @@ export function defaultSettings(config: PlatformConfig): ShortenerSettings {
 /** Reads the URL_SHORTENER_* (and SHORT_LINK_BASE_URL, EDGE_HOST, SAFE_BROWSING_*) environment variables. */
 export function settingsFromEnv(env: Env, config: PlatformConfig): ShortenerSettings {
   const defaults = defaultSettings(config);
-  const baseUrl = (env.SHORT_LINK_BASE_URL || defaults.baseUrl).replace(/\/+$/, "");
+  const baseUrl = (env.SHORT_LINK_BASE_URL || defaults.baseUrl).replace(/(?<!\/)\/+$/, "");
   const policy = env.SAFE_BROWSING_FAILURE_POLICY || "closed";
   if (policy !== "open" && policy !== "closed") throw new Error(`SAFE_BROWSING_FAILURE_POLICY must be open or closed, got "${policy}"`);
   const scheme = env.CUSTOM_DOMAIN_SCHEME || "https";

@@ -22,7 +22,7 @@ export function resolveAdminToken(config: PlatformConfig): { token: string; gene
 /** Whether an Authorization header carries the admin token (compared in constant time). */
 export function tokenMatches(header: string | undefined, token: string): boolean {
   // RFC 9110: the scheme name is case-insensitive ("bearer", "BEARER").
-  const given = Buffer.from(/^bearer +(.*)$/i.exec(header ?? "")?.[1] ?? "");
+  const given = Buffer.from(/^bearer +(?! )(.*)$/i.exec(header ?? "")?.[1] ?? "");
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -13,16 +13,23 @@ const SUFFIXES = new Set<string>(LEGAL_SUFFIXES);
 
 /** The tokens of a name: lower case, accents and punctuation gone, "&" read as "and". */
 function tokens(name: string): string[] {
-  return name
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/\([^)]*\)/g, " ") // DBpedia's "Domo (company)"
+  return withoutParenthesized(name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase())
     .replace(/\s\/[a-z]{2,3}\/?(?=\s|$)/g, " ") // EDGAR's state tag: "MURPHY OIL CORP /DE"
     .replace(/&/g, " and ")
     .replace(/['’]/g, "")
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
+}
+
+/**
+ * Drops "(...)" groups (DBpedia's "Domo (company)") as `/\([^)]*\)/g` does, in linear time: no group closes after
+ * the last ")", so the pattern runs only up to it, where every "(" it tries succeeds (a run of unclosed "(" in a
+ * query would otherwise cost quadratic time).
+ */
+function withoutParenthesized(text: string): string {
+  const end = text.lastIndexOf(")") + 1;
+  // eslint-disable-next-line regexp/no-super-linear-move -- linear here: every "(" before `end` has a ")" after it.
+  return text.slice(0, end).replace(/\([^)]*\)/g, " ") + text.slice(end);
 }
 
 /** Runs of single letters are one word: "L.L.C." is "llc", "A.O. Smith" is "ao smith". */
@@ -75,7 +82,7 @@ export function hasDistinctiveWord(name: string): boolean {
 
 /** A URL-safe id for a company without a CIK: the name key with hyphens ("tata-consultancy-services"). */
 export function slugOf(name: string): string {
-  const slug = nameKey(name).replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60).replace(/-+$/, "");
+  const slug = nameKey(name).replace(/[^a-z0-9]+/g, "-").replace(/^-+|(?<!-)-+$/g, "").slice(0, 60).replace(/(?<!-)-+$/, "");
   if (slug === "") return "company";
   // An id without a letter could read as a CIK.
   return /[a-z]/.test(slug) ? slug : `co-${slug}`;

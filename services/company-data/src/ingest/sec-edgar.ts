@@ -65,7 +65,7 @@ export function secEdgarSource(options: SecEdgarOptions): IngestionSource<SecRec
     if (response.status !== 200) throw new Error(`SEC EDGAR answered HTTP ${response.status} for ${new URL(url).pathname}`);
     return JSON.parse(response.body.toString("utf8")) as T;
   }
-  const base = (url: string) => url.replace(/\/+$/, "");
+  const base = (url: string) => url.replace(/(?<!\/)\/+$/, "");
 
   return {
     name: "sec-edgar",

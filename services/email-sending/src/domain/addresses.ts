@@ -12,12 +12,22 @@ const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
 const LOCAL_PART = new RegExp(`^${ATOM}(\\.${ATOM})*$`);
 const LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
 
+/**
+ * `Name <address>` split as `/^(.*?)\s*<([^<>]+)>$/` would, without its quadratic backtracking on long runs of
+ * spaces: the address is what follows the last "<".
+ */
+function angleAddr(text: string): { name: string; address: string } | null {
+  const open = text.lastIndexOf("<");
+  if (open < 0 || !/^<[^<>]+>$/.test(text.slice(open))) return null;
+  return { name: text.slice(0, open), address: text.slice(open + 1, -1) };
+}
+
 /** The domain part is lower-cased (domains are case-insensitive); the local part is kept as written. */
 export function parseAddress(input: string): Mailbox | null {
   const trimmed = input.trim();
-  const angled = /^(.*?)\s*<([^<>]+)>$/.exec(trimmed);
-  const rawName = angled ? angled[1].trim().replace(/^"(.*)"$/, "$1") : undefined;
-  const address = angled ? angled[2].trim() : trimmed;
+  const angled = angleAddr(trimmed);
+  const rawName = angled ? angled.name.trim().replace(/^"(.*)"$/, "$1") : undefined;
+  const address = angled ? angled.address.trim() : trimmed;
   if (rawName !== undefined && (rawName.length > NAME_MAX_LENGTH || /[\r\n\0]/.test(rawName))) return null;
   if (address.length > ADDRESS_MAX_LENGTH) return null;
   const at = address.lastIndexOf("@");

@@ -32,11 +32,14 @@ export class Embedder {
       throw errors.validation("model", `must be a multilingual model (${names.join(", ")}) on this endpoint`);
     }
     if (!model.installed) {
+      // What is missing and how to install it goes to the operator (logged at start-up), never to a subscriber.
+      const available = this.registry.models.filter((m) => m.installed).map((m) => m.spec.id);
       throw new ApiError(
         503,
         "MODEL_UNAVAILABLE",
-        `The model ${model.spec.id} is not installed on this server (${model.missing}). ${model.spec.install}`,
-        [{ field: "model", issue: `${model.spec.id} is not installed` }],
+        `The model ${model.spec.id} is not available on this deployment.` +
+          (available.length > 0 ? ` Models available here: ${available.join(", ")} (see GET /models).` : ""),
+        [{ field: "model", issue: `${model.spec.id} is not available on this deployment` }],
       );
     }
     return model;

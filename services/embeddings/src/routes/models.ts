@@ -21,7 +21,7 @@ export const modelRoutes: FastifyPluginAsyncTypebox<ModelRoutesOptions> = async 
       const fallback = registry.defaultModel()?.spec.id ?? null;
       return ok({
         default_model: fallback,
-        models: registry.models.map(({ spec, installed, missing }) => ({
+        models: registry.models.map(({ spec, installed }) => ({
           id: spec.id,
           aliases: spec.aliases,
           dimensions: spec.dimensions,
@@ -34,7 +34,6 @@ export const modelRoutes: FastifyPluginAsyncTypebox<ModelRoutesOptions> = async 
           default: spec.id === fallback,
           endpoint: spec.multilingual ? "/embed/multilingual" : "/embed",
           licence: spec.licence,
-          ...(installed ? {} : { missing, install: spec.install }),
         })),
       });
     },

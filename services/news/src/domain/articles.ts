@@ -90,7 +90,7 @@ export function sourceId(name: string): string {
       .toLowerCase()
       .replace(/&/g, " and ")
       .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
+      .replace(/^-+|(?<!-)-+$/g, "")
       .slice(0, 80) || "unknown"
   );
 }

@@ -24,7 +24,7 @@ const SPACE_BETWEEN_UNSPACED = new RegExp(`(?<=[${UNSPACED}]) +(?=[${UNSPACED}])
  * Japanese "word" it segments; keep the line breaks, drop trailing spaces and the spaces inside CJK runs.
  */
 export function cleanText(text: string): string {
-  return text.replace(SPACE_BETWEEN_UNSPACED, "").replace(/[ \t]+\n/g, "\n").replace(/\s+$/, "");
+  return text.replace(SPACE_BETWEEN_UNSPACED, "").replace(/(?<![ \t])[ \t]+\n/g, "\n").trimEnd();
 }
 
 export function toBlocks(page: EnginePage, size: PageSize): BlockOut[] {

@@ -135,7 +135,8 @@ async function inputBytes(body: ExtractBody, settings: OcrSettings, outbound: Ou
 
 function decodeBase64Image(text: string, maxBytes: number): Buffer {
   const payload = text.startsWith("data:") ? text.slice(text.indexOf(",") + 1) : text;
-  if (!/^[A-Za-z0-9+/_\-\r\n]*={0,2}\s*$/.test(payload)) throw errors.validation("image", "must be base64-encoded");
+  // Trailing whitespace is trimmed first: a pattern ending in `\s*` after `[...\r\n]*` backtracks quadratically.
+  if (!/^[A-Za-z0-9+/_\-\r\n]*={0,2}$/.test(payload.trimEnd())) throw errors.validation("image", "must be base64-encoded");
   const bytes = Buffer.from(payload, "base64");
   if (bytes.length === 0) throw errors.validation("image", "must not be empty");
   if (bytes.length > maxBytes) throw errors.payloadTooLarge("image", `must decode to at most ${maxBytes} bytes (got ${bytes.length})`);

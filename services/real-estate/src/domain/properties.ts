@@ -230,7 +230,7 @@ export function unlessFilledIn(value: number | null, step: number): number | nul
 
 /** "New York, NY 10022" -> city, state, zip. */
 export function parseCityStateZip(text: string): { city: string | null; state: string | null; zip: string | null } {
-  const m = /^\s*([^,]+),\s*([A-Z]{2})\s*(\d{5})?\s*$/.exec(text);
+  const m = /^([^,]+),\s*([A-Z]{2})(?:\s*(\d{5}))?$/.exec(text.trimEnd());
   if (!m) return { city: null, state: null, zip: null };
   return { city: m[1].trim(), state: m[2], zip: m[3] ?? null };
 }

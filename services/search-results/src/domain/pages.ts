@@ -63,7 +63,17 @@ export function decodeEntities(text: string): string {
 /** The text of an HTML fragment (a Stack Exchange post body): tags dropped, block ends as spaces, whitespace collapsed. */
 export function htmlToText(html: string): string {
   const withoutCode = html.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/gi, " ");
-  return collapse(decodeEntities(withoutCode.replace(/<[^>]*>/g, " ")));
+  return collapse(decodeEntities(tagsAsSpaces(withoutCode)));
+}
+
+/**
+ * Replaces each tag with a space, as `/<[^>]*>/g` does, in linear time: no tag ends after the last ">", so the
+ * pattern runs only up to it, where every "<" it tries succeeds (a run of unclosed "<" would cost quadratic time).
+ */
+function tagsAsSpaces(html: string): string {
+  const end = html.lastIndexOf(">") + 1;
+  // eslint-disable-next-line regexp/no-super-linear-move -- linear here: every "<" before `end` has a ">" after it.
+  return html.slice(0, end).replace(/<[^>]*>/g, " ") + html.slice(end);
 }
 
 /** Collapses whitespace and trims. */
@@ -83,7 +93,8 @@ export function parseDumpRow(line: string): Record<string, string> | null {
   const match = /^\s*<row\s([\s\S]*?)\/>\s*$/.exec(line);
   if (!match) return null;
   const attributes: Record<string, string> = {};
-  const pattern = /([A-Za-z_:][\w.:-]*)="([^"]*)"/g;
+  // A name starts only where a run of name characters starts (the lookbehind): linear on a long run.
+  const pattern = /(?<![\w.:-])([A-Za-z_:][\w.:-]*)="([^"]*)"/g;
   let consumed = 0;
   for (const attribute of match[1].matchAll(pattern)) {
     attributes[attribute[1]] = decodeEntities(attribute[2]);

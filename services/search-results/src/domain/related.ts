@@ -18,7 +18,7 @@ const STOP_WORDS = new Set(
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
 function words(text: string): string[] {
-  return [...text.toLowerCase().matchAll(WORD)].map((m) => m[0].replace(/['’-]+$/, ""));
+  return [...text.toLowerCase().matchAll(WORD)].map((m) => m[0].replace(/(?<!['’-])['’-]+$/, ""));
 }
 
 /** Long enough, not a stop word, not a number: the words phrases are made of. */

@@ -26,7 +26,7 @@ export function markedSnippet(page: SnippetSource, matcher: WordMatcher): string
 /** The words of the pages held in memory, found once: they go with their snapshot's rows. */
 const wordsOfPages = new WeakMap<SnippetSource, Int32Array>();
 
-const HIGHLIGHTED = new RegExp(`${HIGHLIGHT_START}([^${HIGHLIGHT_STOP}]*)${HIGHLIGHT_STOP}`, "g");
+const HIGHLIGHTED = new RegExp(`${HIGHLIGHT_START}([^${HIGHLIGHT_START}${HIGHLIGHT_STOP}]*)${HIGHLIGHT_STOP}`, "g");
 const MARKERS = new RegExp(`[${HIGHLIGHT_START}${HIGHLIGHT_STOP}]`, "g");
 
 export interface Snippet {

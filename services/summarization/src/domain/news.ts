@@ -129,8 +129,11 @@ const MATCHERS = new Map(
   ]),
 );
 
-/** Quoted speech: "...", “...”, «...», „...“, 「...」, 『...』, ‘...’ and '...' opened at a word's start. */
-const QUOTED = /"[^"]*"|“[^”]*”|«[^»]*»|„[^“”]*[“”]|「[^」]*」|『[^』]*』|‘[^’]*’|(?<![\p{L}\p{N}])'[^']*'(?![\p{L}\p{N}])/gu;
+/**
+ * Quoted speech: "...", “...”, «...», „...“, 「...」, 『...』, ‘...’ and '...' opened at a word's start.
+ * A quote runs to the nearest opening or closing mark, so a run of unclosed openers costs linear time.
+ */
+const QUOTED = /"[^"]*"|“[^“”]*”|«[^«»]*»|„[^„“”]*[“”]|「[^「」]*」|『[^『』]*』|‘[^‘’]*’|(?<![\p{L}\p{N}])'[^']*'(?![\p{L}\p{N}])/gu;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 const STARTS_UPPER = /^\p{Lu}/u;
 const STARTS_LETTER = /^\p{L}/u;

@@ -6,7 +6,7 @@ export type Style = (typeof STYLES)[number];
 const QUESTION_OR_EXCLAMATION = /[?!？！]["'”’»)]*$/u;
 const PERSONAL_PRONOUN_EN = /\b(?:I|me|my|mine|we|us|our|ours|you|your|yours)\b/iu;
 const DIGIT = /\p{Nd}/u;
-const TECHNICAL_TOKEN = /\b\p{Lu}{2,6}s?\b|\w+_\w+|\w+\(\)|\b[a-z]+[A-Z]\w*|\b\d+(?:\.\d+)?\s?(?:%|ms|s|kb|mb|gb|tb|ghz|mhz|hz|km|kg|mm|cm|nm|°c|v|w|kw|mw)\b/u;
+const TECHNICAL_TOKEN = /\b\p{Lu}{2,6}s?\b|\b\w+_\w+|\b\w+\(\)|\b[a-z]+[A-Z]\w*|\b\d+(?:\.\d+)?\s?(?:%|ms|s|kb|mb|gb|tb|ghz|mhz|hz|km|kg|mm|cm|nm|°c|v|w|kw|mw)\b/u;
 const WORDS_BEFORE_CASUAL_PENALTY = 20;
 
 /**
@@ -43,8 +43,9 @@ const CONTRACTIONS: [RegExp, string][] = [
   [/\b(I)['’]m\b/gu, "$1 am"],
 ];
 
-const PARENTHETICAL = /\s*(?:\([^()]{0,200}\)|\[[^[\]]{0,200}\])/gu;
-const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:!?])/gu;
+// A match starts only where a run of spaces starts (the lookbehind), so a long run costs linear time.
+const PARENTHETICAL = /(?<!\s)\s*(?:\([^()]{0,200}\)|\[[^[\]]{0,200}\])/gu;
+const SPACE_BEFORE_PUNCTUATION = /(?<!\s)\s+([,.;:!?])/gu;
 
 /**
  * How a style rewrites a chosen sentence, with words of the sentence only:

@@ -16,19 +16,28 @@ export function locateAbstractiveModel(modelsDir: string, name: string): Abstrac
   return { name, missing: SEQ2SEQ_WEIGHT_FILES.filter((file) => !existsSync(path.join(modelsDir, name, file))) };
 }
 
-/**
- * `mode: abstractive` cannot be served here: either the weights are absent, or (weights present) this build carries
- * no ONNX runtime to run them. Both are a 503 that names the model and what to install; never an extractive summary
- * labelled abstractive.
- */
-export function abstractiveUnavailable(model: AbstractiveModel): ApiError {
-  const install =
-    `Install the ONNX weights of ${model.name} (${SEQ2SEQ_WEIGHT_FILES.join(", ")}) under MODELS_DIR/${model.name}/ ` +
-    "(the production image downloads them at build time) and the @huggingface/transformers runtime, then restart; " +
-    "or send mode extractive.";
+/** What the operator must do to serve `mode: abstractive` (logged at start-up; never part of an answer). */
+export function abstractiveSetup(model: AbstractiveModel): string {
   const what =
     model.missing.length > 0
       ? `The abstractive model ${model.name} is not installed: ${model.missing.join(" and ")} are missing.`
       : `The abstractive model ${model.name} is installed, but this build has no transformers.js runtime to run it.`;
-  return new ApiError(503, "MODEL_UNAVAILABLE", `${what} ${install}`, [{ field: "mode", issue: `abstractive needs the ${model.name} weights` }]);
+  return (
+    `${what} Install the ONNX weights of ${model.name} (${SEQ2SEQ_WEIGHT_FILES.join(", ")}) under MODELS_DIR/${model.name}/ ` +
+    "(the production image downloads them at build time) and the @huggingface/transformers runtime, then restart."
+  );
+}
+
+/**
+ * `mode: abstractive` cannot be served here: either the weights are absent, or (weights present) this build carries
+ * no ONNX runtime to run them. Both are a 503 that names the model, never an extractive summary labelled abstractive;
+ * the subscriber is told no paths or settings (abstractiveSetup says them to the operator).
+ */
+export function abstractiveUnavailable(model: AbstractiveModel): ApiError {
+  return new ApiError(
+    503,
+    "MODEL_UNAVAILABLE",
+    `The abstractive model ${model.name} is not available on this deployment; send mode extractive.`,
+    [{ field: "mode", issue: `abstractive needs the ${model.name} model, which this deployment does not have` }],
+  );
 }

@@ -1,3 +1,5 @@
+import { segmentsOf } from "./segments.js";
+
 export const DEFAULT_WORDS_PER_MINUTE = 238;
 
 /** Abbreviations after which a full stop does not end a sentence (lower-cased, without the final dot). */
@@ -25,13 +27,13 @@ export interface TextCounts {
 
 function countGraphemes(text: string): number {
   let n = 0;
-  for (const _ of graphemes.segment(text)) n++;
+  for (const _ of segmentsOf(graphemes, text)) n++;
   return n;
 }
 
 function countWords(text: string): number {
   let n = 0;
-  for (const segment of wordSegmenter.segment(text)) if (segment.isWordLike) n++;
+  for (const segment of segmentsOf(wordSegmenter, text)) if (segment.isWordLike) n++;
   return n;
 }
 
@@ -42,7 +44,7 @@ function countLines(text: string): number {
 }
 
 function endsWithAbbreviation(sentence: string): boolean {
-  const last = sentence.trimEnd().match(/(\S+)\.$/);
+  const last = sentence.trimEnd().match(/(?<!\S)(\S+)\.$/);
   if (!last) return false;
   const word = last[1].toLowerCase().replace(/^[("'“‘]+/, "");
   // A lone initial ("J. R. R. Tolkien") does not end a sentence either.
@@ -53,7 +55,7 @@ function endsWithAbbreviation(sentence: string): boolean {
 function countSentences(text: string): number {
   let count = 0;
   let carry = false;
-  for (const { segment } of sentenceSegmenter.segment(text)) {
+  for (const { segment } of segmentsOf(sentenceSegmenter, text)) {
     if (!/[\p{L}\p{N}]/u.test(segment)) continue;
     if (!carry) count++;
     carry = endsWithAbbreviation(segment);

@@ -67,7 +67,7 @@ function ipv4ToNumber(ip: string): number {
 function ipv6ToBytes(ip: string): Buffer {
   const withoutZone = ip.split("%")[0];
   let groups: string[];
-  const embeddedV4 = withoutZone.match(/(\d+\.\d+\.\d+\.\d+)$/);
+  const embeddedV4 = withoutZone.match(/(?<!\d)(\d+\.\d+\.\d+\.\d+)$/);
   let text = withoutZone;
   if (embeddedV4) {
     const n = ipv4ToNumber(embeddedV4[1]);

@@ -24,7 +24,7 @@ export function parseTags(text: string | undefined): string[] {
   if (!text || text.trim() === "[none]") return [];
   return text
     .split("|")
-    .map((t) => t.replace(/^"+|"+$/g, "").trim())
+    .map((t) => t.replace(/^"+|(?<!")"+$/g, "").trim())
     .filter((t) => t.length > 0);
 }
 

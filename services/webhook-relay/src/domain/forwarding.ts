@@ -54,7 +54,7 @@ export function forwardableHeaders(headers: readonly HeaderEntry[], options: For
  */
 export function destinationUrl(base: string, path: string, queryString: string): string {
   const url = new URL(base);
-  if (path !== "/" && path !== "") url.pathname = url.pathname.replace(/\/+$/, "") + path;
+  if (path !== "/" && path !== "") url.pathname = url.pathname.replace(/(?<!\/)\/+$/, "") + path;
   if (queryString !== "") url.search = url.search === "" ? `?${queryString}` : `${url.search}&${queryString}`;
   return url.toString();
 }

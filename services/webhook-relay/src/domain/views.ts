@@ -4,7 +4,7 @@ import type { AttemptRow } from "../store/deliveries.js";
 import type { RequestRow } from "../store/requests.js";
 
 export function hookUrl(hooksUrl: string, inboxId: string): string {
-  return `${hooksUrl.replace(/\/+$/, "")}/${inboxId}`;
+  return `${hooksUrl.replace(/(?<!\/)\/+$/, "")}/${inboxId}`;
 }
 
 export function isPrivate(inbox: InboxRow): boolean {

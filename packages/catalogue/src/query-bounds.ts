@@ -40,7 +40,8 @@ export const QUERY_BOUNDS: QueryBounds = { maxCharacters: 500, maxWords: 32, max
 export const INDEX_BOUNDS: IndexBounds = { maxOperands: 32, maxPrefixExpansions: 2000, maxWork: 4_000_000 };
 
 const WORD = /[\p{L}\p{N}]+/gu;
-const PREFIX = /[\p{L}\p{N}]+(?=\*)/gu;
+// A match starts only where a run of letters starts, so a long run without `*` is read once.
+const PREFIX = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?=\*)/gu;
 /** websearch syntax's OR (any case), an operator rather than a word. */
 const OR = /^or$/i;
 

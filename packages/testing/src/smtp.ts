@@ -117,10 +117,10 @@ export class SmtpCapture {
         const verb = line.slice(0, 4).toUpperCase();
         if (verb === "EHLO" || verb === "HELO") socket.write("250-capture\r\n250 SIZE 52428800\r\n");
         else if (verb === "MAIL") {
-          current = { mailFrom: /<([^>]*)>/.exec(line)?.[1] ?? "", rcptTo: [], data: "" };
+          current = { mailFrom: /<([^<>]*)>/.exec(line)?.[1] ?? "", rcptTo: [], data: "" };
           socket.write("250 2.1.0 ok\r\n");
         } else if (verb === "RCPT") {
-          current.rcptTo.push(/<([^>]*)>/.exec(line)?.[1] ?? "");
+          current.rcptTo.push(/<([^<>]*)>/.exec(line)?.[1] ?? "");
           socket.write("250 2.1.5 ok\r\n");
         } else if (verb === "DATA") {
           inData = true;

@@ -1,8 +1,8 @@
 /**
  * pnpm --filter @apiplat/currency-exchange ingest <file-or-dir>... [--history-days N]
  *
- * Loads recorded or downloaded central-bank feed files into the database the service uses (DATABASE_URL, or
- * the embedded database in EMBEDDED_DATA_DIR), so the service has rates without network access.
+ * Loads recorded or downloaded central-bank feed files into the database the service uses (DATABASE_URL), so the
+ * service has rates without network access.
  */
 import path from "node:path";
 import { openPlatform } from "@apiplat/service-kit";

@@ -219,8 +219,8 @@ export async function runIngestions(
     if (options.shouldStop?.()) break;
     const next = sources[index + 1];
     const deferred = source.finish !== undefined && next?.finish === source.finish && !options.shouldStop?.();
-    const runOptions = { ...options, skipFinish: deferred, finishCoversEarlierChanges: groupChanged };
-    const summary = options.coordination ? await runIngestionExclusively(options.coordination, db, source, runOptions) : await runIngestion(db, source, runOptions);
+    const runOptions: IngestOptions & { shouldStop?: () => boolean } = { ...options, skipFinish: deferred, finishCoversEarlierChanges: groupChanged };
+    const summary: IngestRunSummary | null = options.coordination ? await runIngestionExclusively(options.coordination, db, source, runOptions) : await runIngestion(db, source, runOptions);
     if (!summary) break;
     if (deferred) {
       finishOwed ||= summary.status === "succeeded";

@@ -12,14 +12,15 @@
  * Each source runs holding its lock (see the catalogue README): a run a replica is making of the same source is
  * waited for. When a run finishes, the service's replicas are told and drop their answer caches.
  *
- * Without DATABASE_URL it writes the embedded database of `npm start` (.data/pglite): stop `npm start` first, as
- * only one process may open that database at a time.
+ * Without DATABASE_URL it writes the local database of `npm start` (.data/postgres): through the running server's
+ * socket when `npm start` runs, else it starts that server for the run.
  */
 import path from "node:path";
 import { loadConfig, type PlatformConfig } from "@apiplat/config";
 import { catalogueCoordination, runIngestions, terminalProgress, type IngestionSource, type ServiceIngestion } from "@apiplat/catalogue";
 import { deployedServiceNames } from "@apiplat/deployment";
 import { migrateService, openPlatform, serviceDatabase, type OpenPlatform, type ServiceManifest } from "@apiplat/service-kit";
+import { useLocalPostgres } from "@apiplat/supervisor";
 
 type CatalogueModule = { default: ServiceManifest<unknown, unknown>; ingestion: ServiceIngestion };
 
@@ -87,7 +88,8 @@ if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) usage("--lim
 
 const root = path.resolve(import.meta.dirname, "..");
 const env = { ...process.env };
-if (!env.DATABASE_URL) env.EMBEDDED_DATA_DIR ??= path.join(root, ".data/pglite");
+const localDatabase = env.DATABASE_URL ? undefined : await useLocalPostgres({ dataRoot: env.LOCAL_DATA_DIR ? path.resolve(env.LOCAL_DATA_DIR) : path.join(root, ".data") });
+if (localDatabase) env.DATABASE_URL = localDatabase.url;
 const config: PlatformConfig = loadConfig(env);
 
 const targets: { module: CatalogueModule; sources: IngestionSource[] }[] = [];
@@ -122,5 +124,6 @@ try {
   }
 } finally {
   await platform.close();
+  await localDatabase?.stop();
 }
 process.exit(succeeded ? 0 : 1);

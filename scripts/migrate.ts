@@ -5,7 +5,7 @@ import { deployedServices } from "@apiplat/deployment";
 
 const config = loadConfig();
 if (!config.databaseUrl) {
-  console.error("Set DATABASE_URL: the embedded database migrates itself when the services start.");
+  console.error("Set DATABASE_URL: the local database of `npm start` is migrated by the services when they start.");
   process.exit(2);
 }
 const platform = await openPlatform(config);

@@ -1,6 +1,6 @@
 /**
  * `npm run record-examples -- <service>... | --all`: records the examples /openapi.json shows. For each service it
- * starts the service as the tests do (embedded PostgreSQL, the real datasets of DATASETS_DIR and models of MODELS_DIR),
+ * starts the service as the tests do (PostgreSQL at TEST_DATABASE_URL, the real datasets of DATASETS_DIR and models of MODELS_DIR),
  * makes an account with a key, sends every operation's request from `services/<name>/openapi-examples.json` over HTTP
  * and writes the service's real answer back into that file.
  *
@@ -71,7 +71,7 @@ function usage(): never {
   process.exit(2);
 }
 
-/** The platform a recording runs on: the tests' embedded one, with the real datasets and models, quiet schedules. */
+/** The platform a recording runs on: the tests' one (PostgreSQL and Redis, isolated), with the real datasets and models, quiet schedules. */
 function recordingEnv(file: ExamplesFile | null, recordingDir: string): Record<string, string> {
   const config = loadConfig(process.env);
   return {
@@ -119,7 +119,7 @@ async function untilReady(url: string): Promise<void> {
 async function startTarget(name: string, env: Record<string, string>): Promise<Target> {
   const defaultFile = pathToFileURL(path.join(servicesDir, name, "openapi-examples.json"));
   if (name === ADMIN) {
-    const platform: TestPlatform = await createTestPlatform({ embedded: true, env });
+    const platform: TestPlatform = await createTestPlatform({ env });
     const token = randomBytes(24).toString("base64url");
     const app: ServiceApp = await buildAdminApp({ ...platform.deps, adminToken: token, deployed: deployedServiceNames() });
     await app.listen({ port: 0, host: "127.0.0.1" });
@@ -135,7 +135,7 @@ async function startTarget(name: string, env: Record<string, string>): Promise<T
     };
   }
   const manifest = await manifestOf(name);
-  const started = await startService(manifest, { embedded: true, listen: true, env });
+  const started = await startService(manifest, { listen: true, env });
   const subscriber = await started.subscribe("MEGA");
   const wired = manifest.examples?.href === defaultFile.href;
   return {

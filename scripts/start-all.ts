@@ -1,48 +1,87 @@
 /**
- * `npm start`: every implemented service in one process, each its own Fastify app on its own port,
- * plus the admin API. Without DATABASE_URL / REDIS_URL they share an embedded PostgreSQL (PGlite,
- * persisted in .data/pglite) and an in-process store.
+ * `npm start`: the admin API and every deployed service, each in a process of its own running the same main.ts as its
+ * container, supervised (restarted when one dies, all stopped on Ctrl-C/SIGTERM). Without DATABASE_URL they share a
+ * local PostgreSQL server in .data/postgres reached only through a Unix socket in .data/postgres-socket; without
+ * REDIS_URL each process keeps its own in-process store.
  */
 import path from "node:path";
-import { loadConfig, serviceEndpoint } from "@apiplat/config";
-import { installServiceSignals, onShutdownSignal, openPlatform, type ServiceApp } from "@apiplat/service-kit";
-import { buildAdminApp, LOCAL_TOKEN_FILE, resolveAdminToken } from "@apiplat/admin";
-import { deployedServiceNames, deployedServices } from "@apiplat/deployment";
+import { loadConfig, serviceEndpoint, type ServiceName } from "@apiplat/config";
+import { LOCAL_TOKEN_FILE, resolveAdminToken } from "@apiplat/admin";
+import { deployedServiceNames } from "@apiplat/deployment";
+import { startLocalPostgres, Supervisor, type ChildSpec, type LocalPostgres } from "@apiplat/supervisor";
 
 const root = path.resolve(import.meta.dirname, "..");
-const env = { ...process.env };
-if (!env.DATABASE_URL) env.EMBEDDED_DATA_DIR ??= path.join(root, ".data/pglite");
-env.BIND_ADDRESS ??= "127.0.0.1";
-const config = loadConfig(env);
+const env: NodeJS.ProcessEnv = { ...process.env, BIND_ADDRESS: process.env.BIND_ADDRESS ?? "127.0.0.1" };
+const started = Date.now();
+const log = (line: string) => console.error(line);
 
-const platform = await openPlatform(config);
-const apps: ServiceApp[] = [];
-const lines: string[] = [];
-const url = (port: number) => `http://${config.bindAddress === "0.0.0.0" ? "127.0.0.1" : config.bindAddress}:${port}`;
+// Before DATABASE_URL is set for the children: a local start may generate its admin token, a deployment may not.
+const { token, generated } = resolveAdminToken(loadConfig(env));
 
-const { token, generated } = resolveAdminToken(config);
-const admin = await buildAdminApp({ ...platform, adminToken: token, deployed: deployedServiceNames() });
-await admin.listen({ port: config.adminPort, host: config.bindAddress });
-apps.push(admin);
-
-for (const service of await deployedServices()) {
-  const { port, host } = serviceEndpoint(config, service.name);
+let database: LocalPostgres | undefined;
+if (!env.DATABASE_URL) {
+  // LOCAL_DATA_DIR: another home for the local database (the tests of the local start use a scratch folder).
   try {
-    const app = await service.build(platform);
-    await app.listen({ port, host: config.bindAddress });
-    installServiceSignals(app);
-    apps.push(app);
-    lines.push(`  ${service.name.padEnd(18)} ${url(port).padEnd(24)} X-Gateway-Host: ${host}`);
+    database = await startLocalPostgres({ dataRoot: env.LOCAL_DATA_DIR ? path.resolve(env.LOCAL_DATA_DIR) : path.join(root, ".data"), log });
   } catch (error) {
-    lines.push(`  ${service.name.padEnd(18)} did not start: ${(error as Error).message}`);
+    console.error(`npm start: ${(error as Error).message}`);
+    process.exit(1);
   }
+  env.DATABASE_URL = database.url;
+}
+const config = loadConfig(env);
+const host = config.bindAddress === "0.0.0.0" ? "127.0.0.1" : config.bindAddress;
+const url = (port: number) => `http://${host}:${port}`;
+
+// START_ONLY=a,b runs the admin API and those services only (the tests of the local start use it).
+const only = env.START_ONLY ? new Set(env.START_ONLY.split(",").map((name) => name.trim())) : undefined;
+const services = deployedServiceNames().filter((name) => !only || only.has(name));
+
+function childSpec(name: string, port: number, ownEnv: NodeJS.ProcessEnv = env): ChildSpec {
+  return {
+    name,
+    command: [process.execPath, "--import", "tsx", path.join(root, "services", name, "src/main.ts")],
+    env: ownEnv,
+    cwd: root,
+    healthUrl: `${url(port)}/health`,
+  };
 }
 
-console.log(`
-API platform is up (${config.databaseUrl ? "PostgreSQL" : `embedded PostgreSQL in ${path.relative(root, config.embeddedDataDir ?? "") || "memory"}`}, ${config.redisUrl ? "Redis" : "in-process cache"}).
+const supervisor = new Supervisor(
+  [childSpec("admin", config.adminPort, { ...env, ADMIN_TOKEN: token }), ...services.map((name) => childSpec(name, serviceEndpoint(config, name).port))],
+  { log },
+);
+let stopping: Promise<void> | undefined;
+const stopAll = (signal: string) => {
+  stopping ??= (async () => {
+    log(`${signal} received: stopping every service (each finishes its requests), then the local database`);
+    await supervisor.stop();
+    await database?.stop();
+  })().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+};
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => stopAll(signal));
 
-  admin API          ${url(config.adminPort).padEnd(24)} Authorization: Bearer ${generated ? token : "<ADMIN_TOKEN>"}
-${lines.join("\n")}
+const status = new Map((await supervisor.start()).map((child) => [child.name, child]));
+const line = (name: ServiceName) => {
+  const child = status.get(name)!;
+  const { port, host: gatewayHost } = serviceEndpoint(config, name);
+  if (!child.ready && child.pid !== undefined && child.restarts === 0) return `  ${name.padEnd(18)} still starting (pid ${child.pid}); the log says "supervisor: ${name} is serving now" when it answers on ${url(port)}`;
+  if (!child.ready) return `  ${name.padEnd(18)} did not start${child.lastExit ? ` (${child.lastExit})` : ""}; the supervisor keeps restarting it`;
+  return `  ${name.padEnd(18)} ${url(port).padEnd(24)} X-Gateway-Host: ${gatewayHost}  (pid ${child.pid})`;
+};
+const admin = status.get("admin")!;
+
+console.log(`
+API platform is up in ${((Date.now() - started) / 1000).toFixed(1)} s: one process per service (${database ? `local PostgreSQL in ${path.relative(root, database.dataDir)}, socket in ${path.relative(root, database.socketDir)}, pid ${database.pid}` : "PostgreSQL at DATABASE_URL"}, ${config.redisUrl ? "Redis" : "an in-process store in each process"}).
+
+  admin API          ${(admin.ready ? url(config.adminPort) : "did not start").padEnd(24)} Authorization: Bearer ${generated ? token : "<ADMIN_TOKEN>"}  (pid ${admin.pid})
+${services.map(line).join("\n")}
 
 Docs of each service at <url>/docs, OpenAPI at <url>/openapi.json.${generated ? `\nThe admin token was generated for this run and written to ${path.relative(root, LOCAL_TOKEN_FILE)}.` : ""}
 
@@ -52,8 +91,3 @@ Make an account with a key for every deployed service (in another terminal):
 then call a service with that key:
   curl -H "X-Gateway-Key: $KEY" -H "X-Gateway-Host: text-toolkit.api.local" "${url(serviceEndpoint(config, "text-toolkit").port)}/uuid?count=2"
 `);
-
-onShutdownSignal(async () => {
-  await Promise.all(apps.map((app) => app.close()));
-  await platform.close();
-});

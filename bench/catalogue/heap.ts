@@ -2,7 +2,7 @@
  * What a catalogue held in memory costs the garbage collector: the heap a service keeps once its snapshot is read,
  * and how long a full mark-compact of it takes on one core (the stall that sets the uncached searches' p99).
  *
- *   taskset -c 0 node --expose-gc --import tsx bench/catalogue/heap.ts <service> [--embedded]
+ *   taskset -c 0 node --expose-gc --import tsx bench/catalogue/heap.ts <service>
  *
  * Builds the service on the bench platform, ingests its datasets, answers one search (which reads the snapshot into
  * memory), then times ten full collections (`gc()`) and prints the median and the heap's size and object count.
@@ -24,7 +24,7 @@ const FIRST_SEARCH: Record<string, string> = {
 const [name] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 const collect = (globalThis as { gc?: () => void }).gc;
 if (!FIRST_SEARCH[name] || !collect) {
-  console.error(`usage: node --expose-gc --import tsx bench/catalogue/heap.ts <${Object.keys(FIRST_SEARCH).join("|")}> [--embedded]`);
+  console.error(`usage: node --expose-gc --import tsx bench/catalogue/heap.ts <${Object.keys(FIRST_SEARCH).join("|")}>`);
   process.exit(2);
 }
 
@@ -41,7 +41,7 @@ async function objectCount(): Promise<number> {
 }
 
 const module = (await import(`@apiplat/${name}`)) as { default: ServiceManifest<any, any>; ingestion: ServiceIngestion };
-const platform = await benchPlatform(process.argv.includes("--embedded"));
+const platform = await benchPlatform();
 const app = await buildService(module.default, platform.deps, { settings: { autoLoad: false } });
 await ingestForBench(module.default, platform, module.ingestion.sources({ config: platform.deps.config, options: {} }).filter((s) => !s.live));
 const { headers } = await platform.subscribe(module.default.name, "MEGA");

@@ -1,11 +1,10 @@
 /**
- * Ingestion speed and search latency of a catalogue service (news, video-analytics, search-results), on the real PostgreSQL or on
- * the embedded PGlite:
+ * Ingestion speed and search latency of a catalogue service (news, video-analytics, search-results), on the real PostgreSQL:
  *
- *   bash scripts/pnpm.sh exec tsx bench/catalogue/run.ts <service> [seconds per scenario, default 10] [--embedded]
+ *   bash scripts/pnpm.sh exec tsx bench/catalogue/run.ts <service> [seconds per scenario, default 10]
  *
  * A child process, pinned to core 0 when taskset exists, builds the service on a fresh test platform (a schema of
- * its own on PostgreSQL, or an in-memory PGlite), ingests every dataset of the service (timing each: rows per
+ * its own on PostgreSQL), ingests every dataset of the service (timing each: rows per
  * second, the derived tables and vocabulary included) and listens. This process then drives it with autocannon
  * (20 connections) over each scenario, then, where wrk is installed, with wrk (20 connections, bench/lib/wrk.ts), and
  * prints one JSON document. Each text search is run twice: as sent (repeats
@@ -96,9 +95,9 @@ const SCENARIOS: Record<string, Scenario[]> = {
   ],
 };
 
-async function serve(name: string, embedded: boolean): Promise<void> {
+async function serve(name: string): Promise<void> {
   const module = (await import(`@apiplat/${name}`)) as { default: ServiceManifest<any, any>; ingestion: ServiceIngestion };
-  const platform = await benchPlatform(embedded);
+  const platform = await benchPlatform();
   const app = await buildService(module.default, platform.deps, { settings: { autoLoad: false } });
   const sources = module.ingestion.sources({ config: platform.deps.config, options: {} }).filter((s) => !s.live);
   const { ingest } = await ingestForBench(module.default, platform, sources);
@@ -124,8 +123,8 @@ function cpuPerRequest(cpu: number, total: number) {
   return { server_cpu_ms_per_request: Math.round((cpu * 1000 * 100) / total) / 100, requests_per_server_cpu_second: Math.round(total / cpu) };
 }
 
-async function drive(name: string, seconds: number, embedded: boolean): Promise<void> {
-  const server = await startBenchServer<{ ingestion: unknown[] }>(import.meta.filename, process.cwd(), ["--serve", name, embedded ? "embedded" : "postgres"]);
+async function drive(name: string, seconds: number): Promise<void> {
+  const server = await startBenchServer<{ ingestion: unknown[] }>(import.meta.filename, process.cwd(), ["--serve", name]);
   const { port, headers, ingestion } = server;
   const base = `http://127.0.0.1:${port}`;
   // A scenario of searches nobody asked before is warmed with its first only.
@@ -159,16 +158,16 @@ async function drive(name: string, seconds: number, embedded: boolean): Promise<
     results.push({ scenario: scenario.name, ...fromWrk, ...cpuPerRequest(cpuSeconds(server.pid) - wrkCpuBefore, fromWrk.total) });
   }
   server.stop();
-  console.log(JSON.stringify({ service: name, database: embedded ? "PGlite (in-process)" : "PostgreSQL 15", when: new Date().toISOString(), ingestion, results }, null, 2));
+  console.log(JSON.stringify({ service: name, database: "PostgreSQL 15", when: new Date().toISOString(), ingestion, results }, null, 2));
 }
 
 const args = process.argv.slice(2);
-if (args[0] === "--serve") await serve(args[1], args[2] === "embedded");
+if (args[0] === "--serve") await serve(args[1]);
 else {
   const [name, secondsArg] = args.filter((a) => !a.startsWith("--"));
   if (!SCENARIOS[name]) {
-    console.error(`usage: tsx bench/catalogue/run.ts <${Object.keys(SCENARIOS).join("|")}> [seconds] [--embedded]`);
+    console.error(`usage: tsx bench/catalogue/run.ts <${Object.keys(SCENARIOS).join("|")}> [seconds]`);
     process.exit(2);
   }
-  await drive(name, Number(secondsArg ?? 10), args.includes("--embedded"));
+  await drive(name, Number(secondsArg ?? 10));
 }

@@ -3,7 +3,6 @@
  * next request when the previous answer arrives), the service pinned to core 0 when taskset exists, on the whole
  * catalogue. Also /company/{id} and /domain/{domain}.
  *   bash scripts/pnpm.sh exec tsx bench/company-data/latency.ts            (PostgreSQL + Redis)
- *   BENCH_EMBEDDED=1 bash scripts/pnpm.sh exec tsx bench/company-data/latency.ts   (PGlite + in-process store)
  * Env: BENCH_DURATION (seconds per endpoint, default 20), BENCH_CONCURRENCY (20), BENCH_WARM_UP (seconds, 3).
  * Searches are a fixed mix (seeded): names with and without typos and legal suffixes, tickers, sectors with states
  * and employee floors, industries, and pages of a sector.
@@ -57,7 +56,7 @@ const timing = { seconds: DURATION, warmUp: WARM_UP, callers: CONCURRENCY };
 
 const server = await startBenchServer<Server>("bench/company-data/server.ts", root);
 try {
-  console.log(`store: ${process.env.BENCH_EMBEDDED === "1" ? "PGlite (embedded)" : "PostgreSQL"}; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint`);
+  console.log(`store: PostgreSQL; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint`);
   for (const run of server.ingest) console.log(`ingest ${run.source}: ${run.rows} rows in ${run.seconds.toFixed(1)} s (${run.rows_per_second} rows/s)`);
   console.log(`ingest, all sources and the profile merge: ${server.total.rows} rows in ${server.total.seconds.toFixed(1)} s (${server.total.rows_per_second} rows/s)`);
   for (const [name, next, headers] of [

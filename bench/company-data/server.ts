@@ -1,6 +1,6 @@
 /**
  * The company-data service for the latency benchmark, in a process of its own (pinned to core 0 by latency.ts), on
- * the platform of bench/lib/catalogue-bench.ts (PGlite with BENCH_EMBEDDED=1). Loads every dataset first (timing
+ * the platform of bench/lib/catalogue-bench.ts. Loads every dataset first (timing
  * each source; the profile merge runs once, after the last, and counts in its time and the total) and prints
  * {"port","headers","ingest","total"} once listening.
  */

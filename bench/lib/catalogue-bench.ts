@@ -1,6 +1,6 @@
 /**
  * The server side of a catalogue service's benchmark, in a process of its own: the real platform (PostgreSQL +
- * Redis, or PGlite and the in-process store), gateway auth and metering on, per-second limits off; the datasets
+ * Redis), gateway auth and metering on, per-second limits off; the datasets
  * ingested into the service's own schema, timed per source; then it listens, prints one JSON line for the driving
  * process and closes cleanly on SIGTERM.
  */
@@ -11,8 +11,8 @@ import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 
 export const datasetsDir = loadConfig(process.env).datasetsDir;
 
-export function benchPlatform(embedded = process.env.BENCH_EMBEDDED === "1"): Promise<TestPlatform> {
-  return createTestPlatform({ embedded, env: { RATE_LIMITS: "off", METERING_FLUSH_MS: "2000", LOG_LEVEL: "silent", DATASETS_DIR: datasetsDir } });
+export function benchPlatform(): Promise<TestPlatform> {
+  return createTestPlatform({ env: { RATE_LIMITS: "off", METERING_FLUSH_MS: "2000", LOG_LEVEL: "silent", DATASETS_DIR: datasetsDir } });
 }
 
 export interface IngestTiming {

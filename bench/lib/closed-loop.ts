@@ -49,7 +49,7 @@ export interface ClosedLoopRun {
   statuses: Record<number, number>;
   /** The service's CPU time over the run (user + system), in seconds. */
   cpu: number;
-  /** Its child processes' (PGlite's server, on the embedded store). */
+  /** Its child processes' (a helper process it started, if any). */
   childCpu: number;
   seconds: number;
 }
@@ -105,7 +105,7 @@ export async function driveClosedLoop(
   return { latencies, errors, statuses, cpu: cpuSeconds(server.pid) - cpuBefore, childCpu: childrenCpuSeconds(server.pid) - childCpuBefore, seconds };
 }
 
-/** The service's CPU per request, and its child processes' (PGlite's server) where they did any work. */
+/** The service's CPU per request, and its child processes' where they did any work. */
 function serviceCpu({ cpu, childCpu }: { cpu: number; childCpu: number }, requests: number): string {
   const perRequest = (seconds: number) => (seconds * 1000) / Math.max(1, requests);
   const children = perRequest(childCpu) >= 0.01 ? ` (+ ${perRequest(childCpu).toFixed(2)} ms in its child processes)` : "";

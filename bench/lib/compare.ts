@@ -23,7 +23,7 @@ export interface CompareOptions {
 }
 
 /** What a bench server prints when listening: its port and pid, a key, or several keys to take turns with. */
-async function start(script: string, mode: string): Promise<{ child: ChildProcess; port: number; key: string; keys?: string[]; pid: number }> {
+export async function start(script: string, mode: string): Promise<{ child: ChildProcess; port: number; key: string; keys?: string[]; pid: number }> {
   // Pinned to core 0 when taskset exists, so that autocannon (here) and the server do not share a core.
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server (node refuses --cpu-prof in NODE_OPTIONS).
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
@@ -34,9 +34,9 @@ async function start(script: string, mode: string): Promise<{ child: ChildProces
   return { child, ...JSON.parse(line) };
 }
 
-type Server = Awaited<ReturnType<typeof start>>;
+export type Server = Awaited<ReturnType<typeof start>>;
 
-function requestFor(options: CompareOptions, server: Server) {
+export function requestFor(options: CompareOptions, server: Server) {
   const headers = { "content-type": "application/json", "x-gateway-key": server.key, "x-gateway-host": options.host };
   // Several keys (a server that announces them): each request takes the next, so that no key reaches its plan's rate.
   const keys = server.keys;
@@ -53,7 +53,7 @@ function requestFor(options: CompareOptions, server: Server) {
   };
 }
 
-async function measure(options: CompareOptions, server: Server, mode: string) {
+export async function measure(options: CompareOptions, server: Server, mode: string) {
   const before = { server: cpuSeconds(server.pid), redis: programCpuSeconds("redis-server"), postgres: programCpuSeconds("postgres") };
   const result = await autocannon({ ...requestFor(options, server), duration: options.seconds } as autocannon.Options);
   const after = { server: cpuSeconds(server.pid), redis: programCpuSeconds("redis-server"), postgres: programCpuSeconds("postgres") };
@@ -74,9 +74,9 @@ async function measure(options: CompareOptions, server: Server, mode: string) {
   };
 }
 
-type Measurement = Awaited<ReturnType<typeof measure>>;
+export type Measurement = Awaited<ReturnType<typeof measure>>;
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;

@@ -1,14 +1,13 @@
 /**
- * Ingestion speed and latency of the product-data service, on the real PostgreSQL or on the embedded PGlite:
+ * Ingestion speed and latency of the product-data service, on the real PostgreSQL:
  *
  *   bash scripts/pnpm.sh exec tsx bench/product-data/latency.ts                  (PostgreSQL 127.0.0.1:5432, db test + Redis)
- *   BENCH_EMBEDDED=1 bash scripts/pnpm.sh exec tsx bench/product-data/latency.ts (PGlite + in-process store)
  *
  * bench/product-data/server.ts, pinned to core 0 when taskset exists, ingests both files in full and listens. This
  * process then drives it with 20 concurrent callers in a closed loop (each sends its next request when the previous
  * answer arrives): a fixed, seeded mix of /search requests (once answered by the answer cache where the mix repeats,
  * once with Cache-Control: no-cache), then /product and /reviews. CPU per request is the service process's own
- * (/proc/<pid>/stat), plus, on PGlite, its database process (a child, pinned to the same core); PostgreSQL's work is
+ * (/proc/<pid>/stat); PostgreSQL's work is
  * not in it.
  * Env: BENCH_DURATION (seconds per endpoint, default 20), BENCH_CONCURRENCY (20), BENCH_WARM_UP (seconds, 3).
  */
@@ -19,7 +18,6 @@ import { measureEndpoint, NO_CACHE, startBenchServer, type BenchServer } from ".
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3);
-const embedded = process.env.BENCH_EMBEDDED === "1";
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
 /** mulberry32: the same request mix on every run. */
@@ -59,7 +57,7 @@ const timing = { seconds: DURATION, warmUp: WARM_UP, callers: CONCURRENCY };
 
 const server = await startBenchServer<Server>("bench/product-data/server.ts", root);
 try {
-  console.log(`store: ${embedded ? "PGlite (embedded)" : "PostgreSQL"}; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint; load average ${loadavg()[0].toFixed(1)} at start; ${new Date().toISOString()}`);
+  console.log(`store: PostgreSQL; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint; load average ${loadavg()[0].toFixed(1)} at start; ${new Date().toISOString()}`);
   for (const run of server.ingest) console.log(`ingest ${run.source}: ${run.rows} rows in ${run.seconds.toFixed(1)} s (${run.rows_per_second} rows/s, derived tables included)`);
   const endpoints: [string, () => string, Record<string, string>][] = [
     ["/search (answer cache on: the seeded mix repeats)", searchPath, {}],

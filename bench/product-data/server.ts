@@ -1,6 +1,6 @@
 /**
  * The product-data service for the latency benchmark, in a process of its own (pinned to core 0 by latency.ts), on
- * the platform of bench/lib/catalogue-bench.ts (PGlite with BENCH_EMBEDDED=1). Ingests both files in full (the
+ * the platform of bench/lib/catalogue-bench.ts. Ingests both files in full (the
  * derived review aggregates, vocabulary and VACUUM ANALYZE included), samples ASINs for /product and /reviews, and
  * prints {"port","headers","ingest","asins"} once listening.
  */

@@ -13,7 +13,7 @@
  * stated 80 % interval), and how many estimates had the subject's parcel among their comparables (must be 0).
  *   bash scripts/pnpm.sh exec tsx bench/real-estate/evaluate-avm.ts
  * Env: AVM_SEED (default 42), AVM_HOLDOUT (share, default 0.1), AVM_IN_CATALOGUE (sales of part 2, default 2000),
- *      BENCH_EMBEDDED=1 for PGlite instead of PostgreSQL, DATASETS_DIR (default ../shared/datasets).
+ *      DATASETS_DIR (default ../shared/datasets).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -82,7 +82,7 @@ interface Estimate {
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
-const started = await startService(service, { embedded: process.env.BENCH_EMBEDDED === "1", settings: { autoLoad: false }, listen: true });
+const started = await startService(service, { settings: { autoLoad: false }, listen: true });
 try {
   const source = datasetSources().find((s) => s.name === "king-county-sales")!;
   const t0 = Date.now();

@@ -2,7 +2,6 @@
  * Latency of /search and /estimate at 20 concurrent callers (closed loop: each caller sends its next request when
  * the previous answer arrives), the service pinned to core 0 when taskset exists, on the full datasets.
  *   bash scripts/pnpm.sh exec tsx bench/real-estate/latency.ts            (PostgreSQL + Redis)
- *   BENCH_EMBEDDED=1 bash scripts/pnpm.sh exec tsx bench/real-estate/latency.ts   (PGlite + in-process store)
  * Env: BENCH_DURATION (seconds per endpoint, default 20), BENCH_CONCURRENCY (20), BENCH_WARM_UP (seconds, 3).
  * Requests are a fixed mix (seeded): searches by city, zip, radius, box and filters with sorts and facets; estimates
  * by attributes at points of the three markets and by Sacramento and New York addresses.
@@ -50,7 +49,7 @@ const timing = { seconds: DURATION, warmUp: WARM_UP, callers: CONCURRENCY };
 
 const server = await startBenchServer<Server>("bench/real-estate/server.ts", root);
 try {
-  console.log(`store: ${process.env.BENCH_EMBEDDED === "1" ? "PGlite (embedded)" : "PostgreSQL"}; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint`);
+  console.log(`store: PostgreSQL; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint`);
   for (const run of server.ingest) console.log(`ingest ${run.source}: ${run.rows} rows in ${run.seconds.toFixed(1)} s (${run.rows_per_second} rows/s, model fit and calibration included)`);
   // Coordinates are drawn at random, so few requests repeat: the answer cache rarely answers here.
   for (const [name, next, headers] of [

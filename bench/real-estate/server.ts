@@ -1,6 +1,6 @@
 /**
  * The real-estate service for the latency benchmark, in a process of its own (pinned to core 0 by latency.ts), on
- * the platform of bench/lib/catalogue-bench.ts (PGlite with BENCH_EMBEDDED=1). Loads the three full datasets first
+ * the platform of bench/lib/catalogue-bench.ts. Loads the three full datasets first
  * and prints {"port","headers","ingest"} once listening.
  */
 import { buildService } from "@apiplat/service-kit";

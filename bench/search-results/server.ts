@@ -1,6 +1,6 @@
 /**
  * The search-results service for the relevance evaluation, in a process of its own, on the platform of
- * bench/lib/catalogue-bench.ts (PGlite with BENCH_EMBEDDED=1): every dataset loaded once, then one app per title
+ * bench/lib/catalogue-bench.ts: every dataset loaded once, then one app per title
  * boost of BENCH_TITLE_BOOSTS (comma-separated; default: the service's setting) and matching of BENCH_MATCHES
  * (any,all) over that one index. Prints {"servers":[{"title_boost","match","port"}],"headers","ingest"} once listening.
  */

@@ -101,8 +101,7 @@ interface Compilation {
 /**
  * Compiles the searches that arrive together in one round trip: while a batch is with the database, the next ones
  * wait and leave together when it returns. A lone search goes at once; under load, twenty searches cost one query
- * instead of twenty (on PostgreSQL the socket writes, on PGlite its per-statement work, were half of a search's
- * time). One SqlFilter numbers every search's parameters, and each search's columns are its own.
+ * instead of twenty (the socket writes were half of a search's time). One SqlFilter numbers every search's parameters, and each search's columns are its own.
  */
 class BatchedCompiler {
   private waiting: Compilation[] = [];

@@ -4,9 +4,10 @@
  * `-exclusion`, `OR`, as people type them) and ranked with `ts_rank_cd` normalized by document length. Typo
  * tolerance comes from pg_trgm: a word of the query that no document contains is replaced by the closest word of
  * the catalogue's vocabulary (trigram similarity), and the corrected query is reported. A word ending in `*` is a
- * prefix. The same SQL runs on PostgreSQL and on PGlite (which loads contrib pg_trgm, see @apiplat/storage).
+ * prefix (pg_trgm, a contrib extension of PostgreSQL).
  */
 import type { Database, Queryable } from "@apiplat/storage";
+import { checkTextQuery } from "./query-bounds.js";
 import type { SqlFilter } from "./sql.js";
 
 /** PostgreSQL text-search configurations by ISO 639-1 language code. */
@@ -31,12 +32,19 @@ export interface TextQuery {
   text: string;
   /** Set when a word was corrected: the query as searched. */
   corrected: string | null;
-  /** Prefix terms (`cof*`) searched as lexeme prefixes. */
+  /**
+   * Prefix terms (`cof*`) searched as lexeme prefixes, each as typed without its `*`; an excluded one (`-cof*`) keeps
+   * its `-` (a prefix is letters and digits only, so the `-` cannot be part of it).
+   */
   prefixes: string[];
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
-const PREFIX = /([\p{L}\p{N}]+)\*/gu;
+/** A prefix term: letters and digits before a `*`, with the minus signs that start its word (an odd number excludes it). */
+const PREFIX = /(?<![\p{L}\p{N}])(-*)([\p{L}\p{N}]+)\*/gu;
+/** Minus signs that start a word, and the character after them. */
+const NEGATION = /(?<![\p{L}\p{N}])-+(?=(.?))/gsu;
+const OPERAND_START = /[\p{L}\p{N}"]/u;
 const MIN_CORRECTED_LENGTH = 4;
 
 /**
@@ -73,25 +81,42 @@ export function correctedQuery(
 
 /**
  * A query's parts: its prefix terms, the rest as searched, and the words of the rest typo correction looks up
- * (at least MIN_CORRECTED_LENGTH letters, lower case, once each).
+ * (at least MIN_CORRECTED_LENGTH letters, lower case, once each). Refuses (400) a query past the bounds of
+ * checkTextQuery.
  */
 export function splitTextQuery(q: string): { prefixes: string[]; rest: string; words: string[] } {
-  const prefixes = [...q.matchAll(PREFIX)].map((m) => m[1].toLowerCase());
-  const rest = q.replace(PREFIX, " ").replace(/\s+/g, " ").trim();
+  checkTextQuery(q);
+  const prefixes = [...q.matchAll(PREFIX)].map((m) => (m[1].length % 2 === 1 ? "-" : "") + m[2].toLowerCase());
+  const rest = normalizeNegations(q.replace(PREFIX, " ")).replace(/\s+/g, " ").trim();
   const words = [...new Set([...rest.matchAll(WORD)].map((m) => m[0].toLowerCase()))].filter((w) => w.length >= MIN_CORRECTED_LENGTH && w !== "or");
   return { prefixes, rest, words };
+}
+
+/**
+ * Each run of minus signs starting a word made one (an odd number: the word is excluded) or none (an even number, as
+ * PostgreSQL reads `--word`), and a minus sign before no word dropped. websearch_to_tsquery stacks one NOT for every
+ * minus sign until a word comes, and fails the whole query past 32 ("tsquery stack too small").
+ */
+function normalizeNegations(text: string): string {
+  return text.replace(NEGATION, (signs: string, next: string) => (OPERAND_START.test(next) ? (signs.length % 2 === 1 ? "-" : "") : " "));
 }
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** The tsquery expression of a prepared query, its values added to the filter's parameters. */
+/**
+ * The tsquery expression of a prepared query, its values added to the filter's parameters. Each prefix is a
+ * to_tsquery of its own (negated when excluded), joined with `&&`: the parser never sees an operator chain.
+ */
 export function tsquerySql(filter: SqlFilter, query: TextQuery, config: string): string {
   const parts: string[] = [];
   const cfg = `${filter.param(config)}::regconfig`;
   if (query.text.trim()) parts.push(`websearch_to_tsquery(${cfg}, ${filter.param(query.text)})`);
-  if (query.prefixes.length) parts.push(`to_tsquery(${cfg}, ${filter.param(query.prefixes.map((p) => `${p}:*`).join(" & "))})`);
+  for (const prefix of query.prefixes) {
+    const excluded = prefix.startsWith("-");
+    parts.push(`${excluded ? "!!" : ""}to_tsquery(${cfg}, ${filter.param(`${excluded ? prefix.slice(1) : prefix}:*`)})`);
+  }
   return parts.length ? `(${parts.join(" && ")})` : `''::tsquery`;
 }
 

@@ -13,7 +13,12 @@
  * divided by 1 + its noise words. NOT is evaluated over the stretch in both scans.
  * Queries with a weight restriction (`'word':A`), or a phrase whose sides are not words or phrases, are not
  * answered here (`search` returns null) and go to the database.
+ *
+ * Every search is bounded before it runs (IndexBounds, see query-bounds.ts): its terms, the words each prefix stands
+ * for, and its work, estimated from the postings' sizes: the postings merged, the ranked documents times the lexemes
+ * looked up for each, and the positions the covers are made of. A query past one is refused with a 400 naming `q`.
  */
+import { INDEX_BOUNDS, queryRefused, type IndexBounds } from "./query-bounds.js";
 import { parseTsquery, parseTsvector, positionOf, weightOf, type ParsedQuery, type QueryNode } from "./text-query.js";
 
 /** ts_rank_cd's default weights of D, C, B and A, as float4. */
@@ -37,6 +42,12 @@ export interface TextMatches {
 }
 
 type Term = ParsedQuery["terms"][number];
+
+/**
+ * The most operands ranked with a bit mask of the operands present (MaskedCovers): bit 31 is the sign of an Int32,
+ * and `1 << 32` is 1 again. A query with more is ranked with QueryWindow, which has no such limit.
+ */
+const MASKED_OPERANDS = 30;
 
 /** One query position of a document: what ts_rank_cd's covers are made of. */
 interface DocPosition {
@@ -64,7 +75,10 @@ export class TextIndex {
   private readonly anyWithoutPositions: boolean;
 
   /** `vectors[i]` is document i's `tsvector::text` (null or "" for a document without text). */
-  constructor(vectors: readonly (string | null)[]) {
+  constructor(
+    vectors: readonly (string | null)[],
+    private readonly bounds: IndexBounds = INDEX_BOUNDS,
+  ) {
     this.size = vectors.length;
     this.lengths = new Int32Array(vectors.length);
     this.entryCounts = new Int32Array(vectors.length);
@@ -116,9 +130,12 @@ export class TextIndex {
     const query = parseTsquery(tsquery);
     if (!query.root) return { docs: new Int32Array(0), ranks: new Float32Array(0) };
     if (!this.supports(query.root)) return null;
-    const entries = query.terms.map((term) => this.entriesOf(term));
+    const entries = this.boundedEntries(query);
+    const work = this.workOf(entries);
+    this.checkWork(work.postings);
     const matched = this.matching(query.root, entries);
     const docs = matched.negated ? complement(matched.docs, this.size) : matched.docs;
+    this.checkWork(work.postings + docs.length * work.lexemes + work.positions);
     const ranks = new Float32Array(docs.length);
     const cursors = new PostingCursors(entries.map((ids) => ids.map((id) => this.posting(id))));
     if (query.root.kind === "term" && entries[0].length === 1) {
@@ -128,7 +145,7 @@ export class TextIndex {
     } else if (isDisjunctionOfTerms(query.root)) {
       const covers = new DisjunctionCovers(cursors, this.lexemes.length);
       for (let i = 0; i < docs.length; i++) ranks[i] = this.normalize(docs[i], covers.of(docs[i]), normalization);
-    } else if (!hasPhrase(query.root) && query.terms.length <= 30) {
+    } else if (!hasPhrase(query.root) && query.terms.length <= MASKED_OPERANDS) {
       const covers = new MaskedCovers(query.root, cursors);
       for (let i = 0; i < docs.length; i++) ranks[i] = this.normalize(docs[i], covers.of(docs[i]), normalization);
     } else {
@@ -146,7 +163,9 @@ export class TextIndex {
     const query = parseTsquery(tsquery);
     if (!query.root) return new Int32Array(0);
     if (!this.supports(query.root)) return null;
-    const matched = this.matching(query.root, query.terms.map((term) => this.entriesOf(term)));
+    const entries = this.boundedEntries(query);
+    this.checkWork(this.workOf(entries).postings);
+    const matched = this.matching(query.root, entries);
     return matched.negated ? complement(matched.docs, this.size) : matched.docs;
   }
 
@@ -164,15 +183,52 @@ export class TextIndex {
     }
   }
 
-  /** The lexeme ids a term matches: itself, or every lexeme it is a prefix of. */
+  /** Each operand's lexeme ids; a 400 when the query has too many operands or a prefix stands for too many words. */
+  private boundedEntries(query: ParsedQuery): number[][] {
+    const { maxOperands } = this.bounds;
+    if (query.terms.length > maxOperands) {
+      throw queryRefused(`has ${query.terms.length} search terms once compiled (a hyphenated word counts as its parts too), more than ${maxOperands}; search for fewer words`);
+    }
+    return query.terms.map((term) => this.entriesOf(term));
+  }
+
+  /** The lexeme ids a term matches: itself, or every lexeme it is a prefix of (at most maxPrefixExpansions). */
   private entriesOf(term: Term): number[] {
     if (!term.prefix) {
       const id = this.ids.get(term.lexeme);
       return id === undefined ? [] : [id];
     }
+    const { maxPrefixExpansions } = this.bounds;
     const ids: number[] = [];
-    for (let id = lowerBound(this.lexemes, term.lexeme); id < this.lexemes.length && this.lexemes[id].startsWith(term.lexeme); id++) ids.push(id);
+    for (let id = lowerBound(this.lexemes, term.lexeme); id < this.lexemes.length && this.lexemes[id].startsWith(term.lexeme); id++) {
+      if (ids.length === maxPrefixExpansions) {
+        throw queryRefused(`has the prefix "${term.lexeme}*", which stands for more than ${maxPrefixExpansions} words of the catalogue; give it more letters`);
+      }
+      ids.push(id);
+    }
     return ids;
+  }
+
+  /** The sizes a search's work is estimated from: the operands' postings (documents), lexemes and positions. */
+  private workOf(entries: number[][]): { postings: number; lexemes: number; positions: number } {
+    const { docStart, positionStart } = this.packed;
+    let postings = 0;
+    let lexemes = 0;
+    let positions = 0;
+    for (const ids of entries) {
+      lexemes += ids.length;
+      for (const id of ids) {
+        postings += docStart[id + 1] - docStart[id];
+        positions += positionStart[id + 1] - positionStart[id];
+      }
+    }
+    return { postings, lexemes, positions };
+  }
+
+  private checkWork(work: number): void {
+    if (work > this.bounds.maxWork) {
+      throw queryRefused(`is too broad to search: its terms occur too often in the catalogue (an estimated ${work} index entries to visit, more than ${this.bounds.maxWork}); use rarer words, longer prefixes or fewer of them`);
+    }
   }
 
   private matching(node: QueryNode, entries: number[][]): { docs: Int32Array; negated: boolean } {
@@ -745,8 +801,21 @@ function union(a: Int32Array, b: Int32Array): Int32Array {
   return out.subarray(0, n);
 }
 
+/** The union of sorted lists: merged pairwise when few, else marked in a bitmap (linear in their sizes, whatever their number). */
 function unionAll(lists: Int32Array[]): Int32Array {
-  return lists.reduce((all, list) => union(all, list), new Int32Array(0));
+  if (lists.length <= 2) return lists.reduce((all, list) => union(all, list), new Int32Array(0));
+  let largest = 0;
+  let total = 0;
+  for (const list of lists) {
+    total += list.length;
+    if (list.length) largest = Math.max(largest, list[list.length - 1]);
+  }
+  const marked = new Uint8Array(largest + 1);
+  for (const list of lists) for (let i = 0; i < list.length; i++) marked[list[i]] = 1;
+  const out = new Int32Array(Math.min(total, largest + 1));
+  let n = 0;
+  for (let doc = 0; doc <= largest; doc++) if (marked[doc]) out[n++] = doc;
+  return out.subarray(0, n);
 }
 
 function intersect(a: Int32Array, b: Int32Array): Int32Array {

@@ -86,7 +86,7 @@ describe("headline marks the words PostgreSQL's ts_headline marks", () => {
   let platform: TestPlatform;
 
   beforeAll(async () => {
-    platform = await createTestPlatform({ embedded: false });
+    platform = await createTestPlatform();
   });
 
   afterAll(async () => {

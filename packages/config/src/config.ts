@@ -17,15 +17,13 @@ export interface PlatformConfig {
   bindAddress: string;
   services: ServiceEndpoint[];
   adminPort: number;
-  /** Unset: the embedded PGlite database is used. */
+  /** Required by every service; `npm start` sets it to its local server when unset. */
   databaseUrl?: string;
   /**
    * The PostgreSQL schema the platform's tables live in (search_path), when not the connection's default: lets several
    * platforms share one database without seeing each other (the test suites, a staging copy). DATABASE_SCHEMA.
    */
   databaseSchema?: string;
-  /** Directory where the embedded database persists; unset keeps it in memory. */
-  embeddedDataDir?: string;
   /** Unset: counters, caches and pub/sub live in-process. */
   redisUrl?: string;
   /** Prefixes every Redis key and channel (REDIS_KEY_PREFIX): platforms sharing one Redis then never meet. */
@@ -109,7 +107,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     services,
     adminPort: integerSetting(env, "ADMIN_PORT", DEFAULT_ADMIN_PORT),
     databaseUrl: env.DATABASE_URL || undefined,
-    embeddedDataDir: env.EMBEDDED_DATA_DIR || undefined,
     databaseSchema: schemaSetting(env.DATABASE_SCHEMA),
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || undefined,

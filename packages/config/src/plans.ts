@@ -1,4 +1,4 @@
-/** The marketplace plans of CONVENTIONS.md. Money is in US dollars, kept as strings of cents-exact decimals. */
+/** The marketplace plans (README, "Authentication, plans and metering"). Money is in US dollars, kept as strings of cents-exact decimals. */
 export const PLAN_NAMES = ["BASIC", "PRO", "ULTRA", "MEGA"] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The eighteen services of the product with their ports (CONVENTIONS.md). A port is stated here, never derived from
+ * The services of the product with their ports (the table in the README's "What runs"). A port is stated here, never derived from
  * a service's position, so adding or reordering services moves nothing. Each is overridable by `<NAME>_PORT`.
  */
 export const SERVICE_PORTS = {

@@ -242,3 +242,41 @@ function describe(value: unknown): string {
   const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
+
+/**
+ * Hostile text queries for an operation with a `q` query parameter (a catalogue's full-text search): floods of one-
+ * and two-letter prefixes, dozens of excluded prefixes and words, runs of minus signs, and websearch and tsquery
+ * operators in any order, cut to the longest q the schema takes. Null when the operation has no `q`.
+ */
+export function searchQueriesOf(op: Operation): fc.Arbitrary<FuzzRequest> | null {
+  const q = op.parameters.find((p) => p.in === "query" && p.name === "q");
+  if (!q || q.schema?.type !== "string") return null;
+  const maxLength: number = q.schema.maxLength ?? 500;
+  const pathValues: Record<string, string> = {};
+  const query: Record<string, string> = {};
+  for (const p of op.parameters) {
+    const value = encodeURIComponent(String(plausible(p.schema)));
+    if (p.in === "path") pathValues[p.name] = value;
+    if (p.in === "query" && p.required && p.name !== "q") query[p.name] = value;
+  }
+  const letters = fc.string({ unit: fc.constantFrom(..."etaoinshrdlcu"), minLength: 1, maxLength: 2 });
+  const token = fc.oneof(
+    letters.map((l) => `${l}*`),
+    fc.nat(64).map((i) => `-w${i}*`),
+    fc.nat(64).map((i) => `-w${i}`),
+    fc.nat(40).map((n) => "-".repeat(n + 1)),
+    fc.constantFrom("the", "news", "OR", '"', "(", ")", "!", "&", "|", ":*", "<->", "-(", "- ", "--", "*", "well-known", "'"),
+  );
+  const text = fc.oneof(
+    fc.array(token, { minLength: 1, maxLength: 200 }).map((tokens) => tokens.join(" ")),
+    fc.array(token, { minLength: 1, maxLength: 200 }).map((tokens) => tokens.join("")),
+    fc.integer({ min: 1, max: 64 }).map((n) => ["the", ...Array.from({ length: n }, (_, i) => `-w${i}*`)].join(" ")),
+  );
+  return text
+    .map((value) => value.slice(0, maxLength).trim() || "news")
+    .map((value) => ({
+      method: op.method,
+      url: buildUrl(op, pathValues, query) + (Object.keys(query).length ? "&" : "?") + `q=${encodeURIComponent(value)}`,
+      description: `q=${value.slice(0, 80)}`,
+    }));
+}

@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import { Agent, request, type Dispatcher } from "undici";
 import { ApiError, errors, isApiError } from "@apiplat/errors";
+import { outboundSpan, tracing } from "@apiplat/tracing";
 import { AddressPolicy } from "./address-policy.js";
 
 /**
@@ -168,7 +169,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     }
   };
 
-  const fetch = async (raw: string, fetchOptions: FetchOptions = {}): Promise<FetchResult> => {
+  const fetchUntraced = async (raw: string, fetchOptions: FetchOptions = {}): Promise<FetchResult> => {
     const field = fetchOptions.field ?? "url";
     const timeoutMs = fetchOptions.timeoutMs ?? limits.timeoutMs;
     const maxBytes = fetchOptions.maxBytes ?? limits.maxBytes;
@@ -204,6 +205,12 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       }
     }
   };
+
+  // With tracing on, the call (its redirects included) is a span of the request's trace, and sends its traceparent.
+  const fetch = (raw: string, fetchOptions: FetchOptions = {}): Promise<FetchResult> =>
+    tracing.on
+      ? outboundSpan((fetchOptions.method ?? "GET").toUpperCase(), raw, fetchOptions.headers, (headers) => fetchUntraced(raw, { ...fetchOptions, headers }))
+      : fetchUntraced(raw, fetchOptions);
 
   return { check, fetch, close: () => agent.close() };
 }

@@ -5,6 +5,7 @@ import { serviceEndpoint, serviceUrl, type AppName } from "@apiplat/config";
 import { AccountStore, gatewayAuth, gatewayAuthMigrations } from "@apiplat/gateway-auth";
 import { metering, meteringMigrations } from "@apiplat/metering";
 import { migrate, type MigrationSource } from "@apiplat/storage";
+import { describeServerSpan, tracing } from "@apiplat/tracing";
 import type { PlatformDeps } from "./deps.js";
 import { installDocs } from "./docs.js";
 import { answerClientError, installErrorHandling, sendFrameworkError } from "./error-handler.js";
@@ -81,12 +82,27 @@ export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp
   app.removeContentTypeParser("text/plain");
   app.decorate("platform", deps);
   frontDoor.log = app.log;
+  frontDoor.service = options.name;
   app.decorate("addFrontRoute", (route: FrontRoute) => frontDoor.add(route));
   // Callback hooks where nothing is awaited: an async hook costs a promise and a microtask on every request.
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     done();
   });
+  if (tracing.on) {
+    // Before the answer leaves, the request's span learns its route and, on an authenticated route, who asked.
+    app.addHook("onSend", (request, reply, payload, done) => {
+      const subscriber = (request as { subscriber?: { accountId: string; plan: string } | null }).subscriber;
+      describeServerSpan(request.raw, {
+        service: options.name,
+        route: request.routeOptions.url,
+        requestId: request.id,
+        accountId: subscriber?.accountId,
+        plan: subscriber?.plan,
+      });
+      done(null, payload);
+    });
+  }
   // Text no column, URL or header can hold is refused before any route or store sees it.
   app.addHook("preValidation", (request, reply, done) => {
     try {

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, errorEnvelope, isApiError, type ErrorDetail } from "@apiplat/errors";
 import { validationDetails } from "./validation.js";
 
-/** Codes of CONVENTIONS.md for client errors raised by Fastify or a plugin rather than by our code. */
+/** The envelope's codes (README, "Responses and errors") for client errors raised by Fastify or a plugin, not our code. */
 const CODE_BY_STATUS: Record<number, string> = {
   400: "VALIDATION_ERROR",
   404: "NOT_FOUND",

@@ -1,6 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import proxyAddr from "@fastify/proxy-addr";
 import type { FastifyBaseLogger } from "fastify";
+import { describeServerSpan, serveInSpan, tracing } from "@apiplat/tracing";
+import { errorEnvelope } from "@apiplat/errors";
 import type { LatencyHistogram } from "./latency-histogram.js";
 import { requestIdFor } from "./request-id.js";
 
@@ -70,6 +72,21 @@ export interface FrontAnswer {
   status: number;
   headers: Record<string, string>;
   body?: string;
+  /**
+   * Work the answer depends on (e.g. a click made durable): the answer is written once it resolves; if it rejects, the
+   * client gets a 503 and the answer is not sent.
+   */
+  ready?: Promise<unknown>;
+}
+
+/** The shared error envelope's 503, for a front answer whose `ready` failed. */
+function unavailable(raw: IncomingMessage): FrontAnswer {
+  const message = "The request could not be completed right now; retry in a moment.";
+  return {
+    status: 503,
+    headers: { "content-type": "application/json; charset=utf-8", "retry-after": "1", "cache-control": "no-store" },
+    body: JSON.stringify(errorEnvelope("UNAVAILABLE", message, requestIdFor(raw))),
+  };
 }
 
 /**
@@ -94,6 +111,8 @@ export class FrontDoor {
   private readonly routes: FrontRoute[] = [];
   latency: LatencyHistogram | null = null;
   log: FastifyBaseLogger | null = null;
+  /** The app's name, on the spans of the requests front routes answer. */
+  service: string | null = null;
 
   /** headersTimeoutMs: how long a client may take to send its request headers. */
   constructor(
@@ -108,8 +127,12 @@ export class FrontDoor {
   /** Fastify's `serverFactory`: the server Fastify would make (its timeouts included), with the front routes first. */
   readonly serverFactory = (fastifyHandler: (request: IncomingMessage, response: ServerResponse) => void, options: ServerTimeouts): Server => {
     // Node checks the header and request deadlines on this interval: a second keeps a slow client's overrun short.
-    const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
+    const serve = (request: IncomingMessage, response: ServerResponse) => {
       if (this.routes.length === 0 || !this.answer(request, response)) fastifyHandler(request, response);
+    };
+    const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
+      if (tracing.on) serveInSpan(request, response, () => serve(request, response));
+      else serve(request, response);
     });
     server.keepAliveTimeout = options.keepAliveTimeout;
     server.requestTimeout = options.requestTimeout;
@@ -131,16 +154,31 @@ export class FrontDoor {
         continue;
       }
       if (answer === null) continue;
-      const body = answer.body ?? "";
-      response.writeHead(answer.status, {
-        "x-request-id": requestIdFor(raw),
-        ...answer.headers,
-        "content-length": String(Buffer.byteLength(body)),
-      });
-      response.end(body);
-      this.latency?.observe(request.method, route, answer.status, (performance.now() - started) / 1000);
+      if (answer.ready) {
+        const written = answer;
+        answer.ready.then(
+          () => this.write(raw, response, written, route, request.method, started),
+          (error: unknown) => {
+            this.log?.error({ err: error, route }, "front route's answer could not be completed");
+            this.write(raw, response, unavailable(raw), route, request.method, started);
+          },
+        );
+      } else this.write(raw, response, answer, route, request.method, started);
       return true;
     }
     return false;
+  }
+
+  private write(raw: IncomingMessage, response: ServerResponse, answer: FrontAnswer, route: string, method: string, started: number): void {
+    const body = answer.body ?? "";
+    const requestId = requestIdFor(raw);
+    if (tracing.on && this.service) describeServerSpan(raw, { service: this.service, route, requestId });
+    response.writeHead(answer.status, {
+      "x-request-id": requestId,
+      ...answer.headers,
+      "content-length": String(Buffer.byteLength(body)),
+    });
+    response.end(body);
+    this.latency?.observe(method, route, answer.status, (performance.now() - started) / 1000);
   }
 }

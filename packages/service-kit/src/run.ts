@@ -1,6 +1,6 @@
-import { mkdirSync } from "node:fs";
 import { loadConfig, serviceEndpoint, type AppName, type PlatformConfig } from "@apiplat/config";
 import { openDatabase, openKeyValueStore } from "@apiplat/storage";
+import { startTracing } from "@apiplat/tracing";
 import type { PlatformDeps } from "./deps.js";
 import type { ServiceApp } from "./create-app.js";
 import { buildService, type ServiceManifest } from "./define-service.js";
@@ -10,11 +10,9 @@ export interface OpenPlatform extends PlatformDeps {
   close(): Promise<void>;
 }
 
-/** Real dependencies from configuration: PostgreSQL and Redis when configured, embedded defaults otherwise. */
+/** Real dependencies from configuration: PostgreSQL at DATABASE_URL, and Redis when configured (else an in-process store). */
 export async function openPlatform(config: PlatformConfig = loadConfig()): Promise<OpenPlatform> {
-  // Private from the first start on (storage narrows anything wider it finds there).
-  if (!config.databaseUrl && config.embeddedDataDir) mkdirSync(config.embeddedDataDir, { recursive: true, mode: 0o700 });
-  const db = await openDatabase(config.databaseUrl, config.embeddedDataDir, config.databaseSchema);
+  const db = await openDatabase(config.databaseUrl, config.databaseSchema);
   // search_path skips a schema that does not exist, and the migrations would then have nowhere to create tables.
   if (config.databaseUrl && config.databaseSchema) await db.exec(`CREATE SCHEMA IF NOT EXISTS "${config.databaseSchema}"`);
   const kv = await openKeyValueStore(config.redisUrl, config.redisKeyPrefix);
@@ -70,8 +68,10 @@ export async function runService<S, I>(manifest: ServiceManifest<S, I>): Promise
 /** @deprecated the form from before manifests; every service moves to runService(manifest). */
 export async function runService(service: AppName, build: ServiceBuilder): Promise<void>;
 export async function runService<S, I>(target: ServiceManifest<S, I> | AppName, build?: ServiceBuilder): Promise<void> {
-  const platform = await openPlatform();
   const name = typeof target === "string" ? target : target.name;
+  // Before the platform opens: its database and cache are traced only when tracing is on when they are made.
+  const tracing = await startTracing(name);
+  const platform = await openPlatform();
   const app = typeof target === "string" ? await build!(platform) : await buildService(target, platform);
   const { port } = serviceEndpoint(platform.config, name);
   // On a shared database, an instance that cannot share its limits and streams with the others refuses to start.
@@ -92,5 +92,7 @@ export async function runService<S, I>(target: ServiceManifest<S, I> | AppName, 
     await app.close();
     await registry?.leave();
     await platform.close();
+    // Last: the spans of the requests that finished while stopping go out too.
+    await tracing?.shutdown();
   });
 }

@@ -3,7 +3,7 @@ export interface QueryResult<Row> {
   rowCount: number;
 }
 
-/** What SQL code needs: the same calls on real PostgreSQL and on the embedded PGlite. */
+/** What SQL code needs from PostgreSQL. */
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<Row>>;
   /** Runs one or more statements without parameters (migrations). */
@@ -11,7 +11,7 @@ export interface Queryable {
 }
 
 export interface Database extends Queryable {
-  readonly kind: "postgres" | "embedded";
+  readonly kind: "postgres";
   /** The schema a service's view of the database works in (see scopeToSchema); unset: the connection's own path. */
   readonly schema?: string;
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
@@ -24,5 +24,5 @@ export interface Database extends Queryable {
   withSearchPath(schemas: readonly string[]): Database;
 }
 
-/** PostgreSQL type ids whose parsing we make identical on both back ends. */
+/** PostgreSQL type ids parsed by the platform's own rules. */
 export const INT8_OID = 20;

@@ -1,6 +1,5 @@
 export * from "./database.js";
 export * from "./postgres.js";
-export * from "./embedded.js";
 export * from "./migrations.js";
 export * from "./key-value.js";
 export * from "./memory-store.js";

@@ -57,8 +57,18 @@ export interface KeyValueStore {
   takeHash(from: string, to: string, ledger: string, atMs: number): Promise<Record<string, string> | null>;
   /** The hashes of `ledger` taken before `beforeMs`, with their fields. */
   takenBefore(ledger: string, beforeMs: number): Promise<{ key: string; fields: Record<string, string> }[]>;
-  /** Deletes a taken hash and its ledger line. */
+  /** Deletes a taken hash or list and its ledger line. */
   releaseTaken(ledger: string, key: string): Promise<void>;
+  /** Appends values to the end of the list `key` (a log that takeList drains), in one step. */
+  pushList(key: string, values: readonly string[]): Promise<void>;
+  /**
+   * Moves at most `max` values from the head of the list `from` to the new list `to` and returns them, in one step,
+   * listing `to` in the sorted set `ledger` with the time `atMs`; null when `from` is empty. As takeHash, for logs that
+   * may grow faster than one taker can apply them.
+   */
+  takeList(from: string, to: string, ledger: string, atMs: number, max: number): Promise<string[] | null>;
+  /** The lists of `ledger` taken before `beforeMs`, with their values. */
+  takenListsBefore(ledger: string, beforeMs: number): Promise<{ key: string; values: string[] }[]>;
   /**
    * One admission under a rate limit shared by every process on this store (GCRA, see rate-limit.ts): 0 when admitted,
    * else the milliseconds until one would be.

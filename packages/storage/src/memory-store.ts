@@ -9,7 +9,7 @@ interface Entry {
 
 const SWEEP_INTERVAL_MS = 30_000;
 
-/** The in-process store of the embedded mode: same semantics as the Redis one, for a single process. */
+/** The in-process store without REDIS_URL: same semantics as the Redis one, for a single process. */
 export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
   const entries = new Map<string, Entry>();
   /** Hashes (usage logs): kept apart from the strings, without expiry (their owners delete them). */
@@ -19,7 +19,13 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
     if (!hash) hashes.set(key, (hash = new Map()));
     hash.set(field, (hash.get(field) ?? 0) + by);
   };
+  /** Lists (click logs): as the hashes, without expiry. */
+  const lists = new Map<string, string[]>();
   const ledgers = new Map<string, Map<string, number>>();
+  const ledgerOf = (ledger: string) => {
+    if (!ledgers.has(ledger)) ledgers.set(ledger, new Map());
+    return ledgers.get(ledger)!;
+  };
   const fieldsOf = (hash: Map<string, number> | undefined) => Object.fromEntries([...(hash ?? [])].map(([field, n]) => [field, String(n)]));
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
@@ -71,6 +77,7 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
       for (const key of keys) {
         entries.delete(key);
         hashes.delete(key);
+        lists.delete(key);
       }
     },
     async incr(key, ttlSeconds) {
@@ -93,8 +100,7 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
       if (!hash) return null;
       hashes.delete(from);
       hashes.set(to, hash);
-      if (!ledgers.has(ledger)) ledgers.set(ledger, new Map());
-      ledgers.get(ledger)!.set(to, atMs);
+      ledgerOf(ledger).set(to, atMs);
       return fieldsOf(hash);
     },
     async takenBefore(ledger, beforeMs) {
@@ -102,7 +108,26 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
     },
     async releaseTaken(ledger, key) {
       hashes.delete(key);
+      lists.delete(key);
       ledgers.get(ledger)?.delete(key);
+    },
+    async pushList(key, values) {
+      if (values.length === 0) return;
+      const list = lists.get(key) ?? [];
+      list.push(...values);
+      lists.set(key, list);
+    },
+    async takeList(from, to, ledger, atMs, max) {
+      const list = lists.get(from);
+      if (!list || list.length === 0) return null;
+      const taken = list.splice(0, Math.max(1, max));
+      if (list.length === 0) lists.delete(from);
+      lists.set(to, [...(lists.get(to) ?? []), ...taken]);
+      ledgerOf(ledger).set(to, atMs);
+      return taken;
+    },
+    async takenListsBefore(ledger, beforeMs) {
+      return [...(ledgers.get(ledger) ?? [])].filter(([, at]) => at <= beforeMs).map(([key]) => ({ key, values: [...(lists.get(key) ?? [])] }));
     },
     async throttle(key, limit) {
       return Math.ceil(throttle(key, limit) / 1000);
@@ -139,6 +164,7 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
       bus.removeAllListeners();
       entries.clear();
       hashes.clear();
+      lists.clear();
       ledgers.clear();
     },
   };

@@ -1,13 +1,13 @@
 import type { Database } from "./database.js";
-import { createEmbeddedDatabase } from "./embedded.js";
 import type { KeyValueStore } from "./key-value.js";
 import { createMemoryStore } from "./memory-store.js";
 import { createPostgresDatabase } from "./postgres.js";
 import { createRedisStore } from "./redis-store.js";
 
-/** PostgreSQL when a URL is configured (in `schema` when given), else the embedded PGlite. */
-export async function openDatabase(url: string | undefined, embeddedDataDir?: string, schema?: string): Promise<Database> {
-  return url ? createPostgresDatabase(url, { schema }) : createEmbeddedDatabase(embeddedDataDir);
+/** PostgreSQL at `url` (in `schema` when given). `npm start` sets the URL of its local server when none is configured. */
+export async function openDatabase(url: string | undefined, schema?: string): Promise<Database> {
+  if (!url) throw new Error("DATABASE_URL is not set: point it at PostgreSQL, or run `npm start`, which runs a local PostgreSQL server for its services.");
+  return createPostgresDatabase(url, { schema });
 }
 
 /** Redis when a URL is configured (every key and channel under `keyPrefix`), else the in-process store. */

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { databaseSpan, tracing } from "@apiplat/tracing";
 import { INT8_OID, type Database, type Queryable, type QueryResult } from "./database.js";
 
 export interface PostgresOptions {
@@ -13,7 +14,7 @@ const types = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text"),
 };
 
-/** A connection pool with the platform's type parsers: every Database, real or embedded, is one of these. */
+/** A connection pool with the platform's type parsers: every Database is one of these. */
 export function createPool(url: string, config: Omit<pg.PoolConfig, "connectionString" | "types"> = {}): pg.Pool {
   const pool = new pg.Pool({ connectionTimeoutMillis: 5_000, ...config, connectionString: url, types: types as pg.CustomTypesConfig });
   // An idle client losing its connection must not crash the process; the pool replaces it.
@@ -21,15 +22,19 @@ export function createPool(url: string, config: Omit<pg.PoolConfig, "connectionS
   return pool;
 }
 
-/** A Queryable on a pool or on one client of it. */
+/** A Queryable on a pool or on one client of it; each statement is a span of the request's trace when tracing is on. */
 export function queryableOn(client: pg.Pool | pg.PoolClient): Queryable {
+  const query = async <Row>(sql: string, params?: unknown[]): Promise<QueryResult<Row>> => {
+    const result = await client.query(sql, params as unknown[] | undefined);
+    return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+  };
   return {
-    async query<Row>(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
-      const result = await client.query(sql, params as unknown[] | undefined);
-      return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+    query<Row>(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
+      return tracing.on ? databaseSpan(sql, () => query<Row>(sql, params)) : query<Row>(sql, params);
     },
     async exec(sql: string): Promise<void> {
-      await client.query(sql);
+      if (tracing.on) await databaseSpan(sql, () => client.query(sql));
+      else await client.query(sql);
     },
   };
 }

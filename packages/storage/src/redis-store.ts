@@ -1,6 +1,8 @@
 import { Redis } from "ioredis";
 import type { Admission, AdmitRequest, KeyValueStore } from "./key-value.js";
+import { tracing } from "@apiplat/tracing";
 import { GCRA_LUA, intervalMicros } from "./rate-limit.js";
+import { tracedKeyValueStore } from "./traced-store.js";
 
 export interface RedisStoreOptions {
   /** Prefixes every key and channel (tests use one per file). */
@@ -32,6 +34,15 @@ redis.call('RENAME', KEYS[1], KEYS[2])
 redis.call('ZADD', KEYS[3], ARGV[1], KEYS[2])
 return redis.call('HGETALL', KEYS[2])`;
 
+// KEYS: from, to, ledger. ARGV: time (ms), most values to take (at most a few thousand: Lua's unpack limit).
+const TAKE_LIST = `
+local values = redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+if #values == 0 then return false end
+redis.call('LTRIM', KEYS[1], #values, -1)
+redis.call('RPUSH', KEYS[2], unpack(values))
+redis.call('ZADD', KEYS[3], ARGV[1], KEYS[2])
+return values`;
+
 const THROTTLE = `${GCRA_LUA}
 return gcra(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))`;
 
@@ -56,6 +67,9 @@ end
 if KEYS[3] then redis.call('HINCRBY', KEYS[3], ARGV[6], 1) end
 return {0, redis.call('INCR', KEYS[2]), 0}`;
 
+/** Values one takeList moves at most: Lua's unpack takes a few thousand arguments. */
+const MAX_TAKEN_VALUES = 5_000;
+
 /** HGETALL's flat [field, value, ...] as an object. */
 function fieldsOf(flat: string[]): Record<string, string> {
   const fields: Record<string, string> = {};
@@ -70,6 +84,7 @@ interface PlatformCommands {
   incrIfBelow(key: string, limit: number, ttl: number): Promise<number>;
   refundRequest(numberOfKeys: number, ...args: (string | number)[]): Promise<number>;
   takeHash(from: string, to: string, ledger: string, atMs: number): Promise<string[] | null>;
+  takeList(from: string, to: string, ledger: string, atMs: number, max: number): Promise<string[] | null>;
   throttle(key: string, interval: number, burst: number): Promise<number>;
   admitRequest(numberOfKeys: number, ...args: (string | number)[]): Promise<[number, number, number]>;
 }
@@ -94,6 +109,7 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
   // The number of keys varies (the usage log is optional): given with each call.
   redis.defineCommand("refundRequest", { lua: REFUND_REQUEST });
   redis.defineCommand("takeHash", { numberOfKeys: 3, lua: TAKE_HASH });
+  redis.defineCommand("takeList", { numberOfKeys: 3, lua: TAKE_LIST });
   redis.defineCommand("throttle", { numberOfKeys: 1, lua: THROTTLE });
   redis.defineCommand("admitRequest", { lua: ADMIT_REQUEST });
   await redis.connect();
@@ -118,7 +134,7 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
     return subscriber;
   };
 
-  return {
+  const store: KeyValueStore = {
     kind: "redis",
     get: (key) => redis.get(key),
     async set(key, value, ttlSeconds) {
@@ -154,6 +170,22 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
     },
     async releaseTaken(ledger, key) {
       await redis.multi().del(key).zrem(ledger, prefix + key).exec();
+    },
+    async pushList(key, values) {
+      if (values.length > 0) await redis.rpush(key, ...values);
+    },
+    async takeList(from, to, ledger, atMs, max) {
+      const values = await redis.takeList(from, to, ledger, atMs, Math.max(1, Math.min(max, MAX_TAKEN_VALUES)));
+      return values && values.length > 0 ? values : null;
+    },
+    async takenListsBefore(ledger, beforeMs) {
+      const members = await redis.zrangebyscore(ledger, "-inf", beforeMs);
+      return Promise.all(
+        members.map(async (member) => {
+          const key = member.slice(prefix.length);
+          return { key, values: await redis.lrange(key, 0, -1) };
+        }),
+      );
     },
     async throttle(key, limit) {
       const waitMicros = await redis.throttle(key, intervalMicros(limit), Math.max(1, limit.burst));
@@ -210,4 +242,6 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+  // Tracing is started before the platform opens its store, or not at all: untraced, the store is used as it is.
+  return tracing.on ? tracedKeyValueStore(store) : store;
 }

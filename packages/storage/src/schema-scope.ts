@@ -3,9 +3,8 @@ import type { Database } from "./database.js";
 /**
  * A Database whose statements run in a PostgreSQL schema of the service's own, so that services sharing one database
  * (the local start, the test suites) cannot collide by table name. Its search_path is the service's schema first, then
- * the connection's own path, where the platform's tables are: on PostgreSQL through connections of its own with that
- * path set at connect, on the embedded database by setting the one session's path when another view used it last
- * (see withSearchPath). The schema is named after the service, prefixed with the connection's own schema when that is
+ * the connection's own path, where the platform's tables are, through connections of its own with that path set at
+ * connect (see withSearchPath). The schema is named after the service, prefixed with the connection's own schema when that is
  * not `public` (a test file's `test_<id>_news`).
  */
 export async function scopeToSchema(db: Database, service: string): Promise<Database> {

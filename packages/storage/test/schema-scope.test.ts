@@ -1,15 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmbeddedDatabase, createPostgresDatabase, scopeToSchema, type Database } from "../src/index.js";
+import { createPostgresDatabase, scopeToSchema, type Database } from "../src/index.js";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 /** A platform database in a schema of its own (as a test file's), and a service's view of it. */
-async function platformAndService(kind: "postgres" | "embedded"): Promise<{ platform: Database; service: Database; base: string }> {
-  if (kind === "embedded") {
-    const platform = await createEmbeddedDatabase();
-    return { platform, service: await scopeToSchema(platform, "news"), base: "public" };
-  }
+async function platformAndService(): Promise<{ platform: Database; service: Database; base: string }> {
   const base = `scope_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
   const admin = createPostgresDatabase(TEST_DATABASE_URL);
   await admin.exec(`CREATE SCHEMA ${base}`);
@@ -18,22 +14,22 @@ async function platformAndService(kind: "postgres" | "embedded"): Promise<{ plat
   return { platform, service: await scopeToSchema(platform, "news"), base };
 }
 
-describe.each(["postgres", "embedded"] as const)("a service's view of the %s database", (kind) => {
+describe("a service's view of the database", () => {
   let platform: Database;
   let service: Database;
   let base: string;
   beforeAll(async () => {
-    ({ platform, service, base } = await platformAndService(kind));
+    ({ platform, service, base } = await platformAndService());
     await platform.exec("CREATE TABLE accounts (id int PRIMARY KEY)");
     await platform.query("INSERT INTO accounts VALUES (1), (2)");
   });
   afterAll(async () => {
-    if (kind === "postgres") await platform.exec(`DROP SCHEMA ${base} CASCADE; DROP SCHEMA ${base}_news CASCADE`);
+    await platform.exec(`DROP SCHEMA ${base} CASCADE; DROP SCHEMA ${base}_news CASCADE`);
     await platform.close();
   });
 
   it("creates its tables in the service's schema and still reads the platform's", async () => {
-    const own = base === "public" ? "news" : `${base}_news`;
+    const own = `${base}_news`;
     expect(service.schema).toBe(own);
     await service.exec("CREATE TABLE articles (id int PRIMARY KEY)");
     await service.query("INSERT INTO articles VALUES (7)");
@@ -57,7 +53,7 @@ describe.each(["postgres", "embedded"] as const)("a service's view of the %s dat
   });
 
   it("keeps each view's path when their statements interleave, after failures and rollbacks", async () => {
-    const own = base === "public" ? "news" : `${base}_news`;
+    const own = `${base}_news`;
     await expect(service.transaction(async (tx) => {
       await tx.query("INSERT INTO articles VALUES (9)");
       throw new Error("abandoned");

@@ -5,4 +5,6 @@ export * from "./ssrf-targets.js";
 export * from "./seeded-random.js";
 export * from "./edge.js";
 export * from "./replicas.js";
+export * from "./search-bounds.js";
 export * from "./error-sentences.js";
+export * from "./smtp.js";

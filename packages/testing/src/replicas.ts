@@ -136,7 +136,6 @@ class ReplicaProcess implements Replica {
  */
 export async function startReplicas(service: AppName, options: ReplicaSetOptions): Promise<ReplicaSet> {
   const platform = options.platform ?? (await createTestPlatform());
-  if (!platform.processEnv) throw new Error("startReplicas needs the real PostgreSQL and Redis (not an embedded platform)");
   const timeoutMs = options.startTimeoutMs ?? 60_000;
   const dir = mkdtempSync(path.join(tmpdir(), `replicas-${service}-`));
   const inherited = Object.fromEntries(INHERITED.filter((name) => process.env[name]).map((name) => [name, process.env[name]!]));

@@ -24,7 +24,7 @@ export interface StartedService {
 
 /**
  * A service under test, built from its manifest exactly as production builds it, on real PostgreSQL and Redis isolated
- * for this test file (or the embedded ones with `embedded: true`).
+ * for this test file.
  */
 export async function startService<Settings, Inject>(
   manifest: ServiceManifest<Settings, Inject>,

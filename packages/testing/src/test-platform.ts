@@ -5,7 +5,6 @@ import { loadConfig, serviceEndpoint, type AppName, type PlanName, type Platform
 import { AccountStore, gatewayAuthMigrations } from "@apiplat/gateway-auth";
 import { meteringMigrations } from "@apiplat/metering";
 import {
-  createEmbeddedDatabase,
   createMemoryStore,
   createPostgresDatabase,
   createRedisStore,
@@ -35,8 +34,6 @@ export interface TestSubscriber {
 }
 
 export interface TestPlatformOptions {
-  /** PGlite and the in-process store instead of the real servers. */
-  embedded?: boolean;
   /** Environment overrides for the config (e.g. OUTBOUND_ALLOW_CIDRS). */
   env?: Record<string, string>;
   now?: () => Date;
@@ -46,10 +43,9 @@ export interface TestPlatform {
   deps: TestDeps;
   /**
    * The environment a service process needs to run on this platform and see what the test made (accounts, keys,
-   * tables): the real servers' URLs with this test's schema and key prefix, and the test's configuration. Null on the
-   * embedded platform, whose database and store live in this process.
+   * tables): the real servers' URLs with this test's schema and key prefix, and the test's configuration.
    */
-  processEnv: Record<string, string> | null;
+  processEnv: Record<string, string>;
   accounts: AccountStore;
   /** A new account subscribed to `service` on `plan`, with one key. */
   subscribe(service: AppName, plan: PlanName): Promise<TestSubscriber>;
@@ -71,38 +67,28 @@ export async function createTestPlatform(options: TestPlatformOptions = {}): Pro
     RATE_LIMITS: "off",
     ...options.env,
   });
-  let db: Database;
-  let kv: KeyValueStore;
-  let cleanup: () => Promise<void>;
-  let processEnv: Record<string, string> | null = null;
   const configEnv = Object.fromEntries(Object.entries(config.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  if (options.embedded) {
-    db = await createEmbeddedDatabase();
-    kv = createMemoryStore();
-    cleanup = async () => {};
-  } else {
-    const schema = `test_${id}`;
+  const schema = `test_${id}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const db = createPostgresDatabase(TEST_DATABASE_URL, { schema, maxConnections: 5 });
+  const prefix = `test:${id}:`;
+  const kv = await createRedisStore(TEST_REDIS_URL, { keyPrefix: prefix });
+  const processEnv = { ...configEnv, DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
+  const cleanup = async () => {
     const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
+    // The schema, and the ones services with a schema of their own made beside it (test_<id>_<service>).
+    const { rows } = await admin.query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname = $1 OR nspname LIKE $2", [schema, `${schema}\\_%`]);
+    for (const { name } of rows) await admin.query(`DROP SCHEMA "${name}" CASCADE`);
     await admin.end();
-    db = createPostgresDatabase(TEST_DATABASE_URL, { schema, maxConnections: 5 });
-    const prefix = `test:${id}:`;
-    kv = await createRedisStore(TEST_REDIS_URL, { keyPrefix: prefix });
-    processEnv = { ...configEnv, DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
-    cleanup = async () => {
-      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await admin.connect();
-      // The schema, and the ones services with a schema of their own made beside it (test_<id>_<service>).
-      const { rows } = await admin.query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname = $1 OR nspname LIKE $2", [schema, `${schema}\\_%`]);
-      for (const { name } of rows) await admin.query(`DROP SCHEMA "${name}" CASCADE`);
-      await admin.end();
-      const redis = new Redis(TEST_REDIS_URL);
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
-    };
-  }
+    const redis = new Redis(TEST_REDIS_URL);
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  };
   await migrate(db, "gateway-auth", gatewayAuthMigrations);
   await migrate(db, "metering", meteringMigrations);
   const accounts = new AccountStore(db);

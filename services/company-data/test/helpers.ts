@@ -14,9 +14,8 @@ import service from "../src/service.js";
 export const datasetsDir = loadConfig(process.env).datasetsDir;
 const folder = path.join(datasetsDir, "company-data");
 
-export async function startCompanyData(options: { embedded?: boolean; load?: boolean } = {}): Promise<StartedService> {
+export async function startCompanyData(options: { load?: boolean } = {}): Promise<StartedService> {
   const started = await startService(service, {
-    embedded: options.embedded,
     settings: { autoLoad: false, secUserAgent: null },
     env: { DATASETS_DIR: datasetsDir },
   });

@@ -31,9 +31,6 @@ if (targets.length === 0) {
   process.exit(2);
 }
 const platform = await openPlatform();
-if (!platform.config.databaseUrl && !platform.config.embeddedDataDir) {
-  console.error("warning: neither DATABASE_URL nor EMBEDDED_DATA_DIR is set; the rates go to an in-memory database and are lost on exit");
-}
 try {
   await migrate(platform.db, "currency-exchange", new URL("../migrations", import.meta.url));
   const store = new RateStore(platform.db);

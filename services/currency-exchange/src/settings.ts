@@ -18,7 +18,7 @@ export interface CurrencySettings {
 }
 
 export const DEFAULT_SCHEDULE = "15:30,22:30";
-/** The embedded start seeds about a year of history; the full ECB history (1999-) is one `pnpm ingest` away. */
+/** A new database (the local start's, say) is seeded with about a year of history; the full ECB history (1999-) is one `pnpm ingest` away. */
 export const DEFAULT_SEED_HISTORY_DAYS = 400;
 
 /** Settings for tests and embedding: no network, no schedule, no seed unless given. */

@@ -72,18 +72,28 @@ export const BatchBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** Content keys of POST /send that /send/template refuses (the spec: no inline HTML). */
+export const INLINE_CONTENT_FIELDS = ["subject", "html", "body", "text"] as const;
+
 export const TemplateSendBody = Type.Object(
   {
     ...envelopeFields,
     template: Type.String({ pattern: TEMPLATE_NAME_PATTERN, description: "name of a saved template" }),
     version: Type.Optional(TemplateVersion),
     variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "values for the template's variables" })),
+    // Named so that they are refused with a 400 instead of being dropped: the content comes from the template.
+    ...Object.fromEntries(INLINE_CONTENT_FIELDS.map((field) => [field, Type.Optional(Type.Unknown({ description: "not accepted: the template gives the content" }))])),
   },
   { additionalProperties: false },
 );
 export type TemplateSendBody = Static<typeof TemplateSendBody>;
 
 export const Rejected = Type.Object({ email: Type.String(), reason: Type.String() });
+
+/** The delivery lane a message waits in: ULTRA and MEGA accounts' messages are claimed first. */
+export const Lane = Type.Union([Type.Literal("priority"), Type.Literal("standard")], {
+  description: "priority: the account's plan (ULTRA or higher) puts its messages ahead of standard ones in the delivery queue",
+});
 
 export const Accepted = Type.Object({
   id: Type.String({ description: "msg_ followed by 24 hex characters" }),
@@ -92,6 +102,7 @@ export const Accepted = Type.Object({
   submitted_at: Type.String({ format: "date-time" }),
   send_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
   rejected: Type.Array(Rejected, { description: "recipients refused (suppressed, not opted in) while the others were accepted" }),
+  lane: Lane,
 });
 
 export const BatchResult = Type.Object({
@@ -135,6 +146,7 @@ export const MessageSummary = Type.Object({
   sent_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
   attempts: Type.Integer(),
   next_attempt_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+  lane: Lane,
 });
 export const MessageDetail = Type.Object({ ...MessageSummary.properties, events: Type.Array(Event) });
 
@@ -224,10 +236,24 @@ export const SuppressionQuery = Type.Object(
   {
     after: Type.Optional(Type.String({ maxLength: ADDRESS_MAX_LENGTH })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-    reason: Type.Optional(Type.Union([Type.Literal("hard_bounce"), Type.Literal("complaint"), Type.Literal("unsubscribed")])),
+    reason: Type.Optional(Type.Union([Type.Literal("hard_bounce"), Type.Literal("complaint"), Type.Literal("unsubscribed"), Type.Literal("manual")])),
   },
   { additionalProperties: false },
 );
+export const SuppressionBody = Type.Object({ email: Type.String({ maxLength: ADDRESS_MAX_LENGTH }) }, { additionalProperties: false });
+export const ConsentBody = Type.Object(
+  {
+    source: Type.String({ minLength: 1, maxLength: 200, description: "where the new consent was given (a signup form, a double opt-in confirmation)" }),
+    consented_at: Type.String({ format: "date-time", description: "when the person gave it: after the address was suppressed" }),
+  },
+  { additionalProperties: false },
+);
+export const ConsentRecord = Type.Object({
+  email: Type.String(),
+  lifted: Type.String({ description: "the suppression the consent lifted: unsubscribed or complaint" }),
+  source: Type.String(),
+  consented_at: Type.String({ format: "date-time" }),
+});
 export const Suppression = Type.Object({
   email: Type.String(),
   reason: Type.String(),

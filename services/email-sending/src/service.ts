@@ -5,6 +5,8 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "@apiplat/webhook-deliver
 import { domainOf, parseAddress } from "./domain/addresses.js";
 import { platformDomains } from "./domain/dns-records.js";
 import { LinkSigner } from "./domain/links.js";
+import { ReturnPaths } from "./domain/verp.js";
+import { SharedSender } from "./domain/shared-sender.js";
 import { MAX_ATTACHMENT_BYTES } from "./domain/message.js";
 import { EventRecorder } from "./delivery/events.js";
 import { InboundListener, ReportApplier } from "./delivery/inbound.js";
@@ -13,6 +15,8 @@ import { DeliveryWorker } from "./delivery/queue-worker.js";
 import { smtpRelay, type MailRelay } from "./delivery/relay.js";
 import { SigningKeys } from "./delivery/signing-keys.js";
 import { Submission } from "./delivery/submission.js";
+import { TrackedLinkCheck } from "./delivery/tracked-links.js";
+import { urlSafety } from "./delivery/url-safety.js";
 import { WebhookSender } from "./delivery/webhook-sender.js";
 import { domainRoutes, type DnsResolver } from "./routes/domains.js";
 import { messageRoutes } from "./routes/messages.js";
@@ -47,6 +51,7 @@ export default defineService<EmailSettings, EmailInject>({
     const defaultDomain = domainOf(defaultFrom.address);
     const domains = platformDomains(defaultDomain);
     const links = new LinkSigner(settings.secret, settings.publicBaseUrl);
+    const returnPaths = new ReturnPaths(settings.secret);
     const keys = new SigningKeys(db, settings.secret, defaultDomain, domains, now);
     const random = inject.random ?? Math.random;
     const outbound = createOutboundClient({ allowCidrs: config.outboundAllowCidrs });
@@ -72,6 +77,7 @@ export default defineService<EmailSettings, EmailInject>({
       events,
       keys,
       links,
+      returnPaths,
       log: app.log,
       now,
       random,
@@ -81,8 +87,11 @@ export default defineService<EmailSettings, EmailInject>({
       retryBaseMs: settings.retryBaseMs,
       retryWindowMs: settings.retryWindowMs,
     });
-    const submission = new Submission({ db, now, defaultFrom, defaultDomain, onQueued: () => worker.kick() });
-    const inbound = new InboundListener(new ReportApplier(db, events, app.log), settings.inboundHost, settings.inboundPort, app.log);
+    const sharedSender = new SharedSender(settings.secret, defaultDomain);
+    const trackedLinks = new TrackedLinkCheck(await urlSafety(settings, app.log, background));
+    const submission = new Submission({ db, now, defaultFrom, defaultDomain, sharedSender, onQueued: () => worker.kick(), trackedLinks });
+    const applier = new ReportApplier(db, events, returnPaths, settings.feedbackAddress, app.log);
+    const inbound = new InboundListener(applier, settings.inboundHost, settings.inboundPort, app.log);
     app.decorate("emailDelivery", { inbound, sink, worker, relay: () => relay });
 
     await app.register(sendRoutes, { db, now, submission });
@@ -99,7 +108,7 @@ export default defineService<EmailSettings, EmailInject>({
     await app.register(templateRoutes, { db, now, maxTemplatesPerAccount: 1_000 });
     await app.register(recipientRoutes, { db, now });
     await app.register(webhookRoutes, { db, now, checkUrl: (url, field) => outbound.check(url, field), maxWebhooksPerAccount: 20 });
-    await app.register(publicRoutes, { db, links, events });
+    await app.register(publicRoutes, { db, links, events, now });
 
     background({
       name: "dkim-key of the default sending domain",

@@ -59,7 +59,19 @@ describe("temporary failures", () => {
       expect(types[0]).toBe("queued");
       expect(types.at(-1)).toBe("bounced");
       expect(types.slice(1, -1).every((t: string) => t === "deferred")).toBe(true);
-      expect(message.events.at(-1).detail).toMatchObject({ bounce_type: "soft", smtp_code: null });
+      expect(message.events.at(-1).detail).toMatchObject({
+        bounce_type: "soft",
+        smtp_code: null,
+        smtp_response: null,
+        reason: "temporary failures for the whole retry window",
+        last_failure: "the receiving server could not be reached",
+      });
+      // What the subscriber reads names no operator internals: not the relay's address, not the system error.
+      const history = JSON.stringify(message.events);
+      for (const internal of [url, url.replace("smtp://", ""), "ECONNREFUSED", "connect ", "127.0.0.1"]) expect(history).not.toContain(internal);
+      for (const deferred of message.events.filter((e: { type: string }) => e.type === "deferred")) {
+        expect(deferred.detail).toMatchObject({ reason: "the receiving server could not be reached", recipients: ["nowhere@example.com"] });
+      }
       const suppressions = await service.app.inject({ method: "GET", url: "/suppressions", headers: account.headers });
       expect(suppressions.json().data.suppressions).toEqual([]);
     } finally {

@@ -57,7 +57,7 @@ describe("DSN and ARF", () => {
     const parsed = parseDeliveryStatus("Reporting-MTA: dns; mx.a.example\n\nFinal-Recipient: rfc822; X@B.example\nAction: failed\nStatus: 5.2.2\nDiagnostic-Code: smtp; 552 mailbox\n  full\n");
     expect(parsed).toEqual({
       reportingMta: "mx.a.example",
-      recipients: [{ email: "x@b.example", action: "failed", status: "5.2.2", diagnostic: "552 mailbox full", remoteMta: null }],
+      recipients: [{ email: "x@b.example", originalRecipient: null, action: "failed", status: "5.2.2", diagnostic: "552 mailbox full", remoteMta: null }],
     });
     expect(bounceTypeOf({ status: "4.2.2", diagnostic: null })).toBe("soft");
     expect(bounceTypeOf({ status: null, diagnostic: "452 try later" })).toBe("soft");

@@ -42,4 +42,16 @@ describe("priority lane", () => {
     // It overtook the backlog: most PRO messages were still waiting when it arrived.
     expect(proDelivered).toBeLessThan(2_000 - 1_000);
   });
+
+  it("shows the lane in the answers: priority for ULTRA and MEGA (marketing too), standard for BASIC and PRO", async () => {
+    for (const [plan, lane] of [["BASIC", "standard"], ["PRO", "standard"], ["ULTRA", "priority"], ["MEGA", "priority"]] as const) {
+      const account = await started.subscribe(plan);
+      await started.app.inject({ method: "POST", url: "/contacts", headers: account.headers, payload: { email: "fan@example.com", consent_at: "2026-01-02T03:04:05Z", source: "signup form" } });
+      const res = await started.app.inject({ method: "POST", url: "/send", headers: account.headers, payload: { to: "fan@example.com", subject: "News", html: "<p>x</p>", category: "marketing" } });
+      expect(res.statusCode, res.body).toBe(202);
+      expect(res.json().data.lane).toBe(lane);
+      const read = await started.app.inject({ method: "GET", url: `/messages/${res.json().data.id}`, headers: account.headers });
+      expect(read.json().data).toMatchObject({ category: "marketing", lane });
+    }
+  });
 });

@@ -52,7 +52,9 @@ describe("marketing mail", () => {
     expect((await addContact("Reader@Example.com")).statusCode).toBe(201);
     const { id, captured, mail } = await deliveredMail({ to: "reader@example.com", subject: "News", html: "<html><body><p>News</p></body></html>", category: "marketing" });
     const header = { url: listUnsubscribe(captured.raw) };
-    expect(header.url).toMatch(/^https:\/\/mail\.example\.test\/unsubscribe\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    // Opaque: 64 hex digits (message, recipient tag, HMAC), no account id, no readable payload.
+    expect(header.url).toMatch(/^https:\/\/mail\.example\.test\/unsubscribe\/[0-9a-f]{64}$/);
+    expect(header.url).not.toContain(caller.accountId);
     expect(captured.raw.toString()).toContain("\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n");
     expect(mail.html).toContain(`<a href="${header.url}" data-no-track>Unsubscribe</a></p></body>`);
     expect(mail.text).toContain(`Unsubscribe: ${header.url}`);
@@ -83,10 +85,90 @@ describe("marketing mail", () => {
     await addContact("other-reader@example.com");
     const { captured } = await deliveredMail({ to: "other-reader@example.com", subject: "News", html: "<p>News</p>", category: "marketing" });
     const url = listUnsubscribe(captured.raw);
-    const [payload, mac] = pathOf(url).split(".");
-    const forged = `${payload}.${mac.slice(0, -2)}${mac.endsWith("AA") ? "BB" : "AA"}`;
+    const path = pathOf(url);
+    const forged = `${path.slice(0, -1)}${path.endsWith("0") ? "1" : "0"}`;
     const res = await started.app.inject({ method: "POST", url: forged, payload: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe("who may lift a suppression", () => {
+  const api = (method: "GET" | "POST" | "DELETE", url: string, payload?: object) => started.app.inject({ method, url, headers: caller.headers, payload });
+  const marketing = (to: string) => send({ to, subject: "News", html: "<p>News</p>", category: "marketing" });
+
+  async function unsubscribed(email: string) {
+    expect((await addContact(email)).statusCode).toBe(201);
+    const { captured } = await deliveredMail({ to: email, subject: "News", html: "<p>News</p>", category: "marketing" });
+    const page = await started.app.inject({ method: "GET", url: pathOf(listUnsubscribe(captured.raw)) });
+    expect(page.statusCode).toBe(200);
+    return page.body;
+  }
+
+  it("not the sender: DELETE of an unsubscribe is a 409 naming why, and the next marketing send is still refused", async () => {
+    await unsubscribed("kept-out@example.com");
+    const del = await api("DELETE", "/suppressions/kept-out@example.com");
+    expect(del.statusCode).toBe(409);
+    expect(del.json().error.message).toBe(
+      "kept-out@example.com is suppressed because the recipient unsubscribed: only the recipient can lift that (the re-subscribe link on the unsubscribe page), or a new consent recorded with POST /suppressions/kept-out@example.com/consent naming its source and time.",
+    );
+    expect(del.json().error.details).toEqual([{ field: "email", issue: "is suppressed by the recipient (unsubscribed), not by a bounce" }]);
+    expect((await marketing("kept-out@example.com")).json().error.details[0].issue).toBe("kept-out@example.com: suppressed (unsubscribed)");
+  });
+
+  it("the recipient, with the re-subscribe button on the unsubscribe page (opening the link changes nothing)", async () => {
+    const page = await unsubscribed("changed-mind@example.com");
+    const action = /<form method="post" action="([^"]+)">/.exec(page)?.[1];
+    expect(action).toMatch(/^https:\/\/mail\.example\.test\/resubscribe\/[0-9a-f]{64}$/);
+    const confirm = await started.app.inject({ method: "GET", url: pathOf(action!) });
+    expect(confirm.statusCode).toBe(200);
+    expect(confirm.body).toContain('<button type="submit">Re-subscribe</button>');
+    expect((await marketing("changed-mind@example.com")).statusCode).toBe(422);
+
+    const altered = `${pathOf(action!).slice(0, -1)}${action!.endsWith("0") ? "1" : "0"}`;
+    expect((await started.app.inject({ method: "POST", url: altered })).statusCode).toBe(404);
+
+    const done = await started.app.inject({ method: "POST", url: pathOf(action!) });
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain("You are subscribed again");
+    expect((await marketing("changed-mind@example.com")).statusCode).toBe(202);
+  });
+
+  it("or a new consent recorded with its source and time, given after the unsubscribe", async () => {
+    await unsubscribed("signed-up-again@example.com");
+    const suppressedAt = (await api("GET", "/suppressions?reason=unsubscribed")).json().data.suppressions.find((s: { email: string }) => s.email === "signed-up-again@example.com").created_at as string;
+
+    const stale = await api("POST", "/suppressions/signed-up-again@example.com/consent", { source: "signup form", consented_at: "2026-01-02T03:04:05Z" });
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json().error.details).toEqual([
+      { field: "consented_at", issue: `must be after the address was suppressed (${suppressedAt}): a consent given before the unsubscribe does not outlive it` },
+    ]);
+    const missing = await api("POST", "/suppressions/signed-up-again@example.com/consent", { consented_at: new Date().toISOString() });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.details[0].field).toBe("source");
+
+    const consentedAt = new Date(Date.parse(suppressedAt) + 1_000).toISOString();
+    const lifted = await api("POST", "/suppressions/signed-up-again@example.com/consent", { source: "double opt-in at example.com/join", consented_at: consentedAt });
+    expect(lifted.statusCode).toBe(200);
+    expect(lifted.json().data).toEqual({ email: "signed-up-again@example.com", lifted: "unsubscribed", source: "double opt-in at example.com/join", consented_at: consentedAt });
+    const contact = (await api("GET", "/contacts/signed-up-again@example.com")).json().data;
+    expect(contact).toMatchObject({ consent_at: consentedAt, source: "double opt-in at example.com/join" });
+    expect((await marketing("signed-up-again@example.com")).statusCode).toBe(202);
+    const { rows } = await started.platform.deps.db.query("SELECT lifted_reason, lifted_by, source FROM email_consents WHERE email = $1", ["signed-up-again@example.com"]);
+    expect(rows).toEqual([{ lifted_reason: "unsubscribed", lifted_by: "sender", source: "double opt-in at example.com/join" }]);
+
+    expect((await api("POST", "/suppressions/nobody@example.com/consent", { source: "x", consented_at: consentedAt })).statusCode).toBe(404);
+  });
+
+  it("the sender's own manual suppression: added with POST, removed with DELETE; a consent is not what lifts it", async () => {
+    const added = await api("POST", "/suppressions", { email: "Former@Example.com" });
+    expect(added.statusCode).toBe(201);
+    expect(added.json().data).toMatchObject({ email: "former@example.com", reason: "manual", detail: "added by the sender", message_id: null });
+    expect((await send({ to: "former@example.com", subject: "x", html: "<p>x</p>" })).statusCode).toBe(422);
+    const consent = await api("POST", "/suppressions/former@example.com/consent", { source: "x", consented_at: new Date().toISOString() });
+    expect(consent.statusCode).toBe(409);
+    expect(consent.json().error.details).toEqual([{ field: "email", issue: "is suppressed by your own manual entry, which needs no consent" }]);
+    expect((await api("DELETE", "/suppressions/former@example.com")).statusCode).toBe(204);
+    expect((await send({ to: "former@example.com", subject: "x", html: "<p>x</p>" })).statusCode).toBe(202);
   });
 });
 

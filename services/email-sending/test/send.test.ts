@@ -52,12 +52,15 @@ describe("POST /send", () => {
 
     const captured = await capture.waitFor(capture.withEmailId(data.id));
     expect(captured.to).toEqual(["ada@example.com"]);
-    expect(captured.from).toBe(`bounces+${data.id}@bounces.mail.api.local`);
+    // VERP: the return path names this message and carries a tag and an HMAC for this one recipient.
+    expect(captured.from).toMatch(new RegExp(`^bounces\\+${data.id}\\.[0-9a-f]{8}\\.[0-9a-f]{16}@bounces\\.mail\\.api\\.local$`));
+    expect(captured.from.split("@")[0].length).toBeLessThanOrEqual(64);
     expect(captured.dsn).toMatchObject({ ret: "HDRS", envid: data.id });
     expect(captured.rcptArgs[0]).toMatchObject({ NOTIFY: "SUCCESS,FAILURE,DELAY" });
     const mail = await parse(captured.raw);
     expect(mail.subject).toBe("Hello");
-    expect(mail.from?.value[0]).toEqual({ name: "API Platform", address: "no-reply@mail.api.local" });
+    expect(mail.from?.value[0]).toMatchObject({ name: "API Platform" });
+    expect(mail.from?.value[0].address).toMatch(/^acct-[0-9a-f]{16}@mail\.api\.local$/);
     expect(mail.replyTo?.value[0].address).toBe("help@example.com");
     expect(mail.messageId).toBe(`<${data.id}@mail.api.local>`);
     expect(mail.html).toBe(html);
@@ -124,13 +127,18 @@ describe("POST /send", () => {
     expect(error.details[0].field).toBe("attachments");
   });
 
-  it("de-duplicates recipients and allows 50 across to, cc and bcc, not 51", async () => {
+  it("de-duplicates recipients and allows 50 across to, cc and bcc, not 51", { timeout: 90_000 }, async () => {
     const addresses = Array.from({ length: 51 }, (_, i) => `user${i}@example.com`);
     const ok = await send({ to: addresses.slice(0, 30), cc: addresses.slice(30, 45), bcc: [...addresses.slice(45, 50), "USER0@example.com"], subject: "Many", html: "<p>x</p>" });
     expect(ok.statusCode).toBe(202);
-    const captured = await capture.waitFor(capture.withEmailId(ok.json().data.id));
-    expect(captured.to).toHaveLength(50);
-    const mail = await parse(captured.raw);
+    // One copy per recipient, each with its own return path.
+    const id = ok.json().data.id as string;
+    await waitForMessage(started, caller.headers, id, (m) => m.status === "sent", 60_000);
+    const copies = capture.messages.filter(capture.withEmailId(id));
+    expect(copies.flatMap((c) => c.to).sort()).toEqual(addresses.slice(0, 50).sort());
+    expect(copies.every((c) => c.to.length === 1)).toBe(true);
+    expect(new Set(copies.map((c) => c.from)).size).toBe(50);
+    const mail = await parse(copies[0].raw);
     expect(mail.headers.has("bcc")).toBe(false);
     const tooMany = await send({ to: addresses.slice(0, 30), cc: addresses.slice(30, 45), bcc: addresses.slice(45, 51), subject: "Many", html: "<p>x</p>" });
     expect(tooMany.statusCode).toBe(400);
@@ -177,9 +185,27 @@ describe("POST /send", () => {
     const verified = await started.app.inject({ method: "POST", url: "/domains/acme-mail.com/verify", headers: account.headers });
     expect(verified.json().data.status).toBe("verified");
     const { captured, id } = await sendAndCapture({ from: "Acme <news@acme-mail.com>", to: "ada@example.com", subject: "x", html: "<p>x</p>" }, account.headers);
-    expect(captured.from).toBe(`bounces+${id}@bounces.acme-mail.com`);
+    expect(captured.from).toMatch(new RegExp(`^bounces\\+${id}\\.[0-9a-f]{8}\\.[0-9a-f]{16}@bounces\\.acme-mail\\.com$`));
     const result = await dkimVerify(captured.raw, { resolver: async (name: string) => dns.resolveTxt(name) } as never);
     expect(result.results[0]).toMatchObject({ signingDomain: "acme-mail.com", status: { result: "pass" } });
+  });
+
+  it("on the shared domain sends only from the account's own address (any display name): security@ or another account's is a 422 naming from", async () => {
+    const forged = await send({ from: "Security Team <security@mail.api.local>", to: "ada@example.com", subject: "x", html: "<p>x</p>" });
+    expect(forged.statusCode).toBe(422);
+    const detail = forged.json().error.details[0];
+    expect(detail.field).toBe("from");
+    const own = /^must be (acct-[0-9a-f]{16}@mail\.api\.local) on the shared domain mail\.api\.local$/.exec(detail.issue)?.[1];
+    expect(own, detail.issue).toBeDefined();
+    expect(forged.json().error.message).toContain(own);
+
+    const { mail } = await sendAndCapture({ from: `Security Team <${own}>`, to: "ada@example.com", subject: "x", html: "<p>x</p>" });
+    expect(mail.from?.value[0]).toEqual({ name: "Security Team", address: own });
+
+    const other = await started.subscribe("PRO");
+    const theirs = await send({ from: own!, to: "ada@example.com", subject: "x", html: "<p>x</p>" }, other.headers);
+    expect(theirs.statusCode).toBe(422);
+    expect(theirs.json().error.details[0].issue).not.toContain(own);
   });
 
   it("schedules up to 72 hours ahead, refuses later, and cancels until sent", async () => {

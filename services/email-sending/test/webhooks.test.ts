@@ -103,6 +103,14 @@ describe("status webhooks", () => {
     expect(badType.statusCode).toBe(400);
   });
 
+  it("refuses a host that does not resolve with 400 naming url (the subscriber's mistake, not a 502)", async () => {
+    const res = await call("POST", "/webhooks", { url: "https://hooks.nowhere.invalid/email", event_types: ["sent"] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details).toEqual([
+      { field: "url", issue: "names a host that does not resolve (hooks.nowhere.invalid has no DNS address); give a URL whose host resolves" },
+    ]);
+  });
+
   it("lists and deletes webhooks per account", async () => {
     const other = await started.subscribe("PRO");
     expect((await call("GET", "/webhooks", undefined, other.headers)).json().data.webhooks).toEqual([]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "@apiplat/testing";
 import { parseMoCatalog, parsePlaces } from "../src/geonames/geonames-files.js";
 import { SphereKdTree, greatCircleKm } from "../src/domain/kd-tree.js";
 import { codePointLength, codePointPrefix, normalizeName } from "../src/domain/normalize.js";
@@ -50,14 +51,6 @@ describe("parseQuery", () => {
 });
 
 describe("SphereKdTree", () => {
-  function seededRandom(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-      return state / 2 ** 32;
-    };
-  }
-
   it("finds the same nearest point as a brute-force great-circle search", () => {
     const random = seededRandom(42);
     const latitudes = Array.from({ length: 3000 }, () => Math.asin(2 * random() - 1) * (180 / Math.PI));

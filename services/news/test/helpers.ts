@@ -15,9 +15,8 @@ import service from "../src/service.js";
 export const datasetsDir = loadConfig(process.env).datasetsDir;
 export const LIMITS: Record<string, number> = { huffpost: 3000, "uci-news-aggregator": 2000, "abc-au": 2000, "times-of-india": 500 };
 
-export async function startNews(options: { embedded?: boolean } = {}): Promise<StartedService> {
+export async function startNews(options: {} = {}): Promise<StartedService> {
   const started = await startService(service, {
-    embedded: options.embedded,
     settings: { autoLoad: false, feeds: [] },
     env: { DATASETS_DIR: datasetsDir },
   });

@@ -13,8 +13,8 @@ import service from "../src/service.js";
 
 export const datasetsDir = loadConfig(process.env).datasetsDir;
 
-export async function startProductData(options: { embedded?: boolean; limit?: number } = {}): Promise<StartedService> {
-  const started = await startService(service, { embedded: options.embedded, settings: { autoLoad: false } });
+export async function startProductData(options: { limit?: number } = {}): Promise<StartedService> {
+  const started = await startService(service, { settings: { autoLoad: false } });
   const runs = await runIngestions(started.platform.deps.db, datasetSources(), { datasetsDir, limit: options.limit, now: () => new Date() });
   for (const run of runs) if (run.status !== "succeeded") throw new Error(`${run.source}: ${run.error}`);
   return started;

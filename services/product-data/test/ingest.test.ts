@@ -35,7 +35,7 @@ let headers: Record<string, string>;
 let duringLoad: { status: number; code: string; ready: number };
 
 beforeAll(async () => {
-  started = await startService(service, { embedded: true, settings: { autoLoad: true }, env: { DATASETS_DIR: scratch } });
+  started = await startService(service, { settings: { autoLoad: true }, env: { DATASETS_DIR: scratch } });
   headers = (await started.subscribe("PRO")).headers;
   const first = await started.app.inject({ method: "GET", url: "/search", headers });
   duringLoad = { status: first.statusCode, code: first.json().error?.code, ready: (await started.app.inject({ method: "GET", url: "/ready" })).statusCode };

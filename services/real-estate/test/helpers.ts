@@ -16,8 +16,8 @@ export const datasetsDir = loadConfig(process.env).datasetsDir;
 export const KC_LIMIT = 4000;
 const LIMITS: Record<string, number | undefined> = { "king-county-sales": KC_LIMIT };
 
-export async function startRealEstate(options: { embedded?: boolean; sources?: string[] } = {}): Promise<StartedService> {
-  const started = await startService(service, { embedded: options.embedded, settings: { autoLoad: false } });
+export async function startRealEstate(options: { sources?: string[] } = {}): Promise<StartedService> {
+  const started = await startService(service, { settings: { autoLoad: false } });
   for (const source of datasetSources()) {
     if (options.sources && !options.sources.includes(source.name)) continue;
     const summary = await runIngestion(started.platform.deps.db, source, { datasetsDir, limit: LIMITS[source.name], now: () => new Date() });

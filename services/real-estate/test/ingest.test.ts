@@ -24,7 +24,7 @@ let started: StartedService;
 let headers: Record<string, string>;
 
 beforeAll(async () => {
-  started = await startService(service, { embedded: true, settings: { autoLoad: true }, env: { DATASETS_DIR: scratch } });
+  started = await startService(service, { settings: { autoLoad: true }, env: { DATASETS_DIR: scratch } });
   headers = (await started.subscribe("PRO")).headers;
   for (let i = 0; i < 600; i++) {
     if ((await started.app.inject({ method: "GET", url: "/ready" })).statusCode === 200) return;

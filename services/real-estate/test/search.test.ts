@@ -171,18 +171,3 @@ describe("auth", () => {
     expect(other.body.error.code).toBe("HOST_MISMATCH");
   });
 });
-
-describe("on the embedded PGlite", () => {
-  it("answers the same radius search through the same SQL", async () => {
-    const embedded = await startRealEstate({ embedded: true, sources: ["sacramento-sales"] });
-    try {
-      const caller = await embedded.subscribe("PRO");
-      const [lat, lon] = [38.5816, -121.4944];
-      const expected = sac.filter((r) => km(lat, lon, Number(r.latitude), Number(r.longitude)) <= 4).length;
-      const res = await embedded.app.inject({ method: "GET", url: `/search?lat=${lat}&lon=${lon}&radius_km=4&limit=1`, headers: caller.headers });
-      expect(res.json().data.total_results).toBe(expected);
-    } finally {
-      await embedded.close();
-    }
-  }, 60_000);
-});

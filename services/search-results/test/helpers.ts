@@ -25,8 +25,8 @@ export const LIMITS: Record<string, number> = {
   "news-uci": 400,
 };
 
-export async function startIndexed(options: { embedded?: boolean; limits?: Record<string, number> } = {}): Promise<StartedService> {
-  const started = await startService(service, { embedded: options.embedded, settings: { autoLoad: false }, env: { DATASETS_DIR: datasetsDir } });
+export async function startIndexed(options: { limits?: Record<string, number> } = {}): Promise<StartedService> {
+  const started = await startService(service, { settings: { autoLoad: false }, env: { DATASETS_DIR: datasetsDir } });
   for (const source of datasetSources()) {
     const summary = await runIngestion(started.platform.deps.db, source, { datasetsDir, limit: (options.limits ?? LIMITS)[source.name], now: () => new Date() });
     if (summary.status !== "succeeded") throw new Error(`${source.name}: ${summary.error}`);

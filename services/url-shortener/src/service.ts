@@ -1,7 +1,6 @@
 import { promises as dnsPromises } from "node:dns";
 import { defineService, exposeMetric } from "@apiplat/service-kit";
 import { createOutboundClient } from "@apiplat/outbound-guard";
-import { FileBlocklist } from "./links/blocklist.js";
 import { ClickRecorder } from "./links/click-recorder.js";
 import type { CnameResolver } from "./links/domain-verification.js";
 import { CustomDomainIndex } from "./links/domain-index.js";
@@ -11,8 +10,8 @@ import { LinkCache } from "./links/link-cache.js";
 import { LinkService } from "./links/link-service.js";
 import { LocalLookup } from "./links/local-lookup.js";
 import { Redirector } from "./links/redirector.js";
-import { SafeBrowsingClient } from "./links/safe-browsing.js";
 import { SafetyChecker } from "./links/safety.js";
+import { FileBlocklist, SafeBrowsingClient, UrlSafety } from "@apiplat/url-safety";
 import { ownedLinkFinder, type ShortenerCore } from "./links/shortener-core.js";
 import { TargetGuard } from "./links/target-guard.js";
 import { UserAgentClassifier } from "./domain/user-agent.js";
@@ -78,23 +77,26 @@ export default defineService<ShortenerSettings, ShortenerInject>({
     const safety = new SafetyChecker({
       ownHosts,
       isCustomDomain: async (host) => customDomains.has(host),
-      blocklist,
-      safeBrowsing: settings.safeBrowsingApiKey
-        ? new SafeBrowsingClient({
-            apiKey: settings.safeBrowsingApiKey,
-            endpoint: settings.safeBrowsingEndpoint,
-            timeoutMs: settings.safeBrowsingTimeoutMs,
-            clientId: "apiplat-url-shortener",
-            clientVersion: "1.0.0",
-          })
-        : null,
-      failOpen: settings.safeBrowsingFailOpen,
-      onSafeBrowsingUnavailable: (reason) =>
-        log.warn({ reason, policy: settings.safeBrowsingFailOpen ? "open" : "closed" }, "Safe Browsing unavailable"),
+      urlSafety: new UrlSafety({
+        blocklist,
+        safeBrowsing: settings.safeBrowsingApiKey
+          ? new SafeBrowsingClient({
+              apiKey: settings.safeBrowsingApiKey,
+              endpoint: settings.safeBrowsingEndpoint,
+              timeoutMs: settings.safeBrowsingTimeoutMs,
+              clientId: "apiplat-url-shortener",
+              clientVersion: "1.0.0",
+            })
+          : null,
+        failOpen: settings.safeBrowsingFailOpen,
+        onSafeBrowsingUnavailable: (reason) =>
+          log.warn({ reason, policy: settings.safeBrowsingFailOpen ? "open" : "closed" }, "Safe Browsing unavailable"),
+      }),
     });
 
     const clicks = new ClickRecorder({
       db,
+      kv,
       countries: countries(),
       userAgents: new UserAgentClassifier(),
       batchSize: settings.clickBatchSize,
@@ -108,17 +110,17 @@ export default defineService<ShortenerSettings, ShortenerInject>({
       },
     });
     background({
-      name: "click buffer",
-      start: () => clicks.buffer.start(settings.clickFlushMs),
+      name: "click log and buffer",
+      start: () => clicks.start(settings.clickFlushMs),
       async stop() {
-        await clicks.buffer.close();
+        await clicks.close();
         if (clicks.buffer.size > 0) log.error({ pending: clicks.buffer.size }, "clicks could not be written before shutdown");
       },
     });
     // Not ready while clicks pile up near the buffer's cap: writing them is not keeping up.
     readiness("click_buffer", async () => clicks.buffer.size < settings.clickBufferMax * 0.9);
-    exposeMetric(app, { name: "shortener_click_backlog", help: "Clicks waiting to be written to PostgreSQL", type: "gauge", read: () => clicks.buffer.size });
-    exposeMetric(app, { name: "shortener_clicks_written_total", help: "Clicks written to PostgreSQL", type: "counter", read: () => clicks.buffer.writtenTotal });
+    exposeMetric(app, { name: "shortener_click_backlog", help: "Clicks waiting in this process's memory (the shared store failed) to be written to PostgreSQL", type: "gauge", read: () => clicks.buffer.size });
+    exposeMetric(app, { name: "shortener_clicks_written_total", help: "Clicks written to PostgreSQL", type: "counter", read: () => clicks.writtenTotal });
     exposeMetric(app, { name: "shortener_clicks_dropped_total", help: "Clicks dropped because the buffer was full", type: "counter", read: () => clicks.buffer.droppedTotal });
 
     async function reloadBlocklist(): Promise<void> {

@@ -1,6 +1,6 @@
 import { integerSetting, listSetting, serviceEndpoint, serviceUrl, type Env, type PlatformConfig } from "@apiplat/config";
 import { DEFAULT_CODE_LENGTH } from "./domain/codes.js";
-import { SAFE_BROWSING_DEFAULT_ENDPOINT } from "./links/safe-browsing.js";
+import { SAFE_BROWSING_DEFAULT_ENDPOINT } from "@apiplat/url-safety";
 
 /** The service's own settings, read from the environment once by the manifest (tests override some). */
 export interface ShortenerSettings {

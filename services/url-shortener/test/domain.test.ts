@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ClickBuffer, type RawClick } from "../src/links/click-buffer.js";
 import { CODE_ALPHABET, generateCode, isReservedCode } from "../src/domain/codes.js";
-import { FileBlocklist, parseCsvLine, parseFeed, type BlocklistEntries } from "../src/links/blocklist.js";
+import { FileBlocklist, parseCsvLine, parseFeed, type BlocklistEntries } from "@apiplat/url-safety";
 import { verifyCname } from "../src/links/domain-verification.js";
 import { CountryLookup } from "../src/links/geo.js";
 import { linkState } from "../src/domain/link-state.js";

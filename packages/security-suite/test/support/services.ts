@@ -3,8 +3,8 @@ import { deployedService } from "@apiplat/deployment";
 import type { ServiceApp } from "@apiplat/service-kit";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 
-/** The services that fetch user-given URLs; a new fetching service adds its name and a runner. */
-export type SuiteServiceName = Extract<ServiceName, "url-shortener" | "ocr" | "webhook-relay" | "pdf-generation" | "summarization">;
+/** The services the suite attacks (user-given URLs, inbound mail); a new one adds its name and a runner. */
+export type SuiteServiceName = Extract<ServiceName, "url-shortener" | "ocr" | "webhook-relay" | "pdf-generation" | "summarization" | "email-sending">;
 
 export interface ServiceUnderTest {
   app: ServiceApp;

@@ -7,7 +7,7 @@ import type { PlatformConfig } from "@apiplat/config";
 export const LOCAL_TOKEN_FILE = path.resolve(".data/admin-token");
 
 /**
- * ADMIN_TOKEN from the environment. Only a local start (embedded database) may do without: it gets a
+ * ADMIN_TOKEN from the environment. Only a local start (no DATABASE_URL) may do without: it gets a
  * random token, printed once and written to .data/admin-token (mode 600) for the CLI.
  */
 export function resolveAdminToken(config: PlatformConfig): { token: string; generated: boolean } {

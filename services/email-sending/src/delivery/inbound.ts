@@ -3,24 +3,14 @@ import type { FastifyBaseLogger } from "fastify";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import type { Database } from "@apiplat/storage";
-import {
-  bounceTypeOf,
-  complainedRecipient,
-  interpretReport,
-  messageIdFromReport,
-  messageIdFromVerp,
-  type ParsedReport,
-} from "../domain/reports.js";
+import { addressKey } from "../domain/addresses.js";
+import { bounceTypeOf, interpretReport, returnPathsIn, type ParsedReport, type RecipientStatus } from "../domain/reports.js";
+import { ReturnPaths } from "../domain/verp.js";
 import { findMessageById, type MessageRow } from "../store/messages.js";
 import type { EventRecorder } from "./events.js";
 
 /** Reports are small; anything larger than this is not a bounce or a complaint. */
 export const INBOUND_MAX_BYTES = 10 * 1024 * 1024;
-
-/** Local parts the listener takes mail for: VERP return paths and the feedback-loop address. */
-export function isReportAddress(address: string): boolean {
-  return /^(bounces(\+[^@]*)?|fbl|abuse|complaints)@/i.test(address);
-}
 
 export async function parseReport(raw: Buffer): Promise<ParsedReport> {
   const mail = await simpleParser(raw, { keepDeliveryStatus: true });
@@ -34,49 +24,111 @@ export async function parseReport(raw: Buffer): Promise<ParsedReport> {
   };
 }
 
-/** Applies a DSN or a complaint to the message it speaks of, and to the suppression list. */
+/** One recipient of one message, as a genuine return path names them. */
+interface Addressee {
+  message: MessageRow;
+  recipient: string;
+}
+
+/**
+ * Applies a DSN or a complaint to the message and the recipient it is about, and to the suppression list. Nothing is
+ * believed on its word: a DSN counts only at a return path we made for that recipient of that message (VERP with an
+ * HMAC) and only for the recipient that return path names; a complaint counts only at the feedback-loop address and
+ * only when the original message it quotes carries such a return path for the complained recipient. Everything else
+ * is logged and dropped without touching any state.
+ */
 export class ReportApplier {
   constructor(
     private readonly db: Database,
     private readonly events: EventRecorder,
+    private readonly returnPaths: ReturnPaths,
+    private readonly feedbackAddress: string,
     private readonly log: FastifyBaseLogger,
   ) {}
 
+  /** RCPT TO: the feedback-loop address, or a genuine return path of a message we sent. */
+  async accepts(address: string): Promise<boolean> {
+    return this.isFeedbackAddress(address) || (await this.addressee(address)) !== null;
+  }
+
+  isFeedbackAddress(address: string): boolean {
+    return addressKey(address) === this.feedbackAddress;
+  }
+
+  /** The message and recipient a return path was made for, or null when it is not one of ours or not genuine. */
+  async addressee(returnPath: string): Promise<Addressee | null> {
+    const verp = ReturnPaths.parse(returnPath);
+    if (!verp) return null;
+    const message = await findMessageById(this.db, verp.messageId);
+    if (!message || message.attempts === 0) return null;
+    const recipient = this.returnPaths.recipientOf(verp, message.recipients);
+    return recipient ? { message, recipient } : null;
+  }
+
   async apply(raw: Buffer, envelopeRecipients: string[]): Promise<string> {
     const report = await parseReport(raw);
-    const verpId = envelopeRecipients.map(messageIdFromVerp).find((id) => id !== null) ?? null;
-    const messageId = verpId ?? messageIdFromReport(report);
-    const message = messageId ? await findMessageById(this.db, messageId) : null;
-    if (!message) {
-      this.log.info({ message_id: messageId }, "inbound report for no known message: dropped");
-      return "no-message";
+    if (envelopeRecipients.some((r) => this.isFeedbackAddress(r))) return this.applyComplaint(report);
+    for (const returnPath of new Set(envelopeRecipients.map(addressKey))) {
+      const addressee = await this.addressee(returnPath);
+      if (addressee) return this.applyBounce(report, addressee);
     }
+    this.log.warn({ rcpt: envelopeRecipients }, "inbound report at no genuine return path: dropped");
+    return "dropped";
+  }
+
+  private async applyBounce(report: ParsedReport, { message, recipient }: Addressee): Promise<string> {
     const interpreted = interpretReport(report);
-    const base = { messageId: message.id, accountId: message.account_id };
     switch (interpreted.kind) {
-      case "dsn":
-        for (const r of interpreted.recipients) await this.applyRecipientStatus(message, r, interpreted.reportingMta);
-        return "dsn";
-      case "complaint": {
-        const recipient = complainedRecipient(report, interpreted.recipient, message.recipients);
-        await this.events.record({ ...base, type: "complained", recipient, detail: { feedback_type: interpreted.feedbackType, user_agent: interpreted.userAgent } });
-        if (recipient) await this.events.suppress(message.account_id, recipient, "complaint", `${interpreted.feedbackType} report`, message.id);
-        return "complaint";
+      case "dsn": {
+        const about = interpreted.recipients.filter((r) => r.email === recipient || r.originalRecipient === recipient);
+        const others = interpreted.recipients.filter((r) => !about.includes(r)).map((r) => r.email);
+        if (others.length > 0) this.log.warn({ message_id: message.id, reported: others }, "DSN names recipients its return path was not made for: those dropped");
+        for (const r of about) await this.applyRecipientStatus(message, { ...r, email: recipient }, interpreted.reportingMta);
+        return about.length > 0 ? "dsn" : "dropped";
       }
       case "unstructured_bounce": {
-        const recipient = message.recipients.length === 1 ? message.recipients[0] : null;
+        const base = { messageId: message.id, accountId: message.account_id, recipient };
         const bounceType = interpreted.permanent ? "hard" : "soft";
-        await this.events.record({ ...base, type: "bounced", recipient, detail: { bounce_type: bounceType, diagnostic: interpreted.diagnostic, source: "bounce message" } });
-        if (recipient && interpreted.permanent) await this.events.suppress(message.account_id, recipient, "hard_bounce", interpreted.diagnostic, message.id);
+        await this.events.record({ ...base, type: "bounced", detail: { bounce_type: bounceType, diagnostic: interpreted.diagnostic, source: "bounce message" } }, undefined, message.recipients.length > 1);
+        if (interpreted.permanent) await this.events.suppress(message.account_id, recipient, "hard_bounce", interpreted.diagnostic, message.id);
         return "bounce";
       }
+      case "complaint":
+        this.log.warn({ message_id: message.id }, "complaint report at a return path (complaints are taken only at the feedback-loop address): dropped");
+        return "dropped";
       default:
         this.log.info({ message_id: message.id }, "inbound mail at the return path is neither a DSN nor a complaint: dropped");
-        return "unknown";
+        return "dropped";
     }
   }
 
-  private async applyRecipientStatus(message: MessageRow, r: { email: string; action: string; status: string | null; diagnostic: string | null; remoteMta: string | null }, reportingMta: string | null) {
+  private async applyComplaint(report: ParsedReport): Promise<string> {
+    const interpreted = interpretReport(report);
+    if (interpreted.kind !== "complaint") {
+      this.log.warn("mail at the feedback-loop address that is not a complaint report: dropped");
+      return "dropped";
+    }
+    const addressees: Addressee[] = [];
+    for (const returnPath of returnPathsIn(report)) {
+      const found = await this.addressee(returnPath);
+      if (found && !addressees.some((a) => a.message.id === found.message.id && a.recipient === found.recipient)) addressees.push(found);
+    }
+    if (addressees.length !== 1) {
+      this.log.warn({ genuine_return_paths: addressees.length }, "complaint without exactly one genuine return path of ours in the original: dropped");
+      return "dropped";
+    }
+    const { message, recipient } = addressees[0];
+    if (interpreted.recipient && interpreted.recipient !== recipient) {
+      this.log.warn({ message_id: message.id }, "complaint names a recipient other than the one its return path was made for: dropped");
+      return "dropped";
+    }
+    const detail = { feedback_type: interpreted.feedbackType, user_agent: interpreted.userAgent };
+    await this.events.record({ messageId: message.id, accountId: message.account_id, type: "complained", recipient, detail });
+    await this.events.suppress(message.account_id, recipient, "complaint", `${interpreted.feedbackType} report`, message.id);
+    return "complaint";
+  }
+
+  private async applyRecipientStatus(message: MessageRow, r: RecipientStatus, reportingMta: string | null) {
     const base = { messageId: message.id, accountId: message.account_id, recipient: r.email };
     // One recipient's bounce or delay is the message's status only when it has no other recipient.
     const keepStatus = message.recipients.length > 1 && r.action !== "delivered" && r.action !== "relayed" && r.action !== "expanded";
@@ -112,9 +164,15 @@ export class InboundListener {
       size: INBOUND_MAX_BYTES,
       logger: false,
       banner: "bounce and feedback-loop receiver",
+      // An address that is not a genuine return path nor the feedback-loop address is refused as an unknown mailbox.
       onRcptTo: (address, _session, callback) => {
-        if (isReportAddress(address.address)) callback();
-        else callback(Object.assign(new Error("550 5.1.1 no such mailbox here: this host only takes bounces and complaints"), { responseCode: 550 }));
+        this.applier.accepts(address.address).then(
+          (accepted) => (accepted ? callback() : callback(Object.assign(new Error("550 5.1.1 no such mailbox here"), { responseCode: 550 }))),
+          (error) => {
+            this.log.error({ err: error }, "checking an inbound recipient failed");
+            callback(Object.assign(new Error("451 4.3.0 try again later"), { responseCode: 451 }));
+          },
+        );
       },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];

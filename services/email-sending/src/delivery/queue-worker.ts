@@ -1,14 +1,16 @@
 import type { FastifyBaseLogger } from "fastify";
+import nodemailer from "nodemailer";
 import type { MailOptions } from "nodemailer/lib/smtp-transport/index.js";
 import type { Database } from "@apiplat/storage";
 import { domainOf, formatMailbox } from "../domain/addresses.js";
 import type { Attachment } from "../domain/message.js";
 import type { LinkSigner } from "../domain/links.js";
+import type { ReturnPaths } from "../domain/verp.js";
 import { outgoingBody } from "../domain/outgoing.js";
-import { isPermanent, nextAttemptAt } from "../domain/smtp-retry.js";
-import { claimDueMessages, loadAttachments, releaseExpiredLeases, type MessageRow } from "../store/messages.js";
+import { isPermanent, nextAttemptAt, type SmtpFailure } from "../domain/smtp-retry.js";
+import { claimDueMessages, extendLeases, loadAttachments, releaseExpiredLeases, type MessageRow, type QueueChange } from "../store/messages.js";
 import type { EventRecorder } from "./events.js";
-import { RelayError, type MailRelay, type RejectedRecipient } from "./relay.js";
+import { RelayError, type MailRelay } from "./relay.js";
 import type { SigningKeys } from "./signing-keys.js";
 
 export interface DeliveryWorkerOptions {
@@ -17,6 +19,7 @@ export interface DeliveryWorkerOptions {
   events: EventRecorder;
   keys: SigningKeys;
   links: LinkSigner;
+  returnPaths: ReturnPaths;
   log: FastifyBaseLogger;
   now: () => Date;
   random: () => number;
@@ -33,9 +36,17 @@ const SIGNED_HEADERS =
   "Content-Description:List-Id:List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive";
 
 /**
+ * Bodies above this many characters are written base64: nodemailer's default line folding costs about 1.2 s per MiB
+ * of HTML on the worker's event loop (6 s for a 5 MiB body), base64 about a tenth of it. Smaller bodies keep the
+ * default, which spam filters know best.
+ */
+const BASE64_BODY_CHARS = 256 * 1024;
+
+/**
  * The queue consumer: claims due messages from PostgreSQL (most urgent lane first, SKIP LOCKED so that several
- * processes share the work), hands each to the relay and records the outcome. A crash leaves claimed messages leased;
- * their lease runs out and they are claimed again.
+ * processes share the work), hands each to the relay and records the outcome. The lease is short and renewed (every
+ * third of it) while the message is being delivered, so a crash leaves claimed messages leased only until their lease
+ * runs out (seconds); they are then claimed again, by any replica.
  */
 export class DeliveryWorker {
   private running = false;
@@ -44,6 +55,7 @@ export class DeliveryWorker {
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private lastLeaseSweep = 0;
+  private renewTimer: NodeJS.Timeout | undefined;
   private readonly idle = new Set<() => void>();
 
   constructor(private readonly options: DeliveryWorkerOptions) {}
@@ -51,6 +63,18 @@ export class DeliveryWorker {
   start(): void {
     this.running = true;
     this.loop = this.run();
+    this.renewTimer = setInterval(() => void this.renewLeases(), Math.max(50, Math.floor(this.options.leaseMs / 3)));
+    this.renewTimer.unref();
+  }
+
+  private async renewLeases(): Promise<void> {
+    if (this.delivering.size === 0) return;
+    const { db, now, leaseMs, log } = this.options;
+    try {
+      await extendLeases(db, [...this.delivering], new Date(now().getTime() + leaseMs));
+    } catch (error) {
+      log.error({ err: error }, "email queue: renewing leases failed");
+    }
   }
 
   /** A message was accepted or a retry came due: look now instead of at the next poll. */
@@ -63,6 +87,7 @@ export class DeliveryWorker {
     this.kick();
     await this.loop;
     while (this.inFlight > 0) await new Promise<void>((resolve) => this.idle.add(resolve));
+    clearInterval(this.renewTimer);
   }
 
   private async run(): Promise<void> {
@@ -121,14 +146,16 @@ export class DeliveryWorker {
     return messages.length;
   }
 
-  private async compose(message: MessageRow, attachments: Attachment[]): Promise<MailOptions> {
+  /**
+   * The message as it leaves, built and DKIM-signed once: each recipient's copy is the same bytes with its own
+   * envelope, so a message to 50 recipients costs one composition and one signature, not fifty.
+   */
+  private async compose(message: MessageRow, attachments: Attachment[]): Promise<Composed> {
     const fromDomain = domainOf(message.from_address);
     const signing = await this.options.keys.forSending(message.account_id, fromDomain);
-    const returnPath = `bounces+${message.id}@${signing.bounceDomain}`;
     const body = outgoingBody(
       {
         id: message.id,
-        accountId: message.account_id,
         category: message.category,
         html: message.html,
         text: message.text_body,
@@ -138,20 +165,20 @@ export class DeliveryWorker {
       },
       this.options.links,
     );
-    return {
+    const dsn = { envid: message.id, ret: "HDRS", notify: ["SUCCESS", "FAILURE", "DELAY"] } as const;
+    const mail: MailOptions = {
       from: formatMailbox({ address: message.from_address, name: message.from_name ?? undefined }),
       to: message.to_addresses.map(formatMailbox),
       cc: message.cc_addresses.map(formatMailbox),
-      bcc: message.bcc_addresses.map(formatMailbox),
+      // No Bcc header: each recipient's copy has its own envelope, so bcc recipients need no header to be reached.
       replyTo: message.reply_to.length > 0 ? message.reply_to.map(formatMailbox) : undefined,
       subject: message.subject,
       html: body.html,
       text: body.text,
+      textEncoding: body.html.length + body.text.length > BASE64_BODY_CHARS ? "base64" : undefined,
       headers: { ...message.headers, ...body.headers, "X-Email-Id": message.id },
       messageId: `<${message.id}@${fromDomain}>`,
       date: message.submitted_at,
-      envelope: { from: returnPath, to: message.recipients },
-      dsn: { envid: message.id, ret: "HDRS", notify: ["SUCCESS", "FAILURE", "DELAY"] },
       dkim: { domainName: signing.domain, keySelector: signing.selector, privateKey: signing.privateKey, headerFieldNames: SIGNED_HEADERS },
       attachments: attachments.map((a) => ({
         filename: a.filename,
@@ -161,78 +188,127 @@ export class DeliveryWorker {
         contentDisposition: a.contentId ? ("inline" as const) : ("attachment" as const),
       })),
     };
+    const built = await composer.sendMail(mail);
+    return { raw: built.message as Buffer, dsn: { ...dsn, notify: [...dsn.notify] }, bounceDomain: signing.bounceDomain };
+  }
+
+  /** One recipient's copy to the relay, with the return path made for that recipient of this message. */
+  private async sendTo(relay: MailRelay, message: MessageRow, composed: Composed, recipient: string): Promise<RecipientOutcome> {
+    const envelope = { from: this.options.returnPaths.address(message.id, recipient, composed.bounceDomain), to: [recipient] };
+    try {
+      const result = await relay.send({ envelope, raw: composed.raw, dsn: composed.dsn });
+      const refused = result.rejected.find((r) => r.email === recipient);
+      if (!refused) return { recipient, kind: "accepted" };
+      const failure = new RelayError(refused.response, refused.responseCode, undefined, [refused]);
+      return { recipient, kind: isPermanent(failure) ? "refused" : "temporary", failure };
+    } catch (error) {
+      const failure = error instanceof RelayError ? error : new RelayError(String(error), undefined, undefined, []);
+      return { recipient, kind: isPermanent(failure) ? "refused" : "temporary", failure };
+    }
   }
 
   private async deliver(message: MessageRow): Promise<void> {
-    const { events, db } = this.options;
+    const { events, db, log } = this.options;
     const attachments = message.has_attachments ? await loadAttachments(db, message.id) : [];
-    let mail: MailOptions;
+    let composed: Composed;
     try {
-      mail = await this.compose(message, attachments);
+      composed = await this.compose(message, attachments);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      await events.record({ messageId: message.id, accountId: message.account_id, type: "failed", detail: { reason } }, { state: "done", lastError: reason });
+      log.error({ err: error, message_id: message.id }, "email queue: the message could not be composed");
+      await events.record(
+        { messageId: message.id, accountId: message.account_id, type: "failed", detail: { reason: "the message could not be prepared for sending" } },
+        { state: "done", lastError: reason },
+      );
       return;
     }
     const relay = this.options.relay();
-    try {
-      const result = await relay.send(mail);
-      await events.recordAttempt(
-        message,
-        { type: "sent", detail: { relay: relay.description, local_sink: relay.isLocalSink, smtp_response: result.response, accepted: result.accepted } },
-        { state: "done", sentAt: this.options.now(), lastError: null },
-      );
-      await this.bounceRejected(message, result.rejected);
-    } catch (error) {
-      const failure = error instanceof RelayError ? error : new RelayError(String(error), undefined, undefined, []);
-      await this.failed(message, failure, relay);
+    const recipients = message.pending_recipients ?? message.recipients;
+    const outcomes = await Promise.all(recipients.map((r) => this.sendTo(relay, message, composed, r)));
+    for (const o of outcomes) {
+      if (o.failure) log.info({ message_id: message.id, relay: relay.description, code: o.failure.code, reply: o.failure.message }, "email queue: the relay did not take a recipient");
     }
+    await this.recordOutcomes(message, outcomes, relay.isLocalSink);
   }
 
-  /** Recipients the relay refused while it took the message for the others: their bounce leaves the message "sent". */
-  private async bounceRejected(message: MessageRow, rejected: RejectedRecipient[]): Promise<void> {
-    for (const r of rejected) {
-      const hard = r.responseCode === undefined || r.responseCode >= 500;
-      await this.options.events.record(
-        {
-          messageId: message.id,
-          accountId: message.account_id,
-          type: "bounced",
-          recipient: r.email,
-          detail: { bounce_type: hard ? "hard" : "soft", smtp_code: r.responseCode ?? null, smtp_response: r.response, source: "relay" },
-        },
-        undefined,
-        true,
-      );
-      if (hard) await this.options.events.suppress(message.account_id, r.email, "hard_bounce", r.response, message.id);
-    }
-  }
-
-  private async failed(message: MessageRow, failure: RelayError, relay: MailRelay): Promise<void> {
+  /**
+   * Records what the relay did with each recipient: "sent" for those it took, a hard bounce (and a suppression) for
+   * those it refused, and for those that failed for now a retry of just them, or a soft bounce once the window is over.
+   */
+  private async recordOutcomes(message: MessageRow, outcomes: RecipientOutcome[], localSink: boolean): Promise<void> {
     const { events, now, random, retryBaseMs, retryWindowMs } = this.options;
-    const detail = { relay: relay.description, smtp_code: failure.responseCode ?? null, smtp_response: failure.message, error_code: failure.code ?? null };
-    if (isPermanent(failure)) {
-      const recipients = failure.rejected.length > 0 ? failure.rejected.map((r) => r.email) : message.recipients;
-      for (const email of recipients) await events.suppress(message.account_id, email, "hard_bounce", failure.message, message.id);
-      await events.record(
-        { messageId: message.id, accountId: message.account_id, type: "bounced", recipient: recipients.length === 1 ? recipients[0] : null, detail: { ...detail, bounce_type: "hard", recipients } },
-        { state: "done", lastError: failure.message },
-      );
-      return;
-    }
+    const accepted = outcomes.filter((o) => o.kind === "accepted").map((o) => o.recipient);
+    const refused = outcomes.filter((o) => o.kind === "refused");
+    const temporary = outcomes.filter((o) => o.kind === "temporary");
     const at = now();
-    const next = nextAttemptAt(message.first_attempt_at ?? at, at, message.attempts, retryBaseMs, retryWindowMs, random());
-    if (next === null) {
-      await events.record(
-        { messageId: message.id, accountId: message.account_id, type: "bounced", detail: { ...detail, bounce_type: "soft", reason: "temporary failures for the whole retry window" } },
-        { state: "done", lastError: failure.message },
-      );
-      return;
+    const retryAt = temporary.length > 0 ? nextAttemptAt(message.first_attempt_at ?? at, at, message.attempts, retryBaseMs, retryWindowMs, random()) : null;
+    const lastError = temporary[0]?.failure?.message ?? refused[0]?.failure?.message ?? null;
+    const queue: QueueChange = retryAt
+      ? { state: "waiting", nextAttemptAt: retryAt, lastError, pendingRecipients: temporary.map((o) => o.recipient) }
+      : { state: "done", lastError, pendingRecipients: null };
+    const ref = { messageId: message.id, accountId: message.account_id };
+    // The queue change goes with the first event recorded; a message already on its way keeps its status on the others.
+    let pendingQueue: QueueChange | undefined = queue;
+    const take = () => {
+      const q = pendingQueue;
+      pendingQueue = undefined;
+      return q;
+    };
+    const alreadySent = accepted.length > 0 || message.sent_at !== null;
+
+    if (accepted.length > 0) {
+      await events.recordAttempt(message, { type: "sent", detail: { local_sink: localSink, accepted } }, { ...take()!, sentAt: at });
     }
-    await events.recordAttempt(
-      message,
-      { type: "deferred", detail: { ...detail, attempt: message.attempts, next_attempt_at: next.toISOString() } },
-      { state: "waiting", nextAttemptAt: next, lastError: failure.message },
-    );
+    for (const [i, o] of refused.entries()) {
+      await events.suppress(message.account_id, o.recipient, "hard_bounce", o.failure!.message, message.id);
+      const last = i === refused.length - 1 && temporary.length === 0;
+      await events.record({ ...ref, type: "bounced", recipient: o.recipient, detail: { ...failureDetail(o.failure!), bounce_type: "hard" } }, last ? take() : undefined, alreadySent || !last);
+    }
+    if (temporary.length === 0) return;
+    const detail = { ...failureDetail(temporary[0].failure!), recipients: temporary.map((o) => o.recipient) };
+    const recipient = temporary.length === 1 ? temporary[0].recipient : null;
+    if (retryAt) {
+      const change = take();
+      if (change) await events.recordAttempt(message, { type: "deferred", recipient, detail: { ...detail, attempt: message.attempts, next_attempt_at: retryAt.toISOString() } }, change);
+      else await events.record({ ...ref, type: "deferred", recipient, detail: { ...detail, attempt: message.attempts, next_attempt_at: retryAt.toISOString() } }, undefined, true);
+    } else {
+      await events.record(
+        { ...ref, type: "bounced", recipient, detail: { ...detail, bounce_type: "soft", reason: "temporary failures for the whole retry window", last_failure: detail.reason } },
+        take(),
+        alreadySent,
+      );
+    }
   }
+}
+
+interface Composed {
+  /** The whole message, DKIM-signed. */
+  raw: Buffer;
+  dsn: NonNullable<MailOptions["dsn"]>;
+  bounceDomain: string;
+}
+
+/** Builds and signs a message without sending it (nodemailer's own composer and DKIM signer). */
+const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+
+interface RecipientOutcome {
+  recipient: string;
+  kind: "accepted" | "refused" | "temporary";
+  failure?: RelayError;
+}
+
+/**
+ * What a subscriber reads about a failed attempt: the SMTP reply when there was one (the receiving side's words),
+ * else a plain reason. How the platform reaches its relay (addresses, ports, system error codes) stays in the logs.
+ */
+export function failureDetail(failure: SmtpFailure): { smtp_code: number | null; smtp_response: string | null; reason: string } {
+  if (failure.responseCode !== undefined) {
+    return {
+      smtp_code: failure.responseCode,
+      smtp_response: failure.message,
+      reason: isPermanent(failure) ? "the receiving server refused the message" : "the receiving server deferred the message",
+    };
+  }
+  const timedOut = failure.code === "ETIMEDOUT" || /timed? ?out/i.test(failure.message);
+  return { smtp_code: null, smtp_response: null, reason: timedOut ? "the receiving server did not answer in time" : "the receiving server could not be reached" };
 }

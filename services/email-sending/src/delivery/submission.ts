@@ -14,13 +14,20 @@ import {
 import { findDomain } from "../store/domains.js";
 import { insertMessage, type NewMessage } from "../store/messages.js";
 import { optedIn, suppressionsAmong } from "../store/recipients.js";
+import type { SharedSender } from "../domain/shared-sender.js";
 import { newEventId } from "./events.js";
+import type { TrackedLinkCheck } from "./tracked-links.js";
 
 export const newMessageId = () => `msg_${randomBytes(12).toString("hex")}`;
 
 /** ULTRA and MEGA traffic overtakes BASIC and PRO in the delivery queue. */
 export function priorityOf(plan: PlanName): number {
   return plan === "ULTRA" || plan === "MEGA" ? 1 : 0;
+}
+
+/** The lane a message's priority puts it in, as answers name it. */
+export function laneOf(priority: number): "priority" | "standard" {
+  return priority > 0 ? "priority" : "standard";
 }
 
 export interface AcceptedMessage {
@@ -30,6 +37,7 @@ export interface AcceptedMessage {
   submitted_at: string;
   send_at: string | null;
   rejected: { email: string; reason: string }[];
+  lane: "priority" | "standard";
 }
 
 export interface SubmissionOptions {
@@ -37,8 +45,12 @@ export interface SubmissionOptions {
   now: () => Date;
   defaultFrom: Mailbox;
   defaultDomain: string;
+  /** The one address each account may send from on the shared (default) domain. */
+  sharedSender: SharedSender;
   /** Called once a message is stored: the queue worker looks at once. */
   onQueued: () => void;
+  /** Links of a message with click tracking, checked before it is accepted. */
+  trackedLinks: TrackedLinkCheck;
 }
 
 export interface TemplateOrigin {
@@ -58,7 +70,8 @@ export class Submission {
   async submit(accountId: string, plan: PlanName, input: SendInput, template: TemplateOrigin | null = null): Promise<AcceptedMessage> {
     const { now, db } = this.options;
     const submittedAt = now();
-    const prepared = prepareMessage(input, { now: submittedAt, defaultFrom: this.options.defaultFrom });
+    const ownDefault = { ...this.options.defaultFrom, address: this.options.sharedSender.addressOf(accountId) };
+    const prepared = prepareMessage(input, { now: submittedAt, defaultFrom: ownDefault });
     if ("issues" in prepared) throw errors.validationMany(prepared.issues);
     if ("tooLarge" in prepared) {
       throw errors.payloadTooLarge(
@@ -66,6 +79,7 @@ export class Submission {
         `add up to ${prepared.tooLarge.totalBytes} bytes (${(prepared.tooLarge.totalBytes / MB).toFixed(2)} MB); at most ${MAX_ATTACHMENT_BYTES} bytes (25 MB) may be sent`,
       );
     }
+    if (prepared.draft.trackClicks) await this.options.trackedLinks.check(prepared.draft.html);
     await this.checkSendingDomain(accountId, prepared.draft);
     const rejected = await this.refusedRecipients(accountId, prepared.draft);
     const draft = withoutRecipients(prepared.draft, new Set(rejected.map((r) => r.email)));
@@ -119,13 +133,23 @@ export class Submission {
       submitted_at: submittedAt.toISOString(),
       send_at: draft.sendAt?.toISOString() ?? null,
       rejected,
+      lane: laneOf(row.priority),
     };
   }
 
-  /** The sender's domain must be the service's default one or a verified domain of the account. */
+  /** On the shared domain only the account's own address; any other domain must be a verified domain of the account. */
   private async checkSendingDomain(accountId: string, draft: Draft): Promise<void> {
     const domain = senderDomain(draft);
-    if (domain === this.options.defaultDomain) return;
+    if (domain === this.options.defaultDomain) {
+      const own = this.options.sharedSender.addressOf(accountId);
+      if (addressKey(draft.from.address) === own) return;
+      throw new ApiError(
+        422,
+        "UNPROCESSABLE",
+        `On the shared domain ${domain} this account sends only as ${own} (with any display name); to send from another address, register and verify your own domain with POST /domains.`,
+        [{ field: "from", issue: `must be ${own} on the shared domain ${domain}` }],
+      );
+    }
     const row = await findDomain(this.options.db, accountId, domain);
     if (!row) {
       throw new ApiError(422, "UNPROCESSABLE", `The sending domain ${domain} is not registered for this account: register it with POST /domains and verify it.`, [

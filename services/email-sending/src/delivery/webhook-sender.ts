@@ -15,7 +15,11 @@ export interface WebhookSenderOptions {
   timeoutMs: number;
 }
 
-const LEASE_MS = 2 * 60 * 1000;
+/**
+ * A claim outlives the attempt (bounded by `timeoutMs`) by this much: a replica that dies mid-attempt gives its status
+ * events back to the others within the attempt's timeout plus this.
+ */
+const LEASE_MARGIN_MS = 10_000;
 
 /** POSTs queued status events to the account's webhooks, signed (Standard Webhooks), retried on the shared schedule. */
 export class WebhookSender {
@@ -64,7 +68,7 @@ export class WebhookSender {
   private async sendDue(): Promise<number> {
     const { db, now, outbound, retryPolicy, timeoutMs } = this.options;
     await releaseExpiredWebhookLeases(db, now());
-    const jobs = await claimWebhookDeliveries(db, now(), LEASE_MS, this.options.concurrency);
+    const jobs = await claimWebhookDeliveries(db, now(), timeoutMs + LEASE_MARGIN_MS, this.options.concurrency);
     await Promise.all(
       jobs.map(async (job) => {
         const attempt = await sendSignedWebhook(outbound, { url: job.url, messageId: job.id, body: job.payload, secrets: [job.secret] }, Math.floor(now().getTime() / 1000), timeoutMs);

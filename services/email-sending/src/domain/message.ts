@@ -130,14 +130,24 @@ export function base64DecodedSize(content: string): number | null {
   return Math.floor((compact.length * 3) / 4) - padding;
 }
 
-/** Plain text for readers whose client shows no HTML: paragraphs kept, links written out after their text. */
-export const textFromHtml: (html: string) => string = compile({
+/**
+ * A text part is derived from at most this much of the HTML: deriving costs about 0.4 s of CPU per MiB, and mail
+ * clients clip long messages anyway (Gmail at 102 KB). A sender of longer mail gives `text` itself.
+ */
+export const TEXT_DERIVATION_MAX_HTML = 1024 * 1024;
+
+const deriveText: (html: string) => string = compile({
   wordwrap: 78,
   selectors: [
     { selector: "img", format: "skip" },
     { selector: "a", options: { hideLinkHrefIfSameAsText: true } },
   ],
 });
+
+/** Plain text for readers whose client shows no HTML: paragraphs kept, links written out after their text. */
+export function textFromHtml(html: string): string {
+  return deriveText(html.length > TEXT_DERIVATION_MAX_HTML ? html.slice(0, TEXT_DERIVATION_MAX_HTML) : html);
+}
 
 function checkHeaders(headers: Record<string, string>, issues: Issue[]): void {
   const names = Object.keys(headers);

@@ -5,7 +5,6 @@ import { appendToBody, openPixel, rewriteLinks, unsubscribeFooterHtml, unsubscri
 
 export interface OutgoingInput {
   id: string;
-  accountId: string;
   category: "transactional" | "marketing";
   html: string;
   text: string;
@@ -27,7 +26,7 @@ export function outgoingBody(message: OutgoingInput, links: LinkSigner): Outgoin
   const headers: Record<string, string> = {};
   if (message.trackClicks) html = rewriteLinks(html, (url) => links.clickUrl(message.id, url));
   if (message.category === "marketing" && message.marketingRecipient) {
-    const unsubscribe = links.unsubscribeUrl(message.accountId, message.marketingRecipient, message.id);
+    const unsubscribe = links.unsubscribeUrl(message.id, message.marketingRecipient);
     html = appendToBody(html, unsubscribeFooterHtml(unsubscribe));
     text += unsubscribeFooterText(unsubscribe);
     headers["List-Unsubscribe"] = `<${unsubscribe}>`;

@@ -25,7 +25,10 @@ export interface ParsedReport {
 export type BounceType = "hard" | "soft";
 
 export interface RecipientStatus {
+  /** Final-Recipient, or Original-Recipient when the report gives no final one. */
   email: string;
+  /** Original-Recipient: the address as we gave it, before forwarding or aliasing at the receiving side. */
+  originalRecipient: string | null;
   /** failed, delayed, delivered, relayed or expanded (RFC 3464 section 2.3.3). */
   action: string;
   /** The enhanced status code (RFC 3463), e.g. 5.1.1. */
@@ -85,6 +88,7 @@ export function parseDeliveryStatus(content: string): { reportingMta: string | n
     if (!email || !action) continue;
     recipients.push({
       email,
+      originalRecipient: addressField(fields.get("original-recipient")),
       action,
       status: /\d\.\d{1,3}\.\d{1,3}/.exec(fields.get("status") ?? "")?.[0] ?? null,
       diagnostic: typeValue(fields.get("diagnostic-code")),
@@ -131,40 +135,14 @@ export function interpretReport(report: ParsedReport): InboundReport {
   return { kind: "unknown" };
 }
 
-/** The id of our message a report speaks of: the VERP return path first, then our headers quoted in the report. */
-export const MESSAGE_ID_PATTERN = /msg_[0-9a-f]{24}/;
-
-export function messageIdFromVerp(recipient: string): string | null {
-  const match = /^bounces\+(msg_[0-9a-f]{24})@/i.exec(recipient);
-  return match ? match[1].toLowerCase() : null;
-}
-
-export function messageIdFromReport(report: ParsedReport): string | null {
-  for (const p of report.parts) {
-    if (!/rfc822|message\/global/i.test(p.contentType)) continue;
-    const fields = parseFields(p.content.split(/\r?\n\r?\n/)[0]);
-    for (const name of ["x-email-id", "message-id"]) {
-      const found = MESSAGE_ID_PATTERN.exec(fields.get(name) ?? "");
-      if (found) return found[0];
+/** Every return path in our VERP form quoted anywhere in a report (at most `limit`, lower-cased, distinct). */
+export function returnPathsIn(report: ParsedReport, limit = 10): string[] {
+  const found = new Set<string>();
+  for (const text of [report.raw, ...report.parts.map((p) => p.content)]) {
+    for (const match of text.matchAll(/bounces\+msg_[0-9a-f]{24}\.[0-9a-f]{8}\.[0-9a-f]{16}@/gi)) {
+      found.add(match[0].toLowerCase());
+      if (found.size >= limit) return [...found];
     }
   }
-  // The VERP address quoted anywhere (Original-Mail-From of a complaint, X-Postfix-Sender), then the text.
-  for (const p of report.parts) {
-    const found = /bounces\+(msg_[0-9a-f]{24})@/i.exec(p.content) ?? MESSAGE_ID_PATTERN.exec(p.content);
-    if (found) return (found[1] ?? found[0]).toLowerCase();
-  }
-  const quoted = /^(?:x-email-id:\s*|message-id:\s*<)(msg_[0-9a-f]{24})/im.exec(report.raw);
-  return quoted?.[1] ?? MESSAGE_ID_PATTERN.exec(report.text)?.[0] ?? null;
-}
-
-/** The recipient a complaint concerns, from the quoted original's To header when the report leaves it out. */
-export function complainedRecipient(report: ParsedReport, fromReport: string | null, messageRecipients: string[]): string | null {
-  if (fromReport) return fromReport;
-  for (const p of report.parts) {
-    if (!/rfc822/i.test(p.contentType)) continue;
-    const to = parseFields(p.content.split(/\r?\n\r?\n/)[0]).get("to") ?? "";
-    const hit = messageRecipients.find((r) => to.toLowerCase().includes(r.toLowerCase()));
-    if (hit) return hit;
-  }
-  return messageRecipients.length === 1 ? messageRecipients[0] : null;
+  return [...found];
 }

@@ -5,22 +5,84 @@ import Mustache from "mustache";
 export const TEMPLATE_NAME_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$";
 export const TEMPLATE_PART_MAX_LENGTH = 512 * 1024;
 
+/** What a saved template may be: checked when it is saved, so rendering never meets a deeper or larger one. */
+export const TEMPLATE_LIMITS = {
+  /** Sections ({{#x}} or {{^x}}) inside sections. */
+  maxDepth: 16,
+  /** Every {{…}} counts, a section's opening and closing tag as two. */
+  maxTags: 10_000,
+  /** A variable name, dots included. */
+  maxNameLength: 200,
+} as const;
+
+/** What one rendering (subject, HTML and text together) may cost before it is refused. */
+export const RENDER_BUDGET = {
+  /** A step is one tag visited or one pass through a section's content. */
+  steps: 250_000,
+  /** Characters of output across the three parts (5 MiB, the HTML limit of POST /send). */
+  outputChars: 5 * 1024 * 1024,
+  /**
+   * A backstop for the other two, in CPU time (wall time would refuse good templates on a busy machine): rendering
+   * is synchronous, so the process's CPU is its CPU; read every CPU_CHECK_STEPS steps.
+   */
+  cpuMs: 1_000,
+} as const;
+
+/** Versions one template keeps; a change beyond it is refused until older versions are deleted. */
+export const MAX_TEMPLATE_VERSIONS = 50;
+
 export type Variables = Record<string, unknown>;
 
 type Token = [string, string, number, number, Token[]?, number?];
 
-function tokensOf(template: string): Token[] {
-  return Mustache.parse(template) as unknown as Token[];
+/** Parses without Mustache's shared cache, which would keep every template ever seen in memory. */
+function uncachedWriter(): Mustache.Writer {
+  const writer = new Mustache.Writer();
+  (writer as unknown as { templateCache: undefined }).templateCache = undefined;
+  return writer;
 }
 
-/** Throws with Mustache's own message when a part does not parse (an unclosed section, say). */
-export function checkSyntax(template: string): string | null {
+const parser = uncachedWriter();
+
+function tokensOf(template: string): Token[] {
+  return parser.parse(template) as unknown as Token[];
+}
+
+const formatted = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * Why a template part may not be saved, or null when it may: it must parse as Mustache and stay within
+ * TEMPLATE_LIMITS. The walk over nested sections uses its own stack, so a hostile depth costs no recursion.
+ */
+export function templateIssue(template: string): string | null {
+  let tokens: Token[];
   try {
-    tokensOf(template);
-    return null;
+    tokens = tokensOf(template);
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return `is not a valid Mustache template: ${error instanceof Error ? error.message : String(error)}`;
   }
+  let tags = 0;
+  let deepest = 0;
+  const pending: { tokens: Token[]; depth: number }[] = [{ tokens, depth: 0 }];
+  while (pending.length > 0) {
+    const { tokens: list, depth } = pending.pop()!;
+    deepest = Math.max(deepest, depth);
+    for (const token of list) {
+      if (token[0] === "text") continue;
+      tags += token[4] ? 2 : 1;
+      if (token[1].length > TEMPLATE_LIMITS.maxNameLength) {
+        return `has a tag name of ${formatted(token[1].length)} characters; a name may have at most ${TEMPLATE_LIMITS.maxNameLength}`;
+      }
+      if (token[4]) pending.push({ tokens: token[4], depth: depth + 1 });
+    }
+  }
+  if (deepest > TEMPLATE_LIMITS.maxDepth) {
+    return `has sections nested ${formatted(deepest)} deep; sections may be nested at most ${TEMPLATE_LIMITS.maxDepth} deep`;
+  }
+  if (tags > TEMPLATE_LIMITS.maxTags) {
+    return `has ${formatted(tags)} tags; a template part may have at most ${formatted(TEMPLATE_LIMITS.maxTags)} (a section's opening and closing tags count as two)`;
+  }
+  return null;
 }
 
 /**
@@ -69,13 +131,90 @@ export interface RenderedParts {
   text: string | null;
 }
 
+/** How often the CPU clock is read: reading it costs about a microsecond, a step a fraction of that. */
+const CPU_CHECK_STEPS = 1_000;
+
+export type BudgetName = "steps" | "output" | "time";
+
+/** A rendering went over RENDER_BUDGET: nothing of it is used. */
+export class RenderBudgetExceeded extends Error {
+  constructor(readonly budget: BudgetName) {
+    super(`render budget exceeded: ${budget}`);
+  }
+}
+
+/** The budget a rendering went over, in words, and what a sender can do about it. */
+export function describeBudget(budget: BudgetName): { bound: string; remedy: string } {
+  if (budget === "steps") {
+    return {
+      bound: `its render budget of ${formatted(RENDER_BUDGET.steps)} steps (each tag and each pass through a section is a step)`,
+      remedy: "send shorter lists or nest fewer sections over them",
+    };
+  }
+  if (budget === "output") {
+    return { bound: `its output budget of ${formatted(RENDER_BUDGET.outputChars)} characters (5 MiB), the most one message may carry`, remedy: "send shorter values" };
+  }
+  return { bound: `its render budget of ${formatted(RENDER_BUDGET.cpuMs)} ms of CPU time`, remedy: "send shorter lists or simplify the template" };
+}
+
+/**
+ * Mustache's own renderer with a meter: every pass through tokens spends steps, every value written spends output,
+ * and the CPU clock is read between steps. Recursion follows section nesting, which saving bounds at 16.
+ */
+class BudgetedWriter extends Mustache.Writer {
+  private steps = 0;
+  private nextCpuCheck = CPU_CHECK_STEPS;
+  private output = 0;
+  private readonly cpuAtStart = process.cpuUsage();
+
+  constructor() {
+    super();
+    (this as unknown as { templateCache: undefined }).templateCache = undefined;
+  }
+
+  override renderTokens(...args: Parameters<Mustache.Writer["renderTokens"]>): string {
+    this.steps += 1 + args[0].length;
+    if (this.steps > RENDER_BUDGET.steps) throw new RenderBudgetExceeded("steps");
+    if (this.steps >= this.nextCpuCheck) {
+      this.nextCpuCheck = this.steps + CPU_CHECK_STEPS;
+      const used = process.cpuUsage(this.cpuAtStart);
+      if ((used.user + used.system) / 1000 > RENDER_BUDGET.cpuMs) throw new RenderBudgetExceeded("time");
+    }
+    return super.renderTokens(...args);
+  }
+
+  override escapedValue(...args: Parameters<Mustache.Writer["escapedValue"]>): string {
+    return this.written(super.escapedValue(...args));
+  }
+
+  override unescapedValue(...args: Parameters<Mustache.Writer["unescapedValue"]>): string {
+    return this.written(super.unescapedValue(...args));
+  }
+
+  override rawValue(...args: Parameters<Mustache.Writer["rawValue"]>): string {
+    return this.written(super.rawValue(...args));
+  }
+
+  private written(value: unknown): string {
+    if (value === undefined) return value as unknown as string;
+    const text = String(value);
+    this.output += text.length;
+    if (this.output > RENDER_BUDGET.outputChars) throw new RenderBudgetExceeded("output");
+    return text;
+  }
+}
+
 const plain = (value: unknown) => String(value);
 
-/** HTML escaping applies to the HTML part only: the subject and the text part are not HTML. */
+/**
+ * HTML escaping applies to the HTML part only: the subject and the text part are not HTML. The three parts share one
+ * RENDER_BUDGET; going over it throws RenderBudgetExceeded and nothing is returned.
+ */
 export function renderTemplate(parts: TemplateParts, variables: Variables): RenderedParts {
+  const writer = new BudgetedWriter();
   return {
-    subject: Mustache.render(parts.subject, variables, {}, { escape: plain }).replace(/[\r\n]+/g, " "),
-    html: Mustache.render(parts.html, variables),
-    text: parts.text === null ? null : Mustache.render(parts.text, variables, {}, { escape: plain }),
+    subject: writer.render(parts.subject, variables, {}, { escape: plain }).replace(/[\r\n]+/g, " "),
+    html: writer.render(parts.html, variables, {}),
+    text: parts.text === null ? null : writer.render(parts.text, variables, {}, { escape: plain }),
   };
 }

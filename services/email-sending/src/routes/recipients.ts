@@ -6,7 +6,11 @@ import { addressKey, parseAddress } from "../domain/addresses.js";
 import * as S from "../schemas.js";
 import {
   deleteContact,
-  deleteSuppression,
+  deleteSenderSuppression,
+  findSuppression,
+  suppress,
+  liftWithConsent,
+  RECIPIENT_SUPPRESSIONS,
   findContact,
   listContacts,
   listSuppressions,
@@ -99,19 +103,82 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
     },
   );
 
+  app.post(
+    "/suppressions",
+    {
+      schema: {
+        summary: "Suppress an address yourself",
+        description: "Adds the address with reason manual (mail to it is refused from now on); you may remove it again with DELETE. An address already suppressed keeps its first reason.",
+        body: S.SuppressionBody,
+        response: { 201: successSchema(S.Suppression) },
+      },
+    },
+    async (request, reply) => {
+      const accountId = request.subscriber.accountId;
+      const email = emailParam(request.body.email);
+      await suppress(db, accountId, { email, reason: "manual", detail: "added by the sender", message_id: null, created_at: now() });
+      return reply.code(201).send(ok(suppressionView((await findSuppression(db, accountId, email))!)));
+    },
+  );
+
   app.delete(
     "/suppressions/:email",
     {
       schema: {
-        summary: "Remove an address from the suppression list",
-        description: "Mail to it is accepted again (after a mailbox was fixed, say). Another hard bounce or complaint suppresses it again.",
+        summary: "Remove a bounce from the suppression list",
+        description:
+          "Mail to the address is accepted again (after a mailbox was fixed, say); another hard bounce suppresses it again. Only bounces (and manual entries) can be removed this way: an unsubscribe or a complaint is the recipient's decision, lifted only by the recipient's re-subscribe link or a new consent recorded with POST /suppressions/{email}/consent (409 otherwise).",
         params: S.EmailParams,
         response: { 204: Type.Null() },
       },
     },
     async (request, reply) => {
-      if (!(await deleteSuppression(db, request.subscriber.accountId, emailParam(request.params.email)))) throw errors.notFound(`${request.params.email} is not suppressed.`);
-      return reply.code(204).send(null);
+      const accountId = request.subscriber.accountId;
+      const email = emailParam(request.params.email);
+      if (await deleteSenderSuppression(db, accountId, email)) return reply.code(204).send(null);
+      const held = await findSuppression(db, accountId, email);
+      if (!held) throw errors.notFound(`${request.params.email} is not suppressed.`);
+      throw errors.conflict(
+        `${email} is suppressed because the recipient ${held.reason === "complaint" ? "marked your mail as spam" : "unsubscribed"}: only the recipient can lift that (the re-subscribe link on the unsubscribe page), or a new consent recorded with POST /suppressions/${email}/consent naming its source and time.`,
+        [{ field: "email", issue: `is suppressed by the recipient (${held.reason}), not by a bounce` }],
+      );
+    },
+  );
+
+  app.post(
+    "/suppressions/:email/consent",
+    {
+      schema: {
+        summary: "Lift an unsubscribe or complaint with a new consent",
+        description:
+          "Records a consent the person gave after they unsubscribed or complained (where and when), lifts the suppression and puts the address on the opt-in list with that consent. A consent older than the suppression does not lift it.",
+        params: S.EmailParams,
+        body: S.ConsentBody,
+        response: { 200: successSchema(S.ConsentRecord) },
+      },
+    },
+    async (request) => {
+      const accountId = request.subscriber.accountId;
+      const email = emailParam(request.params.email);
+      const held = await findSuppression(db, accountId, email);
+      if (!held) throw errors.notFound(`${request.params.email} is not suppressed.`);
+      if (!RECIPIENT_SUPPRESSIONS.includes(held.reason)) {
+        const cause = held.reason === "manual" ? "your own manual entry" : "a hard bounce";
+        throw errors.conflict(`${email} is suppressed by ${cause}, not by the recipient: remove it with DELETE /suppressions/${email}.`, [
+          { field: "email", issue: `is suppressed by ${cause}, which needs no consent` },
+        ]);
+      }
+      const consentedAt = new Date(request.body.consented_at);
+      const at = now();
+      if (consentedAt.getTime() > at.getTime() + 5 * 60_000) throw errors.validation("consented_at", "must not be in the future");
+      if (consentedAt.getTime() <= held.created_at.getTime()) {
+        throw errors.validation("consented_at", `must be after the address was suppressed (${held.created_at.toISOString()}): a consent given before the ${held.reason === "complaint" ? "complaint" : "unsubscribe"} does not outlive it`);
+      }
+      const source = request.body.source;
+      const lifted = await liftWithConsent(db, accountId, email, { liftedBy: "sender", source, consentedAt, recordedAt: at });
+      if (!lifted) throw errors.notFound(`${request.params.email} is not suppressed.`);
+      await upsertContact(db, accountId, { email, consent_at: consentedAt, source, created_at: at });
+      return ok({ email, lifted, source, consented_at: consentedAt.toISOString() });
     },
   );
 };

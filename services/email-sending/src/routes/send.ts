@@ -5,12 +5,12 @@ import { errors, isApiError, ok, successSchema } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { Type } from "typebox";
 import type { SendInput } from "../domain/message.js";
-import { missingVariables, renderTemplate } from "../domain/templates.js";
 import { textFromHtml } from "../domain/message.js";
 import type { Submission } from "../delivery/submission.js";
 import * as S from "../schemas.js";
 import { completeKey, releaseKey, reserveKey } from "../store/idempotency.js";
 import { findTemplate } from "../store/templates.js";
+import { renderSaved } from "./templates.js";
 
 export interface SendRoutesOptions {
   db: Database;
@@ -139,19 +139,17 @@ export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (a
     },
     async (request, reply) =>
       idempotent(db, now, request, reply, async () => {
+        const inline = S.INLINE_CONTENT_FIELDS.filter((field) => (request.body as Record<string, unknown>)[field] !== undefined);
+        if (inline.length > 0) {
+          throw errors.validationMany(
+            inline.map((field) => ({ field, issue: "is not accepted here: the saved template gives the content (change it with PUT /templates/{name}, or send your own content with POST /send)" })),
+          );
+        }
         const { template: name, version, variables = {}, ...envelope } = request.body;
         const accountId = request.subscriber.accountId;
         const template = await findTemplate(db, accountId, name, version);
         if (!template) throw errors.notFound(version ? `No version ${version} of the template ${name}.` : `No template named ${name}.`);
-        const parts = { subject: template.subject, html: template.html, text: template.text_body };
-        const missing = missingVariables([parts.subject, parts.html, ...(parts.text === null ? [] : [parts.text])], variables);
-        if (missing.length > 0) {
-          throw errors.validationMany(
-            missing.map((v) => ({ field: `variables.${v}`, issue: `is required by the template ${name}` })),
-            `The template ${name} needs ${missing.length === 1 ? "a variable" : "variables"} the request lacks: ${missing.join(", ")}.`,
-          );
-        }
-        const rendered = renderTemplate(parts, variables);
+        const rendered = renderSaved(name, { subject: template.subject, html: template.html, text: template.text_body }, variables);
         const input: SendInput = { ...(envelope as Omit<SendInput, "subject">), subject: rendered.subject || name, html: rendered.html, text: rendered.text ?? textFromHtml(rendered.html) };
         return {
           statusCode: 202,

@@ -3,9 +3,29 @@ import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { Type } from "typebox";
 import { textFromHtml } from "../domain/message.js";
-import { checkSyntax, missingVariables, renderTemplate, requiredVariables, type TemplateParts } from "../domain/templates.js";
+import {
+  MAX_TEMPLATE_VERSIONS,
+  RenderBudgetExceeded,
+  describeBudget,
+  missingVariables,
+  renderTemplate,
+  requiredVariables,
+  templateIssue,
+  type RenderedParts,
+  type TemplateParts,
+  type Variables,
+} from "../domain/templates.js";
 import * as S from "../schemas.js";
-import { countTemplates, deleteTemplate, findTemplate, listTemplates, saveTemplateVersion, type TemplateSummary } from "../store/templates.js";
+import {
+  countTemplates,
+  countVersions,
+  deleteTemplate,
+  deleteTemplateVersion,
+  findTemplate,
+  listTemplates,
+  saveTemplateVersion,
+  type TemplateSummary,
+} from "../store/templates.js";
 
 export interface TemplateRoutesOptions {
   db: Database;
@@ -34,14 +54,37 @@ function view(row: TemplateSummary) {
   };
 }
 
-/** Each part must parse as Mustache: a 400 naming the part and Mustache's reason. */
+/** Each part must parse as Mustache and stay within the template limits: a 400 naming the part and the bound. */
 function checkParts(parts: { subject: string; html: string; text?: string }): void {
   const issues = (["subject", "html", "text"] as const).flatMap((field) => {
     const value = parts[field];
-    const problem = value === undefined ? null : checkSyntax(value);
-    return problem ? [{ field, issue: `is not a valid Mustache template: ${problem}` }] : [];
+    const problem = value === undefined ? null : templateIssue(value);
+    return problem ? [{ field, issue: problem }] : [];
   });
   if (issues.length > 0) throw errors.validationMany(issues);
+}
+
+/**
+ * Renders a saved template for a preview or a send: a missing variable is a 400 naming each one, a rendering over
+ * the budget a 422 naming the budget (nothing of it is sent).
+ */
+export function renderSaved(name: string, parts: TemplateParts, variables: Variables): RenderedParts {
+  const missing = missingVariables(presentParts(parts), variables);
+  if (missing.length > 0) {
+    throw errors.validationMany(
+      missing.map((v) => ({ field: `variables.${v}`, issue: `is required by the template ${name}` })),
+      `The template ${name} needs ${missing.length === 1 ? "a variable" : "variables"} the request lacks: ${missing.join(", ")}.`,
+    );
+  }
+  try {
+    return renderTemplate(parts, variables);
+  } catch (error) {
+    if (!(error instanceof RenderBudgetExceeded)) throw error;
+    const { bound, remedy } = describeBudget(error.budget);
+    throw errors.unprocessable(`The template ${name} with these variables goes over ${bound}; ${remedy}.`, [
+      { field: "variables", issue: `take the template ${name} over ${bound}` },
+    ]);
+  }
 }
 
 export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (app, { db, now, maxTemplatesPerAccount }) => {
@@ -101,17 +144,39 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = 
       const accountId = request.subscriber.accountId;
       const { subject, html, text } = request.body;
       checkParts({ subject, html, text });
-      const version = await saveTemplateVersion(db, { account_id: accountId, name: request.params.name, subject, html, text_body: text ?? null, created_at: now() }, false);
-      if (version === null) throw errors.notFound(`No template named ${request.params.name}.`);
+      const name = request.params.name;
+      const version = await saveTemplateVersion(db, { account_id: accountId, name, subject, html, text_body: text ?? null, created_at: now() }, false, MAX_TEMPLATE_VERSIONS);
+      if (version === null) {
+        if ((await countVersions(db, accountId, name)) === 0) throw errors.notFound(`No template named ${name}.`);
+        throw errors.conflict(
+          `The template ${name} already keeps ${MAX_TEMPLATE_VERSIONS} versions, the most one template may keep: delete old ones (DELETE /templates/${name}?version=N) or the whole template, then save again.`,
+          [{ field: "name", issue: `has ${MAX_TEMPLATE_VERSIONS} versions already, the most one template may keep` }],
+        );
+      }
       return ok(view(await load(accountId, request.params.name)));
     },
   );
 
   app.delete(
     "/templates/:name",
-    { schema: { summary: "Delete a template", description: "Deletes every version. Messages already sent keep their content.", params: S.TemplateParams, response: { 204: Type.Null() } } },
+    {
+      schema: {
+        summary: "Delete a template or one version",
+        description: `Deletes every version, or only ?version=N (a template keeps at most ${MAX_TEMPLATE_VERSIONS} versions). Messages already sent keep their content.`,
+        params: S.TemplateParams,
+        querystring: S.TemplateQuery,
+        response: { 204: Type.Null() },
+      },
+    },
     async (request, reply) => {
-      if (!(await deleteTemplate(db, request.subscriber.accountId, request.params.name))) throw errors.notFound(`No template named ${request.params.name}.`);
+      const { accountId } = request.subscriber;
+      const { name } = request.params;
+      const { version } = request.query;
+      if (version === undefined) {
+        if (!(await deleteTemplate(db, accountId, name))) throw errors.notFound(`No template named ${name}.`);
+      } else if (!(await deleteTemplateVersion(db, accountId, name, version))) {
+        throw errors.notFound(`No version ${version} of the template ${name}.`);
+      }
       return reply.code(204).send(null);
     },
   );
@@ -129,12 +194,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = 
     },
     async (request) => {
       const row = await load(request.subscriber.accountId, request.params.name, request.body.version);
-      const variables = request.body.variables ?? {};
-      const missing = missingVariables(presentParts(partsOf(row)), variables);
-      if (missing.length > 0) {
-        throw errors.validationMany(missing.map((v) => ({ field: `variables.${v}`, issue: `is required by the template ${row.name}` })));
-      }
-      const rendered = renderTemplate(partsOf(row), variables);
+      const rendered = renderSaved(row.name, partsOf(row), request.body.variables ?? {});
       return ok({ subject: rendered.subject, html: rendered.html, text: rendered.text ?? textFromHtml(rendered.html) });
     },
   );

@@ -1,4 +1,5 @@
 import { formatMailbox } from "../domain/addresses.js";
+import { laneOf } from "../delivery/submission.js";
 import { recordsFor, type PlatformDomains } from "../domain/dns-records.js";
 import type * as S from "../schemas.js";
 import type { DomainRow } from "../store/domains.js";
@@ -25,6 +26,7 @@ export function messageSummary(row: MessageRow): Static<typeof S.MessageSummary>
     sent_at: iso(row.sent_at),
     attempts: row.attempts,
     next_attempt_at: row.queue_state === "done" ? null : row.next_attempt_at.toISOString(),
+    lane: laneOf(row.priority),
   };
 }
 

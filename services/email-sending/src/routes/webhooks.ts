@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { errors, ok, successSchema } from "@apiplat/service-kit";
+import { errors, isApiError, ok, successSchema } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { generateSigningSecret } from "@apiplat/webhook-delivery";
 import { Type } from "typebox";
@@ -13,6 +13,21 @@ export interface WebhookRoutesOptions {
   /** The shared outbound guard's check: http(s) only, no private or metadata addresses. */
   checkUrl: (url: string, field: string) => Promise<unknown>;
   maxWebhooksPerAccount: number;
+}
+
+/**
+ * The guard's check, with a host that does not resolve answered as what it is at registration: the subscriber's
+ * mistake in `url` (400), not a failure upstream.
+ */
+async function checkWebhookUrl(checkUrl: WebhookRoutesOptions["checkUrl"], url: string): Promise<void> {
+  try {
+    await checkUrl(url, "url");
+  } catch (error) {
+    if (isApiError(error) && error.statusCode === 502) {
+      throw errors.validation("url", `names a host that does not resolve (${new URL(url).hostname} has no DNS address); give a URL whose host resolves`);
+    }
+    throw error;
+  }
 }
 
 const view = (row: WebhookRow) => ({ id: row.id, url: row.url, event_types: row.event_types, signing_secret: row.secret, created_at: row.created_at.toISOString() });
@@ -31,7 +46,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     },
     async (request, reply) => {
       const accountId = request.subscriber.accountId;
-      await checkUrl(request.body.url, "url");
+      await checkWebhookUrl(checkUrl, request.body.url);
       if ((await listWebhooks(db, accountId)).length >= maxWebhooksPerAccount) {
         throw errors.conflict(`This account already has ${maxWebhooksPerAccount} webhooks, the most it may have.`);
       }

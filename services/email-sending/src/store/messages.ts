@@ -36,6 +36,8 @@ export interface MessageRow {
   attempts: number;
   first_attempt_at: Date | null;
   last_error: string | null;
+  /** Recipients still to be handed to the relay; null: all of them. */
+  pending_recipients: string[] | null;
 }
 
 export interface EventRow {
@@ -155,6 +157,11 @@ export async function claimDueMessages(db: Queryable, now: Date, leaseMs: number
   return rows.sort((a, b) => b.priority - a.priority || a.next_attempt_at.getTime() - b.next_attempt_at.getTime());
 }
 
+/** Renews the leases of messages this process is still delivering. */
+export async function extendLeases(db: Queryable, ids: string[], leaseUntil: Date): Promise<void> {
+  await db.query("UPDATE email_messages SET lease_until = $2 WHERE id = ANY($1::text[]) AND queue_state = 'leased'", [ids, leaseUntil]);
+}
+
 /**
  * Messages whose worker vanished mid-delivery (a crash) become due again. `ownInFlight` are the ones this process is
  * still delivering: a slow relay must not make the process take its own message a second time.
@@ -227,6 +234,8 @@ export interface QueueChange {
   nextAttemptAt?: Date;
   sentAt?: Date;
   lastError?: string | null;
+  /** The recipients the next attempt goes to (those that failed for now); null: all of them. */
+  pendingRecipients?: string[] | null;
 }
 
 /**
@@ -255,6 +264,7 @@ export async function applyEvent(db: Database, event: NewEvent, queue?: QueueCha
       if (queue.nextAttemptAt) set("next_attempt_at", queue.nextAttemptAt);
       if (queue.sentAt) set("sent_at", queue.sentAt);
       if (queue.lastError !== undefined) set("last_error", queue.lastError);
+      if (queue.pendingRecipients !== undefined) set("pending_recipients", queue.pendingRecipients);
     }
     await tx.query(`UPDATE email_messages SET ${sets.join(", ")} WHERE id = $1`, params);
     await insertEventAndFanOut(tx, event, status, current.tags, current.metadata);
@@ -272,7 +282,8 @@ export async function recordAttemptOutcome(db: Queryable, event: NewEvent, messa
     `WITH m AS (
        UPDATE email_messages SET status = $9, queue_state = $10, lease_until = NULL,
               next_attempt_at = COALESCE($11, next_attempt_at), sent_at = COALESCE($12, sent_at),
-              last_error = CASE WHEN $13 THEN $14 ELSE last_error END
+              last_error = CASE WHEN $13 THEN $14 ELSE last_error END,
+              pending_recipients = CASE WHEN $15 THEN $16::text[] ELSE pending_recipients END
         WHERE id = $2 RETURNING id),
      e AS (
        INSERT INTO email_events (event_id, message_id, account_id, type, recipient, detail, created_at)
@@ -285,6 +296,7 @@ export async function recordAttemptOutcome(db: Queryable, event: NewEvent, messa
       event.eventId, event.messageId, event.accountId, event.type, event.recipient, JSON.stringify(event.detail), event.at,
       webhookPayload(event, status, message.tags, message.metadata),
       status, queue.state, queue.nextAttemptAt ?? null, queue.sentAt ?? null, queue.lastError !== undefined, queue.lastError ?? null,
+      queue.pendingRecipients !== undefined, queue.pendingRecipients ?? null,
     ],
   );
   return status;

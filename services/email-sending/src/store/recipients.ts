@@ -1,4 +1,4 @@
-import type { Queryable } from "@apiplat/storage";
+import type { Database, Queryable } from "@apiplat/storage";
 
 /** The opt-in list (contacts) and the suppression list of an account. */
 
@@ -81,7 +81,50 @@ export async function listSuppressions(db: Queryable, accountId: string, after: 
   return rows;
 }
 
-export async function deleteSuppression(db: Queryable, accountId: string, email: string): Promise<boolean> {
-  const { rowCount } = await db.query("DELETE FROM email_suppressions WHERE account_id = $1 AND email = $2", [accountId, email]);
+export async function findSuppression(db: Queryable, accountId: string, email: string): Promise<SuppressionRow | null> {
+  const { rows } = await db.query<SuppressionRow>(
+    "SELECT email, reason, detail, message_id, created_at FROM email_suppressions WHERE account_id = $1 AND email = $2",
+    [accountId, email],
+  );
+  return rows[0] ?? null;
+}
+
+/** Suppressions only the recipient, or a new recorded consent, may lift. */
+export const RECIPIENT_SUPPRESSIONS: readonly SuppressionRow["reason"][] = ["unsubscribed", "complaint"];
+
+export interface Consent {
+  liftedBy: "recipient" | "sender";
+  source: string;
+  consentedAt: Date;
+  recordedAt: Date;
+}
+
+/**
+ * Lifts an unsubscribe or a complaint on the strength of a new consent, and keeps that consent on record, in one
+ * transaction. Returns the reason lifted, or null when the address holds no such suppression.
+ */
+export async function liftWithConsent(db: Database, accountId: string, email: string, consent: Consent): Promise<SuppressionRow["reason"] | null> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ reason: SuppressionRow["reason"] }>(
+      "DELETE FROM email_suppressions WHERE account_id = $1 AND email = $2 AND reason = ANY($3) RETURNING reason",
+      [accountId, email, RECIPIENT_SUPPRESSIONS],
+    );
+    if (rows.length === 0) return null;
+    await tx.query(
+      `INSERT INTO email_consents (account_id, email, lifted_reason, lifted_by, source, consented_at, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [accountId, email, rows[0].reason, consent.liftedBy, consent.source, consent.consentedAt, consent.recordedAt],
+    );
+    return rows[0].reason;
+  });
+}
+
+/** The sender may lift bounce (and its own manual) suppressions only: false when there is none of those. */
+export async function deleteSenderSuppression(db: Queryable, accountId: string, email: string): Promise<boolean> {
+  const { rowCount } = await db.query("DELETE FROM email_suppressions WHERE account_id = $1 AND email = $2 AND reason <> ALL($3)", [
+    accountId,
+    email,
+    RECIPIENT_SUPPRESSIONS,
+  ]);
   return rowCount === 1;
 }

@@ -40,19 +40,32 @@ export async function countTemplates(db: Queryable, accountId: string): Promise<
   return rows[0].n;
 }
 
-/** Saves `row` as the next version; `expectNew` makes it a create that fails (null) if the name exists. */
-export async function saveTemplateVersion(db: Queryable, row: Omit<TemplateRow, "version">, expectNew: boolean): Promise<number | null> {
+/**
+ * Saves `row` as the next version; `expectNew` makes it a create that fails (null) if the name exists. A change
+ * fails (null) when the name does not exist or already keeps `maxVersions` versions.
+ */
+export async function saveTemplateVersion(db: Queryable, row: Omit<TemplateRow, "version">, expectNew: boolean, maxVersions = Number.MAX_SAFE_INTEGER): Promise<number | null> {
   const { rows } = await db.query<{ version: number }>(
     `INSERT INTO email_templates (account_id, name, version, subject, html, text_body, created_at)
      SELECT $1, $2, COALESCE(max(version), 0) + 1, $3, $4, $5, $6 FROM email_templates WHERE account_id = $1 AND name = $2
-     HAVING ${expectNew ? "count(*) = 0" : "count(*) > 0"}
+     HAVING ${expectNew ? "count(*) = 0" : "count(*) > 0 AND count(*) < $7"}
      ON CONFLICT DO NOTHING RETURNING version`,
-    [row.account_id, row.name, row.subject, row.html, row.text_body, row.created_at],
+    [row.account_id, row.name, row.subject, row.html, row.text_body, row.created_at, ...(expectNew ? [] : [maxVersions])],
   );
   return rows[0]?.version ?? null;
 }
 
 export async function deleteTemplate(db: Queryable, accountId: string, name: string): Promise<boolean> {
   const { rowCount } = await db.query("DELETE FROM email_templates WHERE account_id = $1 AND name = $2", [accountId, name]);
+  return rowCount > 0;
+}
+
+export async function countVersions(db: Queryable, accountId: string, name: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM email_templates WHERE account_id = $1 AND name = $2", [accountId, name]);
+  return rows[0].n;
+}
+
+export async function deleteTemplateVersion(db: Queryable, accountId: string, name: string, version: number): Promise<boolean> {
+  const { rowCount } = await db.query("DELETE FROM email_templates WHERE account_id = $1 AND name = $2 AND version = $3", [accountId, name, version]);
   return rowCount > 0;
 }

@@ -2,7 +2,7 @@
  * The articles held in memory for text searches (see @apiplat/catalogue's memoryCatalogue): every article's
  * fields and its weighted tsvector, read again after each ingestion run. 28,000 articles take about 60 MB.
  */
-import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, type MemoryCatalogue, type Page } from "@apiplat/catalogue";
+import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, withSearchTimeout, type MemoryCatalogue, type Page } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import { searchMatches, type ArticleFacets, type ArticleRow } from "../domain/article-search.js";
 import { ARTICLE_COLUMNS, articleFacets, searchArticles, type ArticleFilters, type ArticleRecord, type ArticleSort } from "./articles.js";
@@ -32,6 +32,6 @@ export async function searchArticlesByText(
   const { snapshot, tsqueries } = await catalogue.compile((filter) => ({ document: tsquerySql(filter, text.query, text.config) }));
   const matches = snapshot.indexes.document.search(tsqueries.document, RANK_NORMALIZATION);
   if (matches) return searchMatches(snapshot.rows, matches, rest, sort, page, withFacets);
-  const found = await searchArticles(db, filters, sort, page);
+  const found = await withSearchTimeout(db, (db) => searchArticles(db, filters, sort, page));
   return withFacets ? { ...found, facets: await articleFacets(db, filters) } : found;
 }

@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { seededRandom } from "@apiplat/testing";
 
 /** Images with known text, drawn with the machine's fonts (Debian fonts-dejavu, fonts-noto-core, fonts-noto-cjk). */
 
@@ -32,17 +33,6 @@ export async function renderTextPng(text: string, options: TextImageOptions = {}
   return (await renderTextImage(text, options)).png().toBuffer();
 }
 
-/** A deterministic pseudo-random sequence (mulberry32), so that "scanner noise" is the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A page as a flatbed scan would give it: turned a few degrees, slightly blurred, speckled, grey paper, JPEG. */
 export async function simulateScan(png: Buffer, degrees: number, seed = 7): Promise<Buffer> {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { pageInfo, pageOf, prepareTextQuery, splitList } from "@apiplat/catalogue";
+import { pageInfo, pageOf, prepareTextQuery, splitList, withSearchTimeout } from "@apiplat/catalogue";
 import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import { normalizeAsin, ratingBreakdown } from "../domain/products.js";
@@ -34,7 +34,9 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = asyn
       if (!product) throw errors.notFound(`No product has the ASIN ${asin} in the catalogue; ASINs come from /search.`);
       const text = query.q === undefined ? undefined : await prepareTextQuery(db, query.q);
       const ratings = query.rating === undefined ? undefined : [...new Set(splitList(query.rating).map(Number))];
-      const { total, reviews } = await searchReviews(db, asin, { ratings, verifiedOnly: query.verified_only, text }, query.sort ?? "recent", page);
+      const { total, reviews } = await withSearchTimeout(db, (db) =>
+        searchReviews(db, asin, { ratings, verifiedOnly: query.verified_only, text }, query.sort ?? "recent", page),
+      );
       const { rated, unrated } = await ratingCounts(db, asin);
       const ratedCount = [...rated.values()].reduce((sum, n) => sum + n, 0);
       return ok({

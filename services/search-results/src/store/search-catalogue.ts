@@ -7,7 +7,7 @@
  * ts_headline in the database parsed every shown page's whole body on each search, the database's largest cost.
  * What stays in the database: typo correction of a word the vocabulary does not know or holds rarely.
  */
-import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, wordMatcher, type MemoryCatalogue, type TextMatches } from "@apiplat/catalogue";
+import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, withSearchTimeout, wordMatcher, type MemoryCatalogue, type TextMatches } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import { imagePage, newsPage, webPage, type ImageEntry, type IndexedEntry, type NewsEntry, type WebEntry } from "../domain/memory-search.js";
 import { markedSnippet } from "../domain/snippets.js";
@@ -70,7 +70,7 @@ export async function searchWebInMemory(catalogue: SearchCatalogue, db: Queryabl
   // The any-word query is ranked only when the page reaches past the pages holding every word; the total needs only
   // its documents (ranking a frequent word on thousands of long pages is what costs).
   const anyDocs = anyQuery ? pages.documentsMatching(tsqueries.matched) : null;
-  if (!allWords || !titleMatches || (anyQuery && !anyDocs)) return searchWeb(db, request, ranking);
+  if (!allWords || !titleMatches || (anyQuery && !anyDocs)) return withSearchTimeout(db, (db) => searchWeb(db, request, ranking));
   let anyRanked: TextMatches | null = null;
   const anyWordMatches = () => (anyRanked ??= pages.search(tsqueries.matched, RANK_NORMALIZATION)!);
   const page = webPage(
@@ -101,7 +101,7 @@ export async function searchWebInMemory(catalogue: SearchCatalogue, db: Queryabl
 export async function searchImagesInMemory(catalogue: SearchCatalogue, db: Queryable, request: SearchRequest): Promise<{ total: number; hits: ImageHit[] }> {
   const { snapshot, tsqueries } = await catalogue.entries.compile((filter) => ({ matched: tsquerySql(filter, request.query, request.config) }));
   const matches = snapshot.indexes.images.search(tsqueries.matched, RANK_NORMALIZATION);
-  if (!matches) return searchImages(db, request);
+  if (!matches) return withSearchTimeout(db, (db) => searchImages(db, request));
   const { total, entries } = imagePage(snapshot.rows, matches, request, request);
   return { total, hits: entries.map(({ table: _table, explicit: _explicit, ...hit }) => hit) };
 }
@@ -109,7 +109,7 @@ export async function searchImagesInMemory(catalogue: SearchCatalogue, db: Query
 export async function searchNewsInMemory(catalogue: SearchCatalogue, db: Queryable, request: SearchRequest): Promise<{ total: number; hits: NewsHit[] }> {
   const { snapshot, tsqueries } = await catalogue.entries.compile((filter) => ({ matched: tsquerySql(filter, request.query, request.config) }));
   const matches = snapshot.indexes.news_articles.search(tsqueries.matched, RANK_NORMALIZATION);
-  if (!matches) return searchNews(db, request);
+  if (!matches) return withSearchTimeout(db, (db) => searchNews(db, request));
   const { total, entries } = newsPage(snapshot.rows, matches, request, request);
   return { total, hits: entries.map(({ url, title, snippet, source_name, published_at }) => ({ url, title, snippet, source_name, published_at })) };
 }

@@ -19,6 +19,8 @@ const INVALIDATION_CHANNEL = "url-shortener:link-invalidated";
 /** A code nobody has: cached briefly so that scans of random codes do not reach PostgreSQL each time. */
 const MISS_TTL_MS = 5_000;
 const MISS = "-";
+/** When a change's invalidation is sent a second time (see invalidateMany). */
+const REPEAT_INVALIDATION_MS = 1_000;
 
 export function toCachedLink(row: LinkRow): CachedLink {
   return {
@@ -37,6 +39,11 @@ export function toCachedLink(row: LinkRow): CachedLink {
 export class LinkCache {
   private readonly local: LruCache<CachedLink | null>;
   private unsubscribe: (() => Promise<void>) | null = null;
+  /**
+   * Counts invalidations seen here. A lookup that read PostgreSQL while one arrived may hold the link as it was before
+   * the change: it answers with it, but neither caches it here nor in Redis, so the change is not undone.
+   */
+  private generation = 0;
 
   constructor(
     private readonly db: Queryable,
@@ -47,7 +54,7 @@ export class LinkCache {
   }
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.kv.call((kv) => kv.subscribe(INVALIDATION_CHANNEL, (keys) => keys.split("\n").forEach((key) => this.local.delete(key))), null);
+    this.unsubscribe = await this.kv.call((kv) => kv.subscribe(INVALIDATION_CHANNEL, (keys) => this.forget(keys.split("\n"))), null);
   }
 
   async stop(): Promise<void> {
@@ -63,14 +70,16 @@ export class LinkCache {
     const key = cacheKey(domain, code);
     const local = this.local.get(key);
     if (local !== undefined) return local;
+    const generation = this.generation;
     const shared = await this.kv.call((kv) => kv.get(key), null);
     if (shared !== null) {
       const link = shared === MISS ? null : (JSON.parse(shared) as CachedLink);
-      this.remember(key, link);
+      if (generation === this.generation) this.remember(key, link);
       return link;
     }
     const row = await findLinkByCode(this.db, domain, code);
     const link = row ? toCachedLink(row) : null;
+    if (generation !== this.generation) return link;
     this.remember(key, link);
     const ttl = link ? this.options.redisTtlSeconds : Math.ceil(MISS_TTL_MS / 1000);
     void this.kv.call((kv) => kv.set(key, link ? JSON.stringify(link) : MISS, ttl), undefined);
@@ -85,9 +94,21 @@ export class LinkCache {
   async invalidateMany(links: ReadonlyArray<{ domain: string; code: string }>): Promise<void> {
     if (links.length === 0) return;
     const keys = links.map((link) => cacheKey(link.domain, link.code));
-    for (const key of keys) this.local.delete(key);
+    await this.forgetEverywhere(keys);
+    // Once more a moment later: a replica that read the link just before the change and was still storing it then
+    // (a lookup takes milliseconds) cannot leave the old link in Redis for the hour of its TTL.
+    setTimeout(() => void this.forgetEverywhere(keys), REPEAT_INVALIDATION_MS).unref();
+  }
+
+  private async forgetEverywhere(keys: readonly string[]): Promise<void> {
+    this.forget(keys);
     await this.kv.call((kv) => kv.del(...keys), undefined);
     await this.kv.call((kv) => kv.publish(INVALIDATION_CHANNEL, keys.join("\n")), undefined);
+  }
+
+  private forget(keys: readonly string[]): void {
+    this.generation++;
+    for (const key of keys) this.local.delete(key);
   }
 
   private remember(key: string, link: CachedLink | null): void {

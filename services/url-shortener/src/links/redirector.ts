@@ -16,7 +16,8 @@ export interface Visit {
 }
 
 export type RedirectOutcome =
-  | { kind: "target"; location: string; status: 301 | 302 }
+  /** `recorded`: resolves once the click is kept (answer only then, or a crash could lose it). */
+  | { kind: "target"; location: string; status: 301 | 302; recorded: Promise<void> }
   | { kind: "fallback"; location: string }
   | { kind: "not_found" };
 
@@ -49,8 +50,7 @@ export class Redirector {
     if (!link || link.maxClicks !== null) return undefined;
     const now = this.deps.now();
     if (!isLive(link, now)) return undefined;
-    this.recordClick(link, visit, now);
-    return { kind: "target", location: link.url, status: link.redirectStatus };
+    return { kind: "target", location: link.url, status: link.redirectStatus, recorded: this.recordClick(link, visit, now) };
   }
 
   async visit(visit: Visit): Promise<RedirectOutcome> {
@@ -61,18 +61,15 @@ export class Redirector {
     const now = this.deps.now();
     let active = isLive(link, now);
     if (active && !visit.countClick && link.maxClicks !== null) active = await hasClicksLeft(this.deps.db, link.id);
-    if (active && !visit.countClick) return { kind: "target", location: link.url, status: link.redirectStatus };
+    if (active && !visit.countClick) return { kind: "target", location: link.url, status: link.redirectStatus, recorded: Promise.resolve() };
     if (active && link.maxClicks !== null) active = await takeLimitedClick(this.deps.db, link.id, now);
-    if (active) {
-      this.recordClick(link, visit, now);
-      return { kind: "target", location: link.url, status: link.redirectStatus };
-    }
+    if (active) return { kind: "target", location: link.url, status: link.redirectStatus, recorded: this.recordClick(link, visit, now) };
     const fallback = link.fallbackUrl ?? (await this.deps.accountFallbacks.get(link.accountId));
     return fallback ? { kind: "fallback", location: fallback } : { kind: "not_found" };
   }
 
-  private recordClick(link: CachedLink, visit: Visit, now: Date): void {
-    this.deps.clicks.record({
+  private recordClick(link: CachedLink, visit: Visit, now: Date): Promise<void> {
+    return this.deps.clicks.record({
       linkId: link.id,
       at: now.getTime(),
       ip: visit.ip,

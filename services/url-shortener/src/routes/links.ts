@@ -100,7 +100,7 @@ export const linkRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, 
       },
     },
     async (request) => {
-      await core.clicks.buffer.flush();
+      await core.clicks.flush();
       const link = await core.ownedLink(request.subscriber.accountId, request.query.domain, request.params.code);
       return ok({ ...linkView(link, settings, core.now()), stats: await linkSummary(core.db, link) });
     },
@@ -118,7 +118,7 @@ export const linkRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, 
     },
     async (request) => {
       const link = await core.ownedLink(request.subscriber.accountId, request.query.domain, request.params.code);
-      await core.clicks.buffer.flush();
+      await core.clicks.flush();
       const stats = await linkStats(core.db, link, request.query, core.now());
       return ok({ code: link.code, domain: linkView(link, settings, core.now()).domain, ...stats });
     },
@@ -156,8 +156,8 @@ export const linkRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, 
       },
     },
     async (request) => {
-      // Clicks still buffered must reach the counter first, or a new max_clicks could be judged on a stale count.
-      await core.clicks.buffer.flush();
+      // Clicks still waiting must reach the counter first, or a new max_clicks could be judged on a stale count.
+      await core.clicks.flush();
       const link = await core.ownedLink(request.subscriber.accountId, request.query.domain, request.params.code);
       const updated = await core.linkService.update(link, request.body);
       return ok(linkView(updated, settings, core.now()));

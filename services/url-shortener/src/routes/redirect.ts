@@ -47,7 +47,7 @@ function cacheControlFor(status: 301 | 302): string {
 
 /**
  * GET /{code} for a link held in the process's cache, answered before Fastify routes the request: the redirect and
- * the queued click, nothing else. Anything it does not answer (HEAD, cache misses, click-limited, expired or
+ * the click kept (the answer waits for it), nothing else. Anything it does not answer (HEAD, cache misses, click-limited, expired or
  * deleted links, unknown codes) goes through the route below.
  */
 function redirectFromMemory(core: ShortenerCore, request: FrontRequest): FrontAnswer | null {
@@ -58,7 +58,7 @@ function redirectFromMemory(core: ShortenerCore, request: FrontRequest): FrontAn
   if (path[0] !== "/" || isReservedCode(code)) return null;
   const outcome = core.redirector.visitFromMemory(visitOf(request, code, core.settings.trustedProxyHops));
   if (outcome?.kind !== "target") return null;
-  return { status: outcome.status, headers: { "cache-control": cacheControlFor(outcome.status), location: outcome.location } };
+  return { status: outcome.status, headers: { "cache-control": cacheControlFor(outcome.status), location: outcome.location }, ready: outcome.recorded };
 }
 
 function wantsHtml(request: FastifyRequest): boolean {
@@ -80,7 +80,10 @@ export const redirectRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (a
           request.log.error({ err: error }, "redirect lookup failed");
           throw errors.unavailable("Short links cannot be looked up right now; retry in a moment.");
         });
-      if (outcome.kind === "target") return reply.header("cache-control", cacheControlFor(outcome.status)).redirect(outcome.location, outcome.status);
+      if (outcome.kind === "target") {
+        await outcome.recorded;
+        return reply.header("cache-control", cacheControlFor(outcome.status)).redirect(outcome.location, outcome.status);
+      }
       if (outcome.kind === "fallback") return reply.header("cache-control", "private, no-cache").redirect(outcome.location, 302);
       if (wantsHtml(request)) return reply.code(404).type("text/html; charset=utf-8").header("cache-control", "no-store").send(NOT_FOUND_PAGE);
       throw errors.notFound(`There is no active short link with the code ${request.params.code}.`);

@@ -20,6 +20,17 @@ export interface ClickRecord {
   counted: boolean;
 }
 
+/** Records that the drained batch `id` is being written (in its transaction): false when it was written before. */
+export async function claimClickBatch(tx: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await tx.query("INSERT INTO shortener_click_drains (id) VALUES ($1) ON CONFLICT DO NOTHING", [id]);
+  return rowCount === 1;
+}
+
+/** Forgets drained batch ids older than `days`: a batch is retried within seconds, never days, after it was taken. */
+export async function forgetClickBatches(db: Queryable, days: number): Promise<void> {
+  await db.query("DELETE FROM shortener_click_drains WHERE drained_at < now() - make_interval(days => $1)", [days]);
+}
+
 /**
  * Writes a batch of clicks, their daily aggregates and the not-yet-counted ones to their links' counters (call it in
  * one transaction). Returns the visitor-day keys stored, for the caller to remember once the transaction commits.

@@ -4,7 +4,7 @@
  * sort. The full catalogue (18,365 videos) takes about 112 MB: 25 MB of rows, 86 MB of TextIndex (94,000 lexemes),
  * 1 MB of sort orders and filter columns.
  */
-import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, type CatalogueSnapshot, type MemoryCatalogue, type Page } from "@apiplat/catalogue";
+import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, withSearchTimeout, type CatalogueSnapshot, type MemoryCatalogue, type Page } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import { listVideos, prepareSearch, searchMatches } from "../domain/video-search.js";
 import { searchVideos, VIDEO_COLUMNS, type VideoFilters, type VideoRecord, type VideoSort } from "./videos.js";
@@ -37,5 +37,5 @@ export async function findVideos(
   const { snapshot, tsqueries } = await catalogue.compile((filter) => ({ document: tsquerySql(filter, text.query, "english") }));
   const matches = snapshot.indexes.document.search(tsqueries.document, RANK_NORMALIZATION);
   if (matches) return searchMatches(snapshot.rows, matches, rest, sort, page);
-  return searchVideos(db, filters, sort, page);
+  return withSearchTimeout(db, (db) => searchVideos(db, filters, sort, page));
 }

@@ -15,7 +15,7 @@ export interface CaptureEvent {
 const CHANNEL_PREFIX = "webhook-relay:inbox:";
 
 /**
- * Captures fan out through the platform's pub/sub (Redis across replicas, in-process when embedded),
+ * Captures fan out through the platform's pub/sub (Redis across replicas, in-process without REDIS_URL),
  * so a stream opened on one replica sees requests captured on any other.
  */
 export class CaptureFeed {

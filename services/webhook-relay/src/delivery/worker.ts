@@ -1,7 +1,7 @@
 import { destinationUrl } from "../domain/forwarding.js";
 import { isSuccess, nextRetryDelayMs, type OutboundFetcher, type RetryPolicy } from "@apiplat/webhook-delivery";
 import { BatchWriter } from "./batch-writer.js";
-import { claimDueDeliveries, finishDeliveryAttempts, type DeliveryJob, type FinishedDelivery } from "../store/deliveries.js";
+import { claimDueDeliveries, extendDeliveryClaims, finishDeliveryAttempts, type DeliveryJob, type FinishedDelivery } from "../store/deliveries.js";
 import type { SqlClient } from "../store/sql.js";
 import { toBuffer } from "../store/sql.js";
 import { readBodyParts } from "../store/bodies.js";
@@ -20,12 +20,23 @@ interface Logger {
 }
 
 /**
+ * How long a claim on a delivery lasts unless renewed. The worker renews its claims every CLAIM_RENEW_MS while it
+ * works on them, so a replica that dies (SIGKILL, OOM) gives its deliveries back to the others within this time,
+ * however long a delivery may take.
+ */
+export const CLAIM_MS = 10_000;
+const CLAIM_RENEW_MS = 3_000;
+
+/**
  * Sends queued deliveries. Captures wake it at once (so forwarding is immediate on the replica that
  * captured); a poll picks up retries that come due and work left by other replicas.
  */
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private renewTimer: NodeJS.Timeout | undefined;
+  /** Deliveries claimed by this worker and not yet recorded: their claims are renewed. */
+  private readonly claimed = new Set<number>();
   private pumping: Promise<void> | null = null;
   private pumpAgain = false;
   private backlog = false;
@@ -51,6 +62,8 @@ export class DeliveryWorker {
     this.stopped = false;
     this.timer = setInterval(() => this.wake(), this.options.pollIntervalMs);
     this.timer.unref();
+    this.renewTimer = setInterval(() => void this.renewClaims(), CLAIM_RENEW_MS);
+    this.renewTimer.unref();
     this.wake();
   }
 
@@ -60,11 +73,21 @@ export class DeliveryWorker {
     clearInterval(this.timer);
     await this.pumping;
     await Promise.allSettled([...this.inFlight]);
+    clearInterval(this.renewTimer);
   }
 
   /** How long a claim lasts: a worker that dies mid-delivery gives the delivery back after this. */
   claimUntil(now: Date): Date {
-    return new Date(now.getTime() + this.options.timeoutMs + 60_000);
+    return new Date(now.getTime() + CLAIM_MS);
+  }
+
+  private async renewClaims(): Promise<void> {
+    if (this.claimed.size === 0) return;
+    try {
+      await extendDeliveryClaims(this.db, [...this.claimed], this.claimUntil(this.now()));
+    } catch (error) {
+      this.log.error({ err: error }, "renewing delivery claims failed");
+    }
   }
 
   /**
@@ -124,12 +147,15 @@ export class DeliveryWorker {
 
   private async deliver(job: DeliveryJob): Promise<void> {
     const startedAt = this.now();
+    this.claimed.add(job.delivery_id);
     try {
       const result = await this.send(job, startedAt);
       await this.record(job, startedAt, result);
     } catch (error) {
       // The claim lapses after its lock time and another pass retries the delivery.
       this.log.error({ err: error, request_id: job.request_id }, "delivery failed to record");
+    } finally {
+      this.claimed.delete(job.delivery_id);
     }
   }
 

@@ -1,4 +1,4 @@
-/** Plans as the platform names them (CONVENTIONS.md). */
+/** Plans as the platform names them (packages/config/src/plans.ts). */
 export type PlanName = "BASIC" | "PRO" | "ULTRA" | "MEGA";
 
 const DAY_SECONDS = 24 * 60 * 60;

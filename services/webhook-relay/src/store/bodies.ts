@@ -4,14 +4,13 @@ import type { SqlClient } from "./sql.js";
 /**
  * Bodies too large for the capture's row are kept in parts of this size, one INSERT each. The bytes
  * travel as hex text that Buffer encodes and decodes natively: a driver's own bytea encoding of a
- * 10 MiB value (PGlite maps it byte by byte in JavaScript) would hold the event loop for seconds.
+ * 10 MiB value would hold the event loop for seconds.
  */
 const BODY_PART_BYTES = 256 * 1024;
 
 /**
  * Writes `body` in parts; call inside the transaction that stores the capture row. Between parts the
- * event loop gets a turn: on the embedded database a query resolves without any I/O, so a loop of
- * awaits alone would never let timers or other sockets in.
+ * event loop gets a turn, so that timers and other sockets are served between the parts' encodings.
  */
 export async function insertBodyParts(tx: SqlClient, requestId: string, body: Buffer): Promise<void> {
   for (let part = 0, offset = 0; offset < body.length; part++, offset += BODY_PART_BYTES) {

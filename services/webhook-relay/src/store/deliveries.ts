@@ -22,7 +22,7 @@ export interface DeliveryJob {
 /**
  * Claims up to `limit` due deliveries for this worker until `lockedUntil`. SKIP LOCKED lets several
  * processes poll the same table without handing one delivery to two of them; a worker that dies
- * mid-delivery releases its claim when the lock time passes.
+ * mid-delivery releases its claim when the lock time passes (a live one renews it: extendDeliveryClaims).
  */
 export async function claimDueDeliveries(db: SqlClient, now: Date, lockedUntil: Date, limit: number): Promise<DeliveryJob[]> {
   const { rows } = await db.query<Omit<DeliveryJob, "body"> & { body_hex: string | null }>(
@@ -46,6 +46,14 @@ export async function claimDueDeliveries(db: SqlClient, now: Date, lockedUntil: 
     [now, lockedUntil, limit],
   );
   return rows.map(({ body_hex, ...job }) => ({ ...job, body: body_hex === null ? null : Buffer.from(body_hex, "hex") }));
+}
+
+/** Renews this worker's claims on deliveries it is still working on (those still pending). */
+export async function extendDeliveryClaims(db: SqlClient, deliveryIds: readonly number[], lockedUntil: Date): Promise<void> {
+  await db.query("UPDATE webhook_deliveries SET locked_until = $2 WHERE id = ANY($1::bigint[]) AND state = 'pending' AND locked_until IS NOT NULL", [
+    deliveryIds,
+    lockedUntil,
+  ]);
 }
 
 interface AttemptRecord {

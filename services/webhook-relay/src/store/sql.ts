@@ -1,4 +1,4 @@
-/** The part of the platform's Database that the stores use (the same on PostgreSQL and PGlite). */
+/** The part of the platform's Database that the stores use. */
 export interface SqlClient {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[]; rowCount: number }>;
 }

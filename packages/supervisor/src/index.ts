@@ -1,0 +1,2 @@
+export * from "./local-postgres.js";
+export * from "./supervisor.js";

@@ -1,0 +1,4 @@
+export * from "./blocklist.js";
+export * from "./checker.js";
+export * from "./safe-browsing.js";
+export * from "./url.js";

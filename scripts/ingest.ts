@@ -9,12 +9,15 @@
  * deployment can run it before every start (docker-compose's `catalogues`, the Kubernetes `catalogues` Job) and pay
  * seconds once the catalogues are loaded.
  *
+ * Each source runs holding its lock (see the catalogue README): a run a replica is making of the same source is
+ * waited for. When a run finishes, the service's replicas are told and drop their answer caches.
+ *
  * Without DATABASE_URL it writes the local database of `npm start` (.data/postgres): through the running server's
  * socket when `npm start` runs, else it starts that server for the run.
  */
 import path from "node:path";
 import { loadConfig, type PlatformConfig } from "@apiplat/config";
-import { runIngestions, terminalProgress, type IngestionSource, type ServiceIngestion } from "@apiplat/catalogue";
+import { catalogueCoordination, runIngestions, terminalProgress, type IngestionSource, type ServiceIngestion } from "@apiplat/catalogue";
 import { deployedServiceNames } from "@apiplat/deployment";
 import { migrateService, openPlatform, serviceDatabase, type OpenPlatform, type ServiceManifest } from "@apiplat/service-kit";
 import { useLocalPostgres } from "@apiplat/supervisor";
@@ -51,7 +54,11 @@ async function neverLoaded(platform: OpenPlatform, manifest: ServiceManifest<unk
 /** Runs `sources` of one service; true when every run succeeded. */
 async function ingest(platform: OpenPlatform, manifest: ServiceManifest<unknown, unknown>, sources: IngestionSource[], limit?: number) {
   let failed = false;
-  await runIngestions(await serviceDatabase(manifest, platform.db), sources, {
+  const db = await serviceDatabase(manifest, platform.db);
+  // Each source holding its lock, as the service's replicas do: a round a replica is running is waited for, not doubled.
+  const coordination = catalogueCoordination(db, platform.config.databaseUrl);
+  await runIngestions(db, sources, {
+    coordination,
     datasetsDir: platform.config.datasetsDir,
     limit,
     now: () => new Date(),
@@ -62,7 +69,7 @@ async function ingest(platform: OpenPlatform, manifest: ServiceManifest<unknown,
       console.log(JSON.stringify({ service: manifest.name, ...counts, skipped_examples: skipped.slice(0, 5) }));
       if (summary.status === "failed") failed = true;
     },
-  });
+  }).finally(() => coordination.close());
   return !failed;
 }
 

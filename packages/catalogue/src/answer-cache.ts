@@ -6,7 +6,9 @@
  * answers, so a kept answer is counted like any other. Only 200 JSON answers to GET are kept, by path and query
  * string exactly as sent. The answer says where it came from in `Cache-Status` (RFC 9211) and, when kept, its `Age`;
  * a caller who wants a fresh answer sends `Cache-Control: no-cache`.
- * Ingestion in this process clears it (`clear()`); an `ingest` run in another process shows after at most the TTL.
+ * A change to the catalogue clears it (`clear()`), whichever process ingested: buildCatalogueService clears it when
+ * the catalogue's version changes (catalogue-version.ts), and `attach`'s `current` stops it answering while the version
+ * cannot be read. An answer made from the catalogue before a clear is not kept after it.
  *
  * An answer is kept from the second time its question is asked (RecentQuestions), or when it replaces an expired
  * one; a fresh kept answer stays as it is (`Cache-Control: no-cache` gets a fresh answer, which changes nothing until
@@ -35,8 +37,11 @@ export function answerCacheSettings(env: Record<string, string | undefined>): An
 }
 
 export interface AnswerCache {
-  /** Adds the cache to the routes registered in `app`'s scope (after it). */
-  attach(app: FastifyInstance): void;
+  /**
+   * Adds the cache to the routes registered in `app`'s scope (after it). While `current()` is false (the catalogue's
+   * version is unknown of late) nothing is answered from it or kept: `Cache-Status: ...; fwd=bypass`.
+   */
+  attach(app: FastifyInstance, options?: { current?: () => boolean }): void;
   /** Forgets every kept answer: the catalogue changed. */
   clear(): void;
 }
@@ -49,17 +54,24 @@ function wantsFresh(request: FastifyRequest): boolean {
 export function createAnswerCache(settings: AnswerCacheSettings): AnswerCache {
   const kept = new RenderedCache<Buffer>({ ttlMs: settings.ttlSeconds * 1000, maxChars: settings.maxBytes, maxEntryChars: settings.maxBytes / 16 });
   const recent = new RecentQuestions();
-  const toKeep = new WeakSet<FastifyRequest>();
+  // The clear() count when each request was asked: an answer made before a clear would bring the old catalogue back.
+  const toKeep = new WeakMap<FastifyRequest, number>();
+  let generation = 0;
   const enabled = settings.ttlSeconds > 0;
   // A fresh kept answer is left as it is: until an ingestion clears the cache, a new one differs only in its
   // timestamp, and replacing it would cost the same memory outside the heap as keeping a new answer.
   const worthKeeping = (question: string) => !kept.hasFresh(question) && (kept.has(question) || recent.askedBefore(question));
 
   return {
-    attach(app) {
+    attach(app, options = {}) {
       if (!enabled) return;
+      const current = options.current ?? (() => true);
       app.addHook("preHandler", async (request, reply) => {
         if (request.method !== "GET") return;
+        if (!current()) {
+          reply.header("cache-status", `${CACHE_NAME}; fwd=bypass`);
+          return;
+        }
         if (wantsFresh(request)) {
           reply.header("cache-status", `${CACHE_NAME}; fwd=request`);
         } else {
@@ -70,11 +82,13 @@ export function createAnswerCache(settings: AnswerCacheSettings): AnswerCache {
           }
           reply.header("cache-status", `${CACHE_NAME}; fwd=uri-miss`);
         }
-        toKeep.add(request);
+        toKeep.set(request, generation);
       });
       app.addHook("onSend", async (request, reply, payload) => {
-        if (!toKeep.has(request)) return payload;
+        const askedAt = toKeep.get(request);
+        if (askedAt === undefined) return payload;
         toKeep.delete(request);
+        if (askedAt !== generation) return payload;
         const type = String(reply.getHeader("content-type") ?? "");
         if (reply.statusCode !== 200 || !type.startsWith("application/json")) return payload;
         if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
@@ -84,7 +98,10 @@ export function createAnswerCache(settings: AnswerCacheSettings): AnswerCache {
         return payload;
       });
     },
-    clear: () => kept.clear(),
+    clear() {
+      generation++;
+      kept.clear();
+    },
   };
 }
 

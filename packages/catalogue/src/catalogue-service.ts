@@ -5,7 +5,10 @@
  */
 import { serializeAsWritten, type ServiceContext } from "@apiplat/service-kit";
 import type { FastifyInstance } from "fastify";
+import { integerSetting } from "@apiplat/config";
 import { answerCacheSettings, createAnswerCache } from "./answer-cache.js";
+import { watchCatalogueVersion } from "./catalogue-version.js";
+import { catalogueCoordination } from "./coordination.js";
 import type { IngestionSource } from "./ingest.js";
 import { createCatalogueLoader } from "./loader.js";
 import { liveIngestionScheduler } from "./scheduler.js";
@@ -38,6 +41,12 @@ export async function buildCatalogueService(
   const { app, platform, background, readiness } = context;
   const { db, config, now } = platform;
   const answers = createAnswerCache(answerCacheSettings(config.env));
+  const coordination = catalogueCoordination(db, config.databaseUrl, app.log);
+  // Registered first, so stopped last: the loader and the live rounds release their locks on this session first.
+  background({ name: "catalogue coordination", start() {}, stop: () => coordination.close() });
+  const freshness = versionSettings(config.env);
+  const version = watchCatalogueVersion({ db, coordination, ...freshness, onChange: () => answers.clear() });
+  background(version.work);
   const loader = createCatalogueLoader({
     db,
     sources: options.sources,
@@ -45,6 +54,7 @@ export async function buildCatalogueService(
     context: { datasetsDir: config.datasetsDir, now },
     log: app.log,
     enabled: options.autoLoad,
+    coordination,
   });
   background(loader.work);
   readiness("catalogue", async () => loader.ready());
@@ -57,6 +67,7 @@ export async function buildCatalogueService(
         intervalMs: live.intervalMs,
         datasetsDir: config.datasetsDir,
         now,
+        coordination,
         after: loader.loaded,
         onRun: (summary) => {
           answers.clear();
@@ -71,9 +82,19 @@ export async function buildCatalogueService(
     // out (bench/catalogue/serializers.ts).
     if (options.serializeAsWritten !== false) scope.setSerializerCompiler(serializeAsWritten);
     loader.guard(scope);
-    answers.attach(scope);
+    answers.attach(scope, { current: version.current });
     await options.routes(scope);
     const listed = options.listed ?? options.sources;
     if (listed) await scope.register(catalogueSourcesRoutes, { db, sources: listed });
   });
+}
+
+/**
+ * How soon a change made by another process reaches this one's answer cache: a notice does it in milliseconds, the
+ * poll every CATALOGUE_VERSION_POLL_MS (default 1,000) when a notice is lost, and with the version unread for
+ * CATALOGUE_STALE_AFTER_MS (default 3,000) the cache stops answering.
+ */
+export function versionSettings(env: Record<string, string | undefined>): { pollMs: number; staleAfterMs: number } {
+  const pollMs = integerSetting(env, "CATALOGUE_VERSION_POLL_MS", 1_000, 100, 60_000);
+  return { pollMs, staleAfterMs: integerSetting(env, "CATALOGUE_STALE_AFTER_MS", 3 * pollMs, pollMs, 300_000) };
 }

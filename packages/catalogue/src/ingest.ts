@@ -3,7 +3,9 @@
  * natural key; a record it cannot use is reported and skipped; progress is reported as rows per second; every run
  * is recorded in the service's `ingest_runs` table (see the catalogue README for its DDL).
  */
+import { hostname } from "node:os";
 import type { Database, Queryable } from "@apiplat/storage";
+import { announceCatalogueChange, type CatalogueCoordination } from "./coordination.js";
 import { isMalformed, type ReaderItem } from "./readers.js";
 import type { UpsertCounts } from "./upsert.js";
 
@@ -72,6 +74,8 @@ export interface ProgressReport {
 export interface IngestOptions extends IngestContext {
   /** Leave the source's `finish` to a later run (see runIngestions). */
   skipFinish?: boolean;
+  /** The runs before this one left their `finish` to it and wrote rows: its finish changes the catalogue (see runIngestions). */
+  finishCoversEarlierChanges?: boolean;
   /** Called about once a second while the run lasts (see `terminalProgress`). */
   onProgress?: (report: ProgressReport) => void;
   batchSize?: number;
@@ -80,6 +84,8 @@ export interface IngestOptions extends IngestContext {
 export const MAX_REPORTED_SKIPS = 20;
 const DEFAULT_BATCH = 500;
 const PROGRESS_INTERVAL_MS = 1_000;
+/** This process, as `ingest_runs.runner` names it. */
+export const RUNNER = `${hostname()}/${process.pid}`;
 
 function elapsedSeconds(since: number): number {
   return Math.max((performance.now() - since) / 1000, 1e-6);
@@ -88,8 +94,8 @@ function elapsedSeconds(since: number): number {
 export async function runIngestion<R, Row>(db: Database, source: IngestionSource<R, Row>, options: IngestOptions): Promise<IngestRunSummary> {
   const startedAt = options.now();
   const { rows: runRows } = await db.query<{ id: number }>(
-    "INSERT INTO ingest_runs (source, started_at, status) VALUES ($1, $2, 'running') RETURNING id",
-    [source.name, startedAt],
+    "INSERT INTO ingest_runs (source, started_at, status, runner) VALUES ($1, $2, 'running', $3) RETURNING id",
+    [source.name, startedAt, RUNNER],
   );
   const runId = runRows[0].id;
   const counts = { rows_read: 0, rows_skipped: 0, inserted: 0, updated: 0, unchanged: 0 };
@@ -135,13 +141,18 @@ export async function runIngestion<R, Row>(db: Database, source: IngestionSource
   }
   const finishedAt = options.now();
   const status = error === undefined ? "succeeded" : "failed";
+  // A failed run may have written some batches; a finish after earlier runs' rows derives from them.
+  const changedCatalogue =
+    status === "failed" || counts.inserted + counts.updated > 0 || (!options.skipFinish && source.finish !== undefined && options.finishCoversEarlierChanges === true);
   const rowsPerSecond = counts.rows_read / elapsedSeconds(clock);
   await db.query(
     `UPDATE ingest_runs SET finished_at = $2, status = $3, rows_read = $4, rows_inserted = $5, rows_updated = $6,
-       rows_unchanged = $7, rows_skipped = $8, skipped_examples = $9, error = $10, rows_per_second = $11 WHERE id = $1`,
+       rows_unchanged = $7, rows_skipped = $8, skipped_examples = $9, error = $10, rows_per_second = $11, changed_catalogue = $12
+     WHERE id = $1`,
     [runId, finishedAt, status, counts.rows_read, counts.inserted, counts.updated, counts.unchanged, counts.rows_skipped,
-      JSON.stringify(skipped), error ?? null, Math.round(rowsPerSecond)],
+      JSON.stringify(skipped), error ?? null, Math.round(rowsPerSecond), changedCatalogue],
   );
+  await announceCatalogueChange(db);
   options.onProgress?.({ source: source.name, rows: counts.rows_read, rows_per_second: rowsPerSecond });
   return {
     run_id: runId,
@@ -157,32 +168,75 @@ export async function runIngestion<R, Row>(db: Database, source: IngestionSource
 }
 
 /**
- * Runs sources one after the other. Consecutive sources sharing one `finish` (the same function: they fill the same
+ * Closes the runs of `source` still marked running, left by a process that died mid-run: call it holding the source's
+ * lock, which every run of the source holds while it runs. Returns how many there were.
+ */
+export async function closeAbandonedRuns(db: Queryable, source: string, now: Date): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE ingest_runs SET status = 'failed', finished_at = $2, changed_catalogue = true, error = 'abandoned: ' || coalesce(runner, 'its process') || ' stopped before the run finished'
+     WHERE source = $1 AND status = 'running'`,
+    [source, now],
+  );
+  if (rowCount > 0) await announceCatalogueChange(db);
+  return rowCount;
+}
+
+/**
+ * One source's run holding its lock across the catalogue's processes (waiting for it while another process runs
+ * the source), after closing the runs a dead process left; null when `shouldStop` said so while waiting.
+ */
+export async function runIngestionExclusively<R, Row>(
+  coordination: CatalogueCoordination,
+  db: Database,
+  source: IngestionSource<R, Row>,
+  options: IngestOptions & { shouldStop?: () => boolean },
+): Promise<IngestRunSummary | null> {
+  const run = await coordination.exclusive(
+    source.name,
+    async () => {
+      await closeAbandonedRuns(db, source.name, options.now());
+      return runIngestion(db, source, options);
+    },
+    options.shouldStop,
+  );
+  return run.held ? run.value : null;
+}
+
+/**
+ * Runs sources one after the other (each holding its lock when `coordination` is given). Consecutive sources sharing one `finish` (the same function: they fill the same
  * tables) run it once, after the last of them: refreshing derived tables after every file of a service would cost
  * more than loading the files.
  */
 export async function runIngestions(
   db: Database,
   sources: readonly IngestionSource<any, any>[],
-  options: IngestOptions & { onRun?: (summary: IngestRunSummary) => void; shouldStop?: () => boolean },
+  options: IngestOptions & { onRun?: (summary: IngestRunSummary) => void; shouldStop?: () => boolean; coordination?: CatalogueCoordination },
 ): Promise<IngestRunSummary[]> {
   const summaries: IngestRunSummary[] = [];
   let finishOwed = false;
+  let groupChanged = false;
   for (const [index, source] of sources.entries()) {
     if (options.shouldStop?.()) break;
     const next = sources[index + 1];
     const deferred = source.finish !== undefined && next?.finish === source.finish && !options.shouldStop?.();
-    const summary = await runIngestion(db, source, { ...options, skipFinish: deferred });
-    if (deferred) finishOwed ||= summary.status === "succeeded";
+    const runOptions: IngestOptions & { shouldStop?: () => boolean } = { ...options, skipFinish: deferred, finishCoversEarlierChanges: groupChanged };
+    const summary: IngestRunSummary | null = options.coordination ? await runIngestionExclusively(options.coordination, db, source, runOptions) : await runIngestion(db, source, runOptions);
+    if (!summary) break;
+    if (deferred) {
+      finishOwed ||= summary.status === "succeeded";
+      groupChanged ||= summary.inserted + summary.updated > 0;
+    }
     else {
       // The group's last run failed before its finish: the earlier runs still need theirs. The run is marked
       // finished again afterwards, so that a catalogue held in memory (its version is the runs' last finish)
       // reads what the finish wrote.
       if (finishOwed && summary.status === "failed") {
         await source.finish?.(db);
-        await db.query("UPDATE ingest_runs SET finished_at = $2 WHERE id = $1", [summary.run_id, options.now()]);
+        await db.query("UPDATE ingest_runs SET finished_at = $2, changed_catalogue = true WHERE id = $1", [summary.run_id, options.now()]);
+        await announceCatalogueChange(db);
       }
       finishOwed = false;
+      groupChanged = false;
     }
     options.onRun?.(summary);
     summaries.push(summary);

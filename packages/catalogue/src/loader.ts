@@ -3,11 +3,19 @@
  * answers 503 until the load has finished, and the catalogue's routes answer 503 CATALOGUE_LOADING meanwhile (a
  * partial catalogue would give wrong counts). A catalogue that already holds rows is left as it is: re-loading is
  * the `ingest` command's job.
+ *
+ * With several replicas the load runs in one of them: each asks for the catalogue's "first load" lock, the first to
+ * get it loads, and the others wait for the lock (not ready meanwhile), then find the catalogue loaded. When the
+ * loading replica dies, its lock goes with its session and the next one to get it loads again (upserts make the
+ * rows already written cost nothing): a run left 'running' by a dead process marks the catalogue as not loaded.
  */
 import { errors } from "@apiplat/errors";
 import type { Database } from "@apiplat/storage";
 import type { FastifyInstance } from "fastify";
-import { catalogueIsEmpty, runIngestions, type IngestContext, type IngestionSource, type IngestRunSummary } from "./ingest.js";
+import type { CatalogueCoordination } from "./coordination.js";
+import { catalogueIsEmpty, closeAbandonedRuns, runIngestions, type IngestContext, type IngestionSource, type IngestRunSummary } from "./ingest.js";
+
+const FIRST_LOAD_LOCK = "first load";
 
 export interface CatalogueLoaderOptions {
   db: Database;
@@ -19,6 +27,7 @@ export interface CatalogueLoaderOptions {
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Off: the catalogue is used as it is (tests that ingest a subset themselves). */
   enabled: boolean;
+  coordination: CatalogueCoordination;
 }
 
 export interface CatalogueLoader {
@@ -37,13 +46,34 @@ export function createCatalogueLoader(options: CatalogueLoaderOptions): Catalogu
   let stopping = false;
   let done: Promise<IngestRunSummary[]> = Promise.resolve([]);
 
+  const { db, coordination } = options;
+  const fileSources = options.sources.filter((s) => !s.live);
+
+  /** Whether a process died while loading one of the files (its runs are closed as abandoned here). */
+  async function interrupted(): Promise<boolean> {
+    let abandoned = 0;
+    for (const source of fileSources) {
+      const closed = await coordination.tryExclusive(source.name, () => closeAbandonedRuns(db, source.name, options.context.now()));
+      if (closed.held) abandoned += closed.value;
+    }
+    return abandoned > 0;
+  }
+
   async function load(): Promise<IngestRunSummary[]> {
-    if (!(await catalogueIsEmpty(options.db, options.tables))) return [];
-    return runIngestions(options.db, options.sources.filter((s) => !s.live), {
-      ...options.context,
-      shouldStop: () => stopping,
-      onRun: (summary) => options.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, `catalogue: ${summary.source} loaded`),
-    });
+    const first = await coordination.exclusive(
+      FIRST_LOAD_LOCK,
+      async () => {
+        if (!(await catalogueIsEmpty(db, options.tables)) && !(await interrupted())) return [];
+        return runIngestions(db, fileSources, {
+          ...options.context,
+          coordination,
+          shouldStop: () => stopping,
+          onRun: (summary) => options.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, `catalogue: ${summary.source} loaded`),
+        });
+      },
+      () => stopping,
+    );
+    return first.held ? first.value : [];
   }
 
   return {

@@ -6,8 +6,9 @@
  *
  * The database still answers the parts it does best and cheaply: typo correction of a word the vocabulary does not
  * know, and turning the query into a tsquery (its parser, stemmer and stop words), together with the catalogue's
- * version in the same round trip. The version changes with every ingestion run (`ingest_runs`), and the rows are
- * read again when it has: a search never sees an older catalogue than the last finished run.
+ * version in the same round trip. The version changes with every ingestion run that changed the catalogue
+ * (`ingest_runs`), and the rows are read again when it has: a search never sees an older catalogue than the last
+ * finished run.
  */
 import type { Queryable } from "@apiplat/storage";
 import { correctedQuery, prepareTextQuery, splitTextQuery, type TextQuery } from "./search.js";
@@ -43,7 +44,13 @@ export interface MemoryCatalogue<Row> {
   current(): Promise<CatalogueSnapshot<Row>>;
 }
 
-const VERSION_SQL = "(SELECT count(*)::text || '/' || coalesce(max(finished_at)::text, '') FROM ingest_runs)";
+/**
+ * The catalogue's version: how many runs changed it, and the last one's finish. A run counts once it has finished
+ * having written rows (or failed part-way, or ended with a finish deriving from earlier runs): a live round that found
+ * nothing new leaves the version, and so every replica's snapshot and answer cache, as they are.
+ */
+export const VERSION_SQL =
+  "(SELECT count(*)::text || '/' || coalesce(max(finished_at)::text, '') FROM ingest_runs WHERE changed_catalogue)";
 
 export function memoryCatalogue<Row>(db: Queryable, load: (db: Queryable) => Promise<SnapshotRows<Row>>): MemoryCatalogue<Row> {
   let current: { version: string; snapshot: Promise<CatalogueSnapshot<Row>> } | null = null;

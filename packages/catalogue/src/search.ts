@@ -142,6 +142,9 @@ export function headlineSql(config: string, text: string, tsquery: string, maxWo
  */
 export async function refreshVocabulary(db: Database, textSql: string): Promise<void> {
   await db.transaction(async (tx) => {
+    // Two sources' runs may finish at once (each holds only its own lock): the second waits for the first's words
+    // instead of failing on them. Searches read on (SHARE ROW EXCLUSIVE leaves SELECT alone).
+    await tx.query("LOCK TABLE search_vocabulary IN SHARE ROW EXCLUSIVE MODE");
     await tx.query("DELETE FROM search_vocabulary");
     await tx.query(
       `INSERT INTO search_vocabulary (term, documents)

@@ -62,7 +62,7 @@ describe("memoryCatalogue's compilations", () => {
     loads = 0;
     await compileWords("coffee");
     expect(loads).toBe(0);
-    await db.query("INSERT INTO ingest_runs (source, started_at, finished_at, status) VALUES ('test', now(), now(), 'succeeded')");
+    await db.query("INSERT INTO ingest_runs (source, started_at, finished_at, status, changed_catalogue) VALUES ('test', now(), now(), 'succeeded', true)");
     await compileWords("coffee");
     await Promise.all([compileWords("tea"), catalogue.current()]);
     expect(loads).toBe(1);

@@ -8,3 +8,4 @@ export * from "./open.js";
 export * from "./schema-scope.js";
 export * from "./rate-limit.js";
 export * from "./shared-rate-limiter.js";
+export * from "./session.js";

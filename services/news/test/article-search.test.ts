@@ -74,7 +74,7 @@ describe("the in-memory text search", () => {
       `INSERT INTO articles (id, dataset, source_id, source_name, title, published_at, language, revision)
        VALUES ('test-zyzzyvas', 'test', 'test', 'Test', 'Zyzzyvas everywhere', now(), 'en', 1)`,
     );
-    await db.query("INSERT INTO ingest_runs (source, started_at, finished_at, status) VALUES ('test', now(), now(), 'succeeded')");
+    await db.query("INSERT INTO ingest_runs (source, started_at, finished_at, status, changed_catalogue) VALUES ('test', now(), now(), 'succeeded', true)");
     const after = await searchArticlesByText(catalogue, db, { text: query }, "relevancy", pageOf({}), false);
     expect(after.articles.map((a) => a.id)).toEqual(["test-zyzzyvas"]);
   });

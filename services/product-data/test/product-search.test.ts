@@ -90,7 +90,7 @@ describe("the in-memory search", () => {
       `INSERT INTO products (asin, locale, dataset, title, rating_basis, category_id, category_name, revision)
        VALUES ('ZZZZZZZZZZ', 'CA', 'test', 'Zyzzyvas everywhere', 'marketplace', 'garden', 'Garden', 1)`,
     );
-    await db.query("INSERT INTO ingest_runs (source, started_at, finished_at, status) VALUES ('test', now(), now(), 'succeeded')");
+    await db.query("INSERT INTO ingest_runs (source, started_at, finished_at, status, changed_catalogue) VALUES ('test', now(), now(), 'succeeded', true)");
     expect((await searchFor()).products.map((p) => p.asin)).toEqual(["ZZZZZZZZZZ"]);
     expect(unknownCategoriesIn((await openSearch(catalogue, undefined)).rows, ["garden"]).unknown).toEqual([]);
   });

@@ -133,7 +133,7 @@ describe("the in-memory searches", () => {
       `INSERT INTO web_pages (id, dataset, url, title, body, language, revision)
        VALUES ('https://example.org/zyzzyvas', 'crawl', 'https://example.org/zyzzyvas', 'Zyzzyvas', 'Zyzzyvas are weevils.', 'en', 1)`,
     );
-    await db.query("INSERT INTO ingest_runs (source, started_at, finished_at, status) VALUES ('test', now(), now(), 'succeeded')");
+    await db.query("INSERT INTO ingest_runs (source, started_at, finished_at, status, changed_catalogue) VALUES ('test', now(), now(), 'succeeded', true)");
     const after = await searchWebInMemory(catalogue, db, request, ranking);
     expect(after.hits.map((h) => [h.url, h.marked])).toEqual([["https://example.org/zyzzyvas", "\u0002Zyzzyvas\u0003 are weevils"]]);
   });

@@ -90,7 +90,7 @@ describe("the in-memory search", () => {
       `INSERT INTO videos (video_id, title, category_id, category_country, revision, latest_views, countries)
        VALUES ('zyzzyvas001', 'Zyzzyvas everywhere', 10, 'us', 1, 9999999999, '{zz}')`,
     );
-    await db.query("INSERT INTO ingest_runs (source, started_at, finished_at, status) VALUES ('test', now(), now(), 'succeeded')");
+    await db.query("INSERT INTO ingest_runs (source, started_at, finished_at, status, changed_catalogue) VALUES ('test', now(), now(), 'succeeded', true)");
     const after = await findVideos(catalogue, db, { text }, "relevance", pageOf({}));
     expect(after.videos.map((v) => v.video_id)).toEqual(["zyzzyvas001"]);
     const listed = await findVideos(catalogue, db, { country: "zz" }, "views", pageOf({}));

@@ -70,7 +70,8 @@ export async function buildCatalogueService(
         coordination,
         after: loader.loaded,
         onRun: (summary) => {
-          answers.clear();
+          // At once in this process; the other replicas hear of it through the version (a round that wrote nothing changes nothing).
+          if (summary.status === "failed" || summary.inserted + summary.updated > 0) answers.clear();
           app.log.info({ ...summary, skipped: summary.skipped.slice(0, 3) }, live.logLine);
         },
       }),

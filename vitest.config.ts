@@ -2,10 +2,9 @@ import { existsSync, readdirSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
 /** Every package and service with a test/ folder is a project named after its folder (infra too). */
-const projectDirs = [
-  ...["packages", "services"].flatMap((group) => readdirSync(group).map((name) => `${group}/${name}`)),
-  "infra",
-].filter((dir) => existsSync(`${dir}/test`));
+const projectDirs = [...["packages", "services"].flatMap((group) => readdirSync(group).map((name) => `${group}/${name}`)), "infra"].filter((dir) =>
+  existsSync(`${dir}/test`),
+);
 
 export default defineConfig({
   test: {

@@ -88,7 +88,9 @@ if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) usage("--lim
 
 const root = path.resolve(import.meta.dirname, "..");
 const env = { ...process.env };
-const localDatabase = env.DATABASE_URL ? undefined : await useLocalPostgres({ dataRoot: env.LOCAL_DATA_DIR ? path.resolve(env.LOCAL_DATA_DIR) : path.join(root, ".data") });
+const localDatabase = env.DATABASE_URL
+  ? undefined
+  : await useLocalPostgres({ dataRoot: env.LOCAL_DATA_DIR ? path.resolve(env.LOCAL_DATA_DIR) : path.join(root, ".data") });
 if (localDatabase) env.DATABASE_URL = localDatabase.url;
 const config: PlatformConfig = loadConfig(env);
 

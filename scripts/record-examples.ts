@@ -109,7 +109,10 @@ async function manifestOf(name: string): Promise<ServiceManifest<unknown, unknow
 async function untilReady(url: string): Promise<void> {
   const deadline = Date.now() + READY_WAIT_MS;
   while (Date.now() < deadline) {
-    const status = await fetch(`${url}/ready`).then((res) => res.status, () => 0);
+    const status = await fetch(`${url}/ready`).then(
+      (res) => res.status,
+      () => 0,
+    );
     if (status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -185,7 +188,9 @@ async function matchInFiles(dir: string, pattern: RegExp): Promise<string | unde
     const paths = files.map((entry) => path.join(entry.parentPath, entry.name)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
     for (const file of paths) {
       // Mail is quoted-printable: join its soft line breaks and decode "=" before matching.
-      const text = readFileSync(file, "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+      const text = readFileSync(file, "utf8")
+        .replace(/=\r?\n/g, "")
+        .replace(/=3D/g, "=");
       const found = pattern.exec(text)?.[1];
       if (found) return found;
     }

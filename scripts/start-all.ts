@@ -71,7 +71,8 @@ const status = new Map((await supervisor.start()).map((child) => [child.name, ch
 const line = (name: ServiceName) => {
   const child = status.get(name)!;
   const { port, host: gatewayHost } = serviceEndpoint(config, name);
-  if (!child.ready && child.pid !== undefined && child.restarts === 0) return `  ${name.padEnd(18)} still starting (pid ${child.pid}); the log says "supervisor: ${name} is serving now" when it answers on ${url(port)}`;
+  if (!child.ready && child.pid !== undefined && child.restarts === 0)
+    return `  ${name.padEnd(18)} still starting (pid ${child.pid}); the log says "supervisor: ${name} is serving now" when it answers on ${url(port)}`;
   if (!child.ready) return `  ${name.padEnd(18)} did not start${child.lastExit ? ` (${child.lastExit})` : ""}; the supervisor keeps restarting it`;
   return `  ${name.padEnd(18)} ${url(port).padEnd(24)} X-Gateway-Host: ${gatewayHost}  (pid ${child.pid})`;
 };

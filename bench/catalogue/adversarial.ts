@@ -32,15 +32,24 @@ const TARGETS: Record<string, Target> = {
       { path: "/images?num=100&q={q}", maxLength: 500 },
     ],
   },
-  "video-analytics": { server: [path.join(here, "run.ts"), "--serve", "video-analytics", "postgres"], endpoints: [{ path: "/search?limit=100&q={q}", maxLength: 300 }] },
+  "video-analytics": {
+    server: [path.join(here, "run.ts"), "--serve", "video-analytics", "postgres"],
+    endpoints: [{ path: "/search?limit=100&q={q}", maxLength: 300 }],
+  },
   "product-data": { server: [path.join(here, "../product-data/server.ts")], endpoints: [{ path: "/search?limit=100&q={q}", maxLength: 200 }] },
   "company-data": { server: [path.join(here, "../company-data/server.ts")], endpoints: [{ path: "/search?limit=100&name={q}", maxLength: 200 }] },
 };
 
 const WARM_UP = ["music", "world news", "coffee OR beer"];
 const LETTERS = "etaoinshrdlcumwfgypbvkjxqz";
-const PAIRS = "th he in er an re on at en nd ti es or te of ed is it al ar st to nt ng se ha as ou io le ve co me de hi ri ro ic ne ea ra ce li ch ll be ma si om ur".split(" ");
-const FREQUENT = "new world time year people first state life home family day city day love news video music game report police president market school water death power music health".split(" ");
+const PAIRS =
+  "th he in er an re on at en nd ti es or te of ed is it al ar st to nt ng se ha as ou io le ve co me de hi ri ro ic ne ea ra ce li ch ll be ma si om ur".split(
+    " ",
+  );
+const FREQUENT =
+  "new world time year people first state life home family day city day love news video music game report police president market school water death power music health".split(
+    " ",
+  );
 
 /** Words joined by spaces, as many as fit in `length` characters. */
 function fill(words: string[], length: number): string {
@@ -59,17 +68,32 @@ export function adversarialQueries(maxLength: number): Record<string, string> {
   return {
     "prefix flood, 1-2 letters, full length": fill(mixed, maxLength),
     "prefix flood, 1-2 letters, 250 characters": fill(mixed, Math.min(250, maxLength)),
-    "ten one-letter prefixes": LETTERS.slice(0, 10).split("").map((l) => `${l}*`).join(" "),
-    "ten two-letter prefixes": PAIRS.slice(0, 10).map((p) => `${p}*`).join(" "),
-    "ten three-letter prefixes": "the pro com con res pre str inter sta car".split(" ").map((p) => `${p.slice(0, 3)}*`).join(" "),
+    "ten one-letter prefixes": LETTERS.slice(0, 10)
+      .split("")
+      .map((l) => `${l}*`)
+      .join(" "),
+    "ten two-letter prefixes": PAIRS.slice(0, 10)
+      .map((p) => `${p}*`)
+      .join(" "),
+    "ten three-letter prefixes": "the pro com con res pre str inter sta car"
+      .split(" ")
+      .map((p) => `${p.slice(0, 3)}*`)
+      .join(" "),
     "31 negated prefixes": negated(31),
     "32 negated prefixes": negated(32),
     "negated frequent words": ["news", ...FREQUENT.slice(0, 20).map((w) => `-${w}`)].join(" ").slice(0, maxLength),
-    "frequent words OR-ed, full length": fill(FREQUENT.flatMap((w) => [w, "OR"]), maxLength).replace(/ OR$/, ""),
+    "frequent words OR-ed, full length": fill(
+      FREQUENT.flatMap((w) => [w, "OR"]),
+      maxLength,
+    ).replace(/ OR$/, ""),
     "frequent words, full length": fill(FREQUENT, maxLength),
     "long phrase of frequent words": `"${fill(FREQUENT, maxLength - 2)}"`,
     // At the bounds: the broadest queries a subscriber may still send.
-    "32 frequent words OR-ed": FREQUENT.concat(FREQUENT).slice(0, 32).join(" OR ").slice(0, maxLength).replace(/ OR ?$/, ""),
+    "32 frequent words OR-ed": FREQUENT.concat(FREQUENT)
+      .slice(0, 32)
+      .join(" OR ")
+      .slice(0, maxLength)
+      .replace(/ OR ?$/, ""),
     "32 frequent words": FREQUENT.concat(FREQUENT).slice(0, 32).join(" ").slice(0, maxLength).trim(),
     "five broad two-letter prefixes": "co* st* pr* re* ma*",
     "a frequent word and five broad two-letter prefixes excluded": "new -co* -st* -pr* -re* -ma*",
@@ -112,7 +136,15 @@ async function benchService(name: string, repeat: number) {
         const url = base + endpoint.path.replace("{q}", encodeURIComponent(q));
         const runs: Measured[] = [];
         for (let i = 0; i < repeat; i++) runs.push(await measure(server, url));
-        queries.push({ endpoint: endpoint.path.replace("{q}", "…"), shape, q_length: q.length, statuses: [...new Set(runs.map((r) => r.status))], max_latency_ms: Math.max(...runs.map((r) => r.latency_ms)), max_cpu_ms: Math.max(...runs.map((r) => r.cpu_ms)), runs });
+        queries.push({
+          endpoint: endpoint.path.replace("{q}", "…"),
+          shape,
+          q_length: q.length,
+          statuses: [...new Set(runs.map((r) => r.status))],
+          max_latency_ms: Math.max(...runs.map((r) => r.latency_ms)),
+          max_cpu_ms: Math.max(...runs.map((r) => r.cpu_ms)),
+          runs,
+        });
         process.stderr.write(`${name} ${endpoint.path} ${shape}: ${runs.map((r) => `${r.status} ${r.latency_ms} ms (CPU ${r.cpu_ms} ms)`).join(", ")}\n`);
       }
     }
@@ -126,9 +158,15 @@ async function benchService(name: string, repeat: number) {
     refused_4xx: queries.flatMap((q) => q.runs).filter((r) => r.status >= 400 && r.status < 500).length,
     failed_5xx: queries.flatMap((q) => q.runs).filter((r) => r.status >= 500).length,
     accepted_max_cpu_ms: Math.max(0, ...accepted.map((r) => r.cpu_ms)),
-    accepted_p99_cpu_ms: percentile(accepted.map((r) => r.cpu_ms), 0.99),
+    accepted_p99_cpu_ms: percentile(
+      accepted.map((r) => r.cpu_ms),
+      0.99,
+    ),
     accepted_max_latency_ms: Math.max(0, ...accepted.map((r) => r.latency_ms)),
-    accepted_p99_latency_ms: percentile(accepted.map((r) => r.latency_ms), 0.99),
+    accepted_p99_latency_ms: percentile(
+      accepted.map((r) => r.latency_ms),
+      0.99,
+    ),
     queries: queries.map(({ runs, ...rest }) => rest),
   };
 }

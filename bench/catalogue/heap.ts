@@ -43,7 +43,11 @@ async function objectCount(): Promise<number> {
 const module = (await import(`@apiplat/${name}`)) as { default: ServiceManifest<any, any>; ingestion: ServiceIngestion };
 const platform = await benchPlatform();
 const app = await buildService(module.default, platform.deps, { settings: { autoLoad: false } });
-await ingestForBench(module.default, platform, module.ingestion.sources({ config: platform.deps.config, options: {} }).filter((s) => !s.live));
+await ingestForBench(
+  module.default,
+  platform,
+  module.ingestion.sources({ config: platform.deps.config, options: {} }).filter((s) => !s.live),
+);
 const { headers } = await platform.subscribe(module.default.name, "MEGA");
 const answer = await app.inject({ method: "GET", url: FIRST_SEARCH[name], headers });
 if (answer.statusCode !== 200) throw new Error(`${FIRST_SEARCH[name]}: ${answer.statusCode} ${answer.body}`);

@@ -53,17 +53,35 @@ function distinctSearches(words: string[], count: number, path = "/search"): Sce
   };
 }
 
-const NEWS_WORDS = "trump police world women photos new week apple google health vaccine court market school children election climate war china india fire water game film music star sport football cricket money bank oil tax city state president minister queen royal family love life death crime storm flood".split(" ");
-const VIDEO_WORDS = "music video official trailer live new best game minecraft christmas football highlights makeup tutorial comedy prank funny song dance cover reaction review vlog challenge news episode season full movie kids cat dog food recipe cooking".split(" ");
-const WEB_WORDS = "coffee espresso beer ale lager film actor director war love story family city water roast grinder brew milk chess game player history world music novel book king queen police crime".split(" ");
+const NEWS_WORDS =
+  "trump police world women photos new week apple google health vaccine court market school children election climate war china india fire water game film music star sport football cricket money bank oil tax city state president minister queen royal family love life death crime storm flood".split(
+    " ",
+  );
+const VIDEO_WORDS =
+  "music video official trailer live new best game minecraft christmas football highlights makeup tutorial comedy prank funny song dance cover reaction review vlog challenge news episode season full movie kids cat dog food recipe cooking".split(
+    " ",
+  );
+const WEB_WORDS =
+  "coffee espresso beer ale lager film actor director war love story family city water roast grinder brew milk chess game player history world music novel book king queen police crime".split(
+    " ",
+  );
 
 const SCENARIOS: Record<string, Scenario[]> = {
   news: [
     ...andUncached({
       name: "GET /search, 10 queries in turn (relevancy)",
-      paths: ["trump", "climate change", "covid vaccine", "stock market", "world cup", "election -trump", "cofee", "apple iphone", "police shooting", '"supreme court"'].map(
-        (q) => `/search?q=${encodeURIComponent(q)}`,
-      ),
+      paths: [
+        "trump",
+        "climate change",
+        "covid vaccine",
+        "stock market",
+        "world cup",
+        "election -trump",
+        "cofee",
+        "apple iphone",
+        "police shooting",
+        '"supreme court"',
+      ].map((q) => `/search?q=${encodeURIComponent(q)}`),
     }),
     distinctSearches(NEWS_WORDS, 150_000),
     { name: "GET /search?country=us&category=politics (newest first)", paths: ["/search?country=us&category=politics"] },
@@ -73,20 +91,44 @@ const SCENARIOS: Record<string, Scenario[]> = {
   "search-results": [
     ...andUncached({
       name: "GET /search, 10 queries in turn (relevance, any word)",
-      paths: ["espresso crema", "store coffee beans", "buster keaton", "cofee grinder", "trappist beer", "chess grandmaster", "aging beer", "wizard of oz", '"moka pot"', "ale -lager"].map(
-        (q) => `/search?q=${encodeURIComponent(q)}`,
-      ),
+      paths: [
+        "espresso crema",
+        "store coffee beans",
+        "buster keaton",
+        "cofee grinder",
+        "trappist beer",
+        "chess grandmaster",
+        "aging beer",
+        "wizard of oz",
+        '"moka pot"',
+        "ale -lager",
+      ].map((q) => `/search?q=${encodeURIComponent(q)}`),
     }),
     distinctSearches(WEB_WORDS, 30_000),
-    { name: "GET /images, 5 queries in turn", paths: ["dog frisbee", "giraffe", "pizza", "man riding a wave", "train station"].map((q) => `/images?q=${encodeURIComponent(q)}`) },
-    { name: "GET /news, 5 queries in turn", paths: ["climate", "ukraine", "apple iphone", "world cup", "stock market"].map((q) => `/news?q=${encodeURIComponent(q)}`) },
+    {
+      name: "GET /images, 5 queries in turn",
+      paths: ["dog frisbee", "giraffe", "pizza", "man riding a wave", "train station"].map((q) => `/images?q=${encodeURIComponent(q)}`),
+    },
+    {
+      name: "GET /news, 5 queries in turn",
+      paths: ["climate", "ukraine", "apple iphone", "world cup", "stock market"].map((q) => `/news?q=${encodeURIComponent(q)}`),
+    },
   ],
   "video-analytics": [
     ...andUncached({
       name: "GET /search, 10 queries in turn (relevance)",
-      paths: ["music video", "official trailer", "minecraft", "christmas", "thanksgivng", "football highlights", "makeup tutorial", "live", "comedy -prank", '"saturday night live"'].map(
-        (q) => `/search?q=${encodeURIComponent(q)}`,
-      ),
+      paths: [
+        "music video",
+        "official trailer",
+        "minecraft",
+        "christmas",
+        "thanksgivng",
+        "football highlights",
+        "makeup tutorial",
+        "live",
+        "comedy -prank",
+        '"saturday night live"',
+      ].map((q) => `/search?q=${encodeURIComponent(q)}`),
     }),
     distinctSearches(VIDEO_WORDS, 100_000),
     { name: "GET /search?country=us&sort=views", paths: ["/search?country=us&sort=views"] },
@@ -128,10 +170,11 @@ async function drive(name: string, seconds: number): Promise<void> {
   const { port, headers, ingestion } = server;
   const base = `http://127.0.0.1:${port}`;
   // A scenario of searches nobody asked before is warmed with its first only.
-  for (const scenario of SCENARIOS[name]) for (const path of scenario.fresh ? scenario.paths.slice(0, 1) : scenario.paths) {
-    const response = await fetch(base + path, { headers });
-    if (response.status !== 200) throw new Error(`warm-up ${path}: ${response.status} ${await response.text()}`);
-  }
+  for (const scenario of SCENARIOS[name])
+    for (const path of scenario.fresh ? scenario.paths.slice(0, 1) : scenario.paths) {
+      const response = await fetch(base + path, { headers });
+      if (response.status !== 200) throw new Error(`warm-up ${path}: ${response.status} ${await response.text()}`);
+    }
   const results = [];
   const { only } = benchSwitches;
   for (const scenario of SCENARIOS[name].filter((s) => !only || s.name.includes(only))) {
@@ -143,9 +186,7 @@ async function drive(name: string, seconds: number): Promise<void> {
       // A fresh scenario's one-caller sample takes paths from its end, which the load does not reach.
       const sequential = await sequentialLatency(base, { ...headers, ...scenario.headers }, scenario.fresh ? scenario.paths.slice(-100) : scenario.paths, 100);
       const cpuBefore = cpuSeconds(server.pid);
-      const [loaded] = await withCoreZeroIsolated(benchSwitches.isolate, () =>
-        runScenarios(base, headers, [scenario], { connections: 20, seconds }),
-      );
+      const [loaded] = await withCoreZeroIsolated(benchSwitches.isolate, () => runScenarios(base, headers, [scenario], { connections: 20, seconds }));
       const cpu = cpuSeconds(server.pid) - cpuBefore;
       total = loaded.total as number;
       // The server's own CPU per request: what one dedicated core would sustain, whatever else ran on the machine.
@@ -154,7 +195,10 @@ async function drive(name: string, seconds: number): Promise<void> {
     if (!hasWrk) continue;
     // The same load from wrk; searches nobody asked before continue where autocannon's stopped.
     const wrkCpuBefore = cpuSeconds(server.pid);
-    const fromWrk = runWrk(base, { ...headers, ...scenario.headers }, scenario.fresh ? scenario.paths.slice(total) : scenario.paths, { connections: 20, seconds });
+    const fromWrk = runWrk(base, { ...headers, ...scenario.headers }, scenario.fresh ? scenario.paths.slice(total) : scenario.paths, {
+      connections: 20,
+      seconds,
+    });
     results.push({ scenario: scenario.name, ...fromWrk, ...cpuPerRequest(cpuSeconds(server.pid) - wrkCpuBefore, fromWrk.total) });
   }
   server.stop();

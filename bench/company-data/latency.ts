@@ -29,7 +29,28 @@ function seeded(seed: number): () => number {
 const random = seeded(7);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
 
-const NAMES = ["apple", "Aple Inc", "microsoft corp", "jonson & jonson", "goldman sachs", "exxon", "walmart", "berkshire hathaway", "Tesla, Inc.", "intel", "pfizer", "general motors co", "boeing", "amazon", "alphabet", "coca cola", "procter gamble", "lockheed martin", "netflix", "oracle corporation"];
+const NAMES = [
+  "apple",
+  "Aple Inc",
+  "microsoft corp",
+  "jonson & jonson",
+  "goldman sachs",
+  "exxon",
+  "walmart",
+  "berkshire hathaway",
+  "Tesla, Inc.",
+  "intel",
+  "pfizer",
+  "general motors co",
+  "boeing",
+  "amazon",
+  "alphabet",
+  "coca cola",
+  "procter gamble",
+  "lockheed martin",
+  "netflix",
+  "oracle corporation",
+];
 const SECTORS = ["Technology", "Financials", "Energy", "Retailing", "Health Care", "Industrials"];
 
 function searchPath(): string {
@@ -58,7 +79,9 @@ const server = await startBenchServer<Server>("bench/company-data/server.ts", ro
 try {
   console.log(`store: PostgreSQL; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint`);
   for (const run of server.ingest) console.log(`ingest ${run.source}: ${run.rows} rows in ${run.seconds.toFixed(1)} s (${run.rows_per_second} rows/s)`);
-  console.log(`ingest, all sources and the profile merge: ${server.total.rows} rows in ${server.total.seconds.toFixed(1)} s (${server.total.rows_per_second} rows/s)`);
+  console.log(
+    `ingest, all sources and the profile merge: ${server.total.rows} rows in ${server.total.seconds.toFixed(1)} s (${server.total.rows_per_second} rows/s)`,
+  );
   for (const [name, next, headers] of [
     ["/search (answer cache on: the seeded mix repeats)", searchPath, {}],
     ["/search (Cache-Control: no-cache: every search asked of the database)", searchPath, NO_CACHE],

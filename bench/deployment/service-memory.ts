@@ -96,7 +96,10 @@ async function waitReady(url: string, child: ChildProcess): Promise<number | nul
   const started = performance.now();
   while (performance.now() - started < readyTimeoutMs) {
     if (child.exitCode !== null) return null;
-    const ok = await fetch(url).then((r) => r.status === 200, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return performance.now() - started;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -155,7 +158,9 @@ if (!process.env.DATABASE_URL) {
   console.error("Set DATABASE_URL to a database of its own (the catalogue services load their datasets into it).");
   process.exit(2);
 }
-console.log("| service | ready after | RSS, process tree | PSS, process tree | peak RSS of the main process | processes | after the warm-up: RSS / PSS / peak |");
+console.log(
+  "| service | ready after | RSS, process tree | PSS, process tree | peak RSS of the main process | processes | after the warm-up: RSS / PSS / peak |",
+);
 console.log("|---|---|---|---|---|---|---|");
 for (const [index, service] of services.entries()) {
   const s = await measure(service, portBase + index);

@@ -41,7 +41,13 @@ const { port, key, pid } = await new Promise<{ port: number; key: string; pid: n
 });
 const base = `http://127.0.0.1:${port}`;
 const headers = { "x-gateway-key": key, "x-gateway-host": "email-sending.api.local", "content-type": "application/json" };
-const body = (i: number) => JSON.stringify({ to: `reader${i}@example.com`, subject: "Your receipt", html: "<p>Thanks for your order. <a href=\"https://shop.example.com/o/1\">View it</a></p>", tags: ["bench"] });
+const body = (i: number) =>
+  JSON.stringify({
+    to: `reader${i}@example.com`,
+    subject: "Your receipt",
+    html: '<p>Thanks for your order. <a href="https://shop.example.com/o/1">View it</a></p>',
+    tags: ["bench"],
+  });
 
 async function waitForDrain(target: number, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -57,7 +63,9 @@ const accepted = await autocannon({ url: `${base}/send`, method: "POST", headers
 const acceptCpu = cpuSeconds(pid) - cpuBeforeAccept;
 const deliveredDuringAccept = receivedCount - receivedBeforeAccept;
 const acceptedPerSecond = accepted["2xx"] / 10;
-console.log(`accepted: ${accepted["2xx"]} in 10 s = ${acceptedPerSecond.toFixed(0)}/s (p50 ${accepted.latency.p50} ms, p99 ${accepted.latency.p99} ms, non-2xx ${accepted.non2xx}); service CPU ${acceptCpu.toFixed(2)} s while it also delivered ${deliveredDuringAccept}`);
+console.log(
+  `accepted: ${accepted["2xx"]} in 10 s = ${acceptedPerSecond.toFixed(0)}/s (p50 ${accepted.latency.p50} ms, p99 ${accepted.latency.p99} ms, non-2xx ${accepted.non2xx}); service CPU ${acceptCpu.toFixed(2)} s while it also delivered ${deliveredDuringAccept}`,
+);
 
 // 2. Delivered per second while the backlog drains (the warm-up and the accept run queued them all).
 const total = warmUp["2xx"] + accepted["2xx"];
@@ -68,9 +76,13 @@ await waitForDrain(total);
 const drainCpu = cpuSeconds(pid) - cpuBeforeDrain;
 const drainSeconds = (Date.now() - drainStart) / 1000;
 const delivered = receivedCount - startCount;
-console.log(`delivered while draining: ${delivered} in ${drainSeconds.toFixed(1)} s = ${(delivered / drainSeconds).toFixed(0)}/s (backlog ${total - startCount} at the start); service CPU ${drainCpu.toFixed(2)} s = ${(delivered / drainCpu).toFixed(0)} deliveries per CPU-second`);
+console.log(
+  `delivered while draining: ${delivered} in ${drainSeconds.toFixed(1)} s = ${(delivered / drainSeconds).toFixed(0)}/s (backlog ${total - startCount} at the start); service CPU ${drainCpu.toFixed(2)} s = ${(delivered / drainCpu).toFixed(0)} deliveries per CPU-second`,
+);
 const acceptOnlyCpu = acceptCpu - deliveredDuringAccept * (drainCpu / delivered);
-console.log(`estimated API cost: ${((acceptOnlyCpu / accepted["2xx"]) * 1e6).toFixed(0)} µs of service CPU per accepted message = ${(accepted["2xx"] / acceptOnlyCpu).toFixed(0)} accepted per CPU-second (the delivery CPU of that window, at the drain's cost per message, taken out)`);
+console.log(
+  `estimated API cost: ${((acceptOnlyCpu / accepted["2xx"]) * 1e6).toFixed(0)} µs of service CPU per accepted message = ${(accepted["2xx"] / acceptOnlyCpu).toFixed(0)} accepted per CPU-second (the delivery CPU of that window, at the drain's cost per message, taken out)`,
+);
 
 // 3. Latency at an even rate (BENCH_RATE, default 100 messages/s) for 20 s.
 const rate = Number(process.env.BENCH_RATE ?? 100);
@@ -97,7 +109,9 @@ latencies.sort((a, b) => a - b);
 const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
 const load = (await import("node:os")).loadavg()[0].toFixed(1);
 console.log(`load average at the end: ${load} on ${(await import("node:os")).cpus().length} cores`);
-console.log(`queue-to-relay at ${rate}/s: ${latencies.length} of ${submitted.size} delivered; p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, max ${latencies.at(-1)} ms`);
+console.log(
+  `queue-to-relay at ${rate}/s: ${latencies.length} of ${submitted.size} delivered; p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, max ${latencies.at(-1)} ms`,
+);
 
 child.kill("SIGTERM");
 await new Promise((resolve) => child.once("exit", resolve));

@@ -30,7 +30,11 @@ const sink = new SMTPServer({
     const chunks: Buffer[] = [];
     stream.on("data", (c: Buffer) => chunks.push(c));
     stream.on("end", () => {
-      const id = /X-Email-ID: (msg_[0-9a-f]{24})/i.exec(Buffer.concat(chunks).subarray(0, 64 * 1024).toString("latin1"))?.[1];
+      const id = /X-Email-ID: (msg_[0-9a-f]{24})/i.exec(
+        Buffer.concat(chunks)
+          .subarray(0, 64 * 1024)
+          .toString("latin1"),
+      )?.[1];
       if (id) received.get(id)?.();
       callback();
     });
@@ -85,7 +89,13 @@ async function template(shape: string, html: string, variables: object, slow = f
   const saved = await call("POST", "/templates", { name, subject: "s", html });
   if (saved.status !== 201) return report(shape, `save ${saved.status}`, saved.cpuMs, saved.wallMs, "-");
   const rendered = await call("POST", `/templates/${name}/render`, { variables });
-  report(shape, `render ${rendered.status}${rendered.status === 200 ? ` (${JSON.parse(rendered.text).data.html.length} chars)` : ""}`, rendered.cpuMs, rendered.wallMs, "-");
+  report(
+    shape,
+    `render ${rendered.status}${rendered.status === 200 ? ` (${JSON.parse(rendered.text).data.html.length} chars)` : ""}`,
+    rendered.cpuMs,
+    rendered.wallMs,
+    "-",
+  );
 }
 
 /** Sends `html` with click tracking: the accept's CPU, then the delivery's. */

@@ -44,7 +44,9 @@ async function loadPlots(tokenizer: UseTokenizer): Promise<Plot[]> {
   const count = (text: string) => tokenizer.encode(text).length;
   const plots: Plot[] = [];
   for (const row of rows) {
-    const text = row.Plot.replace(/\[\d+\]/g, "").replace(/\s+/g, " ").trim();
+    const text = row.Plot.replace(/\[\d+\]/g, "")
+      .replace(/\s+/g, " ")
+      .trim();
     const total = count(text);
     if (total < 200 || total > 512) continue;
     const parts = sentences(text);
@@ -107,11 +109,19 @@ async function main(): Promise<void> {
     const tailQueries = await embed(plots.map((p) => p.tailQuery));
     const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
     console.log(`${plots.length} plots of ${Math.min(...whole.tokens)} to ${Math.max(...whole.tokens)} tokens (mean ${mean(whole.tokens).toFixed(0)});`);
-    console.log(`cut documents: ${Math.min(...cut.tokens)} to ${Math.max(...cut.tokens)} tokens; queries ${Math.min(...headQueries.tokens, ...tailQueries.tokens)} to ${Math.max(...headQueries.tokens, ...tailQueries.tokens)} tokens`);
+    console.log(
+      `cut documents: ${Math.min(...cut.tokens)} to ${Math.max(...cut.tokens)} tokens; queries ${Math.min(...headQueries.tokens, ...tailQueries.tokens)} to ${Math.max(...headQueries.tokens, ...tailQueries.tokens)} tokens`,
+    );
     console.log("| queries | documents | top-1 | MRR |");
     console.log("|---|---|---|---|");
-    for (const [name, queries] of [["tail (past token 128)", tailQueries.vectors], ["head (first 128 tokens)", headQueries.vectors]] as const) {
-      for (const [label, documents] of [["cut at 128 tokens (before)", cut.vectors], ["whole, 128-token windows (now)", whole.vectors]] as const) {
+    for (const [name, queries] of [
+      ["tail (past token 128)", tailQueries.vectors],
+      ["head (first 128 tokens)", headQueries.vectors],
+    ] as const) {
+      for (const [label, documents] of [
+        ["cut at 128 tokens (before)", cut.vectors],
+        ["whole, 128-token windows (now)", whole.vectors],
+      ] as const) {
         const { top1, mrr } = retrieval(queries, documents);
         console.log(`| ${name} | ${label} | ${(top1 * 100).toFixed(1)} % | ${mrr.toFixed(3)} |`);
       }

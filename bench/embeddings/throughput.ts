@@ -16,7 +16,14 @@ import { cpuSeconds } from "../lib/proc-cpu.js";
 
 const seconds = Number(process.argv[2] ?? 10);
 const backends = (process.argv[3] ?? "wasm,cpu").split(",");
-const TOPICS = ["the weather in the mountains", "a new phone that was released", "interest rates and mortgages", "how to bake sourdough bread", "the final of the football cup", "a bug in the billing system"];
+const TOPICS = [
+  "the weather in the mountains",
+  "a new phone that was released",
+  "interest rates and mortgages",
+  "how to bake sourdough bread",
+  "the final of the football cup",
+  "a bug in the billing system",
+];
 let counter = 0;
 /** A distinct English sentence of about twelve words each time. */
 const sentence = () => `Sentence ${counter++} is about ${TOPICS[counter % TOPICS.length]} and what people said of it yesterday.`;
@@ -39,7 +46,12 @@ async function startServer(backend: string): Promise<Server> {
     child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
   });
   const { port, key, pid } = JSON.parse(line);
-  return { child, pid, url: `http://127.0.0.1:${port}`, headers: { "content-type": "application/json", "x-gateway-key": key, "x-gateway-host": "embeddings.api.local" } };
+  return {
+    child,
+    pid,
+    url: `http://127.0.0.1:${port}`,
+    headers: { "content-type": "application/json", "x-gateway-key": key, "x-gateway-host": "embeddings.api.local" },
+  };
 }
 
 async function embed(server: Server, input: string[]): Promise<void> {
@@ -79,7 +91,9 @@ async function latency(server: Server, callers: number): Promise<{ p50: number; 
 }
 
 function peakRssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmHWM:"))!;
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmHWM:"))!;
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 

@@ -20,7 +20,13 @@ const { port, headers, build_ms } = JSON.parse(line) as { port: number; headers:
 console.log(`service ready on port ${port} (index built in ${build_ms} ms)`);
 
 const searches = ["/search?q=Paris", "/search?q=lond", "/search?q=Berlin,%20Germany", "/search?q=san", "/search?q=M%C3%BCnchen&language=ja"];
-const points = ["/reverse?lat=48.8566&lon=2.3522", "/reverse?lat=-33.87&lon=151.21", "/reverse?lat=0&lon=-30", "/reverse?lat=90&lon=0", "/reverse?lat=35.68&lon=139.69&language=ja"];
+const points = [
+  "/reverse?lat=48.8566&lon=2.3522",
+  "/reverse?lat=-33.87&lon=151.21",
+  "/reverse?lat=0&lon=-30",
+  "/reverse?lat=90&lon=0",
+  "/reverse?lat=35.68&lon=139.69&language=ja",
+];
 
 async function run(name: string, paths: string[], duration = seconds): Promise<autocannon.Result> {
   return autocannon({

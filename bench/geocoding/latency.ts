@@ -87,6 +87,4 @@ function measure<T>(name: string, inputs: T[], run: (input: T) => unknown): void
 }
 
 measure("search", searchMix(20_000), (request) => search.search(request));
-measure("reverse", reverseMix(20_000), (point) =>
-  reverseGeocode(gazetteer, { ...point, maxDistanceKm: 50 }),
-);
+measure("reverse", reverseMix(20_000), (point) => reverseGeocode(gazetteer, { ...point, maxDistanceKm: 50 }));

@@ -21,7 +21,10 @@ const server = `require("node:http").createServer((req, res) => { req.resume(); 
 const request: OpenLoopRequest = {
   method: "GET",
   path: "/AbCdEf1",
-  headers: { "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", referer: "https://news.example/item" },
+  headers: {
+    "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+    referer: "https://news.example/item",
+  },
 };
 
 await withCoreZeroIsolated(process.env.BENCH_ISOLATE === "1", async () => {
@@ -29,7 +32,8 @@ await withCoreZeroIsolated(process.env.BENCH_ISOLATE === "1", async () => {
   const child = spawn(command[0], command.slice(1), { stdio: ["ignore", "pipe", "inherit"] });
   await once(child.stdout!, "data");
   try {
-    const run = (durationSeconds: number) => runOpenLoop({ origin: `http://127.0.0.1:${PORT}`, rate, durationSeconds, connections: 64, request: () => request });
+    const run = (durationSeconds: number) =>
+      runOpenLoop({ origin: `http://127.0.0.1:${PORT}`, rate, durationSeconds, connections: 64, request: () => request });
     await run(2);
     const cpuBefore = cpuSeconds(child.pid!);
     const started = Date.now();

@@ -30,7 +30,12 @@ export async function ingestForBench(manifest: ServiceManifest<any, any>, platfo
   const seconds = (performance.now() - started) / 1000;
   const ingest: IngestTiming[] = runs.map((run) => {
     if (run.status !== "succeeded") throw new Error(`${run.source}: ${run.error}`);
-    return { source: run.source, rows: run.rows_read, seconds: (run.finished_at.getTime() - run.started_at.getTime()) / 1000, rows_per_second: run.rows_per_second };
+    return {
+      source: run.source,
+      rows: run.rows_read,
+      seconds: (run.finished_at.getTime() - run.started_at.getTime()) / 1000,
+      rows_per_second: run.rows_per_second,
+    };
   });
   const rows = ingest.reduce((sum, run) => sum + run.rows, 0);
   return { db, ingest, total: { rows, seconds, rows_per_second: Math.round(rows / seconds) } };

@@ -56,10 +56,12 @@ export async function compareManyModes(options: CompareOptions, specs: ModeSpec[
       rounds,
       median: Object.fromEntries(modes.map((mode, index) => [mode, medians(index)])),
       overhead: Object.fromEntries(
-        modes.slice(1).flatMap((mode, i) => [
-          [`${mode}_over_${modes[0]}`, overheadMedian(0, i + 1)],
-          ...(i > 0 ? [[`${mode}_over_${modes[i]}`, overheadMedian(i, i + 1)]] : []),
-        ]),
+        modes
+          .slice(1)
+          .flatMap((mode, i) => [
+            [`${mode}_over_${modes[0]}`, overheadMedian(0, i + 1)],
+            ...(i > 0 ? [[`${mode}_over_${modes[i]}`, overheadMedian(i, i + 1)]] : []),
+          ]),
       ),
     }),
   );

@@ -48,7 +48,16 @@ export function requestFor(options: CompareOptions, server: Server) {
     body: options.body,
     connections: options.connections,
     ...(keys && keys.length > 0
-      ? { requests: [{ setupRequest: (request: { headers?: Record<string, string> }) => ({ ...request, headers: { ...request.headers, "x-gateway-key": keys[next++ % keys.length] } }) }] }
+      ? {
+          requests: [
+            {
+              setupRequest: (request: { headers?: Record<string, string> }) => ({
+                ...request,
+                headers: { ...request.headers, "x-gateway-key": keys[next++ % keys.length] },
+              }),
+            },
+          ],
+        }
       : {}),
   };
 }

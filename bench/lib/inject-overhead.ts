@@ -38,12 +38,14 @@ for (let r = 0; r < 4; r++) {
   if (only !== "bare") results.platform.push(await round(platformApp));
 }
 const best = (values: number[]) => Math.min(...values.slice(1));
-console.log(JSON.stringify({
-  per_round: perRound,
-  bare_cpu_us: results.bare.map((v) => Math.round(v)),
-  platform_cpu_us: results.platform.map((v) => Math.round(v)),
-  overhead_us_best: Math.round(best(results.platform) - best(results.bare)),
-}));
+console.log(
+  JSON.stringify({
+    per_round: perRound,
+    bare_cpu_us: results.bare.map((v) => Math.round(v)),
+    platform_cpu_us: results.platform.map((v) => Math.round(v)),
+    overhead_us_best: Math.round(best(results.platform) - best(results.bare)),
+  }),
+);
 await platformApp.close();
 await bare.close();
 await platform.close();

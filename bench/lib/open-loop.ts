@@ -72,7 +72,9 @@ function serialize(host: string, request: OpenLoopRequest): Buffer {
   const body = request.body === undefined ? undefined : Buffer.from(request.body);
   const headers: Record<string, string> = { host, connection: "keep-alive", ...request.headers };
   if (body) headers["content-length"] = String(body.length);
-  const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`;
+  const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("")}\r\n`;
   return body ? Buffer.concat([Buffer.from(head, "latin1"), body]) : Buffer.from(head, "latin1");
 }
 
@@ -83,7 +85,12 @@ class Connection {
   closed = false;
   readonly socket: Socket;
 
-  constructor(port: number, host: string, private readonly onIdle: (connection: Connection) => void, onLost: () => void) {
+  constructor(
+    port: number,
+    host: string,
+    private readonly onIdle: (connection: Connection) => void,
+    onLost: () => void,
+  ) {
     this.socket = connect({ port, host, noDelay: true });
     this.socket.on("data", (chunk) => this.receive(chunk));
     this.socket.on("error", () => {});
@@ -133,11 +140,15 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   const finished = new Promise<void>((resolve) => (finish = resolve));
 
   const dispatch = (connection: Connection, index: number, dueAt: number): void => {
-    connection.send(serializeOnce(origin.host, options.request(index, dueAt)), (status) => {
-      latencies[completed++] = performance.now() - dueAt;
-      statusCounts[status] = (statusCounts[status] ?? 0) + 1;
-      if (completed + errors === total) finish();
-    }, dueAt);
+    connection.send(
+      serializeOnce(origin.host, options.request(index, dueAt)),
+      (status) => {
+        latencies[completed++] = performance.now() - dueAt;
+        statusCounts[status] = (statusCounts[status] ?? 0) + 1;
+        if (completed + errors === total) finish();
+      },
+      dueAt,
+    );
   };
   const idle: Connection[] = [];
   const onIdle = (connection: Connection): void => {
@@ -147,11 +158,13 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
     else if (connection.closed) return;
     else idle.push(connection);
   };
-  const connections = Array.from({ length: options.connections }, () =>
-    new Connection(Number(origin.port), origin.hostname, onIdle, () => {
-      errors++;
-      if (completed + errors === total) finish();
-    }),
+  const connections = Array.from(
+    { length: options.connections },
+    () =>
+      new Connection(Number(origin.port), origin.hostname, onIdle, () => {
+        errors++;
+        if (completed + errors === total) finish();
+      }),
   );
   await Promise.all(connections.map((c) => new Promise((resolve) => c.socket.once("connect", resolve))));
   idle.push(...connections);

@@ -16,7 +16,10 @@ export interface ProcessStat {
 
 function parseStat(stat: string): ProcessStat {
   const close = stat.lastIndexOf(")");
-  const fields = stat.slice(close + 2).split(" ").map(Number);
+  const fields = stat
+    .slice(close + 2)
+    .split(" ")
+    .map(Number);
   return {
     comm: stat.slice(stat.indexOf("(") + 1, close),
     parent: fields[1],

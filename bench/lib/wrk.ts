@@ -50,14 +50,31 @@ function asSent(path: string): string {
 }
 
 /** `connections` callers for `seconds` over `paths` (taken in turn) of `baseUrl`, with `headers` on every request. */
-export function runWrk(baseUrl: string, headers: Record<string, string>, paths: readonly string[], options: { connections: number; seconds: number }): WrkResult {
+export function runWrk(
+  baseUrl: string,
+  headers: Record<string, string>,
+  paths: readonly string[],
+  options: { connections: number; seconds: number },
+): WrkResult {
   const folder = mkdtempSync(join(tmpdir(), "bench-wrk-"));
   try {
     writeFileSync(join(folder, "paths.txt"), paths.map(asSent).join("\n") + "\n");
     writeFileSync(join(folder, "turns.lua"), SCRIPT);
     const otherCores = cpus().length > 1 && canPin ? ["taskset", "-c", `1-${cpus().length - 1}`] : [];
     const headerFlags = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);
-    const command = [...otherCores, "wrk", "-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--timeout", "10s", ...headerFlags, "-s", join(folder, "turns.lua"), baseUrl];
+    const command = [
+      ...otherCores,
+      "wrk",
+      "-t1",
+      `-c${options.connections}`,
+      `-d${options.seconds}s`,
+      "--timeout",
+      "10s",
+      ...headerFlags,
+      "-s",
+      join(folder, "turns.lua"),
+      baseUrl,
+    ];
     const run = spawnSync(command[0], command.slice(1), { encoding: "utf8", env: { ...process.env, WRK_PATHS: join(folder, "paths.txt") } });
     const line = run.stdout.split("\n").find((l) => l.startsWith("WRK_JSON "));
     if (run.status !== 0 || !line) throw new Error(`wrk failed (${run.status}): ${run.stderr || run.stdout}`);

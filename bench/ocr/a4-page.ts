@@ -55,7 +55,9 @@ async function main(): Promise<void> {
     const warm = await fetch(`${instance.url}/extract`, { method: "POST", headers, body });
     const warmData = (await warm.json()) as { data: { text: string; timing: Record<string, number>; confidence: number } };
     console.log(`page ${A4_300DPI.width}x${A4_300DPI.height} px, PNG ${png.length} bytes, ${lines.filter(Boolean).length} lines`);
-    console.log(`character accuracy on the page: ${characterAccuracy(lines.join("\n"), warmData.data.text).toFixed(4)}, confidence ${warmData.data.confidence}`);
+    console.log(
+      `character accuracy on the page: ${characterAccuracy(lines.join("\n"), warmData.data.text).toFixed(4)}, confidence ${warmData.data.confidence}`,
+    );
     // CPU time per page: the process's user + system time over sequential requests. On a shared machine this is the
     // figure that stays honest; wall time there includes waiting for a core.
     const sequentialPages = Number(process.env.BENCH_PAGES ?? 5);

@@ -3,5 +3,4 @@ import { buildService } from "@apiplat/service-kit";
 import ocr from "@apiplat/ocr";
 import { startInstance as startServiceInstance } from "../lib/instance.js";
 
-export const startInstance = () =>
-  startServiceInstance("ocr", (deps) => buildService(ocr, deps, { settings: ocr.settings!(process.env, deps.config) }));
+export const startInstance = () => startServiceInstance("ocr", (deps) => buildService(ocr, deps, { settings: ocr.settings!(process.env, deps.config) }));

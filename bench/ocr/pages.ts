@@ -35,7 +35,10 @@ function escapeHtml(text: string): string {
 
 /** Plot paragraphs without Wikipedia's reference marks ("[1]"). */
 function cleanPlot(plot: string): string {
-  return plot.replace(/\[\d+\]/g, "").replace(/\s+/g, " ").trim();
+  return plot
+    .replace(/\[\d+\]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 async function readTexts(): Promise<{ plots: { title: string; plot: string }[]; people: { name: string; text: string }[] }> {
@@ -54,7 +57,7 @@ function documents(texts: Awaited<ReturnType<typeof readTexts>>): { name: string
   const [p0, p1, p2, p3, p4, p5, p6] = texts.plots;
   const para = (text: string, max: number) => `<p>${escapeHtml(text.slice(0, max).replace(/\s\S*$/, ""))}.</p>`;
   return [
-    { name: "article, serif 11 pt", html: `<h1>${escapeHtml(p0.title)}</h1>${para(p0.plot, 2600)}<h2>${escapeHtml(p1.title)}</h2>${para(p1.plot, 1400)}`, },
+    { name: "article, serif 11 pt", html: `<h1>${escapeHtml(p0.title)}</h1>${para(p0.plot, 2600)}<h2>${escapeHtml(p1.title)}</h2>${para(p1.plot, 1400)}` },
     {
       name: "two columns, sans 10 pt",
       html: `<style>body{font-family:'DejaVu Sans';font-size:10pt}.cols{column-count:2;column-gap:8mm}</style><h1>${escapeHtml(p2.title)}</h1><div class="cols">${para(p2.plot, 2400)}${para(p3.plot, 2400)}</div>`,
@@ -66,15 +69,21 @@ function documents(texts: Awaited<ReturnType<typeof readTexts>>): { name: string
     {
       name: "invoice with a ruled table",
       html: `<style>body{font-family:'DejaVu Sans';font-size:10pt}table{border-collapse:collapse;width:100%}td,th{border:1px solid #000;padding:4px 8px}</style>
-<h1>Invoice 2041</h1><p>Issued 22 November 2026 to Sample Trading GmbH</p><table><tr><th>Item</th><th>Quantity</th><th>Unit price</th><th>Amount</th></tr>${
-        Array.from({ length: 14 }, (_, i) => `<tr><td>Sample article ${1001 + i}</td><td>${(i % 5) + 1}</td><td>${(9.5 + i * 1.25).toFixed(2)}</td><td>${(((i % 5) + 1) * (9.5 + i * 1.25)).toFixed(2)}</td></tr>`).join("")
-      }</table><p>Payment is due within thirty days of the invoice date. Thank you for your order.</p>`,
+<h1>Invoice 2041</h1><p>Issued 22 November 2026 to Sample Trading GmbH</p><table><tr><th>Item</th><th>Quantity</th><th>Unit price</th><th>Amount</th></tr>${Array.from(
+        { length: 14 },
+        (_, i) =>
+          `<tr><td>Sample article ${1001 + i}</td><td>${(i % 5) + 1}</td><td>${(9.5 + i * 1.25).toFixed(2)}</td><td>${(((i % 5) + 1) * (9.5 + i * 1.25)).toFixed(2)}</td></tr>`,
+      ).join("")}</table><p>Payment is due within thirty days of the invoice date. Thank you for your order.</p>`,
     },
     {
       name: "slide, 28 pt, landscape text",
       html: `<style>body{font-family:'DejaVu Sans';font-size:28pt}</style><h1 style="font-size:40pt">Quarterly review</h1><p>Revenue grew by twelve percent</p><p>Three new markets opened this year</p><p>Costs fell in every region</p>`,
     },
-    { name: "short note, 4 lines (trimmed image)", html: `<style>body{font-family:'DejaVu Serif';font-size:11pt;width:120mm}</style>${para(p5.plot, 330)}`, trim: true },
+    {
+      name: "short note, 4 lines (trimmed image)",
+      html: `<style>body{font-family:'DejaVu Serif';font-size:11pt;width:120mm}</style>${para(p5.plot, 330)}`,
+      trim: true,
+    },
     {
       name: "lower-case text, sans 11 pt",
       html: `<style>body{font-family:'DejaVu Sans';font-size:11pt}</style><h2>${escapeHtml(texts.people[0].name)}</h2><p>${escapeHtml(texts.people[0].text.slice(0, 2200))}</p><h2>${escapeHtml(texts.people[1].name)}</h2><p>${escapeHtml(texts.people[1].text.slice(0, 1200))}</p>`,
@@ -94,16 +103,23 @@ async function printToPdf(html: string, directory: string): Promise<string> {
   const htmlFile = path.join(directory, "pages.html");
   const pdfFile = path.join(directory, "pages.pdf");
   await writeFile(htmlFile, html);
-  await run(process.env.CHROMIUM_PATH ?? "chromium", [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer", `--print-to-pdf=${pdfFile}`, `file://${htmlFile}`,
-  ], { timeout: 120_000 });
+  await run(
+    process.env.CHROMIUM_PATH ?? "chromium",
+    ["--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer", `--print-to-pdf=${pdfFile}`, `file://${htmlFile}`],
+    { timeout: 120_000 },
+  );
   return pdfFile;
 }
 
 /** A flatbed scan: turned 2 degrees, blurred, grey grainy paper with specks, JPEG quality 70. */
 async function simulateScan(png: Buffer): Promise<Buffer> {
-  const turned = await sharp(png).rotate(2, { background: "#ffffff" }).flatten({ background: "#ffffff" }).grayscale()
-    .blur(0.7).raw().toBuffer({ resolveWithObject: true });
+  const turned = await sharp(png)
+    .rotate(2, { background: "#ffffff" })
+    .flatten({ background: "#ffffff" })
+    .grayscale()
+    .blur(0.7)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   let state = 7;
   const random = () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -117,7 +133,9 @@ async function simulateScan(png: Buffer): Promise<Buffer> {
     const speck = random() < 0.0015 ? -160 : 0;
     pixels[i] = Math.max(0, Math.min(255, Math.round(pixels[i] * 0.92 + 8 + (random() - 0.5) * 30 + speck)));
   }
-  return sharp(pixels, { raw: { width: turned.info.width, height: turned.info.height, channels: 1 } }).jpeg({ quality: 70 }).toBuffer();
+  return sharp(pixels, { raw: { width: turned.info.width, height: turned.info.height, channels: 1 } })
+    .jpeg({ quality: 70 })
+    .toBuffer();
 }
 
 export async function buildPages(): Promise<BenchPage[]> {

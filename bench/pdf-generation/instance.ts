@@ -4,5 +4,4 @@ import pdfGeneration from "@apiplat/pdf-generation";
 import { startInstance as startServiceInstance } from "../lib/instance.js";
 
 export const startInstance = () =>
-  startServiceInstance("pdf-generation", (deps) =>
-    buildService(pdfGeneration, deps, { settings: pdfGeneration.settings!(process.env, deps.config) }));
+  startServiceInstance("pdf-generation", (deps) => buildService(pdfGeneration, deps, { settings: pdfGeneration.settings!(process.env, deps.config) }));

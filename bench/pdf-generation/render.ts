@@ -153,8 +153,15 @@ const instance = await startInstance();
 try {
   const markdown = twentyPageMarkdown();
   // Warm-up, and a check that the documents are what the bench claims.
-  for (const [path, body, pages] of [["/from-html", { html: INVOICE_HTML }, "1"], ["/from-markdown", { markdown }, "20"]] as const) {
-    const res = await fetch(instance.url + path, { method: "POST", headers: { ...instance.headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+  for (const [path, body, pages] of [
+    ["/from-html", { html: INVOICE_HTML }, "1"],
+    ["/from-markdown", { markdown }, "20"],
+  ] as const) {
+    const res = await fetch(instance.url + path, {
+      method: "POST",
+      headers: { ...instance.headers, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     if (res.headers.get("x-page-count") !== pages) throw new Error(`${path} rendered ${res.headers.get("x-page-count")} pages, expected ${pages}`);
   }
   const results = [];

@@ -33,7 +33,11 @@ function processTree(root: number): number[] {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const parent = Number(readFileSync(`/proc/${entry}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[1]);
+      const parent = Number(
+        readFileSync(`/proc/${entry}/stat`, "utf8")
+          .replace(/^.*\) /, "")
+          .split(" ")[1],
+      );
       children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
     } catch {
       // Ended meanwhile.
@@ -62,7 +66,28 @@ function rssBytes(pids: number[]): number {
 }
 
 function longText(seed: number): string {
-  const words = ["market", "river", "council", "energy", "harbor", "season", "railway", "teacher", "village", "budget", "storm", "factory", "museum", "orchard", "bridge", "festival", "doctor", "library", "garden", "election"];
+  const words = [
+    "market",
+    "river",
+    "council",
+    "energy",
+    "harbor",
+    "season",
+    "railway",
+    "teacher",
+    "village",
+    "budget",
+    "storm",
+    "factory",
+    "museum",
+    "orchard",
+    "bridge",
+    "festival",
+    "doctor",
+    "library",
+    "garden",
+    "election",
+  ];
   const paragraphs: string[] = [];
   let n = seed;
   for (let count = 0; count < WORDS; ) {
@@ -89,7 +114,15 @@ async function admin(method: string, route: string, body?: unknown): Promise<any
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-const env: NodeJS.ProcessEnv = { ...process.env, ADMIN_TOKEN: token, ADMIN_PORT: String(PORT_BASE), LOG_LEVEL: "warn", RATE_LIMITS: "off", LOCAL_DATA_DIR: scratch, EMBEDDED_DATA_DIR: path.join(scratch, "pglite") };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  ADMIN_TOKEN: token,
+  ADMIN_PORT: String(PORT_BASE),
+  LOG_LEVEL: "warn",
+  RATE_LIMITS: "off",
+  LOCAL_DATA_DIR: scratch,
+  EMBEDDED_DATA_DIR: path.join(scratch, "pglite"),
+};
 for (const name of ["DATABASE_URL", "DATABASE_SCHEMA", "REDIS_URL", "REDIS_KEY_PREFIX", "START_ONLY"]) delete env[name];
 for (const name of SERVICE_NAMES) env[`${envPrefix(name)}_PORT`] = String(portOf(name));
 // email-sending's inbound SMTP listener, away from a developer's own start (2525).
@@ -111,7 +144,10 @@ const services = [...output.matchAll(/^ {2}([a-z-]+) +(?:http:|still starting|di
 const readyDeadline = Date.now() + 1_200_000;
 for (const name of services) {
   for (;;) {
-    const ready = await fetch(`${base(name)}/ready`, { signal: AbortSignal.timeout(30_000) }).then((r) => r.ok, () => false);
+    const ready = await fetch(`${base(name)}/ready`, { signal: AbortSignal.timeout(30_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > readyDeadline) throw new Error(`${name} was not ready within 20 minutes`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -139,7 +175,9 @@ const PROBE = `
       await new Promise((resolve) => setTimeout(resolve, ${PROBE_INTERVAL_MS}));
     }
   })();`;
-const probe = spawn(process.execPath, ["--input-type=module", "-e", PROBE, JSON.stringify(probed.map((name) => [name, `${base(name)}/health`]))], { stdio: ["ignore", "pipe", "inherit"] });
+const probe = spawn(process.execPath, ["--input-type=module", "-e", PROBE, JSON.stringify(probed.map((name) => [name, `${base(name)}/health`]))], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
 let probeOutput = "";
 probe.stdout!.setEncoding("utf8").on("data", (chunk: string) => (probeOutput += chunk));
 let busy = true;
@@ -197,7 +235,12 @@ console.log(
       processes_at_rest: processes.length,
       rss_at_rest_mib: Math.round(restBytes / 2 ** 20),
       rss_peak_under_load_mib: Math.round(peakBytes / 2 ** 20),
-      heavy: { requests: HEAVY_REQUESTS, words_each: WORDS, statuses: Object.fromEntries([...new Set(statuses)].map((s) => [s, statuses.filter((x) => x === s).length])), seconds: Number(heavySeconds.toFixed(1)) },
+      heavy: {
+        requests: HEAVY_REQUESTS,
+        words_each: WORDS,
+        statuses: Object.fromEntries([...new Set(statuses)].map((s) => [s, statuses.filter((x) => x === s).length])),
+        seconds: Number(heavySeconds.toFixed(1)),
+      },
       other_services_health: summary(others.flatMap((name) => latencies.get(name)!)),
       busy_service_health: summary(latencies.get("summarization")!),
       per_service: Object.fromEntries(probed.map((name) => [name, summary(latencies.get(name)!)])),

@@ -34,13 +34,27 @@ function seededRandom(seed: number): () => number {
 const random = seededRandom(17);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
 
-const QUERIES = ["extension cord", "hole saw", "motorcycle helmet", "led light", "windshild", "tie down straps", "battery charger", "dog food", "coffee", "safety glasses", "\"hydration bladder\"", "gloves -work"];
+const QUERIES = [
+  "extension cord",
+  "hole saw",
+  "motorcycle helmet",
+  "led light",
+  "windshild",
+  "tie down straps",
+  "battery charger",
+  "dog food",
+  "coffee",
+  "safety glasses",
+  '"hydration bladder"',
+  "gloves -work",
+];
 
 function searchPath(): string {
   const kinds = [
     () => `q=${encodeURIComponent(pick(QUERIES))}`,
     () => `q=${encodeURIComponent(pick(QUERIES))}&facets=true`,
-    () => `category=${pick(["industrial-scientific", "motorcycle-accessories-parts"])}&min_price=${pick([10, 25])}&max_price=${pick([50, 100])}&sort=${pick(["price_asc", "price_desc", "rating"])}`,
+    () =>
+      `category=${pick(["industrial-scientific", "motorcycle-accessories-parts"])}&min_price=${pick([10, 25])}&max_price=${pick([50, 100])}&sort=${pick(["price_asc", "price_desc", "rating"])}`,
     () => `locale=${pick(["CA", "US"])}&min_rating=${pick([4, 4.5])}&sort=${pick(["rating", "reviews", "best_sellers"])}`,
     () => `is_best_seller=true&facets=true`,
     () => `facets=true&sort=best_sellers`,
@@ -57,8 +71,11 @@ const timing = { seconds: DURATION, warmUp: WARM_UP, callers: CONCURRENCY };
 
 const server = await startBenchServer<Server>("bench/product-data/server.ts", root);
 try {
-  console.log(`store: PostgreSQL; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint; load average ${loadavg()[0].toFixed(1)} at start; ${new Date().toISOString()}`);
-  for (const run of server.ingest) console.log(`ingest ${run.source}: ${run.rows} rows in ${run.seconds.toFixed(1)} s (${run.rows_per_second} rows/s, derived tables included)`);
+  console.log(
+    `store: PostgreSQL; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint; load average ${loadavg()[0].toFixed(1)} at start; ${new Date().toISOString()}`,
+  );
+  for (const run of server.ingest)
+    console.log(`ingest ${run.source}: ${run.rows} rows in ${run.seconds.toFixed(1)} s (${run.rows_per_second} rows/s, derived tables included)`);
   const endpoints: [string, () => string, Record<string, string>][] = [
     ["/search (answer cache on: the seeded mix repeats)", searchPath, {}],
     ["/search (Cache-Control: no-cache: every search asked of the database)", searchPath, NO_CACHE],

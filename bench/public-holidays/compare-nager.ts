@@ -86,9 +86,7 @@ async function judge(fact: Fact): Promise<Outcome[]> {
   }
   const year = Number(fact.date.slice(0, 4));
   const holidays = await publicHolidays(fact.country, year, fact.kind === "public-holiday" ? fact.types : undefined);
-  const outcome = (agrees: boolean, detail: string): Outcome[] => [
-    { country: fact.country, year, agrees, line: `${where}: ${fact.date} ${detail}` },
-  ];
+  const outcome = (agrees: boolean, detail: string): Outcome[] => [{ country: fact.country, year, agrees, line: `${where}: ${fact.date} ${detail}` }];
   if (fact.kind === "public-holiday") {
     const ours = holidays.filter((holiday) => daysOf(holiday).includes(fact.date) && keptIn(holiday, fact.subdivision));
     const area = fact.subdivision ?? "nationally";

@@ -82,17 +82,7 @@ async function inProcess(path: string, count: number): Promise<Record<string, un
   return { path, requests: count, p50_ms: round(percentile(timings, 50)), p99_ms: round(percentile(timings, 99)) };
 }
 
-const injected = [
-  await inProcess("/holidays?country=DE&year=2026", 2000),
-  await inProcess("/next?country=US", 2000),
-  await inProcess("/countries", 2000),
-];
+const injected = [await inProcess("/holidays?country=DE&year=2026", 2000), await inProcess("/next?country=US", 2000), await inProcess("/countries", 2000)];
 
-console.log(
-  JSON.stringify(
-    { connections, seconds_per_scenario: seconds, http: results, in_process: injected, compute_on_miss: await computeCost() },
-    null,
-    2,
-  ),
-);
+console.log(JSON.stringify({ connections, seconds_per_scenario: seconds, http: results, in_process: injected, compute_on_miss: await computeCost() }, null, 2));
 await harness.close();

@@ -57,9 +57,14 @@ const inCatalogueCount = Number(process.env.AVM_IN_CATALOGUE ?? 2000);
 const datasetsDir = loadConfig(process.env).datasetsDir;
 const file = path.join(datasetsDir, "real-estate/kc_house_data.csv");
 
-const [header, ...lines] = readFileSync(file, "utf8").split(/\r?\n/).filter((l) => l.trim());
+const [header, ...lines] = readFileSync(file, "utf8")
+  .split(/\r?\n/)
+  .filter((l) => l.trim());
 const random = seededRandom(seed);
-const order = shuffled(lines.map((_, i) => i), random);
+const order = shuffled(
+  lines.map((_, i) => i),
+  random,
+);
 const heldOut = new Set(order.slice(0, Math.round(lines.length * holdoutShare)));
 const training = lines.filter((_, i) => !heldOut.has(i));
 const rowsOf = (kept: string[]) => parse([header, ...kept].join("\n"), { columns: true });
@@ -88,7 +93,9 @@ try {
   const t0 = Date.now();
   const run = await runIngestion(started.platform.deps.db, source, { datasetsDir: scratch, now: () => new Date() });
   if (run.status !== "succeeded") throw new Error(run.error);
-  console.log(`catalogue: ${run.rows_read} sales (ingestion, fit and calibration ${((Date.now() - t0) / 1000).toFixed(1)} s); ${heldOutSales.length} held out (seed ${seed})`);
+  console.log(
+    `catalogue: ${run.rows_read} sales (ingestion, fit and calibration ${((Date.now() - t0) / 1000).toFixed(1)} s); ${heldOutSales.length} held out (seed ${seed})`,
+  );
   const { headers } = await started.subscribe("MEGA");
 
   async function evaluate(name: string, sales: Record<string, string>[]): Promise<void> {
@@ -101,7 +108,13 @@ try {
     for (const sale of sales) {
       const date = `${sale.date.slice(0, 4)}-${sale.date.slice(4, 6)}-${sale.date.slice(6, 8)}`;
       const params = new URLSearchParams({
-        lat: sale.lat, lon: sale.long, sqft: sale.sqft_living, bedrooms: sale.bedrooms, bathrooms: sale.bathrooms, year_built: sale.yr_built, date,
+        lat: sale.lat,
+        lon: sale.long,
+        sqft: sale.sqft_living,
+        bedrooms: sale.bedrooms,
+        bathrooms: sale.bathrooms,
+        year_built: sale.yr_built,
+        date,
       });
       const res = await fetch(`${started.url}/estimate?${params}`, { headers });
       if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
@@ -117,7 +130,9 @@ try {
     }
     console.log(`\n${name}: ${sales.length} estimates over HTTP`);
     console.log(`  median absolute percentage error: ${pct(median(apes))}`);
-    console.log(`  within 10 %: ${pct(apes.filter((a) => a <= 0.1).length / apes.length)}, within 20 %: ${pct(apes.filter((a) => a <= 0.2).length / apes.length)}`);
+    console.log(
+      `  within 10 %: ${pct(apes.filter((a) => a <= 0.1).length / apes.length)}, within 20 %: ${pct(apes.filter((a) => a <= 0.2).length / apes.length)}`,
+    );
     console.log(`  inside [price_low, price_high]: ${pct(inside / sales.length)} (stated 80 %)`);
     console.log(`  the subject's parcel among the comparables: ${ownAmongComparables}; a comparable at distance 0 and similarity 1: ${atDistanceZero}`);
     console.log(`  with last_sale: ${withLastSale}`);

@@ -33,9 +33,11 @@ function searchPath(): string {
 
 function estimatePath(): string {
   const kinds = [
-    () => `lat=${(47.35 + random() * 0.4).toFixed(4)}&lon=${(-122.4 + random() * 0.35).toFixed(4)}&sqft=${pick([1200, 1800, 2500])}&bedrooms=3&bathrooms=2&year_built=${pick([1950, 1985, 2005])}`,
+    () =>
+      `lat=${(47.35 + random() * 0.4).toFixed(4)}&lon=${(-122.4 + random() * 0.35).toFixed(4)}&sqft=${pick([1200, 1800, 2500])}&bedrooms=3&bathrooms=2&year_built=${pick([1950, 1985, 2005])}`,
     () => `lat=${(38.45 + random() * 0.25).toFixed(4)}&lon=${(-121.5 + random() * 0.2).toFixed(4)}&sqft=${pick([1000, 1500])}&bedrooms=3&bathrooms=2`,
-    () => `lat=${(40.6 + random() * 0.2).toFixed(4)}&lon=${(-74.0 + random() * 0.15).toFixed(4)}&sqft=${pick([700, 1100])}&bedrooms=2&bathrooms=1&property_type=condo`,
+    () =>
+      `lat=${(40.6 + random() * 0.2).toFixed(4)}&lon=${(-74.0 + random() * 0.15).toFixed(4)}&sqft=${pick([700, 1100])}&bedrooms=2&bathrooms=1&property_type=condo`,
     () => `address=${encodeURIComponent(pick(["3526 High St, Sacramento", "51 Omaha Ct", "2 E 55th St Unit 803"]))}`,
   ];
   return `/estimate?${pick(kinds)()}`;
@@ -50,7 +52,8 @@ const timing = { seconds: DURATION, warmUp: WARM_UP, callers: CONCURRENCY };
 const server = await startBenchServer<Server>("bench/real-estate/server.ts", root);
 try {
   console.log(`store: PostgreSQL; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint`);
-  for (const run of server.ingest) console.log(`ingest ${run.source}: ${run.rows} rows in ${run.seconds.toFixed(1)} s (${run.rows_per_second} rows/s, model fit and calibration included)`);
+  for (const run of server.ingest)
+    console.log(`ingest ${run.source}: ${run.rows} rows in ${run.seconds.toFixed(1)} s (${run.rows_per_second} rows/s, model fit and calibration included)`);
   // Coordinates are drawn at random, so few requests repeat: the answer cache rarely answers here.
   for (const [name, next, headers] of [
     ["/search", searchPath, {}],

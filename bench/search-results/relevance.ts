@@ -40,7 +40,12 @@ async function score(base: string, headers: Record<string, string>) {
     const relevant = new Set(judged.relevant);
     const precision = links.slice(0, 10).filter((l) => relevant.has(l)).length / 10;
     const first = links.findIndex((l) => relevant.has(l));
-    perQuery.push({ q: judged.q, precision_at_10: precision, reciprocal_rank: first < 0 ? 0 : 1 / (first + 1), best_possible_precision: Math.min(relevant.size, 10) / 10 });
+    perQuery.push({
+      q: judged.q,
+      precision_at_10: precision,
+      reciprocal_rank: first < 0 ? 0 : 1 / (first + 1),
+      best_possible_precision: Math.min(relevant.size, 10) / 10,
+    });
   }
   const mean = (f: (r: QueryScore) => number) => Math.round((perQuery.reduce((s, r) => s + f(r), 0) / perQuery.length) * 1000) / 1000;
   return {
@@ -56,7 +61,11 @@ if (process.env.SEARCH_URL) {
   const headers = { "X-Gateway-Key": process.env.KEY ?? "", "X-Gateway-Host": "search-results.api.local" };
   console.log(JSON.stringify({ service: process.env.SEARCH_URL, ...(await score(process.env.SEARCH_URL, headers)) }, null, 2));
 } else {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/search-results/server.ts"], { cwd: root, env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/search-results/server.ts"], {
+    cwd: root,
+    env: process.env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     let line = "";
     for await (const text of createInterface({ input: child.stdout! })) {
@@ -67,7 +76,10 @@ if (process.env.SEARCH_URL) {
     }
     if (!line) throw new Error("the server ended before listening");
     const { servers, headers } = JSON.parse(line) as { servers: { title_boost: number; match: string; port: number }[]; headers: Record<string, string> };
-    for (const server of servers) console.log(JSON.stringify({ title_boost: server.title_boost, match: server.match, ...(await score(`http://127.0.0.1:${server.port}`, headers)) }, null, 2));
+    for (const server of servers)
+      console.log(
+        JSON.stringify({ title_boost: server.title_boost, match: server.match, ...(await score(`http://127.0.0.1:${server.port}`, headers)) }, null, 2),
+      );
   } finally {
     child.kill("SIGTERM");
   }

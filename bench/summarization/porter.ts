@@ -14,24 +14,26 @@
  * and by services/summarization/test/evaluation/rouge.test.ts.
  */
 
-const IRREGULAR = new Map<string, string>(Object.entries({
-  sky: "sky",
-  skies: "sky",
-  dying: "die",
-  lying: "lie",
-  tying: "tie",
-  news: "news",
-  innings: "inning",
-  inning: "inning",
-  outings: "outing",
-  outing: "outing",
-  cannings: "canning",
-  canning: "canning",
-  howe: "howe",
-  proceed: "proceed",
-  exceed: "exceed",
-  succeed: "succeed",
-}));
+const IRREGULAR = new Map<string, string>(
+  Object.entries({
+    sky: "sky",
+    skies: "sky",
+    dying: "die",
+    lying: "lie",
+    tying: "tie",
+    news: "news",
+    innings: "inning",
+    inning: "inning",
+    outings: "outing",
+    outing: "outing",
+    cannings: "canning",
+    canning: "canning",
+    howe: "howe",
+    proceed: "proceed",
+    exceed: "exceed",
+    succeed: "succeed",
+  }),
+);
 
 const VOWELS = new Set(["a", "e", "i", "o", "u"]);
 
@@ -89,7 +91,12 @@ function applyFirst(word: string, rules: Rule[]): string {
 
 function step1a(word: string): string {
   if (word.endsWith("ies") && word.length === 4) return `${word.slice(0, -3)}ie`;
-  return applyFirst(word, [["sses", "ss"], ["ies", "i"], ["ss", "ss"], ["s", ""]]);
+  return applyFirst(word, [
+    ["sses", "ss"],
+    ["ies", "i"],
+    ["ss", "ss"],
+    ["s", ""],
+  ]);
 }
 
 function step1b(word: string): string {

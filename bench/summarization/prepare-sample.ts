@@ -63,7 +63,12 @@ function frank(dir: string, validationSplit: string): SampleItem[] {
   const validation = new Set(readFileSync(validationSplit, "utf8").split(/\s+/).filter(Boolean));
   const testUrls = option("test-urls");
   const testIds = testUrls
-    ? new Set(readFileSync(testUrls, "utf8").split("\n").filter(Boolean).map((url) => createHash("sha1").update(url.trim()).digest("hex")))
+    ? new Set(
+        readFileSync(testUrls, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((url) => createHash("sha1").update(url.trim()).digest("hex")),
+      )
     : undefined;
   return readdirSync(dir)
     .filter((name) => /^[0-9a-f]{40}\.json$/.test(name)) // CNN/DailyMail stories (XSum's BBC ids are numbers)

@@ -55,8 +55,20 @@ try {
     });
     if (response.status !== 200) throw new Error(`/summarize answered ${response.status} for ${id}: ${await response.text()}`);
     const { data } = (await response.json()) as { data: { sentences: { text: string }[] } };
-    record(id, "service", data.sentences.map((s) => s.text), references);
-    record(id, "Lead-3", analyze(article, tools).slice(0, 3).map((s) => s.text), references);
+    record(
+      id,
+      "service",
+      data.sentences.map((s) => s.text),
+      references,
+    );
+    record(
+      id,
+      "Lead-3",
+      analyze(article, tools)
+        .slice(0, 3)
+        .map((s) => s.text),
+      references,
+    );
   }
 } finally {
   await instance.close();

@@ -159,9 +159,7 @@ export function bootstrapInterval(scores: readonly RougeScores[], resamples = 2_
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
-  const means = Array.from({ length: resamples }, () =>
-    meanScores(Array.from({ length: scores.length }, () => scores[Math.floor(random() * scores.length)]!)),
-  );
+  const means = Array.from({ length: resamples }, () => meanScores(Array.from({ length: scores.length }, () => scores[Math.floor(random() * scores.length)]!)));
   const bounds = (key: keyof RougeScores): [number, number] => {
     const sorted = means.map((m) => m[key]).sort((a, b) => a - b);
     return [sorted[Math.floor(0.025 * (resamples - 1))]!, sorted[Math.ceil(0.975 * (resamples - 1))]!];

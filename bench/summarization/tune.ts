@@ -47,7 +47,15 @@ const samples = positional().map((path) => {
   const items = sample.items.map((item) => {
     const sentences = analyze(item.article, tools);
     const words = sentences.reduce((sum, s) => sum + s.words, 0);
-    return { ...item, sentences, words, news: looksLikeNews(sentences.map((s) => s.text), "en") };
+    return {
+      ...item,
+      sentences,
+      words,
+      news: looksLikeNews(
+        sentences.map((s) => s.text),
+        "en",
+      ),
+    };
   });
   const news = items.filter((i) => i.news).length;
   console.log(`${sample.path} (sha256 ${sample.sha256.slice(0, 12)}): ${items.length} items of split ${split}, ${news} news-like`);
@@ -58,7 +66,11 @@ const cells = (m: RougeScores) => [m.rouge1, m.rouge2, m.rougeL, m.rougeLsum].ma
 const header = samples.map((s) => `${s.name}: R1 / R2 / RL / RLsum`).join(" | ");
 console.log(`\n| news weight | other weight | news budget | c | ${header} |\n|---|---|---|---|${samples.map(() => "---|").join("")}`);
 
-const leadOf = (i: (typeof samples)[number]["items"][number]) => i.sentences.slice(0, 3).map((x) => x.text).join("\n");
+const leadOf = (i: (typeof samples)[number]["items"][number]) =>
+  i.sentences
+    .slice(0, 3)
+    .map((x) => x.text)
+    .join("\n");
 const lead3 = samples.map((s) => meanScores(s.items.map((i) => rougeMulti(i.references, leadOf(i)))));
 console.log(`| Lead-3 | | | | ${lead3.map(cells).join(" | ")} |`);
 
@@ -90,7 +102,12 @@ const shipped = samples.map((s) =>
   meanScores(
     s.items.map((i) => {
       const plan = summaryPlan(i.sentences, tools, { min: 2, max: 5 });
-      return rougeMulti(i.references, selectSentences(i.sentences, tools, plan).map((x) => x.text).join("\n"));
+      return rougeMulti(
+        i.references,
+        selectSentences(i.sentences, tools, plan)
+          .map((x) => x.text)
+          .join("\n"),
+      );
     }),
   ),
 );

@@ -192,14 +192,21 @@ async function saturationPhase(pid: number, codes: string[]): Promise<Summary> {
   const cpuBefore = cpuSeconds(pid);
   const throughput = summary(await redirectRun(codes, { duration: DURATION }));
   const cpu = cpuSeconds(pid) - cpuBefore;
-  console.log("redirects (warm cache):", JSON.stringify({ ...throughput, service_cpu_seconds: cpu, redirects_per_cpu_second: Math.round(throughput.total / cpu) }));
+  console.log(
+    "redirects (warm cache):",
+    JSON.stringify({ ...throughput, service_cpu_seconds: cpu, redirects_per_cpu_second: Math.round(throughput.total / cpu) }),
+  );
   return throughput;
 }
 
 async function ratePhase(pid: number, codes: string[]): Promise<number> {
   let next = 0;
   // One request object per code: the generator serializes each once.
-  const requests = codes.map((code) => ({ method: "GET" as const, path: `/${code}`, headers: { host: HOST, "user-agent": UA, referer: "https://news.example/item" } }));
+  const requests = codes.map((code) => ({
+    method: "GET" as const,
+    path: `/${code}`,
+    headers: { host: HOST, "user-agent": UA, referer: "https://news.example/item" },
+  }));
   const atRate = (durationSeconds: number) =>
     runOpenLoop({ origin: ORIGIN, rate: RATE, durationSeconds, connections: CONNECTIONS, request: () => requests[next++ % requests.length] });
   // The first seconds at full rate after an idle spell are not steady (both processes' code is still being optimised,
@@ -232,7 +239,16 @@ async function clicksPhase(pid: number, codes: string[]): Promise<Summary> {
   const elapsed = (Date.now() - started) / 1000;
   const cpu = cpuSeconds(pid) - cpuBefore;
   const rssAfterRun = await rssMegabytes();
-  console.log(`${CLICKS} redirects in ${elapsed.toFixed(1)} s:`, JSON.stringify({ ...million, service_cpu_seconds: cpu, redirects_per_cpu_second: Math.round(CLICKS / cpu), rss_mb_before: rssBefore, rss_mb_right_after: rssAfterRun }));
+  console.log(
+    `${CLICKS} redirects in ${elapsed.toFixed(1)} s:`,
+    JSON.stringify({
+      ...million,
+      service_cpu_seconds: cpu,
+      redirects_per_cpu_second: Math.round(CLICKS / cpu),
+      rss_mb_before: rssBefore,
+      rss_mb_right_after: rssAfterRun,
+    }),
+  );
   return million;
 }
 
@@ -256,7 +272,16 @@ async function creationPhase(pid: number, keys: string[]): Promise<void> {
     ],
   });
   const cpu = cpuSeconds(pid) - cpuBefore;
-  console.log("creation (POST /shorten):", JSON.stringify({ ...summary(creation), status_2xx: creation["2xx"], status_4xx: creation["4xx"], service_cpu_seconds: cpu, created_per_cpu_second: Math.round(creation["2xx"] / cpu) }));
+  console.log(
+    "creation (POST /shorten):",
+    JSON.stringify({
+      ...summary(creation),
+      status_2xx: creation["2xx"],
+      status_4xx: creation["4xx"],
+      service_cpu_seconds: cpu,
+      created_per_cpu_second: Math.round(creation["2xx"] / cpu),
+    }),
+  );
 }
 
 async function main(): Promise<void> {

@@ -73,7 +73,12 @@ try {
         unsigned,
         capture_latency_ms: result.latencyMs,
         client_loop_delay_ms: result.clientLoopDelayMs,
-        sender_to_destination_ms: { p50: ms(percentile(latencies, 50)), p90: ms(percentile(latencies, 90)), p99: ms(percentile(latencies, 99)), max: ms(latencies[latencies.length - 1]) },
+        sender_to_destination_ms: {
+          p50: ms(percentile(latencies, 50)),
+          p90: ms(percentile(latencies, 90)),
+          p99: ms(percentile(latencies, 99)),
+          max: ms(latencies[latencies.length - 1]),
+        },
         service_cpu_us_per_capture_and_forward: Math.round((cpuUsed * 1e6) / result.completed),
       },
       null,

@@ -59,8 +59,18 @@ try {
     JSON.stringify(
       {
         captures,
-        capture_ms_p50: round(percentile([...captureMs].sort((a, b) => a - b), 50)),
-        raw_read_ms_p50: round(percentile([...readMs].sort((a, b) => a - b), 50)),
+        capture_ms_p50: round(
+          percentile(
+            [...captureMs].sort((a, b) => a - b),
+            50,
+          ),
+        ),
+        raw_read_ms_p50: round(
+          percentile(
+            [...readMs].sort((a, b) => a - b),
+            50,
+          ),
+        ),
         service_cpu_ms_per_capture_and_read: round((cpuUsed * 1000) / captures),
         health_probe_quiet: { n: quiet.length, p50: round(percentile(quiet, 50)), max: round(quiet[quiet.length - 1]) },
         health_probe_during: { n: busy.length, p50: round(percentile(busy, 50)), p99: round(percentile(busy, 99)), max: round(busy[busy.length - 1]) },

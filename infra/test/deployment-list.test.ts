@@ -100,7 +100,9 @@ describe("the deployed services at the nginx edge", () => {
 describe("the deployed services in Kubernetes (the production overlay)", () => {
   let objects: KubernetesObject[];
   const named = (kind: string, component?: string) =>
-    sorted(objects.filter((o) => o.kind === kind && (!component || o.metadata.labels?.["app.kubernetes.io/component"] === component)).map((o) => o.metadata.name));
+    sorted(
+      objects.filter((o) => o.kind === kind && (!component || o.metadata.labels?.["app.kubernetes.io/component"] === component)).map((o) => o.metadata.name),
+    );
   beforeAll(async () => {
     objects = await renderKustomization("production");
   });
@@ -125,10 +127,12 @@ describe("the deployed services in Kubernetes (the production overlay)", () => {
   it("has an Ingress rule for each one's host, to the edge, and for no other service", () => {
     const domain = objects.find((o) => o.kind === "ConfigMap" && o.metadata.name.startsWith("apiplat-config"))!.data!.PUBLIC_DOMAIN;
     const rules = objects.filter((o) => o.kind === "Ingress").flatMap((o) => o.spec.rules as { host?: string; http: any }[]);
-    const labels = rules.filter((r) => r.host).map((r) => {
-      expect(r.host!.endsWith(`.${domain}`), r.host).toBe(true);
-      return r.host!.slice(0, -domain.length - 1);
-    });
+    const labels = rules
+      .filter((r) => r.host)
+      .map((r) => {
+        expect(r.host!.endsWith(`.${domain}`), r.host).toBe(true);
+        return r.host!.slice(0, -domain.length - 1);
+      });
     expect(sorted(labels.filter((l) => l !== "gateway" && l !== "hooks"))).toEqual(platform);
     expect(labels).toEqual(expect.arrayContaining(["gateway", "hooks"]));
     for (const rule of rules) expect(rule.http.paths[0].backend.service, rule.host ?? "(any host)").toEqual({ name: "edge", port: { name: "http" } });

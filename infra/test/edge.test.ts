@@ -81,7 +81,10 @@ describe("the real nginx in front of running services", () => {
     });
     edge = `http://127.0.0.1:${edgePort}`;
     for (let i = 0; i < 50; i++) {
-      const up = await fetch(`${edge}/nginx-health`).then((r) => r.ok, () => false);
+      const up = await fetch(`${edge}/nginx-health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -111,23 +114,34 @@ describe("the real nginx in front of running services", () => {
     const res = await call("/uuid?count=2", { host: "text-toolkit.api.local", "x-gateway-key": key, "x-gateway-host": "text-toolkit.api.local" });
     expect(res.status).toBe(200);
     expect(res.body.data.uuids).toHaveLength(2);
-    const tz = await call("/lookup?tz=Asia/Tokyo&at=2026-01-15T00:00:00Z", { host: "time-zone.api.local", "x-gateway-key": key, "x-gateway-host": "time-zone.api.local" });
+    const tz = await call("/lookup?tz=Asia/Tokyo&at=2026-01-15T00:00:00Z", {
+      host: "time-zone.api.local",
+      "x-gateway-key": key,
+      "x-gateway-host": "time-zone.api.local",
+    });
     expect(tz.status).toBe(200);
     expect(tz.body.data).toMatchObject({ timezone: "Asia/Tokyo", utc_offset: "+09:00", abbreviation: "JST" });
   });
 
   it("routes by X-Gateway-Host on the shared gateway host", async () => {
-    const viaGateway = (service: string) => call(service === "text-toolkit" ? "/uuid" : "/lookup?tz=Europe/Paris&at=2026-07-01T12:00:00Z", {
-      host: "gateway.api.local",
-      "x-gateway-key": key,
-      "x-gateway-host": `${service}.api.local`,
-    });
+    const viaGateway = (service: string) =>
+      call(service === "text-toolkit" ? "/uuid" : "/lookup?tz=Europe/Paris&at=2026-07-01T12:00:00Z", {
+        host: "gateway.api.local",
+        "x-gateway-key": key,
+        "x-gateway-host": `${service}.api.local`,
+      });
     expect((await viaGateway("text-toolkit")).body.data.uuids).toHaveLength(1);
     expect((await viaGateway("time-zone")).body.data).toMatchObject({ timezone: "Europe/Paris", abbreviation: "CEST" });
   });
 
   it("names the client by the address it sees and drops the client's own proxy claims (TRUST_PROXY trusts only nginx)", async () => {
-    const forged = { "x-forwarded-for": "203.0.113.7", "x-real-ip": "203.0.113.7", forwarded: "for=203.0.113.7", "x-forwarded-host": "evil.test", "x-forwarded-port": "1" };
+    const forged = {
+      "x-forwarded-for": "203.0.113.7",
+      "x-real-ip": "203.0.113.7",
+      forwarded: "for=203.0.113.7",
+      "x-forwarded-host": "evil.test",
+      "x-forwarded-port": "1",
+    };
     const res = await call("/h/x", { host: "webhook-relay.api.local", ...forged });
     expect(res.status).toBe(200);
     const seen = res.body.headers;

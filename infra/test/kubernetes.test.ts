@@ -58,11 +58,19 @@ describe("the Kubernetes manifests", () => {
       for (const error of validate(object)) invalid.push(`${object.kind} ${object.metadata.name}: ${error}`);
     }
     expect(invalid).toEqual([]);
-    const counts = (objects: KubernetesObject[]) => Object.fromEntries([...new Set(objects.map((o) => o.kind))].sort().map((k) => [k, objects.filter((o) => o.kind === k).length]));
-    console.log(`Kubernetes objects validated: ${base.length} (base) + ${production.length} (production) = ${base.length + production.length}`, counts(production));
+    const counts = (objects: KubernetesObject[]) =>
+      Object.fromEntries([...new Set(objects.map((o) => o.kind))].sort().map((k) => [k, objects.filter((o) => o.kind === k).length]));
+    console.log(
+      `Kubernetes objects validated: ${base.length} (base) + ${production.length} (production) = ${base.length + production.length}`,
+      counts(production),
+    );
     // Each deployed service and the admin API, and the edge: a Deployment, a Service and a PodDisruptionBudget.
     const workloads = deployedServiceNames().length + 2;
-    for (const kind of ["Deployment", "Service", "PodDisruptionBudget"]) expect(production.filter((o) => o.kind === kind), kind).toHaveLength(workloads);
+    for (const kind of ["Deployment", "Service", "PodDisruptionBudget"])
+      expect(
+        production.filter((o) => o.kind === kind),
+        kind,
+      ).toHaveLength(workloads);
   });
 
   it("refuse a misspelled field, a missing required one and a wrong type: the validator checks", () => {
@@ -106,7 +114,10 @@ describe("the Kubernetes manifests", () => {
           privileged: false,
           capabilities: { drop: ["ALL"] },
         });
-        expect(container.volumeMounts.find((m: { mountPath: string }) => m.mountPath === "/tmp"), `${name}: a writable /tmp`).toBeTruthy();
+        expect(
+          container.volumeMounts.find((m: { mountPath: string }) => m.mountPath === "/tmp"),
+          `${name}: a writable /tmp`,
+        ).toBeTruthy();
         expect(container.resources.requests.memory && container.resources.limits.memory, `${name}: memory request and limit`).toBeTruthy();
       }
     }
@@ -131,9 +142,16 @@ describe("the Kubernetes manifests", () => {
       }
     };
     walk(production);
-    expect([...referenced].sort()).toEqual(
-      ["ADMIN_TOKEN", "DATABASE_URL", "EMAIL_SECRET", "GATEWAY_PROXY_SECRET", "REDIS_URL", "SAFE_BROWSING_API_KEY", "SMTP_URL", "YOUTUBE_API_KEY"],
-    );
+    expect([...referenced].sort()).toEqual([
+      "ADMIN_TOKEN",
+      "DATABASE_URL",
+      "EMAIL_SECRET",
+      "GATEWAY_PROXY_SECRET",
+      "REDIS_URL",
+      "SAFE_BROWSING_API_KEY",
+      "SMTP_URL",
+      "YOUTUBE_API_KEY",
+    ]);
     expect(JSON.stringify(production)).not.toMatch(/postgres(ql)?:\/\/|rediss?:\/\/|smtps?:\/\//);
   });
 
@@ -148,8 +166,9 @@ describe("the Kubernetes manifests", () => {
     const servers = await Promise.all(["url-shortener", "other"].map((name) => echoServer(name)));
     const [shortener, other] = servers.map((s) => (s.address() as AddressInfo).port);
     // nginx resolves the upstreams' Service names when it starts; here they are loopback addresses.
-    const upstreams = readFileSync(path.join(dir, "upstreams.conf"), "utf8").replace(/server ([a-z-]+):\d+;/g, (_, name: string) =>
-      `server 127.0.0.1:${name === "url-shortener" ? shortener : other};`,
+    const upstreams = readFileSync(path.join(dir, "upstreams.conf"), "utf8").replace(
+      /server ([a-z-]+):\d+;/g,
+      (_, name: string) => `server 127.0.0.1:${name === "url-shortener" ? shortener : other};`,
     );
     writeFileSync(path.join(dir, "upstreams.conf"), upstreams);
     const port = await freePort();
@@ -165,7 +184,12 @@ describe("the Kubernetes manifests", () => {
     const nginx = spawn("nginx", ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log"), "-g", "daemon off;"], { stdio: "ignore" });
     try {
       const call = (headers: Record<string, string>) => get(`http://127.0.0.1:${port}/uuid`, headers);
-      await waitFor(() => get(`http://127.0.0.1:${port}/nginx-health`, {}).then((r) => r.status === 200, () => false));
+      await waitFor(() =>
+        get(`http://127.0.0.1:${port}/nginx-health`, {}).then(
+          (r) => r.status === 200,
+          () => false,
+        ),
+      );
       // ingress-nginx sets X-Forwarded-For to the client it saw and says the client used https.
       const viaGateway = await call({
         host: "gateway.api.example.com",

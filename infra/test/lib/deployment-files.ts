@@ -68,10 +68,13 @@ export function defaultRenderer(): Renderer {
 /** Renders a kustomization (a folder under deploy/kubernetes) into its objects. */
 export async function renderKustomization(folder: string, renderer: Renderer = defaultRenderer()): Promise<KubernetesObject[]> {
   const dir = path.join(kubernetesDir, folder);
-  const { stdout } = renderer === "kubectl"
-    ? await run(KUBECTL, ["kustomize", dir], { maxBuffer: 64 * 1024 * 1024 })
-    : await run(process.execPath, [kustomizeBinary(), "build", dir], { maxBuffer: 64 * 1024 * 1024 });
-  return parseAllDocuments(stdout).map((doc) => doc.toJSON() as KubernetesObject).filter(Boolean);
+  const { stdout } =
+    renderer === "kubectl"
+      ? await run(KUBECTL, ["kustomize", dir], { maxBuffer: 64 * 1024 * 1024 })
+      : await run(process.execPath, [kustomizeBinary(), "build", dir], { maxBuffer: 64 * 1024 * 1024 });
+  return parseAllDocuments(stdout)
+    .map((doc) => doc.toJSON() as KubernetesObject)
+    .filter(Boolean);
 }
 
 /** The names in the first column of the README's "What runs" table. */

@@ -93,7 +93,8 @@ function sessionCoordination(url: string, schema: string, log?: { warn(obj: obje
       opened.onLost((error) => {
         if (closed) return;
         if (session === opening) session = null;
-        if (held.size > 0) log?.warn({ err: error, held: [...held] }, "catalogue: the lock session was lost while holding locks; another process may take them");
+        if (held.size > 0)
+          log?.warn({ err: error, held: [...held] }, "catalogue: the lock session was lost while holding locks; another process may take them");
         // Notices may be missed until the session is back: the listeners read the version again.
         changed();
         scheduleReconnect();
@@ -155,7 +156,10 @@ function sessionCoordination(url: string, schema: string, log?: { warn(obj: obje
       clearTimeout(reconnect);
       const open = session;
       session = null;
-      await open?.then((s) => s.close(), () => {});
+      await open?.then(
+        (s) => s.close(),
+        () => {},
+      );
     },
   };
 }

@@ -143,14 +143,28 @@ export async function runIngestion<R, Row>(db: Database, source: IngestionSource
   const status = error === undefined ? "succeeded" : "failed";
   // A failed run may have written some batches; a finish after earlier runs' rows derives from them.
   const changedCatalogue =
-    status === "failed" || counts.inserted + counts.updated > 0 || (!options.skipFinish && source.finish !== undefined && options.finishCoversEarlierChanges === true);
+    status === "failed" ||
+    counts.inserted + counts.updated > 0 ||
+    (!options.skipFinish && source.finish !== undefined && options.finishCoversEarlierChanges === true);
   const rowsPerSecond = counts.rows_read / elapsedSeconds(clock);
   await db.query(
     `UPDATE ingest_runs SET finished_at = $2, status = $3, rows_read = $4, rows_inserted = $5, rows_updated = $6,
        rows_unchanged = $7, rows_skipped = $8, skipped_examples = $9, error = $10, rows_per_second = $11, changed_catalogue = $12
      WHERE id = $1`,
-    [runId, finishedAt, status, counts.rows_read, counts.inserted, counts.updated, counts.unchanged, counts.rows_skipped,
-      JSON.stringify(skipped), error ?? null, Math.round(rowsPerSecond), changedCatalogue],
+    [
+      runId,
+      finishedAt,
+      status,
+      counts.rows_read,
+      counts.inserted,
+      counts.updated,
+      counts.unchanged,
+      counts.rows_skipped,
+      JSON.stringify(skipped),
+      error ?? null,
+      Math.round(rowsPerSecond),
+      changedCatalogue,
+    ],
   );
   await announceCatalogueChange(db);
   options.onProgress?.({ source: source.name, rows: counts.rows_read, rows_per_second: rowsPerSecond });
@@ -220,13 +234,14 @@ export async function runIngestions(
     const next = sources[index + 1];
     const deferred = source.finish !== undefined && next?.finish === source.finish && !options.shouldStop?.();
     const runOptions: IngestOptions & { shouldStop?: () => boolean } = { ...options, skipFinish: deferred, finishCoversEarlierChanges: groupChanged };
-    const summary: IngestRunSummary | null = options.coordination ? await runIngestionExclusively(options.coordination, db, source, runOptions) : await runIngestion(db, source, runOptions);
+    const summary: IngestRunSummary | null = options.coordination
+      ? await runIngestionExclusively(options.coordination, db, source, runOptions)
+      : await runIngestion(db, source, runOptions);
     if (!summary) break;
     if (deferred) {
       finishOwed ||= summary.status === "succeeded";
       groupChanged ||= summary.inserted + summary.updated > 0;
-    }
-    else {
+    } else {
       // The group's last run failed before its finish: the earlier runs still need theirs. The run is marked
       // finished again afterwards, so that a catalogue held in memory (its version is the runs' last finish)
       // reads what the finish wrote.

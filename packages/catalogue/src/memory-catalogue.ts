@@ -39,7 +39,9 @@ export interface MemoryCatalogue<Row> {
    * The tsqueries `build` writes (SQL expressions, their values added to the filter), as PostgreSQL's text, and the
    * current snapshot: one round trip, the snapshot read again first when an ingestion ran since.
    */
-  compile<Name extends string>(build: (filter: SqlFilter) => Record<Name, string>): Promise<{ snapshot: CatalogueSnapshot<Row>; tsqueries: Record<Name, string> }>;
+  compile<Name extends string>(
+    build: (filter: SqlFilter) => Record<Name, string>,
+  ): Promise<{ snapshot: CatalogueSnapshot<Row>; tsqueries: Record<Name, string> }>;
   /** The current snapshot, for a search without text: one round trip for the version. */
   current(): Promise<CatalogueSnapshot<Row>>;
 }
@@ -49,8 +51,7 @@ export interface MemoryCatalogue<Row> {
  * having written rows (or failed part-way, or ended with a finish deriving from earlier runs): a live round that found
  * nothing new leaves the version, and so every replica's snapshot and answer cache, as they are.
  */
-export const VERSION_SQL =
-  "(SELECT count(*)::text || '/' || coalesce(max(finished_at)::text, '') FROM ingest_runs WHERE changed_catalogue)";
+export const VERSION_SQL = "(SELECT count(*)::text || '/' || coalesce(max(finished_at)::text, '') FROM ingest_runs WHERE changed_catalogue)";
 
 export function memoryCatalogue<Row>(db: Queryable, load: (db: Queryable) => Promise<SnapshotRows<Row>>): MemoryCatalogue<Row> {
   let current: { version: string; snapshot: Promise<CatalogueSnapshot<Row>> } | null = null;
@@ -78,7 +79,10 @@ export function memoryCatalogue<Row>(db: Queryable, load: (db: Queryable) => Pro
       const unknown = known ? parts.words.filter((word) => !known.has(word)) : parts.words;
       if (unknown.length === 0) return { text: parts.rest, corrected: null, prefixes: parts.prefixes };
       if (!known || !unknown.every((word) => known.canCorrect(word))) return prepareTextQuery(db, q);
-      return correctedQuery(parts, unknown.map((word) => ({ word, suggestion: known.closest(word) })));
+      return correctedQuery(
+        parts,
+        unknown.map((word) => ({ word, suggestion: known.closest(word) })),
+      );
     },
     async compile(build) {
       const { version, tsqueries } = await compiler.compile(build);
@@ -169,7 +173,10 @@ function isOlder(version: string, than: string): boolean {
 }
 
 async function readSnapshot<Row>(db: Queryable, load: (db: Queryable) => Promise<SnapshotRows<Row>>, version: string): Promise<CatalogueSnapshot<Row>> {
-  const [{ rows, vectors }, words] = await Promise.all([load(db), db.query<{ term: string; documents: number }>("SELECT term, documents FROM search_vocabulary")]);
+  const [{ rows, vectors }, words] = await Promise.all([
+    load(db),
+    db.query<{ term: string; documents: number }>("SELECT term, documents FROM search_vocabulary"),
+  ]);
   const indexes = Object.fromEntries(Object.entries(vectors).map(([name, column]) => [name, new TextIndex(column)]));
   return { version, rows, indexes, vocabulary: new Vocabulary(words.rows) };
 }
@@ -195,7 +202,10 @@ export function byteOrder(a: string, b: string): number {
 }
 
 /** facetCountsOf over rows in memory: each facet's non-null values, most frequent first, then by value, at most `limit`. */
-export function facetCountsIn<Row, Name extends string>(rows: Iterable<Row>, facets: Record<Name, { value: (row: Row) => string | null; limit: number }>): Record<Name, FacetCount[]> {
+export function facetCountsIn<Row, Name extends string>(
+  rows: Iterable<Row>,
+  facets: Record<Name, { value: (row: Row) => string | null; limit: number }>,
+): Record<Name, FacetCount[]> {
   const names = Object.keys(facets) as Name[];
   const counts = names.map(() => new Map<string, number>());
   for (const row of rows) {

@@ -34,8 +34,7 @@ export const UCI_NEWS_ATTRIBUTION: DatasetAttribution = {
   copied_from: "github.com/pratikaher88/IPythonNotebooks @ 8482bf77238c09f993e4e1a16c789bdc8c4a61fe",
 };
 
-export const readHuffPost = (context: IngestContext) =>
-  readJsonLines<HuffPostRecord>(path.join(context.datasetsDir, HUFFPOST_ATTRIBUTION.file), context);
+export const readHuffPost = (context: IngestContext) => readJsonLines<HuffPostRecord>(path.join(context.datasetsDir, HUFFPOST_ATTRIBUTION.file), context);
 
 export const readUciNews = (context: IngestContext) => readCsv(path.join(context.datasetsDir, UCI_NEWS_ATTRIBUTION.file), context);
 

@@ -96,11 +96,7 @@ export async function* readJsonLines<T = unknown>(path: string, options: { limit
  * The elements of one top-level array inside a JSON document (`{"images": [...]}` -> each image), read as a stream:
  * the scanner keeps only the element being read in memory. Elements must be objects or arrays.
  */
-export async function* readJsonArray<T = unknown>(
-  path: string,
-  key: string,
-  options: { limit?: number } = {},
-): AsyncGenerator<ReaderItem<T>> {
+export async function* readJsonArray<T = unknown>(path: string, key: string, options: { limit?: number } = {}): AsyncGenerator<ReaderItem<T>> {
   const stream = createReadStream(path, { encoding: "utf8", highWaterMark: 64 * 1024 });
   const scanner = new JsonArrayScanner(key);
   let count = 0;

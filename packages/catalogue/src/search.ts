@@ -12,8 +12,22 @@ import type { SqlFilter } from "./sql.js";
 
 /** PostgreSQL text-search configurations by ISO 639-1 language code. */
 const TEXT_SEARCH_CONFIGS: Record<string, string> = {
-  ar: "arabic", da: "danish", de: "german", en: "english", es: "spanish", fi: "finnish", fr: "french", hu: "hungarian",
-  it: "italian", nl: "dutch", no: "norwegian", pt: "portuguese", ro: "romanian", ru: "russian", sv: "swedish", tr: "turkish",
+  ar: "arabic",
+  da: "danish",
+  de: "german",
+  en: "english",
+  es: "spanish",
+  fi: "finnish",
+  fr: "french",
+  hu: "hungarian",
+  it: "italian",
+  nl: "dutch",
+  no: "norwegian",
+  pt: "portuguese",
+  ro: "romanian",
+  ru: "russian",
+  sv: "swedish",
+  tr: "turkish",
 };
 
 /** The text-search configuration for a language code; `simple` (no stemming) for a language PostgreSQL does not stem. */

@@ -141,7 +141,8 @@ export class TextIndex {
     if (query.root.kind === "term" && entries[0].length === 1) {
       const posting = this.posting(entries[0][0]);
       const sum = emptyCoverSum();
-      for (let k = 0; k < docs.length; k++) ranks[k] = this.normalize(docs[k], positionsAsCovers(posting.positions, posting.offsets[k], posting.offsets[k + 1], sum), normalization);
+      for (let k = 0; k < docs.length; k++)
+        ranks[k] = this.normalize(docs[k], positionsAsCovers(posting.positions, posting.offsets[k], posting.offsets[k + 1], sum), normalization);
     } else if (isDisjunctionOfTerms(query.root)) {
       const covers = new DisjunctionCovers(cursors, this.lexemes.length);
       for (let i = 0; i < docs.length; i++) ranks[i] = this.normalize(docs[i], covers.of(docs[i]), normalization);
@@ -187,7 +188,9 @@ export class TextIndex {
   private boundedEntries(query: ParsedQuery): number[][] {
     const { maxOperands } = this.bounds;
     if (query.terms.length > maxOperands) {
-      throw queryRefused(`has ${query.terms.length} search terms once compiled (a hyphenated word counts as its parts too), more than ${maxOperands}; search for fewer words`);
+      throw queryRefused(
+        `has ${query.terms.length} search terms once compiled (a hyphenated word counts as its parts too), more than ${maxOperands}; search for fewer words`,
+      );
     }
     return query.terms.map((term) => this.entriesOf(term));
   }
@@ -227,7 +230,9 @@ export class TextIndex {
 
   private checkWork(work: number): void {
     if (work > this.bounds.maxWork) {
-      throw queryRefused(`is too broad to search: its terms occur too often in the catalogue (an estimated ${work} index entries to visit, more than ${this.bounds.maxWork}); use rarer words, longer prefixes or fewer of them`);
+      throw queryRefused(
+        `is too broad to search: its terms occur too often in the catalogue (an estimated ${work} index entries to visit, more than ${this.bounds.maxWork}); use rarer words, longer prefixes or fewer of them`,
+      );
     }
   }
 

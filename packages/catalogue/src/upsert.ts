@@ -34,11 +34,7 @@ function checkIdentifier(name: string): string {
  * A row equal to the stored one is left alone, so re-running an ingestion writes nothing and counts it unchanged.
  * Rows repeating a key within the batch keep the last one (the others count as unchanged).
  */
-export async function upsertRows<Row extends Record<string, unknown>>(
-  db: Queryable,
-  spec: UpsertSpec<Row>,
-  rows: readonly Row[],
-): Promise<UpsertCounts> {
+export async function upsertRows<Row extends Record<string, unknown>>(db: Queryable, spec: UpsertSpec<Row>, rows: readonly Row[]): Promise<UpsertCounts> {
   const byKey = new Map<string, Row>();
   for (const row of rows) byKey.set(JSON.stringify(spec.key.map((k) => row[k])), row);
   const unique = [...byKey.values()];
@@ -52,10 +48,11 @@ export async function upsertRows<Row extends Record<string, unknown>>(
   const compared = valueColumns.filter((c) => c !== spec.revision);
   const params: unknown[] = [];
   const tuples = unique.map((row) => `(${columns.map((c) => `$${params.push(row[c] ?? null)}`).join(", ")})`);
-  const changed = valueColumns.length && spec.mode !== "insert-only"
-    ? `DO UPDATE SET ${valueColumns.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}
+  const changed =
+    valueColumns.length && spec.mode !== "insert-only"
+      ? `DO UPDATE SET ${valueColumns.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}
        WHERE ${spec.revision ? `EXCLUDED.${checkIdentifier(spec.revision)} >= ${table}.${spec.revision} AND ` : ""}(${compared.map((c) => `${table}.${c}`).join(", ")}) IS DISTINCT FROM (${compared.map((c) => `EXCLUDED.${c}`).join(", ")})`
-    : "DO NOTHING";
+      : "DO NOTHING";
   const { rows: written } = await db.query<{ inserted: boolean }>(
     `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${tuples.join(", ")}
      ON CONFLICT (${spec.key.map(checkIdentifier).join(", ")}) ${changed}

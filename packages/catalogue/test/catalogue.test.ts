@@ -81,14 +81,10 @@ describe("catalogue on PostgreSQL", () => {
   });
 
   it("updates a row whose fields changed, and only that row", async () => {
-    const counts = await upsertRows(
-      platform.deps.db,
-      { table: "items", key: ["id"], columns: ["id", "title", "category"] },
-      [
-        { id: "1", title: "Fresh coffee beans roasted daily", category: "drinks" },
-        { id: "4", title: "Pale ale and stout", category: "ales" },
-      ],
-    );
+    const counts = await upsertRows(platform.deps.db, { table: "items", key: ["id"], columns: ["id", "title", "category"] }, [
+      { id: "1", title: "Fresh coffee beans roasted daily", category: "drinks" },
+      { id: "4", title: "Pale ale and stout", category: "ales" },
+    ]);
     expect(counts).toEqual({ inserted: 0, updated: 1, unchanged: 1 });
   });
 
@@ -97,10 +93,7 @@ describe("catalogue on PostgreSQL", () => {
     expect(query.corrected).toBe("coffee");
     const filter = new SqlFilter();
     const { rank } = matchText(filter, query, { vector: "document", config: "english" });
-    const { rows } = await platform.deps.db.query<{ id: string }>(
-      `SELECT id FROM items ${filter.sql} ORDER BY ${rank} DESC, id`,
-      filter.params,
-    );
+    const { rows } = await platform.deps.db.query<{ id: string }>(`SELECT id FROM items ${filter.sql} ORDER BY ${rank} DESC, id`, filter.params);
     expect(rows.map((r) => r.id).sort()).toEqual(["1", "2", "6"]);
     const prefix = await prepareTextQuery(platform.deps.db, "sto*");
     const prefixFilter = new SqlFilter();

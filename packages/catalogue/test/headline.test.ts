@@ -51,7 +51,9 @@ describe("headline", () => {
     words[40] = "coffee";
     words[41] = "grinders";
     const marked = words.map((word, i) => ([10, 40, 41].includes(i) ? `<b>${word}</b>` : word));
-    expect(headline(words.join(" "), wordMatcher("'coffe' & 'grinder'"), "english", OPTIONS)).toBe(`${marked.slice(0, 20).join(" ")} … ${marked.slice(20).join(" ")}`);
+    expect(headline(words.join(" "), wordMatcher("'coffe' & 'grinder'"), "english", OPTIONS)).toBe(
+      `${marked.slice(0, 20).join(" ")} … ${marked.slice(20).join(" ")}`,
+    );
   });
 
   it("never lets fragments overlap, and keeps a fragment inside the text at its edges", () => {
@@ -96,7 +98,13 @@ describe("headline marks the words PostgreSQL's ts_headline marks", () => {
   it("for 300 queries of the descriptions' own words over the descriptions holding them", async () => {
     const next = seededRandom(11);
     const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)];
-    const wordOf = (text: string) => pick(text.split(/\s+/).map((w) => w.replace(/[^\p{L}\p{N}]/gu, "")).filter((w) => w.length > 2)) ?? "news";
+    const wordOf = (text: string) =>
+      pick(
+        text
+          .split(/\s+/)
+          .map((w) => w.replace(/[^\p{L}\p{N}]/gu, ""))
+          .filter((w) => w.length > 2),
+      ) ?? "news";
     let compared = 0;
     for (let i = 0; i < 300; i++) {
       const text = pick(descriptions);

@@ -38,11 +38,17 @@ describe("checkTextQuery", () => {
     expect(outcome(() => checkTextQuery(words(maxWords)))).toBe("accepted");
     expect(outcome(() => checkTextQuery(words(maxWords + 1)))).toBe(`may have at most ${maxWords} words (it has ${maxWords + 1}); search for fewer words`);
     expect(outcome(() => checkTextQuery(words(maxWords).replaceAll(" ", " OR ")))).toBe("accepted");
-    expect(outcome(() => checkTextQuery(words(maxWords + 1).replaceAll(" ", " or ")))).toBe(`may have at most ${maxWords} words (it has ${maxWords + 1}); search for fewer words`);
+    expect(outcome(() => checkTextQuery(words(maxWords + 1).replaceAll(" ", " or ")))).toBe(
+      `may have at most ${maxWords} words (it has ${maxWords + 1}); search for fewer words`,
+    );
     expect(outcome(() => checkTextQuery(prefixes(maxPrefixes)))).toBe("accepted");
-    expect(outcome(() => checkTextQuery(prefixes(maxPrefixes + 1)))).toBe(`may have at most ${maxPrefixes} prefix terms ending in * (it has ${maxPrefixes + 1})`);
+    expect(outcome(() => checkTextQuery(prefixes(maxPrefixes + 1)))).toBe(
+      `may have at most ${maxPrefixes} prefix terms ending in * (it has ${maxPrefixes + 1})`,
+    );
     expect(outcome(() => checkTextQuery(`${"é".repeat(minPrefixLength)}*`))).toBe("accepted");
-    expect(outcome(() => checkTextQuery(`${"é".repeat(minPrefixLength - 1)}*`))).toBe(`has the prefix "${"é".repeat(minPrefixLength - 1)}*": a prefix needs at least ${minPrefixLength} letters or digits before the *`);
+    expect(outcome(() => checkTextQuery(`${"é".repeat(minPrefixLength - 1)}*`))).toBe(
+      `has the prefix "${"é".repeat(minPrefixLength - 1)}*": a prefix needs at least ${minPrefixLength} letters or digits before the *`,
+    );
     expect(outcome(() => checkTextQuery("x".repeat(maxCharacters)))).toBe("accepted");
     expect(outcome(() => checkTextQuery("x".repeat(maxCharacters + 1)))).toBe(`must be at most ${maxCharacters} characters (it has ${maxCharacters + 1})`);
   });
@@ -68,7 +74,13 @@ describe("splitTextQuery", () => {
     expect(await compile(`the ${Array.from({ length: QUERY_BOUNDS.maxPrefixes }, (_, i) => `-w${i}*`).join(" ")}`)).toBe(
       Array.from({ length: QUERY_BOUNDS.maxPrefixes }, (_, i) => `!'w${i}':*`).join(" & "),
     );
-    for (const shape of [`news ${"- ".repeat(40)}`, `news ${"-".repeat(40)}w1`, `news ${"-".repeat(41)}w1`, `news ${"-(".repeat(40)}w1`, `news ${"-_".repeat(40)}w1`]) {
+    for (const shape of [
+      `news ${"- ".repeat(40)}`,
+      `news ${"-".repeat(40)}w1`,
+      `news ${"-".repeat(41)}w1`,
+      `news ${"-(".repeat(40)}w1`,
+      `news ${"-_".repeat(40)}w1`,
+    ]) {
       expect(await compile(shape)).toMatch(/^'news'( & !?'w1')?$/);
     }
   });
@@ -82,12 +94,16 @@ describe("TextIndex bounds", () => {
   it("refuses more operands than its bound", () => {
     const query = (n: number) => Array.from({ length: n }, () => "'cat'").join(" | ");
     expect(outcome(() => index({ maxOperands: 4 }).search(query(4), 0))).toBe("accepted");
-    expect(outcome(() => index({ maxOperands: 4 }).search(query(5), 0))).toBe("has 5 search terms once compiled (a hyphenated word counts as its parts too), more than 4; search for fewer words");
+    expect(outcome(() => index({ maxOperands: 4 }).search(query(5), 0))).toBe(
+      "has 5 search terms once compiled (a hyphenated word counts as its parts too), more than 4; search for fewer words",
+    );
   });
 
   it("refuses a prefix standing for more words than its bound", () => {
     expect(outcome(() => index({ maxPrefixExpansions: 5 }).search("'ab':*", 0))).toBe("accepted");
-    expect(outcome(() => index({ maxPrefixExpansions: 4 }).documentsMatching("'ab':*"))).toBe('has the prefix "ab*", which stands for more than 4 words of the catalogue; give it more letters');
+    expect(outcome(() => index({ maxPrefixExpansions: 4 }).documentsMatching("'ab':*"))).toBe(
+      'has the prefix "ab*", which stands for more than 4 words of the catalogue; give it more letters',
+    );
   });
 
   it("refuses a search whose estimated work is past its bound", () => {

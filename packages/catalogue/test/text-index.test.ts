@@ -30,7 +30,11 @@ const headlines: Headline[] = readFileSync(path.join(datasetsDir, "news/News_Cat
 function queries(count: number, seed: number): { text: string; prefix?: string }[] {
   const next = seededRandom(seed);
   const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)];
-  const wordsOf = (h: Headline) => h.headline.split(/\s+/).map((w) => w.replace(/[^\p{L}\p{N}'-]/gu, "")).filter(Boolean);
+  const wordsOf = (h: Headline) =>
+    h.headline
+      .split(/\s+/)
+      .map((w) => w.replace(/[^\p{L}\p{N}'-]/gu, ""))
+      .filter(Boolean);
   const word = () => pick(wordsOf(pick(headlines))) ?? "news";
   const shapes: (() => { text: string; prefix?: string })[] = [
     () => ({ text: word() }),
@@ -44,14 +48,39 @@ function queries(count: number, seed: number): { text: string; prefix?: string }
       const at = Math.floor(next() * Math.max(1, words.length - 2));
       return { text: `"${words.slice(at, at + 2 + Math.floor(next() * 2)).join(" ")}"` };
     },
-    () => ({ text: `${word()} ${word()}`, prefix: word().slice(0, 3).toLowerCase().replace(/[^a-z]/g, "") || "tru" }),
-    () => ({ text: "", prefix: word().slice(0, 4).toLowerCase().replace(/[^a-z]/g, "") || "pres" }),
+    () => ({
+      text: `${word()} ${word()}`,
+      prefix:
+        word()
+          .slice(0, 3)
+          .toLowerCase()
+          .replace(/[^a-z]/g, "") || "tru",
+    }),
+    () => ({
+      text: "",
+      prefix:
+        word()
+          .slice(0, 4)
+          .toLowerCase()
+          .replace(/[^a-z]/g, "") || "pres",
+    }),
     () => {
       const w = word();
       return { text: `${w} ${w} the of` };
     },
   ];
-  const fixed = ["trump", "climate change", "election -trump", '"supreme court"', "trump OR clinton", "the", "-trump", "covid-19", "donald's", "new york -trump"];
+  const fixed = [
+    "trump",
+    "climate change",
+    "election -trump",
+    '"supreme court"',
+    "trump OR clinton",
+    "the",
+    "-trump",
+    "covid-19",
+    "donald's",
+    "new york -trump",
+  ];
   return [...fixed.map((text) => ({ text })), ...Array.from({ length: count }, () => pick(shapes)())];
 }
 
@@ -94,7 +123,14 @@ describe("TextIndex agrees with PostgreSQL", () => {
       { lexeme: "x", positions: [] },
     ]);
     const parsed = parseTsquery("'a' & !( 'b' | 'c':* ) & 'd' <-> 'e' <2> 'f'");
-    expect(parsed.terms.map((t) => [t.lexeme, t.prefix])).toEqual([["a", false], ["b", false], ["c", true], ["d", false], ["e", false], ["f", false]]);
+    expect(parsed.terms.map((t) => [t.lexeme, t.prefix])).toEqual([
+      ["a", false],
+      ["b", false],
+      ["c", true],
+      ["d", false],
+      ["e", false],
+      ["f", false],
+    ]);
     expect(parsed.root?.kind).toBe("and");
     expect(parseTsquery("").root).toBeNull();
   });
@@ -111,7 +147,9 @@ describe("TextIndex agrees with PostgreSQL", () => {
       const found = index.search(tsquery, normalization);
       expect(found, tsquery).not.toBeNull();
       const mine = Array.from(found!.docs, (id, i) => ({ id, rank: found!.ranks[i] }));
-      expect(mine, `${JSON.stringify(query)} -> ${tsquery} (normalization ${normalization})`).toEqual(rows.map((r) => ({ id: r.id, rank: Math.fround(r.rank) })));
+      expect(mine, `${JSON.stringify(query)} -> ${tsquery} (normalization ${normalization})`).toEqual(
+        rows.map((r) => ({ id: r.id, rank: Math.fround(r.rank) })),
+      );
       expect(Array.from(index.documentsMatching(tsquery)!), tsquery).toEqual(rows.map((r) => r.id));
       compared++;
     }
@@ -120,7 +158,10 @@ describe("TextIndex agrees with PostgreSQL", () => {
 
   it("corrects misspelt words as pg_trgm does", async () => {
     await migrate(platform.deps.db, catalogueTables.namespace, catalogueTables.migrations);
-    await refreshVocabulary(platform.deps.db, "SELECT h->>'headline' FROM jsonb_array_elements($$" + JSON.stringify(headlines).replace(/\$\$/g, "") + "$$::jsonb) AS t(h)");
+    await refreshVocabulary(
+      platform.deps.db,
+      "SELECT h->>'headline' FROM jsonb_array_elements($$" + JSON.stringify(headlines).replace(/\$\$/g, "") + "$$::jsonb) AS t(h)",
+    );
     const { rows } = await db.query<{ term: string; documents: number }>("SELECT term, documents FROM search_vocabulary");
     expect(rows.length).toBeGreaterThan(1000);
     const vocabulary = new Vocabulary(rows);
@@ -156,7 +197,9 @@ describe("TextIndex agrees with PostgreSQL", () => {
     const written = Array.from({ length: 300 }, () =>
       Array.from({ length: 2 + Math.floor(next() * 8) }, (_, p) => `'${lexeme()}':${p + 1}${"ABCD"[Math.floor(next() * 4)]}`).join(" "),
     );
-    const { rows: stored } = await db.query<{ v: string }>("SELECT v::tsvector::text AS v FROM unnest($1::text[]) WITH ORDINALITY AS t(v, i) ORDER BY i", [written]);
+    const { rows: stored } = await db.query<{ v: string }>("SELECT v::tsvector::text AS v FROM unnest($1::text[]) WITH ORDINALITY AS t(v, i) ORDER BY i", [
+      written,
+    ]);
     const small = new TextIndex(stored.map((r) => r.v));
     const node = (depth: number): string => {
       const r = next();
@@ -179,7 +222,10 @@ describe("TextIndex agrees with PostgreSQL", () => {
          FROM unnest($2::text[]) WITH ORDINALITY AS t(v, i) WHERE v::tsvector @@ $1::tsquery ORDER BY i`,
         [tsquery, stored.map((r) => r.v)],
       );
-      expect(Array.from(found.docs, (id, k) => ({ i: id, rank: found.ranks[k] })), tsquery).toEqual(expected.map((r) => ({ i: r.i, rank: Math.fround(r.rank) })));
+      expect(
+        Array.from(found.docs, (id, k) => ({ i: id, rank: found.ranks[k] })),
+        tsquery,
+      ).toEqual(expected.map((r) => ({ i: r.i, rank: Math.fround(r.rank) })));
       expect(Array.from(small.documentsMatching(tsquery)!), tsquery).toEqual(expected.map((r) => r.i));
     }
     expect(answered).toBeGreaterThan(120);
@@ -190,4 +236,3 @@ describe("TextIndex agrees with PostgreSQL", () => {
     expect(index.documentsMatching("'trump':A")).toBeNull();
   });
 });
-

@@ -80,7 +80,6 @@ function localOriginPath(checkout: string): string | null {
   return path.isAbsolute(url) ? url : null;
 }
 
-
 /** The public domain of a platform not configured for the internet: its hosts resolve nowhere. */
 export const DEFAULT_PUBLIC_DOMAIN = "api.local";
 

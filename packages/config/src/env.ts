@@ -23,5 +23,8 @@ export function integerSetting(env: Env, name: string, fallback: number, min = 0
 
 /** A comma-separated list, trimmed, empty items dropped. */
 export function listSetting(raw: string | undefined): string[] {
-  return (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return (raw ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

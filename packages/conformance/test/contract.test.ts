@@ -64,7 +64,7 @@ async function manifestOf(service: string): Promise<ServiceManifest<unknown, unk
 }
 
 describe.each(services)("%s", (service) => {
-  it('exports its manifest from ./src/service.ts, named after its folder', async () => {
+  it("exports its manifest from ./src/service.ts, named after its folder", async () => {
     expect(JSON.parse(read(service, "package.json")).exports).toEqual({ ".": "./src/service.ts" });
     const manifest = await manifestOf(service);
     expect(typeof manifest?.build, "the default export of src/service.ts is defineService({...})").toBe("function");
@@ -73,12 +73,11 @@ describe.each(services)("%s", (service) => {
   });
 
   it("has the one-line main.ts", () => {
-    const lines = read(service, "src/main.ts").split("\n").map((line) => line.trim()).filter(Boolean);
-    expect(lines).toEqual([
-      'import { runService } from "@apiplat/service-kit";',
-      'import service from "./service.js";',
-      "await runService(service);",
-    ]);
+    const lines = read(service, "src/main.ts")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean);
+    expect(lines).toEqual(['import { runService } from "@apiplat/service-kit";', 'import service from "./service.js";', "await runService(service);"]);
   });
 
   it("keeps routes in src/routes and no I/O in src/domain", () => {
@@ -95,7 +94,10 @@ describe.each(services)("%s", (service) => {
   it("has a README saying what it does, its endpoints and its configuration", () => {
     expect(exists(service, "README.md"), "README.md exists").toBe(true);
     const readme = read(service, "README.md");
-    const introduction = readme.split(/^## /m)[0].replace(/^# .*$/m, "").trim();
+    const introduction = readme
+      .split(/^## /m)[0]
+      .replace(/^# .*$/m, "")
+      .trim();
     expect(introduction.length, "a paragraph before the first section says what the service does").toBeGreaterThan(40);
     const sections = [...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1].trim());
     expect(sections).toContain("Endpoints");

@@ -11,7 +11,15 @@ import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { buildAdminApp, ADMIN_EXAMPLES } from "@apiplat/admin";
 import { deployedServiceNames } from "@apiplat/deployment";
-import { buildService, operationKey, placeRecordedExamples, readExamplesFile, type ExamplesFile, type ServiceApp, type ServiceManifest } from "@apiplat/service-kit";
+import {
+  buildService,
+  operationKey,
+  placeRecordedExamples,
+  readExamplesFile,
+  type ExamplesFile,
+  type ServiceApp,
+  type ServiceManifest,
+} from "@apiplat/service-kit";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 
 const servicesDir = path.resolve(import.meta.dirname, "../../../services");
@@ -20,7 +28,13 @@ const TEMPLATE = "_template";
 const targets = [ADMIN, ...deployedServiceNames(), TEMPLATE];
 
 /** The settings a test platform starts every service with: nothing that reaches outside this machine or lasts long. */
-const QUIET_ENV = { CURRENCY_FETCH_SCHEDULE: "off", CURRENCY_FETCH_ON_START: "false", PUBLIC_HOLIDAYS_WARM_UP: "false", OCR_WARM_LANGUAGES: "", LOG_LEVEL: "silent" };
+const QUIET_ENV = {
+  CURRENCY_FETCH_SCHEDULE: "off",
+  CURRENCY_FETCH_ON_START: "false",
+  PUBLIC_HOLIDAYS_WARM_UP: "false",
+  OCR_WARM_LANGUAGES: "",
+  LOG_LEVEL: "silent",
+};
 
 interface Parameter {
   name: string;
@@ -77,7 +91,14 @@ function requestProblems(key: string, operation: Operation): string[] {
   return problems;
 }
 
-function responseProblems(key: string, method: string, route: string, operation: Operation, file: ExamplesFile, validate: ReturnType<typeof schemaValidator>): string[] {
+function responseProblems(
+  key: string,
+  method: string,
+  route: string,
+  operation: Operation,
+  file: ExamplesFile,
+  validate: ReturnType<typeof schemaValidator>,
+): string[] {
   const recorded = file.operations[key];
   if (!recorded.response) return [`${key}: its request is written but no answer is recorded yet`];
   const { status, content_type: type = "application/json", body } = recorded.response;

@@ -15,7 +15,15 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
 /** What an answer may never carry: a stack frame, SQL or a database error, a path on the server. */
-const INTERNALS = [/\n\s+at [^\n]+:\d+:\d+/, /\b(?:SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/, /syntax error at or near/, /\/(?:work|srv|home|root|usr)\//, /node_modules/, /\.ts:\d+/, /ECONNREFUSED \d/];
+const INTERNALS = [
+  /\n\s+at [^\n]+:\d+:\d+/,
+  /\b(?:SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/,
+  /syntax error at or near/,
+  /\/(?:work|srv|home|root|usr)\//,
+  /node_modules/,
+  /\.ts:\d+/,
+  /ECONNREFUSED \d/,
+];
 
 /** 5xx answers a service may give to good-faith input it cannot serve, each with its documented code. */
 const HONEST_5XX: Record<number, string[]> = { 502: ["UPSTREAM_ERROR"], 503: ["UNAVAILABLE", "MODEL_UNAVAILABLE"], 504: ["UPSTREAM_TIMEOUT"] };

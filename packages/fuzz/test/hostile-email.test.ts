@@ -20,7 +20,9 @@ let headers: Record<string, string>;
 let saved = 0;
 
 beforeAll(async () => {
-  platform = await createTestPlatform({ env: { LOG_LEVEL: "silent", EMAIL_SECRET: "fuzz-secret-of-at-least-thirty-two-chars", EMAIL_INBOUND_PORT: "0", EMAIL_INBOUND_HOST: "127.0.0.1" } });
+  platform = await createTestPlatform({
+    env: { LOG_LEVEL: "silent", EMAIL_SECRET: "fuzz-secret-of-at-least-thirty-two-chars", EMAIL_INBOUND_PORT: "0", EMAIL_INBOUND_HOST: "127.0.0.1" },
+  });
   app = await (await deployedService("email-sending"))!.build(platform.deps);
   headers = (await platform.subscribe("email-sending", "MEGA")).headers;
 });
@@ -60,7 +62,25 @@ const variables = fc.record({
 const hostileHtml = fc
   .array(
     fc.record({
-      piece: fc.constantFrom("<a ", "<a href=", '"', "'", "https://shop.example.com/p", "&amp;", "&#x27;", " data-no-track", ">", "</a>", "<script>", "</script>", " href=", "javascript:x", "\u0000", "<!--", "-->"),
+      piece: fc.constantFrom(
+        "<a ",
+        "<a href=",
+        '"',
+        "'",
+        "https://shop.example.com/p",
+        "&amp;",
+        "&#x27;",
+        " data-no-track",
+        ">",
+        "</a>",
+        "<script>",
+        "</script>",
+        " href=",
+        "javascript:x",
+        "\u0000",
+        "<!--",
+        "-->",
+      ),
       times: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 5_000 })),
     }),
     { minLength: 1, maxLength: 12 },
@@ -88,7 +108,13 @@ describe("email-sending: hostile HTML with click tracking", () => {
   it("accepts (202) or refuses with a 4xx naming html, never a 5xx", async () => {
     await fc.assert(
       fc.asyncProperty(hostileHtml, async (html) => {
-        const res = await post("/send", { to: "reader@example.com", subject: "fuzz", html, track_clicks: true, send_at: new Date(Date.now() + 3_600_000).toISOString() });
+        const res = await post("/send", {
+          to: "reader@example.com",
+          subject: "fuzz",
+          html,
+          track_clicks: true,
+          send_at: new Date(Date.now() + 3_600_000).toISOString(),
+        });
         expectEnvelope(res, [202, 400, 422]);
         if (res.statusCode === 422) expect(JSON.parse(res.body).error.details[0].field).toBe("html");
       }),

@@ -48,7 +48,10 @@ export function operationsOf(document: Schema): Operation[] {
 
 function resolve(document: Schema, schema: Schema): Schema {
   if (schema?.$ref) {
-    const target = schema.$ref.replace(/^#\//, "").split("/").reduce((node: Schema, key: string) => node?.[key], document);
+    const target = schema.$ref
+      .replace(/^#\//, "")
+      .split("/")
+      .reduce((node: Schema, key: string) => node?.[key], document);
     return resolve(document, target ?? {});
   }
   return schema;
@@ -133,7 +136,25 @@ const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 const hostileText: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom("", "%00", "%ZZ", "%ED%A0%80", "NaN", "Infinity", "-1", "1e309", "9".repeat(400), "a".repeat(5000), "[]", "{}", "true", "null", "%2e%2e%2f", "0x10", "1,2,3"),
+  fc.constantFrom(
+    "",
+    "%00",
+    "%ZZ",
+    "%ED%A0%80",
+    "NaN",
+    "Infinity",
+    "-1",
+    "1e309",
+    "9".repeat(400),
+    "a".repeat(5000),
+    "[]",
+    "{}",
+    "true",
+    "null",
+    "%2e%2e%2f",
+    "0x10",
+    "1,2,3",
+  ),
   fc.string({ maxLength: 20 }).map(encodeURIComponent),
 );
 
@@ -146,7 +167,9 @@ function writeJson(value: unknown): string {
 
 function buildUrl(op: Operation, pathValues: Record<string, string>, query: Record<string, string>): string {
   const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => pathValues[name] ?? "x");
-  const search = Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join("&");
+  const search = Object.entries(query)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${v}`)
+    .join("&");
   return search ? `${path}?${search}` : path;
 }
 
@@ -194,9 +217,9 @@ export function variantsOf(op: Operation): fc.Arbitrary<FuzzRequest> {
   if (op.body && op.bodyType === "application/json") {
     if (bodyFields.length) {
       arbitraries.push(
-        fc.tuple(fc.constantFrom(...bodyFields), hostileJson).map(([field, value]) =>
-          json({ ...baseBody, [field]: value }, `body.${field}=${describe(value)}`),
-        ),
+        fc
+          .tuple(fc.constantFrom(...bodyFields), hostileJson)
+          .map(([field, value]) => json({ ...baseBody, [field]: value }, `body.${field}=${describe(value)}`)),
       );
       arbitraries.push(
         fc.constantFrom(...bodyFields).map((field) => {
@@ -206,40 +229,46 @@ export function variantsOf(op: Operation): fc.Arbitrary<FuzzRequest> {
       );
     }
     arbitraries.push(
-      fc.constantFrom<[unknown, string]>(
-        [[baseBody], "body as an array"],
-        ["text", "body as a string"],
-        [42, "body as a number"],
-        [null, "body null"],
-        [{ ...baseBody, unexpected_field: "x" }, "an extra field"],
-        [{ ...baseBody, __proto__x: { polluted: true }, constructor: { prototype: { polluted: true } } }, "prototype keys"],
-      ).map(([body, description]) => json(body, description)),
+      fc
+        .constantFrom<[unknown, string]>(
+          [[baseBody], "body as an array"],
+          ["text", "body as a string"],
+          [42, "body as a number"],
+          [null, "body null"],
+          [{ ...baseBody, unexpected_field: "x" }, "an extra field"],
+          [{ ...baseBody, __proto__x: { polluted: true }, constructor: { prototype: { polluted: true } } }, "prototype keys"],
+        )
+        .map(([body, description]) => json(body, description)),
     );
     arbitraries.push(
-      fc.constantFrom(
-        { contentType: "text/plain", payload: "hello", description: "a text/plain body" },
-        { contentType: "application/xml", payload: "<a>1</a>", description: "an XML body" },
-        { contentType: "application/x-www-form-urlencoded", payload: "a=1&b=2", description: "a form body" },
-        { contentType: "application/json", payload: '{"truncated": ', description: "truncated JSON" },
-        { contentType: "application/json", payload: "", description: "an empty JSON body" },
-        { contentType: "application/json; charset=latin1", payload: writeJson(baseBody), description: "an odd charset" },
-        { contentType: "multipart/form-data; boundary=x", payload: "--x\r\nnot really\r\n", description: "broken multipart" },
-      ).map((variant) => ({ method: op.method, url: buildUrl(op, pathValues, query), ...variant })),
+      fc
+        .constantFrom(
+          { contentType: "text/plain", payload: "hello", description: "a text/plain body" },
+          { contentType: "application/xml", payload: "<a>1</a>", description: "an XML body" },
+          { contentType: "application/x-www-form-urlencoded", payload: "a=1&b=2", description: "a form body" },
+          { contentType: "application/json", payload: '{"truncated": ', description: "truncated JSON" },
+          { contentType: "application/json", payload: "", description: "an empty JSON body" },
+          { contentType: "application/json; charset=latin1", payload: writeJson(baseBody), description: "an odd charset" },
+          { contentType: "multipart/form-data; boundary=x", payload: "--x\r\nnot really\r\n", description: "broken multipart" },
+        )
+        .map((variant) => ({ method: op.method, url: buildUrl(op, pathValues, query), ...variant })),
     );
   }
   arbitraries.push(
-    fc.constantFrom(
-      { suffix: `/${"z".repeat(2_000)}`, description: "an over-long path" },
-      { suffix: "/%ZZ", description: "a malformed escape in the path" },
-      { suffix: "%00", description: "a NUL at the end of the path" },
-    ).map(({ suffix, description }) => ({ method: op.method, url: buildUrl(op, pathValues, {}) + suffix, description })),
+    fc
+      .constantFrom(
+        { suffix: `/${"z".repeat(2_000)}`, description: "an over-long path" },
+        { suffix: "/%ZZ", description: "a malformed escape in the path" },
+        { suffix: "%00", description: "a NUL at the end of the path" },
+      )
+      .map(({ suffix, description }) => ({ method: op.method, url: buildUrl(op, pathValues, {}) + suffix, description })),
   );
   return fc.oneof(...arbitraries);
 }
 
 function describe(value: unknown): string {
   if (value === RAW) return "1e309";
-  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 

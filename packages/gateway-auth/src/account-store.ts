@@ -56,10 +56,7 @@ export class AccountStore {
   constructor(private readonly db: Database) {}
 
   async createAccount(name: string, externalId: string | null = null): Promise<Account> {
-    const { rows } = await this.db.query(
-      "INSERT INTO accounts (id, name, external_id) VALUES ($1, $2, $3) RETURNING *",
-      [randomUUID(), name, externalId],
-    );
+    const { rows } = await this.db.query("INSERT INTO accounts (id, name, external_id) VALUES ($1, $2, $3) RETURNING *", [randomUUID(), name, externalId]);
     return toAccount(rows[0]);
   }
 
@@ -91,9 +88,7 @@ export class AccountStore {
        RETURNING account_id, service, plan, updated_at`,
       [accountId, services, plan],
     );
-    return rows
-      .map((r) => ({ ...r, updated_at: iso(r.updated_at)! }))
-      .sort((a, b) => a.service.localeCompare(b.service));
+    return rows.map((r) => ({ ...r, updated_at: iso(r.updated_at)! })).sort((a, b) => a.service.localeCompare(b.service));
   }
 
   async listSubscriptions(accountId: string): Promise<Subscription[]> {
@@ -107,10 +102,12 @@ export class AccountStore {
   /** Makes a key; the clear key is returned here and never stored. */
   async createKey(accountId: string): Promise<{ record: ApiKeyRecord; key: string }> {
     const key = generateApiKey();
-    const { rows } = await this.db.query(
-      "INSERT INTO api_keys (id, account_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4) RETURNING *",
-      [randomUUID(), accountId, hashApiKey(key), displayPrefix(key)],
-    );
+    const { rows } = await this.db.query("INSERT INTO api_keys (id, account_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4) RETURNING *", [
+      randomUUID(),
+      accountId,
+      hashApiKey(key),
+      displayPrefix(key),
+    ]);
     return { record: toKey(rows[0]), key };
   }
 
@@ -121,10 +118,7 @@ export class AccountStore {
 
   /** Returns the revoked key, or null when there is no such key. Revoking twice keeps the first time. */
   async revokeKey(keyId: string): Promise<ApiKeyRecord | null> {
-    const { rows } = await this.db.query(
-      `UPDATE api_keys SET status = 'revoked', revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING *`,
-      [keyId],
-    );
+    const { rows } = await this.db.query(`UPDATE api_keys SET status = 'revoked', revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING *`, [keyId]);
     return rows[0] ? toKey(rows[0]) : null;
   }
 

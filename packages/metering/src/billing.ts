@@ -48,10 +48,7 @@ export function formatDollars(micros: number): string {
 }
 
 async function subscriptionPlans(db: Database, accountId: string): Promise<Map<string, PlanName>> {
-  const { rows } = await db.query<{ service: string; plan: string }>(
-    "SELECT service, plan FROM subscriptions WHERE account_id = $1",
-    [accountId],
-  );
+  const { rows } = await db.query<{ service: string; plan: string }>("SELECT service, plan FROM subscriptions WHERE account_id = $1", [accountId]);
   return new Map(rows.filter((r) => isPlanName(r.plan)).map((r) => [r.service, r.plan as PlanName]));
 }
 

@@ -49,8 +49,11 @@ function setQuotaHeaders(reply: FastifyReply, plan: Plan, used: number, resetSec
 export const metering = fp<MeteringOptions>(
   async (app, options) => {
     let admissions: Admissions | undefined;
-    const usageLog = new UsageLog(options.db, () => admissions?.stores() ?? [options.kv], options.flushIntervalMs, (error) =>
-      app.log.error({ err: error }, "moving usage to PostgreSQL failed; it stays in the usage log and is moved later"),
+    const usageLog = new UsageLog(
+      options.db,
+      () => admissions?.stores() ?? [options.kv],
+      options.flushIntervalMs,
+      (error) => app.log.error({ err: error }, "moving usage to PostgreSQL failed; it stays in the usage log and is moved later"),
     );
     admissions = new Admissions({
       db: options.db,
@@ -74,22 +77,27 @@ export const metering = fp<MeteringOptions>(
       return errors.unavailable("The request counter is unavailable; retry shortly.");
     };
 
-    const meterRoute = (routeEndpoint: string | null): onRequestHookHandler => (request, reply, done) => {
-      const { accountId, keyId, plan: planName } = request.subscriber;
-      const plan = PLANS[planName];
-      const now = options.now();
-      const { month, resetSeconds } = calendar.at(now);
-      const endpoint = routeEndpoint ?? `${request.method} ${request.routeOptions.url}`;
-      const metered: MeteredRequest = { plan, resetSeconds, usage: { month, accountId, keyId, service: options.service, endpoint } };
-      // Real time, not the injected clock: refusals last as long as Redis's clock says (the clock names the month).
-      admissions.admit(metered, Date.now()).then((decision) => {
-        setQuotaHeaders(reply, plan, decision.used, resetSeconds);
-        if (decision.outcome === "quota_exceeded") return done(errors.quotaExceeded(plan.monthlyRequests, resetSeconds));
-        if (decision.outcome === "rate_limited") return done(errors.rateLimited(plan.requestsPerSecond, decision.retryAfterSeconds));
-        request.metered = { ...metered, decision };
-        done();
-      }, (error) => done(unavailable(error, request)));
-    };
+    const meterRoute =
+      (routeEndpoint: string | null): onRequestHookHandler =>
+      (request, reply, done) => {
+        const { accountId, keyId, plan: planName } = request.subscriber;
+        const plan = PLANS[planName];
+        const now = options.now();
+        const { month, resetSeconds } = calendar.at(now);
+        const endpoint = routeEndpoint ?? `${request.method} ${request.routeOptions.url}`;
+        const metered: MeteredRequest = { plan, resetSeconds, usage: { month, accountId, keyId, service: options.service, endpoint } };
+        // Real time, not the injected clock: refusals last as long as Redis's clock says (the clock names the month).
+        admissions.admit(metered, Date.now()).then(
+          (decision) => {
+            setQuotaHeaders(reply, plan, decision.used, resetSeconds);
+            if (decision.outcome === "quota_exceeded") return done(errors.quotaExceeded(plan.monthlyRequests, resetSeconds));
+            if (decision.outcome === "rate_limited") return done(errors.rateLimited(plan.requestsPerSecond, decision.retryAfterSeconds));
+            request.metered = { ...metered, decision };
+            done();
+          },
+          (error) => done(unavailable(error, request)),
+        );
+      };
 
     // A request the platform failed is given back before its answer goes out, so that the answer's headers and a
     // request sent right after it see the count without it.

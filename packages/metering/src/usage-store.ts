@@ -58,10 +58,14 @@ export async function forgetOldBatches(db: Database, days: number): Promise<void
  * `limit` this month (see migrations/002_hard_limits.sql). `used` includes this request when admitted.
  */
 export async function admitHardLimited(db: Database, key: UsageKey, limit: number): Promise<{ admitted: boolean; used: number }> {
-  const { rows } = await db.query<{ admitted: boolean; used: number }>(
-    "SELECT admitted, used FROM metering_admit_hard_limited($1, $2, $3, $4, $5, $6)",
-    [key.month, key.accountId, key.keyId, key.service, key.endpoint, limit],
-  );
+  const { rows } = await db.query<{ admitted: boolean; used: number }>("SELECT admitted, used FROM metering_admit_hard_limited($1, $2, $3, $4, $5, $6)", [
+    key.month,
+    key.accountId,
+    key.keyId,
+    key.service,
+    key.endpoint,
+    limit,
+  ]);
   return { admitted: rows[0].admitted, used: Number(rows[0].used) };
 }
 

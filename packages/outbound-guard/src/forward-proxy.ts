@@ -41,7 +41,17 @@ export interface ForwardProxy {
 
 /** Said in the Via header of every forwarded request and response (RFC 9110 7.6.3). */
 const VIA = "1.1 apiplat-outbound-guard";
-const HOP_HEADERS = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authorization", "proxy-authenticate", "te", "trailer", "transfer-encoding", "upgrade"]);
+const HOP_HEADERS = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authorization",
+  "proxy-authenticate",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
 const DEFAULTS = { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000 };
 
 type Verdict = { allowed: true; address: string; family: number } | { allowed: false; status: number; reason: string };
@@ -128,14 +138,19 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
       return answerRaw(client, verdict.status, verdict.reason);
     }
     let open = false;
-    openUpstream(verdict.address, target.port, (upstream) => {
-      open = true;
-      client.write("HTTP/1.1 200 Connection Established\r\nVia: " + VIA + "\r\n\r\n");
-      if (head.length > 0) upstream.write(head);
-      splice(client, upstream);
-    }, () => {
-      if (!open) answerRaw(client, 502, `Could not reach ${target.host}.`);
-    });
+    openUpstream(
+      verdict.address,
+      target.port,
+      (upstream) => {
+        open = true;
+        client.write("HTTP/1.1 200 Connection Established\r\nVia: " + VIA + "\r\n\r\n");
+        if (head.length > 0) upstream.write(head);
+        splice(client, upstream);
+      },
+      () => {
+        if (!open) answerRaw(client, 502, `Could not reach ${target.host}.`);
+      },
+    );
   };
 
   /** ws:// through a proxy without CONNECT: the request head is replayed to the checked address, then spliced. */
@@ -150,16 +165,21 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
       return answerRaw(client, verdict.status, verdict.reason);
     }
     let open = false;
-    openUpstream(verdict.address, Number(target.port || 80), (upstream) => {
-      open = true;
-      const headers = { ...endToEndHeaders(req.headers), host: target.host, connection: "Upgrade", upgrade: req.headers.upgrade ?? "websocket", via: VIA };
-      const lines = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
-      upstream.write(`${req.method} ${target.pathname}${target.search} HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`);
-      if (head.length > 0) upstream.write(head);
-      splice(client, upstream);
-    }, () => {
-      if (!open) answerRaw(client, 502, `Could not reach ${target.host}.`);
-    });
+    openUpstream(
+      verdict.address,
+      Number(target.port || 80),
+      (upstream) => {
+        open = true;
+        const headers = { ...endToEndHeaders(req.headers), host: target.host, connection: "Upgrade", upgrade: req.headers.upgrade ?? "websocket", via: VIA };
+        const lines = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
+        upstream.write(`${req.method} ${target.pathname}${target.search} HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`);
+        if (head.length > 0) upstream.write(head);
+        splice(client, upstream);
+      },
+      () => {
+        if (!open) answerRaw(client, 502, `Could not reach ${target.host}.`);
+      },
+    );
   };
 
   const servers = [createServer(), ...(options.socketPath ? [createServer()] : [])];
@@ -254,7 +274,10 @@ function authorityTarget(raw: string | undefined): Authority | null {
 
 /** Drops the headers that describe one hop, including those the Connection header names. */
 function endToEndHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const named = String(headers.connection ?? "").toLowerCase().split(",").map((h) => h.trim());
+  const named = String(headers.connection ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((h) => h.trim());
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || HOP_HEADERS.has(name) || named.includes(name)) continue;

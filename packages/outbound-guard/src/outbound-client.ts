@@ -10,7 +10,10 @@ import { AddressPolicy } from "./address-policy.js";
  * input limit (a URL to a file, say) can tell apart and answer as 413.
  */
 export class ResponseTooLargeError extends ApiError {
-  constructor(readonly host: string, readonly maxBytes: number) {
+  constructor(
+    readonly host: string,
+    readonly maxBytes: number,
+  ) {
     super(502, "UPSTREAM_ERROR", `The response from ${host} is larger than ${maxBytes} bytes.`);
   }
 }

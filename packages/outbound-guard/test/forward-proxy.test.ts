@@ -27,7 +27,11 @@ async function startTarget(host: string): Promise<Target> {
     port: (server.address() as AddressInfo).port,
     connections: () => connections,
     lastHeaders: () => lastHeaders,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -263,4 +267,3 @@ describe("forward proxy Upgrade requests (ws:// without CONNECT)", () => {
     }
   });
 });
-

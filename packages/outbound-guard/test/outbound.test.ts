@@ -79,13 +79,10 @@ describe("outbound client", () => {
     await client.close();
   });
 
-  it.each(["ftp://example.com/file", "file:///etc/passwd", "javascript:alert(1)", "not a url", "http://user:pw@example.com/"])(
-    "refuses %s",
-    async (url) => {
-      const error = await refusal(createOutboundClient().check(url));
-      expect(error.status).toBe(400);
-    },
-  );
+  it.each(["ftp://example.com/file", "file:///etc/passwd", "javascript:alert(1)", "not a url", "http://user:pw@example.com/"])("refuses %s", async (url) => {
+    const error = await refusal(createOutboundClient().check(url));
+    expect(error.status).toBe(400);
+  });
 
   it("refuses a redirect to 127.0.0.1 from an allowed host as the caller's bad URL (400 naming the field)", async () => {
     const error = await refusal(onlyTestHost().fetch(`http://127.0.0.2:${redirectorPort}/to-loopback`));

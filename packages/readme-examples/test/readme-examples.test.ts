@@ -31,15 +31,24 @@ interface Rule {
 /** Examples that name a host other than this machine, or make the service look one up: never run. */
 const REACHES_THE_INTERNET: Rule[] = [
   { readme: "services/ocr/README.md", includes: "https://example.com/scan.pdf", reason: "reaches the internet (the service downloads the PDF)" },
-  { readme: "services/pdf-generation/README.md", includes: "169.254.169.254/latest/meta-data/\\\">", reason: "reaches the internet (names the metadata address; the guard refuses it, but the page is rendered)" },
+  {
+    readme: "services/pdf-generation/README.md",
+    includes: '169.254.169.254/latest/meta-data/\\">',
+    reason: "reaches the internet (names the metadata address; the guard refuses it, but the page is rendered)",
+  },
   { readme: "services/pdf-generation/README.md", includes: '"url":"https://example.com/report"', reason: "reaches the internet (the browser loads the page)" },
   { readme: "services/pdf-generation/README.md", includes: '"url":"http://169.254.169.254/', reason: "reaches the internet (names the metadata address)" },
-  { readme: "services/url-shortener/README.md", includes: "https://", reason: "reaches the internet (the safety check resolves the target's host through DNS)" },
+  {
+    readme: "services/url-shortener/README.md",
+    includes: "https://",
+    reason: "reaches the internet (the safety check resolves the target's host through DNS)",
+  },
   { readme: "services/url-shortener/README.md", includes: "/verify", reason: "reaches the internet (verification looks the domain's CNAME up through DNS)" },
   { readme: "services/url-shortener/README.md", includes: '{"domain":', reason: "reaches the internet (registration looks the domain's CNAME up through DNS)" },
 ];
 
-const WEBHOOK_INBOX_ID = "needs an inbox id ($ID, $RID, $PID) that POST /create makes: ids are server-made UUIDs, one shell command cannot carry them to the next";
+const WEBHOOK_INBOX_ID =
+  "needs an inbox id ($ID, $RID, $PID) that POST /create makes: ids are server-made UUIDs, one shell command cannot carry them to the next";
 const NEEDS_A_SKIPPED_LINK = "needs a link (spring-sale, bee-link) that a skipped example creates";
 
 /** Examples that cannot run verbatim here, and why. */
@@ -75,7 +84,7 @@ const DOCUMENTED_ERRORS: Array<{ readme: string; includes: string; status: numbe
   { readme: "services/product-data/README.md", includes: "search?limit=101", status: 400 },
   { readme: "services/product-data/README.md", includes: "cursor=bogus", status: 400 },
   { readme: "services/product-data/README.md", includes: "locale=UK", status: 400 },
-  { readme: "services/company-data/README.md", includes: "search?sector=tech\"", status: 400 },
+  { readme: "services/company-data/README.md", includes: 'search?sector=tech"', status: 400 },
   { readme: "services/company-data/README.md", includes: "domain/example.org", status: 404 },
   { readme: "services/search-results/README.md", includes: "num=101", status: 400 },
 ];
@@ -142,7 +151,11 @@ beforeAll(async () => {
   // As a reader would after `npm start`: every service ready (the catalogues loaded) before the first example.
   await Promise.all(apps.map((app) => untilReady(app)));
   const account = await platform.accounts.createAccount("readme examples");
-  await platform.accounts.subscribe(account.id, services.map((service) => service.name), "MEGA");
+  await platform.accounts.subscribe(
+    account.id,
+    services.map((service) => service.name),
+    "MEGA",
+  );
   key = (await platform.accounts.createKey(account.id)).key;
 });
 

@@ -38,7 +38,11 @@ for (const service of (await deployedServices()).filter((s) => wanted.has(s.name
   apps.push(app);
 }
 const account = await platform.accounts.createAccount("readme answers");
-await platform.accounts.subscribe(account.id, [...wanted].filter((name): name is ServiceName => name !== undefined), "MEGA");
+await platform.accounts.subscribe(
+  account.id,
+  [...wanted].filter((name): name is ServiceName => name !== undefined),
+  "MEGA",
+);
 const key = (await platform.accounts.createKey(account.id)).key;
 
 for (const readme of readmes) {
@@ -47,7 +51,11 @@ for (const readme of readmes) {
   const lines = readFileSync(join(REPO_ROOT, readme), "utf8").split("\n");
   let changed = 0;
   for (const example of examples.filter((e) => e.readme === readme)) {
-    const { stdout } = await run("bash", ["-c", withStatusReport(withPorts(example.command, actualPort))], { cwd, env: { ...process.env, KEY: key }, maxBuffer: 64 << 20 });
+    const { stdout } = await run("bash", ["-c", withStatusReport(withPorts(example.command, actualPort))], {
+      cwd,
+      env: { ...process.env, KEY: key },
+      maxBuffer: 64 << 20,
+    });
     const body = stdout.slice(0, stdout.lastIndexOf(STATUS_MARKER)).trim();
     const block = answerBlockAfter(lines, example.line - 1);
     if (!block || statusOf(stdout) === null) continue;

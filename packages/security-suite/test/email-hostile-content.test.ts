@@ -99,9 +99,16 @@ describe("hostile HTML with click tracking", () => {
   it("refuses more than 1,000 tracked links and a tracked link on the blocklist (422 naming it)", async () => {
     const many = Array.from({ length: 1_001 }, (_, i) => `<a href="https://shop.example.com/${i}">x</a>`).join("");
     expect((await post("/send", { to: "reader@example.com", subject: "m", html: many, track_clicks: true })).statusCode).toBe(422);
-    const flagged = await post("/send", { to: "reader@example.com", subject: "f", html: '<a href="https://get.malware.example.net/x">x</a>', track_clicks: true });
+    const flagged = await post("/send", {
+      to: "reader@example.com",
+      subject: "f",
+      html: '<a href="https://get.malware.example.net/x">x</a>',
+      track_clicks: true,
+    });
     expect(flagged.statusCode).toBe(422);
-    expect(flagged.json().error.details).toEqual([{ field: "html", issue: "links to https://get.malware.example.net/x, flagged as BLOCKLISTED_HOST by the blocklist" }]);
+    expect(flagged.json().error.details).toEqual([
+      { field: "html", issue: "links to https://get.malware.example.net/x, flagged as BLOCKLISTED_HOST by the blocklist" },
+    ]);
   });
 
   it("writes tracked links that redirect only to destinations the sender wrote, never to javascript: or data:", async () => {
@@ -111,14 +118,24 @@ describe("hostile HTML with click tracking", () => {
     const res = await post("/send", { to: "reader@example.com", subject: "l", html, track_clicks: true });
     expect(res.statusCode).toBe(202);
     const raw = await delivered(res.json().data.id);
-    const body = Buffer.from(/Content-Type: text\/html[\s\S]*?\r\n\r\n([\s\S]*?)\r\n--/.exec(raw)![1].replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString();
+    const body = Buffer.from(
+      /Content-Type: text\/html[\s\S]*?\r\n\r\n([\s\S]*?)\r\n--/
+        .exec(raw)![1]
+        .replace(/=\r\n/g, "")
+        .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+      "latin1",
+    ).toString();
     const tracked = [...body.matchAll(/href="(https:\/\/mail\.example\.test\/t\/c\/[^"]+)"/g)].map((m) => m[1]);
     expect(tracked).toHaveLength(2);
     expect(body).toContain('href="javascript:alert(1)"');
     expect(body).not.toContain("malware.example.net");
     const targets = [];
     for (const link of tracked) {
-      const click = await app.inject({ method: "GET", url: link.slice(BASE.length), headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0" } });
+      const click = await app.inject({
+        method: "GET",
+        url: link.slice(BASE.length),
+        headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0" },
+      });
       expect(click.statusCode).toBe(302);
       targets.push(click.headers.location);
     }

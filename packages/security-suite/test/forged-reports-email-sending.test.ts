@@ -20,7 +20,8 @@ let relay: SmtpCapture;
 let sent: { id: string; returnPath: string };
 
 const inboundPort = () => (service.app as unknown as { emailDelivery: { inbound: { port: number } } }).emailDelivery.inbound.port;
-const api = (method: "GET" | "POST", url: string, payload?: object) => service.app.inject({ method, url, headers: service.headers, ...(payload ? { payload } : {}) });
+const api = (method: "GET" | "POST", url: string, payload?: object) =>
+  service.app.inject({ method, url, headers: service.headers, ...(payload ? { payload } : {}) });
 
 async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 15_000;
@@ -47,7 +48,10 @@ beforeAll(async () => {
   const copy = await until(async () => relay.messages.find((m) => m.mailFrom.startsWith(`bounces+${id}.`)), Boolean);
   expect(copy, "the relay got the message").toBeDefined();
   sent = { id, returnPath: copy!.mailFrom };
-  await until(async () => (await api("GET", `/messages/${id}`)).json().data.status, (s) => s === "sent");
+  await until(
+    async () => (await api("GET", `/messages/${id}`)).json().data.status,
+    (s) => s === "sent",
+  );
 }, 60_000);
 afterAll(async () => {
   await service?.close();
@@ -115,17 +119,62 @@ const altered = (returnPath: string) => returnPath.replace(/([0-9a-f])@/, (_, c:
 
 /** Each forged shape: where it is sent, what it says, and how the listener must answer. */
 const SHAPES: { name: string; rcpt: () => string; body: () => string; answer: "refused at RCPT" | "taken and dropped" }[] = [
-  { name: "DSN for the victim at the bare message id (bounces+<id>@)", rcpt: () => `bounces+${sent.id}@bounces.mail.api.local`, body: () => dsn("x", VICTIM), answer: "refused at RCPT" },
-  { name: "DSN at bounces@ naming the message in its headers", rcpt: () => "bounces@bounces.mail.api.local", body: () => dsn("x", VICTIM), answer: "refused at RCPT" },
+  {
+    name: "DSN for the victim at the bare message id (bounces+<id>@)",
+    rcpt: () => `bounces+${sent.id}@bounces.mail.api.local`,
+    body: () => dsn("x", VICTIM),
+    answer: "refused at RCPT",
+  },
+  {
+    name: "DSN at bounces@ naming the message in its headers",
+    rcpt: () => "bounces@bounces.mail.api.local",
+    body: () => dsn("x", VICTIM),
+    answer: "refused at RCPT",
+  },
   { name: "DSN at a return path with an altered HMAC", rcpt: () => altered(sent.returnPath), body: () => dsn("x", RECIPIENT), answer: "refused at RCPT" },
-  { name: "DSN at a return path with the recipient tag of another address", rcpt: () => sent.returnPath.replace(/\.([0-9a-f]{8})\./, ".00000000."), body: () => dsn("x", RECIPIENT), answer: "refused at RCPT" },
-  { name: "DSN at abuse@ (not the feedback-loop address)", rcpt: () => "abuse@bounces.mail.api.local", body: () => dsn("x", VICTIM), answer: "refused at RCPT" },
-  { name: "DSN at the genuine return path naming the victim", rcpt: () => sent.returnPath, body: () => dsn(sent.returnPath, VICTIM), answer: "taken and dropped" },
+  {
+    name: "DSN at a return path with the recipient tag of another address",
+    rcpt: () => sent.returnPath.replace(/\.([0-9a-f]{8})\./, ".00000000."),
+    body: () => dsn("x", RECIPIENT),
+    answer: "refused at RCPT",
+  },
+  {
+    name: "DSN at abuse@ (not the feedback-loop address)",
+    rcpt: () => "abuse@bounces.mail.api.local",
+    body: () => dsn("x", VICTIM),
+    answer: "refused at RCPT",
+  },
+  {
+    name: "DSN at the genuine return path naming the victim",
+    rcpt: () => sent.returnPath,
+    body: () => dsn(sent.returnPath, VICTIM),
+    answer: "taken and dropped",
+  },
   { name: "DSN at the feedback-loop address", rcpt: () => FEEDBACK, body: () => dsn(FEEDBACK, RECIPIENT), answer: "taken and dropped" },
-  { name: "ARF naming the victim, quoting only X-Email-ID and Message-ID", rcpt: () => FEEDBACK, body: () => arf(VICTIM, [`X-Email-ID: ${sent.id}`, `Message-ID: <${sent.id}@mail.api.local>`]), answer: "taken and dropped" },
-  { name: "ARF naming the victim, quoting the genuine return path", rcpt: () => FEEDBACK, body: () => arf(VICTIM, [`Return-Path: <${sent.returnPath}>`]), answer: "taken and dropped" },
-  { name: "ARF with no recipient, quoting an altered return path", rcpt: () => FEEDBACK, body: () => arf(null, [`Return-Path: <${altered(sent.returnPath)}>`]), answer: "taken and dropped" },
-  { name: "ARF for the real recipient sent to the return path instead of the feedback loop", rcpt: () => sent.returnPath, body: () => arf(RECIPIENT, [`Return-Path: <${sent.returnPath}>`]), answer: "taken and dropped" },
+  {
+    name: "ARF naming the victim, quoting only X-Email-ID and Message-ID",
+    rcpt: () => FEEDBACK,
+    body: () => arf(VICTIM, [`X-Email-ID: ${sent.id}`, `Message-ID: <${sent.id}@mail.api.local>`]),
+    answer: "taken and dropped",
+  },
+  {
+    name: "ARF naming the victim, quoting the genuine return path",
+    rcpt: () => FEEDBACK,
+    body: () => arf(VICTIM, [`Return-Path: <${sent.returnPath}>`]),
+    answer: "taken and dropped",
+  },
+  {
+    name: "ARF with no recipient, quoting an altered return path",
+    rcpt: () => FEEDBACK,
+    body: () => arf(null, [`Return-Path: <${altered(sent.returnPath)}>`]),
+    answer: "taken and dropped",
+  },
+  {
+    name: "ARF for the real recipient sent to the return path instead of the feedback loop",
+    rcpt: () => sent.returnPath,
+    body: () => arf(RECIPIENT, [`Return-Path: <${sent.returnPath}>`]),
+    answer: "taken and dropped",
+  },
 ];
 
 describe("email-sending: forged reports over SMTP", () => {
@@ -143,7 +192,10 @@ describe("email-sending: forged reports over SMTP", () => {
 
   it("a genuine bounce for the real recipient at its return path still suppresses it (the listener works)", async () => {
     expect(await smtpDeliver(inboundPort(), sent.returnPath, dsn(sent.returnPath, RECIPIENT))).toEqual({ rcpt: 250, data: 250 });
-    const list = await until(async () => (await api("GET", "/suppressions")).json().data.suppressions, (l: unknown[]) => l.length > 0);
+    const list = await until(
+      async () => (await api("GET", "/suppressions")).json().data.suppressions,
+      (l: unknown[]) => l.length > 0,
+    );
     expect(list).toEqual([expect.objectContaining({ email: RECIPIENT, reason: "hard_bounce", message_id: sent.id })]);
   });
 });

@@ -91,11 +91,7 @@ declare module "fastify" {
 }
 
 /** Reads the manifest's settings from the platform's environment, applying overrides. */
-export function settingsOf<Settings, Inject>(
-  manifest: ServiceManifest<Settings, Inject>,
-  config: PlatformConfig,
-  overrides: Partial<Settings> = {},
-): Settings {
+export function settingsOf<Settings, Inject>(manifest: ServiceManifest<Settings, Inject>, config: PlatformConfig, overrides: Partial<Settings> = {}): Settings {
   const base = manifest.settings ? manifest.settings(config.env, config) : ({} as Settings);
   return { ...base, ...overrides };
 }

@@ -40,13 +40,31 @@ type Operation = {
 };
 
 const ERROR_ANSWERS: Record<string, { when: string; code: string; message: string; details?: { field: string; issue: string }[] }> = {
-  "400": { when: "a parameter or body field is missing, of the wrong type or out of bounds", code: "VALIDATION_ERROR", message: "count must be at most 100.", details: [{ field: "count", issue: "must be at most 100" }] },
+  "400": {
+    when: "a parameter or body field is missing, of the wrong type or out of bounds",
+    code: "VALIDATION_ERROR",
+    message: "count must be at most 100.",
+    details: [{ field: "count", issue: "must be at most 100" }],
+  },
   "401": { when: "no X-Gateway-Key", code: "MISSING_API_KEY", message: "Send your API key in the X-Gateway-Key header." },
-  "403": { when: "the key is unknown, revoked or not subscribed, or X-Gateway-Host names another service", code: "INVALID_API_KEY", message: "This API key is not valid." },
+  "403": {
+    when: "the key is unknown, revoked or not subscribed, or X-Gateway-Host names another service",
+    code: "INVALID_API_KEY",
+    message: "This API key is not valid.",
+  },
   "404": { when: "the resource named in the path does not exist (or belongs to another account)", code: "NOT_FOUND", message: "The resource does not exist." },
-  "413": { when: "the body is larger than this endpoint accepts", code: "PAYLOAD_TOO_LARGE", message: "The request body is larger than this endpoint accepts.", details: [{ field: "body", issue: "must be at most 1048576 bytes" }] },
+  "413": {
+    when: "the body is larger than this endpoint accepts",
+    code: "PAYLOAD_TOO_LARGE",
+    message: "The request body is larger than this endpoint accepts.",
+    details: [{ field: "body", issue: "must be at most 1048576 bytes" }],
+  },
   "415": { when: "the body is not JSON", code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the body as application/json." },
-  "429": { when: "the plan's monthly quota or per-second limit is reached", code: "QUOTA_EXCEEDED", message: "This key's monthly quota of 100 requests is used up; it resets on the 1st (UTC)." },
+  "429": {
+    when: "the plan's monthly quota or per-second limit is reached",
+    code: "QUOTA_EXCEEDED",
+    message: "This key's monthly quota of 100 requests is used up; it resets on the 1st (UTC).",
+  },
 };
 
 function errorResponse(status: string) {

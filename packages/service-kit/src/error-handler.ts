@@ -56,9 +56,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       .send(errorEnvelope(apiError.code, apiError.message, request.id, apiError.details));
   });
   app.setNotFoundHandler((request, reply) => {
-    void reply
-      .status(404)
-      .send(errorEnvelope("NOT_FOUND", `There is no ${request.method} ${request.url.split("?")[0]} on this service.`, request.id));
+    void reply.status(404).send(errorEnvelope("NOT_FOUND", `There is no ${request.method} ${request.url.split("?")[0]} on this service.`, request.id));
   });
 }
 
@@ -92,8 +90,20 @@ function clientErrorResponse(error: NodeJS.ErrnoException, requestTimeoutMs: num
     error.code === "ERR_HTTP_REQUEST_TIMEOUT"
       ? [408, "Request Timeout", "REQUEST_TIMEOUT", `The request did not arrive in full within ${requestTimeoutMs / 1000} seconds.`, undefined]
       : error.code === "HPE_HEADER_OVERFLOW"
-        ? [431, "Request Header Fields Too Large", "PAYLOAD_TOO_LARGE", "The request's headers are too large.", [{ field: "headers", issue: "must be at most 16 KB in all" }]]
-        : [400, "Bad Request", "VALIDATION_ERROR", "The request is not well-formed HTTP: percent-encode spaces and other reserved characters in the URL (a space is %20).", [{ field: "request", issue: "must be a well-formed HTTP/1.1 request" }]];
+        ? [
+            431,
+            "Request Header Fields Too Large",
+            "PAYLOAD_TOO_LARGE",
+            "The request's headers are too large.",
+            [{ field: "headers", issue: "must be at most 16 KB in all" }],
+          ]
+        : [
+            400,
+            "Bad Request",
+            "VALIDATION_ERROR",
+            "The request is not well-formed HTTP: percent-encode spaces and other reserved characters in the URL (a space is %20).",
+            [{ field: "request", issue: "must be a well-formed HTTP/1.1 request" }],
+          ];
   const requestId = randomUUID();
   const body = JSON.stringify(errorEnvelope(code, message, requestId, details));
   return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`;

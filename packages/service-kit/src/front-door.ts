@@ -18,7 +18,10 @@ export function trustProxyFunction(trustProxy: boolean | string): TrustProxyFn {
 
 /** A request as the front door sees it: its client address and host name read as Fastify's `request.ip` and `request.hostname`. */
 export class FrontRequest {
-  constructor(readonly raw: IncomingMessage, private readonly trust: TrustProxyFn) {}
+  constructor(
+    readonly raw: IncomingMessage,
+    private readonly trust: TrustProxyFn,
+  ) {}
 
   get method(): string {
     return this.raw.method ?? "";
@@ -45,10 +48,7 @@ export class FrontRequest {
   get hostname(): string {
     const socket = this.raw.socket;
     const forwarded = this.raw.headers["x-forwarded-host"];
-    const host =
-      forwarded && socket?.remoteAddress !== undefined && this.trust(socket.remoteAddress, 0)
-        ? lastEntry(forwarded)
-        : (this.raw.headers.host ?? "");
+    const host = forwarded && socket?.remoteAddress !== undefined && this.trust(socket.remoteAddress, 0) ? lastEntry(forwarded) : (this.raw.headers.host ?? "");
     return host[0] === "[" ? host.slice(0, host.indexOf("]") + 1) : host.split(":", 1)[0];
   }
 }

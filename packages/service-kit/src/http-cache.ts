@@ -12,10 +12,13 @@ export function etagOf(inputs: unknown[]): string {
 /** Whether If-None-Match names this ETag (weak or strong) or "*". */
 export function clientHasCurrent(request: FastifyRequest, etag: string): boolean {
   const presented = request.headers["if-none-match"];
-  return !!presented && presented.split(",").some((tag) => {
-    const bare = tag.trim().replace(/^W\//, "");
-    return bare === etag || bare === "*";
-  });
+  return (
+    !!presented &&
+    presented.split(",").some((tag) => {
+      const bare = tag.trim().replace(/^W\//, "");
+      return bare === etag || bare === "*";
+    })
+  );
 }
 
 /**
@@ -35,9 +38,7 @@ export function answerNotModified(request: FastifyRequest, reply: FastifyReply, 
 
 /** The success envelope around data that is already JSON text (a cached answer is not serialized again). */
 export function sendSerializedData(reply: FastifyReply, json: string): FastifyReply {
-  return reply
-    .type("application/json; charset=utf-8")
-    .send(`{"status":"success","data":${json},"timestamp":"${new Date().toISOString()}"}`);
+  return reply.type("application/json; charset=utf-8").send(`{"status":"success","data":${json},"timestamp":"${new Date().toISOString()}"}`);
 }
 
 export interface RenderedCacheOptions {

@@ -31,7 +31,8 @@ function conflicts(own: string, peer: string): boolean {
 }
 
 function describe(peer: Peer): string {
-  const where = peer.store === "memory" ? "without REDIS_URL" : `on Redis with ${peer.store === "redis " ? "no key prefix" : `key prefix "${peer.store.slice(6)}"`}`;
+  const where =
+    peer.store === "memory" ? "without REDIS_URL" : `on Redis with ${peer.store === "redis " ? "no key prefix" : `key prefix "${peer.store.slice(6)}"`}`;
   return `pid ${peer.pid} on ${peer.host}, ${where}`;
 }
 

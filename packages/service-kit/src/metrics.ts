@@ -47,8 +47,23 @@ export function exposeMetric(app: FastifyInstance, metric: ExposedMetric): void 
   const { name, help, read } = metric;
   const registers = [app.metricsRegistry];
   if (metric.type === "gauge") {
-    new Gauge({ name, help, registers, collect() { this.set(read()); } });
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read());
+      },
+    });
   } else {
-    new Counter({ name, help, registers, collect() { this.reset(); this.inc(read()); } });
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
   }
 }

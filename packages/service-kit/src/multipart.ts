@@ -102,13 +102,11 @@ export function readMultipartForm(payload: IncomingMessage, limits: MultipartLim
  * Accepts multipart/form-data on the app's routes, turned by `toBody` into the same body the JSON form has, so that
  * one schema checks both.
  */
-export function acceptMultipart(
-  app: FastifyInstance,
-  limits: MultipartLimits,
-  messages: MultipartMessages,
-  toBody: (form: MultipartForm) => unknown,
-): void {
+export function acceptMultipart(app: FastifyInstance, limits: MultipartLimits, messages: MultipartMessages, toBody: (form: MultipartForm) => unknown): void {
   app.addContentTypeParser("multipart/form-data", (request, payload, done) => {
-    readMultipartForm(payload, limits, messages).then((form) => done(null, toBody(form)), (error: Error) => done(error));
+    readMultipartForm(payload, limits, messages).then(
+      (form) => done(null, toBody(form)),
+      (error: Error) => done(error),
+    );
   });
 }

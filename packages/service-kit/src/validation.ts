@@ -13,9 +13,11 @@ const PART_NAMES: Record<string, string> = { querystring: "query", params: "path
 
 /** "/urls/3/alias" -> "urls[3].alias": the one style every error names an array item in. */
 function fieldOf(error: AjvError, context: string): string {
-  const segments = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-  const extra =
-    (error.params.missingProperty as string | undefined) ?? (error.params.additionalProperty as string | undefined);
+  const segments = error.instancePath
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const extra = (error.params.missingProperty as string | undefined) ?? (error.params.additionalProperty as string | undefined);
   if (extra !== undefined) segments.push(extra);
   const field = segments.reduce((path, segment) => path + pathSegment(segment, path === ""), "");
   return field || PART_NAMES[context] || context;

@@ -51,7 +51,9 @@ describe("the shared envelope", () => {
 
   it("answers malformed JSON, a too-large body and a wrong media type in the envelope", async () => {
     expectEnvelope(await echo("{not json", { "content-type": "application/json" }), 400, "VALIDATION_ERROR");
-    expect(expectEnvelope(await echo({ text: "x".repeat(2000) }), 413, "PAYLOAD_TOO_LARGE").details).toEqual([{ field: "body", issue: "must be at most 1024 bytes" }]);
+    expect(expectEnvelope(await echo({ text: "x".repeat(2000) }), 413, "PAYLOAD_TOO_LARGE").details).toEqual([
+      { field: "body", issue: "must be at most 1024 bytes" },
+    ]);
     expectEnvelope(await echo("text=hi", { "content-type": "application/x-www-form-urlencoded" }), 415, "UNSUPPORTED_MEDIA_TYPE");
   });
 
@@ -140,7 +142,9 @@ describe("platform routes", () => {
   it("exposes per-route latency histograms, whose counts are the requests by route and status", async () => {
     await echo({ text: "m" });
     const text = (await app.inject({ method: "GET", url: "/metrics" })).body;
-    const buckets = text.split("\n").filter((l) => l.startsWith("http_request_duration_seconds_bucket") && l.includes('route="/echo"') && l.includes('status_code="200"'));
+    const buckets = text
+      .split("\n")
+      .filter((l) => l.startsWith("http_request_duration_seconds_bucket") && l.includes('route="/echo"') && l.includes('status_code="200"'));
     expect(buckets.length).toBe(15);
     expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/echo"[^}]*status_code="200"[^}]*\} [1-9]\d*/);
   });

@@ -129,7 +129,9 @@ describe("gateway auth", () => {
 
   it("stores keys hashed, never in clear", async () => {
     const sub = await platform.subscribe("text-toolkit", "PRO");
-    const { rows } = await platform.deps.db.query<{ key_hash: string; key_prefix: string }>("SELECT key_hash, key_prefix FROM api_keys WHERE id = $1", [sub.keyId]);
+    const { rows } = await platform.deps.db.query<{ key_hash: string; key_prefix: string }>("SELECT key_hash, key_prefix FROM api_keys WHERE id = $1", [
+      sub.keyId,
+    ]);
     expect(rows[0].key_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[0].key_hash).not.toContain(sub.key);
     expect(sub.key.startsWith(rows[0].key_prefix)).toBe(true);
@@ -152,10 +154,20 @@ describe("gateway auth", () => {
     });
 
     it("trusts the subscriber and plan sent with the shared secret, one account per subscriber", async () => {
-      const first = await app.inject({ method: "POST", url: "/echo", headers: proxyHeaders("proxy-secret-for-tests", "market-user-7", "mega"), payload: { text: "a" } });
+      const first = await app.inject({
+        method: "POST",
+        url: "/echo",
+        headers: proxyHeaders("proxy-secret-for-tests", "market-user-7", "mega"),
+        payload: { text: "a" },
+      });
       expect(first.statusCode).toBe(200);
       expect(first.json().data.plan).toBe("MEGA");
-      const again = await app.inject({ method: "POST", url: "/echo", headers: proxyHeaders("proxy-secret-for-tests", "market-user-7", "BASIC"), payload: { text: "a" } });
+      const again = await app.inject({
+        method: "POST",
+        url: "/echo",
+        headers: proxyHeaders("proxy-secret-for-tests", "market-user-7", "BASIC"),
+        payload: { text: "a" },
+      });
       expect(again.json().data).toMatchObject({ account_id: first.json().data.account_id, plan: "BASIC" });
     });
 

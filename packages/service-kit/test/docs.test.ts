@@ -52,19 +52,32 @@ describe("recorded examples in the OpenAPI document", () => {
     const dir = mkdtempSync(join(tmpdir(), "examples-"));
     const file = join(dir, "openapi-examples.json");
     const answer = { status: "success", data: { pong: true }, timestamp: "2026-11-25T07:00:00.000Z" };
-    const refusal = { status: "error", error: { code: "MODEL_UNAVAILABLE", message: "The model is not installed." }, request_id: "r", timestamp: "2026-11-25T07:00:00.000Z" };
+    const refusal = {
+      status: "error",
+      error: { code: "MODEL_UNAVAILABLE", message: "The model is not installed." },
+      request_id: "r",
+      timestamp: "2026-11-25T07:00:00.000Z",
+    };
     writeFileSync(
       file,
       JSON.stringify({
         operations: {
           "GET /ping": { request: { query: { times: 2 } }, response: { status: 200, content_type: "application/json", body: answer } },
-          "POST /echo": { request: { body: { text: "hi" } }, response: { status: 503, content_type: "application/json", body: refusal }, unavailable_here: "the model is not installed" },
+          "POST /echo": {
+            request: { body: { text: "hi" } },
+            response: { status: 503, content_type: "application/json", body: refusal },
+            unavailable_here: "the model is not installed",
+          },
         },
       }),
     );
     const platform = await createTestPlatform();
     const app = await createServiceApp({ service: "text-toolkit", deps: platform.deps, examples: pathToFileURL(file) });
-    app.get("/ping", { schema: { querystring: Type.Object({ times: Type.Integer() }), response: { 200: successSchema(Type.Object({ pong: Type.Boolean() })) } } }, async () => ok({ pong: true }));
+    app.get(
+      "/ping",
+      { schema: { querystring: Type.Object({ times: Type.Integer() }), response: { 200: successSchema(Type.Object({ pong: Type.Boolean() })) } } },
+      async () => ok({ pong: true }),
+    );
     app.post("/echo", { schema: { body: Type.Object({ text: Type.String() }) } }, async () => ok({}));
     const document = (await app.inject({ method: "GET", url: "/openapi.json" })).json();
     await app.close();

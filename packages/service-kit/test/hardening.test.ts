@@ -79,7 +79,12 @@ describe("text no column can hold", () => {
 
 describe("numbers that are not finite", () => {
   it("refuses 1e309 in a JSON body and Infinity in a query, naming the field", async () => {
-    const body = await app.inject({ method: "POST", url: "/echo", headers: { ...sub.headers, "content-type": "application/json" }, payload: '{"text":"a","count":1e309}' });
+    const body = await app.inject({
+      method: "POST",
+      url: "/echo",
+      headers: { ...sub.headers, "content-type": "application/json" },
+      payload: '{"text":"a","count":1e309}',
+    });
     expect(body.statusCode).toBe(400);
     const query = await app.inject({ method: "GET", url: "/ping?times=Infinity", headers: sub.headers });
     expect(query.statusCode).toBe(400);
@@ -124,7 +129,10 @@ describe("requests Node's HTTP parser refuses", () => {
   it("answers headers over Node's 16 KB with a 431 in the envelope", async () => {
     const { status, headers, body } = await rawAnswer(`GET /ping HTTP/1.1\r\nHost: x\r\nx-big: ${"a".repeat(17 * 1024)}\r\n\r\n`);
     expect(status).toBe(431);
-    expect(expectEnvelope(431, body, headers)).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: [{ field: "headers", issue: "must be at most 16 KB in all" }] });
+    expect(expectEnvelope(431, body, headers)).toMatchObject({
+      code: "PAYLOAD_TOO_LARGE",
+      details: [{ field: "headers", issue: "must be at most 16 KB in all" }],
+    });
   });
 });
 
@@ -157,7 +165,11 @@ describe("slow clients", () => {
     expect(closedAfterMs).toBeGreaterThanOrEqual(1_900);
     expect(closedAfterMs).toBeLessThan(6_000);
     expect(answer === "" || answer.startsWith("HTTP/1.1 408")).toBe(true);
-    if (answer) expect(JSON.parse(answer.split("\r\n\r\n")[1]).error).toMatchObject({ code: "REQUEST_TIMEOUT", message: "The request did not arrive in full within 2 seconds." });
+    if (answer)
+      expect(JSON.parse(answer.split("\r\n\r\n")[1]).error).toMatchObject({
+        code: "REQUEST_TIMEOUT",
+        message: "The request did not arrive in full within 2 seconds.",
+      });
   });
 
   it("cuts off a client that trickles its body a byte at a time", async () => {

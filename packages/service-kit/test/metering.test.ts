@@ -25,7 +25,9 @@ const ping = (sub: TestSubscriber) => app.inject({ method: "GET", url: "/ping", 
 
 async function recordedRequests(accountId: string): Promise<number> {
   await app.usage.flush();
-  const { rows } = await platform.deps.db.query<{ n: number }>("SELECT coalesce(sum(requests), 0)::bigint AS n FROM usage_counts WHERE account_id = $1", [accountId]);
+  const { rows } = await platform.deps.db.query<{ n: number }>("SELECT coalesce(sum(requests), 0)::bigint AS n FROM usage_counts WHERE account_id = $1", [
+    accountId,
+  ]);
   return Number(rows[0].n);
 }
 
@@ -229,7 +231,9 @@ describe("a hard limit when Redis loses or misstates its counter", () => {
     const instances = [app, await buildProbeApp(platform.deps)];
     const sub = await platform.subscribe("text-toolkit", "BASIC");
     const served = async (count: number) => {
-      const statuses = await Promise.all(Array.from({ length: count }, (_, i) => instances[i % 2].inject({ method: "GET", url: "/ping", headers: sub.headers }).then((r) => r.statusCode)));
+      const statuses = await Promise.all(
+        Array.from({ length: count }, (_, i) => instances[i % 2].inject({ method: "GET", url: "/ping", headers: sub.headers }).then((r) => r.statusCode)),
+      );
       return statuses.filter((s) => s === 200).length;
     };
     let total = await served(90);
@@ -301,7 +305,9 @@ describe("durability", () => {
     let recorded = 0;
     for (let i = 0; i < 100 && recorded < 3; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      const { rows } = await own.deps.db.query<{ n: number }>("SELECT coalesce(sum(requests), 0)::int AS n FROM usage_counts WHERE account_id = $1", [sub.accountId]);
+      const { rows } = await own.deps.db.query<{ n: number }>("SELECT coalesce(sum(requests), 0)::int AS n FROM usage_counts WHERE account_id = $1", [
+        sub.accountId,
+      ]);
       recorded = rows[0].n;
     }
     expect(recorded).toBe(3);
@@ -317,7 +323,9 @@ describe("durability", () => {
     // A taker that wrote the batch and died before letting go of it: the batch is in the ledger, its id in PostgreSQL.
     const fields = await own.deps.kv.takeHash("usage:log", "usage:taken:1-dead", "usage:ledger", 1);
     expect(Object.values(fields!)).toEqual(["4"]);
-    await applyUsageBatch(own.deps.db, "1-dead", [{ key: { month: "2026-11", accountId: sub.accountId, keyId: sub.keyId, service: "text-toolkit", endpoint: "GET /ping" }, requests: 4 }]);
+    await applyUsageBatch(own.deps.db, "1-dead", [
+      { key: { month: "2026-11", accountId: sub.accountId, keyId: sub.keyId, service: "text-toolkit", endpoint: "GET /ping" }, requests: 4 },
+    ]);
     await ownApp.usage.flush();
     const { rows } = await own.deps.db.query<{ n: number }>("SELECT sum(requests)::int AS n FROM usage_counts WHERE account_id = $1", [sub.accountId]);
     expect(rows[0].n).toBe(4);

@@ -13,7 +13,10 @@ beforeAll(async () => {
   acceptMultipart(
     app,
     LIMITS,
-    { tooLarge: (field, limit) => ({ field, issue: limit === "file" ? "is over 10 bytes" : "are over 15 bytes together" }), tooManyFiles: { field: "files", issue: "must be at most 2" } },
+    {
+      tooLarge: (field, limit) => ({ field, issue: limit === "file" ? "is over 10 bytes" : "are over 15 bytes together" }),
+      tooManyFiles: { field: "files", issue: "must be at most 2" },
+    },
     (form) => ({ fields: form.fields, files: form.files.map((f) => ({ field: f.field, filename: f.filename, text: f.data.toString() })) }),
   );
   app.post("/form", async (request) => ok(request.body));
@@ -37,15 +40,20 @@ const post = (payload: string, contentType = `multipart/form-data; boundary=${BO
 
 describe("multipart/form-data bodies", () => {
   it("gives fields by name and files in the order sent, each file at its size limit", async () => {
-    const res = await post(formBody([
-      { name: "b", value: "second", filename: "b.txt" },
-      { name: "title", value: "hello" },
-      { name: "a", value: "12345", filename: "a.txt" },
-    ]));
+    const res = await post(
+      formBody([
+        { name: "b", value: "second", filename: "b.txt" },
+        { name: "title", value: "hello" },
+        { name: "a", value: "12345", filename: "a.txt" },
+      ]),
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual({
       fields: { title: "hello" },
-      files: [{ field: "b", filename: "b.txt", text: "second" }, { field: "a", filename: "a.txt", text: "12345" }],
+      files: [
+        { field: "b", filename: "b.txt", text: "second" },
+        { field: "a", filename: "a.txt", text: "12345" },
+      ],
     });
     expect((await post(formBody([{ name: "f", value: "0123456789", filename: "f" }]))).statusCode).toBe(200);
   });
@@ -53,14 +61,25 @@ describe("multipart/form-data bodies", () => {
   it("refuses a file one byte over its limit, and files over the total, with 413 naming the field", async () => {
     const over = await post(formBody([{ name: "f", value: "01234567890", filename: "f" }]));
     expect([over.statusCode, over.json().error.details]).toEqual([413, [{ field: "f", issue: "is over 10 bytes" }]]);
-    const total = await post(formBody([{ name: "x", value: "0123456789", filename: "x" }, { name: "y", value: "012345", filename: "y" }]));
+    const total = await post(
+      formBody([
+        { name: "x", value: "0123456789", filename: "x" },
+        { name: "y", value: "012345", filename: "y" },
+      ]),
+    );
     expect([total.statusCode, total.json().error.details]).toEqual([413, [{ field: "y", issue: "are over 15 bytes together" }]]);
   });
 
   it("refuses more files or fields than allowed with 400", async () => {
     const files = await post(formBody(["1", "2", "3"].map((v) => ({ name: "f", value: v, filename: `${v}.txt` }))));
     expect([files.statusCode, files.json().error.details]).toEqual([400, [{ field: "files", issue: "must be at most 2" }]]);
-    const fields = await post(formBody([{ name: "a", value: "1" }, { name: "b", value: "2" }, { name: "c", value: "3" }]));
+    const fields = await post(
+      formBody([
+        { name: "a", value: "1" },
+        { name: "b", value: "2" },
+        { name: "c", value: "3" },
+      ]),
+    );
     expect([fields.statusCode, fields.json().error.details]).toEqual([400, [{ field: "body", issue: "must have at most 2 form fields" }]]);
   });
 

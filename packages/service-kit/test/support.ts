@@ -38,7 +38,14 @@ export async function buildProbeApp(deps: TestDeps): Promise<ServiceApp> {
   // Failures as services raise them: ours (a model not installed, a full queue) and the subscriber's target's.
   app.get("/fail/:code", async (request) => {
     const code = (request.params as { code: string }).code;
-    const [status, message] = ({ MODEL_UNAVAILABLE: [503, "The model is not available on this deployment."], UNAVAILABLE: [503, "The queue is full; retry shortly."], UPSTREAM_ERROR: [502, "The page answered HTTP 500."], UPSTREAM_TIMEOUT: [504, "The page did not answer in time."] } as Record<string, [number, string]>)[code] ?? [400, "unknown"];
+    const [status, message] = (
+      {
+        MODEL_UNAVAILABLE: [503, "The model is not available on this deployment."],
+        UNAVAILABLE: [503, "The queue is full; retry shortly."],
+        UPSTREAM_ERROR: [502, "The page answered HTTP 500."],
+        UPSTREAM_TIMEOUT: [504, "The page did not answer in time."],
+      } as Record<string, [number, string]>
+    )[code] ?? [400, "unknown"];
     throw new ApiError(status, code, message);
   });
   return app;

@@ -169,7 +169,11 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
       );
     },
     async releaseTaken(ledger, key) {
-      await redis.multi().del(key).zrem(ledger, prefix + key).exec();
+      await redis
+        .multi()
+        .del(key)
+        .zrem(ledger, prefix + key)
+        .exec();
     },
     async pushList(key, values) {
       if (values.length > 0) await redis.rpush(key, ...values);

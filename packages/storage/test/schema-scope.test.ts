@@ -54,15 +54,19 @@ describe("a service's view of the database", () => {
 
   it("keeps each view's path when their statements interleave, after failures and rollbacks", async () => {
     const own = `${base}_news`;
-    await expect(service.transaction(async (tx) => {
-      await tx.query("INSERT INTO articles VALUES (9)");
-      throw new Error("abandoned");
-    })).rejects.toThrow("abandoned");
+    await expect(
+      service.transaction(async (tx) => {
+        await tx.query("INSERT INTO articles VALUES (9)");
+        throw new Error("abandoned");
+      }),
+    ).rejects.toThrow("abandoned");
     await expect(service.query("SELECT * FROM no_such_table")).rejects.toThrow(/no_such_table/);
     const asked = Array.from({ length: 60 }, (_, i) =>
       i % 3 === 0
         ? platform.query<{ n: number }>("SELECT count(*)::int AS n FROM accounts").then(({ rows }) => ["platform", rows[0].n])
-        : service.query<{ n: number; schema: string }>("SELECT count(*)::int AS n, current_schema() AS schema FROM articles").then(({ rows }) => [rows[0].schema, rows[0].n]),
+        : service
+            .query<{ n: number; schema: string }>("SELECT count(*)::int AS n, current_schema() AS schema FROM articles")
+            .then(({ rows }) => [rows[0].schema, rows[0].n]),
     );
     const answers = await Promise.all(asked);
     expect(answers).toEqual(Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? ["platform", 2] : [own, 2])));

@@ -82,8 +82,11 @@ interface ServerUser {
 function serverUser(): ServerUser {
   const uid = process.getuid?.() ?? 0;
   if (uid !== 0) return { prefix: [], uid, gid: process.getgid?.() ?? 0 };
-  const entry = readFileSync("/etc/passwd", "utf8").split("\n").find((line) => line.startsWith(`${SUPERUSER}:`));
-  if (!entry) throw new Error("Running as root, the local database needs the system user postgres (created by the Debian package postgresql) to run its server.");
+  const entry = readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((line) => line.startsWith(`${SUPERUSER}:`));
+  if (!entry)
+    throw new Error("Running as root, the local database needs the system user postgres (created by the Debian package postgresql) to run its server.");
   const [, , uidText, gidText] = entry.split(":");
   return { prefix: ["setpriv", "--reuid", SUPERUSER, "--regid", SUPERUSER, "--init-groups"], uid: Number(uidText), gid: Number(gidText) };
 }
@@ -105,7 +108,9 @@ function ensureTraversable(dataRoot: string, user: ServerUser): void {
   chmodSync(dataRoot, statSync(dataRoot).mode | 0o011);
   for (let dir = path.dirname(dataRoot); ; dir = path.dirname(dir)) {
     if ((statSync(dir).mode & 0o001) === 0) {
-      throw new Error(`The local database runs as the user postgres (PostgreSQL refuses root), which cannot enter ${dir}: move the checkout somewhere others may enter, or set DATABASE_URL.`);
+      throw new Error(
+        `The local database runs as the user postgres (PostgreSQL refuses root), which cannot enter ${dir}: move the checkout somewhere others may enter, or set DATABASE_URL.`,
+      );
     }
     if (dir === path.dirname(dir)) return;
   }
@@ -187,7 +192,8 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
   const dataRoot = path.resolve(options.dataRoot);
   const dataDir = path.join(dataRoot, "postgres");
   const socketDir = path.join(dataRoot, "postgres-socket");
-  if (socketDir.length + "/.s.PGSQL.5432".length > 107) throw new Error(`The local database's socket path under ${socketDir} is longer than Unix sockets allow (107 bytes): use a shorter checkout path.`);
+  if (socketDir.length + "/.s.PGSQL.5432".length > 107)
+    throw new Error(`The local database's socket path under ${socketDir} is longer than Unix sockets allow (107 bytes): use a shorter checkout path.`);
   const user = serverUser();
   mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
   ensureTraversable(dataRoot, user);
@@ -197,7 +203,15 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
   removeStaleLockFile(dataDir);
 
   const url = localPostgresUrl(dataRoot);
-  const command = ["setpriv", ...user.prefix.slice(1), "--pdeathsig", "INT", "--", path.join(binDir, "postgres"), ...serverArgs(dataDir, socketDir, options.settings ?? {})];
+  const command = [
+    "setpriv",
+    ...user.prefix.slice(1),
+    "--pdeathsig",
+    "INT",
+    "--",
+    path.join(binDir, "postgres"),
+    ...serverArgs(dataDir, socketDir, options.settings ?? {}),
+  ];
   // Its own process group: a Ctrl-C in the terminal reaches the supervisor, which stops the database last.
   const server = spawn(command[0], command.slice(1), { stdio: ["ignore", "ignore", "pipe"], detached: true });
   let recent = "";

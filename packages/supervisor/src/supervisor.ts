@@ -71,10 +71,12 @@ class SupervisedChild {
       process.stderr.write(chunk);
       this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
     });
-    this.exited = new Promise((resolve) => child.once("exit", (code, signal) => {
-      this.onExit(child, code, signal);
-      resolve();
-    }));
+    this.exited = new Promise((resolve) =>
+      child.once("exit", (code, signal) => {
+        this.onExit(child, code, signal);
+        resolve();
+      }),
+    );
     void this.watchReadiness(child);
   }
 
@@ -89,7 +91,9 @@ class SupervisedChild {
     this.deathsInARow = Date.now() - this.startedAt >= this.options.stableAfterMs ? 1 : this.deathsInARow + 1;
     const delay = Math.min(this.options.maxBackoffMs, this.options.initialBackoffMs * 2 ** (this.deathsInARow - 1));
     this.restarts += 1;
-    this.options.log(`supervisor: ${this.spec.name} (pid ${child.pid}) ${how}; restarting it in ${(delay / 1000).toFixed(1)} s (restart ${this.restarts}, ${this.deathsInARow} in a row)`);
+    this.options.log(
+      `supervisor: ${this.spec.name} (pid ${child.pid}) ${how}; restarting it in ${(delay / 1000).toFixed(1)} s (restart ${this.restarts}, ${this.deathsInARow} in a row)`,
+    );
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       if (!this.isStopping()) this.start();
@@ -104,7 +108,8 @@ class SupervisedChild {
         if (response.ok && this.process === child) {
           this.ready = true;
           if (this.restarts > 0) this.options.log(`supervisor: ${this.spec.name} is serving again (pid ${child.pid})`);
-          else if (this.announceReady) this.options.log(`supervisor: ${this.spec.name} is serving now (pid ${child.pid}, ${new URL(this.spec.healthUrl).origin})`);
+          else if (this.announceReady)
+            this.options.log(`supervisor: ${this.spec.name} is serving now (pid ${child.pid}, ${new URL(this.spec.healthUrl).origin})`);
           return;
         }
       } catch {

@@ -29,7 +29,11 @@ afterAll(async () => {
 
 describe("the local database", () => {
   test("listens only on a Unix socket in a folder private to its user", async () => {
-    const settings = await withClient(async (client) => (await client.query("SELECT name, setting FROM pg_settings WHERE name IN ('listen_addresses', 'unix_socket_directories', 'unix_socket_permissions')")).rows);
+    const settings = await withClient(
+      async (client) =>
+        (await client.query("SELECT name, setting FROM pg_settings WHERE name IN ('listen_addresses', 'unix_socket_directories', 'unix_socket_permissions')"))
+          .rows,
+    );
     expect(Object.fromEntries(settings.map((row) => [row.name, row.setting]))).toEqual({
       listen_addresses: "",
       unix_socket_directories: database.socketDir,
@@ -61,17 +65,21 @@ describe("the local database", () => {
       const { rows: ledger } = await client.query("SELECT count(*)::int AS n FROM ledger");
       expect(ledger[0].n).toBe(workers * transfers);
       // Each balance is exactly the start plus what the ledger says came in minus what went out: no lost update.
-      const { rows: mismatched } = await client.query(`
+      const { rows: mismatched } = await client.query(
+        `
         SELECT a.id FROM accounts a
          WHERE a.balance <> $1 + coalesce((SELECT sum(amount) FROM ledger WHERE to_id = a.id), 0)
-                                - coalesce((SELECT sum(amount) FROM ledger WHERE from_id = a.id), 0)`, [initial]);
+                                - coalesce((SELECT sum(amount) FROM ledger WHERE from_id = a.id), 0)`,
+        [initial],
+      );
       expect(mismatched).toEqual([]);
     });
   }, 60_000);
 
   test("keeps its write-ahead log bounded: checkpoints recycle it while far more than max_wal_size is written", async () => {
     const maxWalBytes = Number.parseInt(LOCAL_POSTGRES_SETTINGS.max_wal_size, 10) * 1024 * 1024;
-    const walBytes = async (client: pg.Client) => Number((await client.query("SELECT coalesce(sum(size), 0)::bigint AS bytes FROM pg_ls_waldir()")).rows[0].bytes);
+    const walBytes = async (client: pg.Client) =>
+      Number((await client.query("SELECT coalesce(sum(size), 0)::bigint AS bytes FROM pg_ls_waldir()")).rows[0].bytes);
     await withClient(async (client) => {
       await client.query("CREATE TABLE filler (id int, body text)");
       // Stored as is: compressed filler would write little WAL.

@@ -33,7 +33,14 @@ interface Start {
 }
 
 function startEnv(only?: string[]): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_DATA_DIR: scratch.dir, ADMIN_TOKEN: adminToken, ADMIN_PORT: String(adminPort), LOG_LEVEL: "warn", RATE_LIMITS: "off" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOCAL_DATA_DIR: scratch.dir,
+    ADMIN_TOKEN: adminToken,
+    ADMIN_PORT: String(adminPort),
+    LOG_LEVEL: "warn",
+    RATE_LIMITS: "off",
+  };
   for (const name of ["DATABASE_URL", "DATABASE_SCHEMA", "REDIS_URL", "REDIS_KEY_PREFIX", "START_ONLY"]) delete env[name];
   for (const name of SERVICE_NAMES) env[`${envPrefix(name)}_PORT`] = String(portOf(name));
   if (only) env.START_ONLY = only.join(",");
@@ -41,7 +48,12 @@ function startEnv(only?: string[]): NodeJS.ProcessEnv {
 }
 
 async function startPlatform(only?: string[]): Promise<Start> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start-all.ts"], { cwd: root, env: startEnv(only), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start-all.ts"], {
+    cwd: root,
+    env: startEnv(only),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let output = "";
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (output = (output + chunk).slice(-200_000)));
@@ -52,13 +64,19 @@ async function startPlatform(only?: string[]): Promise<Start> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const pids = new Map<string, number>();
-  for (const match of output.matchAll(/^ {2}(\S+)(?: API)? +http:\S+ .*\(pid (\d+)\)$/gm)) pids.set(match[1] === "admin" ? "admin" : match[1], Number(match[2]));
+  for (const match of output.matchAll(/^ {2}(\S+)(?: API)? +http:\S+ .*\(pid (\d+)\)$/gm))
+    pids.set(match[1] === "admin" ? "admin" : match[1], Number(match[2]));
   const databasePid = Number(/local PostgreSQL in .*, pid (\d+)/.exec(output)?.[1]);
   return { child, output: () => output, pids, databasePid };
 }
 
 const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[1]);
+const parentOf = (pid: number) =>
+  Number(
+    readFileSync(`/proc/${pid}/stat`, "utf8")
+      .replace(/^.*\) /, "")
+      .split(" ")[1],
+  );
 
 async function timed(url: string, init?: RequestInit, timeoutMs = 30_000): Promise<{ status: number; ms: number; body: any }> {
   const started = performance.now();
@@ -117,7 +135,28 @@ async function stopPlatform(start: Start): Promise<number | null> {
 
 /** 50,000 words in paragraphs of ordinary sentences (the summarizer's CPU grows with sentences and words). */
 function longText(seed: number): string {
-  const words = ["market", "river", "council", "energy", "harbor", "season", "railway", "teacher", "village", "budget", "storm", "factory", "museum", "orchard", "bridge", "festival", "doctor", "library", "garden", "election"];
+  const words = [
+    "market",
+    "river",
+    "council",
+    "energy",
+    "harbor",
+    "season",
+    "railway",
+    "teacher",
+    "village",
+    "budget",
+    "storm",
+    "factory",
+    "museum",
+    "orchard",
+    "bridge",
+    "festival",
+    "doctor",
+    "library",
+    "garden",
+    "election",
+  ];
   const paragraphs: string[] = [];
   let count = 0;
   let n = seed;
@@ -193,12 +232,19 @@ describe("npm start", () => {
 
   test("one service's busy event loop never reaches the others: their /health answers within 1 s", async () => {
     const bodies = Array.from({ length: 24 }, (_, i) => JSON.stringify({ text: longText(i + 1) }));
-    const probe = runScript(fixture("probe.mjs"), [...start.pids.keys()].map((name) => `${name}=${base(name)}/health`));
+    const probe = runScript(
+      fixture("probe.mjs"),
+      [...start.pids.keys()].map((name) => `${name}=${base(name)}/health`),
+    );
     await waitFor("the probe's first answers", 10_000, async () => (probe.lines.length >= start.pids.size ? true : undefined));
     const started = performance.now();
     const answers = await Promise.all(
       bodies.map((body) =>
-        timed(`${base("summarization")}/summarize/long`, { method: "POST", headers: { ...callerHeaders(caller.key, "summarization"), "content-type": "application/json" }, body }, 300_000),
+        timed(
+          `${base("summarization")}/summarize/long`,
+          { method: "POST", headers: { ...callerHeaders(caller.key, "summarization"), "content-type": "application/json" }, body },
+          300_000,
+        ),
       ),
     );
     const heavyMs = performance.now() - started;
@@ -210,10 +256,12 @@ describe("npm start", () => {
       expect(status, `${name} /health`).toBe("200");
       latencies.set(name, [...(latencies.get(name) ?? []), Number(ms)]);
     }
-    const stats = new Map([...latencies].map(([name, values]) => {
-      const sorted = values.sort((x, y) => x - y);
-      return [name, { answers: sorted.length, p99: sorted[Math.ceil(0.99 * sorted.length) - 1], max: sorted.at(-1)! }];
-    }));
+    const stats = new Map(
+      [...latencies].map(([name, values]) => {
+        const sorted = values.sort((x, y) => x - y);
+        return [name, { answers: sorted.length, p99: sorted[Math.ceil(0.99 * sorted.length) - 1], max: sorted.at(-1)! }];
+      }),
+    );
     console.log(`heavy: ${Math.round(heavyMs)} ms; /health: ${JSON.stringify(Object.fromEntries(stats))}`);
     expect(answers.filter((answer) => answer.status !== 200).map((answer) => JSON.stringify(answer.body))).toEqual([]);
     // The load was real: summarization's own /health waited behind it as long as a shared event loop would make everyone.
@@ -237,7 +285,11 @@ describe("npm start", () => {
     await waitFor("text-toolkit to answer again", 60_000, async () => ((await timed(`${base("text-toolkit")}/health`)).status === 200 ? true : undefined));
     const restarted = /supervisor: text-toolkit \(pid (\d+)\) was killed by SIGKILL; restarting it in 1\.0 s/.exec(start.output());
     expect(Number(restarted?.[1])).toBe(victim);
-    const serving = await waitFor("the supervisor to see it serving", 10_000, async () => /supervisor: text-toolkit is serving again \(pid (\d+)\)/.exec(start.output()) ?? undefined);
+    const serving = await waitFor(
+      "the supervisor to see it serving",
+      10_000,
+      async () => /supervisor: text-toolkit is serving again \(pid (\d+)\)/.exec(start.output()) ?? undefined,
+    );
     start.pids.set("text-toolkit", Number(serving[1]));
     expect(alive(start.pids.get("text-toolkit")!)).toBe(true);
     const again = await timed(`${base("text-toolkit")}/uuid`, { headers: callerHeaders(caller.key, "text-toolkit") });

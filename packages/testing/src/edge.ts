@@ -65,7 +65,13 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`nginx exited with code ${child.exitCode}`);
-    if (await fetch(`${url}/nginx-health`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${url}/nginx-health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`nginx did not answer within ${timeoutMs} ms`);

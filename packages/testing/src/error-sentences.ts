@@ -11,8 +11,32 @@ const FIELD_PATH = /^(?:[A-Za-z_$][\w$-]*|\["(?:[^"\\]|\\.)*"\])(?:\[\d+\]|\.[A-
 
 /** The words an issue may start with, so that "<field> <issue>" reads as a sentence. */
 const VERBS = new Set([
-  "must", "is", "are", "has", "have", "needs", "need", "cannot", "can", "may", "was", "were", "does", "do", "should",
-  "names", "exceeds", "matches", "contains", "takes", "gives", "holds", "lists", "refers", "repeats", "allows",
+  "must",
+  "is",
+  "are",
+  "has",
+  "have",
+  "needs",
+  "need",
+  "cannot",
+  "can",
+  "may",
+  "was",
+  "were",
+  "does",
+  "do",
+  "should",
+  "names",
+  "exceeds",
+  "matches",
+  "contains",
+  "takes",
+  "gives",
+  "holds",
+  "lists",
+  "refers",
+  "repeats",
+  "allows",
 ]);
 
 const REQUEST_PARTS = new Set(["path", "query", "body", "header", "headers"]);

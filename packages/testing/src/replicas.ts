@@ -116,7 +116,13 @@ class ReplicaProcess implements Replica {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (!this.running) throw new Error(`replica ${this.index} (port ${this.port}) exited before answering:\n${this.log().slice(-3000)}`);
-      if (await fetch(`${this.url}/health`).then((r) => r.ok, () => false)) return;
+      if (
+        await fetch(`${this.url}/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     child.kill("SIGKILL");
@@ -223,7 +229,8 @@ export interface FloodResult {
 export async function flood(send: (n: number) => Promise<EdgeAnswer>, options: FloodOptions): Promise<FloodResult> {
   const result: FloodResult = { sent: 0, statuses: {}, failed: 0, elapsedMs: 0 };
   const started = Date.now();
-  const more = () => (options.count === undefined || result.sent < options.count) && (options.durationMs === undefined || Date.now() - started < options.durationMs);
+  const more = () =>
+    (options.count === undefined || result.sent < options.count) && (options.durationMs === undefined || Date.now() - started < options.durationMs);
   const loop = async () => {
     while (more()) {
       const n = result.sent++;

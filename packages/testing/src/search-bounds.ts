@@ -41,15 +41,38 @@ export function searchBoundCases(bounds: SearchBoundsUnderTest): SearchBoundCase
   const shortPrefix = "q".repeat(bounds.minPrefixLength);
   const cases: SearchBoundCase[] = [
     { name: `${bounds.maxWords} words`, q: words(bounds.maxWords), status: 200 },
-    { name: `${bounds.maxWords + 1} words`, q: words(bounds.maxWords + 1), status: 400, issue: new RegExp(`at most ${bounds.maxWords} words \\(it has ${bounds.maxWords + 1}\\)`) },
+    {
+      name: `${bounds.maxWords + 1} words`,
+      q: words(bounds.maxWords + 1),
+      status: 400,
+      issue: new RegExp(`at most ${bounds.maxWords} words \\(it has ${bounds.maxWords + 1}\\)`),
+    },
     { name: `${bounds.maxPrefixes} prefixes`, q: rarePrefixes(bounds.maxPrefixes).join(" "), status: 200 },
-    { name: `${bounds.maxPrefixes + 1} prefixes`, q: rarePrefixes(bounds.maxPrefixes + 1).join(" "), status: 400, issue: new RegExp(`at most ${bounds.maxPrefixes} prefix terms ending in \\* \\(it has ${bounds.maxPrefixes + 1}\\)`) },
+    {
+      name: `${bounds.maxPrefixes + 1} prefixes`,
+      q: rarePrefixes(bounds.maxPrefixes + 1).join(" "),
+      status: 400,
+      issue: new RegExp(`at most ${bounds.maxPrefixes} prefix terms ending in \\* \\(it has ${bounds.maxPrefixes + 1}\\)`),
+    },
     { name: `a prefix of ${bounds.minPrefixLength} letters`, q: `${shortPrefix}*`, status: 200 },
-    { name: `a prefix of ${bounds.minPrefixLength - 1} letters`, q: `${shortPrefix.slice(1)}*`, status: 400, issue: new RegExp(`a prefix needs at least ${bounds.minPrefixLength} letters or digits`) },
+    {
+      name: `a prefix of ${bounds.minPrefixLength - 1} letters`,
+      q: `${shortPrefix.slice(1)}*`,
+      status: 400,
+      issue: new RegExp(`a prefix needs at least ${bounds.minPrefixLength} letters or digits`),
+    },
     { name: `q of ${bounds.maxLength} characters`, q: "x".repeat(bounds.maxLength), status: 200 },
     { name: `q of ${bounds.maxLength + 1} characters`, q: "x".repeat(bounds.maxLength + 1), status: 400, issue: new RegExp(`${bounds.maxLength}`) },
     { name: "a flood of one- and two-letter prefixes as long as q allows", q: prefixFlood(bounds.maxLength), status: 400, issue: /prefix/ },
-    { name: "ten one-letter prefixes", q: LETTERS.slice(0, 10).split("").map((l) => `${l}*`).join(" "), status: 400, issue: /prefix/ },
+    {
+      name: "ten one-letter prefixes",
+      q: LETTERS.slice(0, 10)
+        .split("")
+        .map((l) => `${l}*`)
+        .join(" "),
+      status: 400,
+      issue: /prefix/,
+    },
     { name: "32 excluded prefixes", q: excludedPrefixes(32), status: 400, issue: new RegExp(`at most ${bounds.maxPrefixes} prefix terms`) },
     { name: `${bounds.maxPrefixes} excluded prefixes`, q: excludedPrefixes(bounds.maxPrefixes), status: 200 },
     { name: `a word and ${bounds.maxWords - 1} excluded words`, q: excludedWords(bounds.maxWords - 1), status: 200 },

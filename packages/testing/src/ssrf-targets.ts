@@ -102,7 +102,11 @@ export const SSRF_TARGETS: readonly SsrfTarget[] = [
   { kind: "userinfo", name: "allowed host in the userinfo", url: (bed) => `http://${REDIRECTOR_HOST}:${redirectorPort(bed)}@127.0.0.1:${bed.canary.port}/` },
   { kind: "userinfo", name: "credentials on the allowed host", url: (bed) => `http://user:secret@${REDIRECTOR_HOST}:${redirectorPort(bed)}/` },
   { kind: "userinfo", name: "allowed host after a fragment", url: (bed) => `http://127.0.0.1:${bed.canary.port}#@${REDIRECTOR_HOST}:${redirectorPort(bed)}/` },
-  { kind: "userinfo", name: "allowed host after a backslash", url: (bed) => `http://127.0.0.1:${bed.canary.port}\\@${REDIRECTOR_HOST}:${redirectorPort(bed)}/` },
+  {
+    kind: "userinfo",
+    name: "allowed host after a backslash",
+    url: (bed) => `http://127.0.0.1:${bed.canary.port}\\@${REDIRECTOR_HOST}:${redirectorPort(bed)}/`,
+  },
 
   redirectTo("302 to loopback", 302, at("127.0.0.1")),
   redirectTo("301 to 0.0.0.0", 301, at("0.0.0.0")),

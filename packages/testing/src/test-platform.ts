@@ -4,14 +4,7 @@ import { Redis } from "ioredis";
 import { loadConfig, serviceEndpoint, type AppName, type PlanName, type PlatformConfig } from "@apiplat/config";
 import { AccountStore, gatewayAuthMigrations } from "@apiplat/gateway-auth";
 import { meteringMigrations } from "@apiplat/metering";
-import {
-  createMemoryStore,
-  createPostgresDatabase,
-  createRedisStore,
-  migrate,
-  type Database,
-  type KeyValueStore,
-} from "@apiplat/storage";
+import { createMemoryStore, createPostgresDatabase, createRedisStore, migrate, type Database, type KeyValueStore } from "@apiplat/storage";
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -81,7 +74,10 @@ export async function createTestPlatform(options: TestPlatformOptions = {}): Pro
     const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await admin.connect();
     // The schema, and the ones services with a schema of their own made beside it (test_<id>_<service>).
-    const { rows } = await admin.query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname = $1 OR nspname LIKE $2", [schema, `${schema}\\_%`]);
+    const { rows } = await admin.query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname = $1 OR nspname LIKE $2", [
+      schema,
+      `${schema}\\_%`,
+    ]);
     for (const { name } of rows) await admin.query(`DROP SCHEMA "${name}" CASCADE`);
     await admin.end();
     const redis = new Redis(TEST_REDIS_URL);

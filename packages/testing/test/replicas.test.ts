@@ -12,7 +12,10 @@ describe("the replica harness", () => {
 
   it("spreads requests over the replicas through nginx, which sees the accounts the test made", async () => {
     for (let i = 0; i < 6; i++) expect((await set.request({ path: "/uuid", headers })).status).toBe(200);
-    const upstreams = set.edge.accessLog().filter((line) => line.startsWith("GET /uuid")).map((line) => line.split(" ")[3]);
+    const upstreams = set.edge
+      .accessLog()
+      .filter((line) => line.startsWith("GET /uuid"))
+      .map((line) => line.split(" ")[3]);
     expect(new Set(upstreams)).toEqual(new Set(set.replicas.map((r) => `127.0.0.1:${r.port}`)));
   });
 

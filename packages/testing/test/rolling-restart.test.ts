@@ -65,7 +65,12 @@ describe("rolling restart behind nginx", () => {
     expect(failed.filter((outcome) => outcome.method === "GET")).toEqual([]);
     expect(failed.length).toBeLessThanOrEqual(concurrency / 2);
     for (const outcome of failed) expect(outcome.status).toBe(503);
-    report("SIGKILL mid-burst, GET and POST", { sent: outcomes.length, served: outcomes.length - failed.length, failed_posts: failed.length, in_flight_bound: concurrency / 2 });
+    report("SIGKILL mid-burst, GET and POST", {
+      sent: outcomes.length,
+      served: outcomes.length - failed.length,
+      failed_posts: failed.length,
+      in_flight_bound: concurrency / 2,
+    });
     await set.start(2);
   });
 });

@@ -1,9 +1,6 @@
 import type { Sampler } from "@opentelemetry/sdk-trace";
 
-type SamplerKit = Pick<
-  typeof import("@opentelemetry/sdk-trace"),
-  "AlwaysOnSampler" | "AlwaysOffSampler" | "TraceIdRatioBasedSampler" | "ParentBasedSampler"
->;
+type SamplerKit = Pick<typeof import("@opentelemetry/sdk-trace"), "AlwaysOnSampler" | "AlwaysOffSampler" | "TraceIdRatioBasedSampler" | "ParentBasedSampler">;
 
 /** The sampler names of the OpenTelemetry environment specification that this platform supports. */
 export const SAMPLER_NAMES = [

@@ -55,11 +55,16 @@ function inTracedWork(): boolean {
 export function databaseSpan<T extends { rowCount?: number | null }>(sql: string, work: () => Promise<T>): Promise<T> {
   if (!inTracedWork()) return work();
   const operation = operationOf(sql);
-  return inSpan(operation, SpanKind.CLIENT, { "db.system.name": "postgresql", "db.operation.name": operation, "db.query.text": statementText(sql) }, async (span) => {
-    const result = await work();
-    if (typeof result?.rowCount === "number") span.setAttribute("db.response.returned_rows", result.rowCount);
-    return result;
-  });
+  return inSpan(
+    operation,
+    SpanKind.CLIENT,
+    { "db.system.name": "postgresql", "db.operation.name": operation, "db.query.text": statementText(sql) },
+    async (span) => {
+      const result = await work();
+      if (typeof result?.rowCount === "number") span.setAttribute("db.response.returned_rows", result.rowCount);
+      return result;
+    },
+  );
 }
 
 /**

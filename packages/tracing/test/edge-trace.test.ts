@@ -52,7 +52,12 @@ async function capturedRequest(): Promise<{ inbox: string; request: string }> {
   const created = await set.request({ method: "POST", path: "/create", headers: sub.headers, body: {} });
   expect(created.status).toBe(201);
   const inbox = created.json().data.id as string;
-  const captured = await set.request({ method: "PUT", path: `/h/${inbox}/p?token=secret-value`, headers: { "content-type": "text/plain" }, body: "captured body" });
+  const captured = await set.request({
+    method: "PUT",
+    path: `/h/${inbox}/p?token=secret-value`,
+    headers: { "content-type": "text/plain" },
+    body: "captured body",
+  });
   expect(captured.status).toBe(200);
   return { inbox, request: captured.json().data.request_id as string };
 }
@@ -157,7 +162,13 @@ describe("a request through nginx with tracing on", () => {
     // A batch delay of ten minutes: only the shutdown can send this request's spans.
     await set.start(0, { OTEL_BSP_SCHEDULE_DELAY: "600000" });
     const traceId = hex(16);
-    const answer = await set.request({ method: "POST", path: "/create", headers: { ...sub.headers, traceparent: `00-${traceId}-${hex(8)}-01` }, body: {}, replica: 0 });
+    const answer = await set.request({
+      method: "POST",
+      path: "/create",
+      headers: { ...sub.headers, traceparent: `00-${traceId}-${hex(8)}-01` },
+      body: {},
+      replica: 0,
+    });
     expect(answer.status).toBe(201);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(inTrace(traceId)).toEqual([]);

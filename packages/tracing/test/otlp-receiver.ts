@@ -28,7 +28,17 @@ interface OtlpAttribute {
 interface OtlpExport {
   resourceSpans?: {
     resource?: { attributes?: OtlpAttribute[] };
-    scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttribute[]; status?: { code?: number } }[] }[];
+    scopeSpans?: {
+      spans?: {
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        kind: number;
+        attributes?: OtlpAttribute[];
+        status?: { code?: number };
+      }[];
+    }[];
   }[];
 }
 
@@ -94,7 +104,8 @@ export class OtlpReceiver {
   async until(done: (spans: ReceivedSpan[]) => boolean, timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!done(this.spans)) {
-      if (Date.now() > deadline) throw new Error(`the expected spans did not arrive within ${timeoutMs} ms; received: ${JSON.stringify(this.spans.map((s) => s.name))}`);
+      if (Date.now() > deadline)
+        throw new Error(`the expected spans did not arrive within ${timeoutMs} ms; received: ${JSON.stringify(this.spans.map((s) => s.name))}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

@@ -25,7 +25,9 @@ describe("the sampler OTEL_TRACES_SAMPLER names", () => {
     expect(samplerFromEnv(sdk, { OTEL_TRACES_SAMPLER: "always_off" })).toBeInstanceOf(sdk.AlwaysOffSampler);
     expect(samplerFromEnv(sdk, { OTEL_TRACES_SAMPLER: "always_on" })).toBeInstanceOf(sdk.AlwaysOnSampler);
     expect(samplerFromEnv(sdk, { OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.25" }).toString()).toBe("TraceIdRatioBased{0.25}");
-    expect(samplerFromEnv(sdk, { OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.1" }).toString()).toContain("TraceIdRatioBased{0.1}");
+    expect(samplerFromEnv(sdk, { OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.1" }).toString()).toContain(
+      "TraceIdRatioBased{0.1}",
+    );
     expect(samplerFromEnv(sdk, { OTEL_TRACES_SAMPLER: "parentbased_always_off" }).toString()).toContain("AlwaysOffSampler");
   });
 

@@ -32,7 +32,11 @@ function addCsvRow(line: string, source: string, into: BlocklistEntries): void {
   const fields = parseCsvLine(line);
   const normalized = fields[2] ? normalizeUrl(fields[2]) : null;
   if (!normalized?.ok) return;
-  const threat = (fields[5] ?? "").trim().toUpperCase().replace(/[^A-Z0-9]+/g, "_") || "MALWARE";
+  const threat =
+    (fields[5] ?? "")
+      .trim()
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, "_") || "MALWARE";
   into.urls.set(normalized.url, { threatType: threat, source });
 }
 

@@ -1,9 +1,4 @@
-export const SAFE_BROWSING_THREAT_TYPES = [
-  "MALWARE",
-  "SOCIAL_ENGINEERING",
-  "UNWANTED_SOFTWARE",
-  "POTENTIALLY_HARMFUL_APPLICATION",
-] as const;
+export const SAFE_BROWSING_THREAT_TYPES = ["MALWARE", "SOCIAL_ENGINEERING", "UNWANTED_SOFTWARE", "POTENTIALLY_HARMFUL_APPLICATION"] as const;
 
 export const SAFE_BROWSING_DEFAULT_ENDPOINT = "https://safebrowsing.googleapis.com/v4/threatMatches:find";
 /** The Lookup API accepts at most 500 threat entries per request. */

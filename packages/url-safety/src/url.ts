@@ -36,7 +36,10 @@ export function normalizeUrl(input: string): NormalizedUrl {
 
 /** Host without IPv6 brackets and without a trailing dot. */
 export function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  return url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
 }
 
 function isIpLiteral(host: string): boolean {

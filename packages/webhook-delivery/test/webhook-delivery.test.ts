@@ -17,7 +17,12 @@ describe("signatureHeaders", () => {
 
   it("matches the Standard Webhooks specification's own example", () => {
     // Value computed independently: echo -n 'msg_p5jXN8AQM9LWM0D4loKWxJek.1614265330.{"test": 2432232314}' | openssl dgst -sha256 -hmac <decoded key> -binary | base64
-    const headers = signatureHeaders(["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"], "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, Buffer.from('{"test": 2432232314}'));
+    const headers = signatureHeaders(
+      ["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
+      "msg_p5jXN8AQM9LWM0D4loKWxJek",
+      1614265330,
+      Buffer.from('{"test": 2432232314}'),
+    );
     expect(headers["webhook-signature"]).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
     expect(generateSigningSecret()).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
   });

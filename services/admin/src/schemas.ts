@@ -8,7 +8,10 @@ export const AccountParams = Type.Object({ id: Uuid });
 export const KeyParams = Type.Object({ key_id: Uuid });
 export const SubscriptionParams = Type.Object({
   id: Uuid,
-  service: Type.Union([...SERVICE_NAMES, "*"].map((s) => Type.Literal(s)), { description: "a deployed service's name, or * for every deployed service" }),
+  service: Type.Union(
+    [...SERVICE_NAMES, "*"].map((s) => Type.Literal(s)),
+    { description: "a deployed service's name, or * for every deployed service" },
+  ),
 });
 export const CreateAccountBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
 export const SubscribeBody = Type.Object({ plan: Type.Union(PLAN_NAMES.map((p) => Type.Literal(p))) });
@@ -40,7 +43,13 @@ export const AccountListSchema = Type.Object({ accounts: Type.Array(AccountSchem
 export const AccountDetailSchema = Type.Object({ ...AccountSchema.properties, subscriptions: Type.Array(Subscription), keys: Type.Array(KeySchema) }, strict);
 export const SubscriptionsSchema = Type.Object({ subscriptions: Type.Array(Subscription) }, strict);
 export const NewKeySchema = Type.Object(
-  { id: Uuid, key: Type.String({ description: "the API key itself: shown this once, never again" }), key_prefix: Type.String(), account_id: Uuid, created_at: Instant },
+  {
+    id: Uuid,
+    key: Type.String({ description: "the API key itself: shown this once, never again" }),
+    key_prefix: Type.String(),
+    account_id: Uuid,
+    created_at: Instant,
+  },
   strict,
 );
 export const UsageSchema = Type.Object(

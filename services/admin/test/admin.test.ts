@@ -25,8 +25,7 @@ afterAll(async () => {
   await platform.close();
 });
 
-const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
-  app.inject({ method, url, headers: auth, payload });
+const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) => app.inject({ method, url, headers: auth, payload });
 
 describe("admin API", () => {
   it("requires the admin token", async () => {

@@ -15,12 +15,36 @@ export const SearchQuery = Type.Object({
     Type.String({ minLength: 1, maxLength: 200, description: "company name, typos tolerated; legal suffixes (Inc, Corp, Ltd, PLC, LLC, Co...) are ignored" }),
   ),
   ticker: Type.Optional(
-    Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9.\\-]{0,11}$", description: "a ticker symbol (BRK-B, BRK.B and BRKB are the same)", errorMessage: "must be a ticker symbol such as AAPL or BRK-B (letters, digits, . and -, at most 12)" }),
+    Type.String({
+      pattern: "^[A-Za-z0-9][A-Za-z0-9.\\-]{0,11}$",
+      description: "a ticker symbol (BRK-B, BRK.B and BRKB are the same)",
+      errorMessage: "must be a ticker symbol such as AAPL or BRK-B (letters, digits, . and -, at most 12)",
+    }),
   ),
-  industry: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "an industry as the profiles name it (SIC description or People Data Labs industry), case-insensitive" })),
-  sector: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "a Fortune 1000 sector (Technology, Energy, Financials...), case-insensitive" })),
-  state: Type.Optional(Type.String({ pattern: "^[A-Za-z]{2}$", description: "headquarters' US state, two letters", errorMessage: "must be a two-letter US state code such as CA" })),
-  min_employees: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_EMPLOYEES_FILTER, description: `at least this many employees, 0 to ${MAX_EMPLOYEES_FILTER.toLocaleString("en-US")}` })),
+  industry: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: "an industry as the profiles name it (SIC description or People Data Labs industry), case-insensitive",
+    }),
+  ),
+  sector: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: "a Fortune 1000 sector (Technology, Energy, Financials...), case-insensitive" }),
+  ),
+  state: Type.Optional(
+    Type.String({
+      pattern: "^[A-Za-z]{2}$",
+      description: "headquarters' US state, two letters",
+      errorMessage: "must be a two-letter US state code such as CA",
+    }),
+  ),
+  min_employees: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_EMPLOYEES_FILTER,
+      description: `at least this many employees, 0 to ${MAX_EMPLOYEES_FILTER.toLocaleString("en-US")}`,
+    }),
+  ),
   limit: Type.Optional(LimitQuery),
   cursor: Type.Optional(CursorQuery),
 });
@@ -36,7 +60,14 @@ export const CompanyParams = Type.Object({
 });
 
 export const CompanyQuery = Type.Object({
-  filings_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_FILINGS, default: DEFAULT_FILINGS, description: `recent filings to include, 0 to ${MAX_FILINGS} (default ${DEFAULT_FILINGS})` })),
+  filings_limit: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_FILINGS,
+      default: DEFAULT_FILINGS,
+      description: `recent filings to include, 0 to ${MAX_FILINGS} (default ${DEFAULT_FILINGS})`,
+    }),
+  ),
 });
 
 export const DomainParams = Type.Object({
@@ -65,9 +96,10 @@ export const Profile = Type.Object({
   employees: Nullable(Type.Object({ count: Type.Integer(), year: NullableInteger, basis: Type.String() })),
   size_range: NullableString,
   revenue: Nullable(
-    Type.Object(
-      { usd: Type.Integer(), year: Type.Integer({ description: "the fiscal year the figure measures (Fortune's 2020 list: fiscal 2019, years ended by 2020-01-31)" }) },
-    ),
+    Type.Object({
+      usd: Type.Integer(),
+      year: Type.Integer({ description: "the fiscal year the figure measures (Fortune's 2020 list: fiscal 2019, years ended by 2020-01-31)" }),
+    }),
   ),
   market_cap: Nullable(Type.Object({ usd: Type.Integer(), as_of: Type.String() })),
   founded_year: NullableInteger,

@@ -50,17 +50,20 @@ export default defineService<CompanyDataSettings, CompanyDataInject>({
     const { db, config } = platform;
     const all = sources(settings, inject.outbound ?? outboundFor(config));
     const live = all.find((s) => s.live);
-    await buildCatalogueService({ app, platform, background, readiness }, {
-      sources: all,
-      tables: ["sec_tickers", "fortune_companies"],
-      autoLoad: settings.autoLoad,
-      live: live && { source: live, intervalMs: settings.secFetchIntervalMs, logLine: "company-data: SEC EDGAR fetched" },
-      // Profiles are answered from stored JSON (in jsonb's key order, with internal fields): the schemas choose and order them.
-      serializeAsWritten: false,
-      async routes(scope) {
-        await scope.register(searchRoutes, { db, companies: companySearchReader(db) });
-        await scope.register(companyRoutes, { db });
+    await buildCatalogueService(
+      { app, platform, background, readiness },
+      {
+        sources: all,
+        tables: ["sec_tickers", "fortune_companies"],
+        autoLoad: settings.autoLoad,
+        live: live && { source: live, intervalMs: settings.secFetchIntervalMs, logLine: "company-data: SEC EDGAR fetched" },
+        // Profiles are answered from stored JSON (in jsonb's key order, with internal fields): the schemas choose and order them.
+        serializeAsWritten: false,
+        async routes(scope) {
+          await scope.register(searchRoutes, { db, companies: companySearchReader(db) });
+          await scope.register(companyRoutes, { db });
+        },
       },
-    });
+    );
   },
 });

@@ -19,9 +19,36 @@ beforeAll(async () => {
 afterAll(() => started.close());
 
 const NAMES = [
-  "apple", "Aple Inc", "microsoft corp", "jonson & jonson", "goldman", "goldman sachs", "exxon", "walmart", "berkshire hathaway",
-  "Tesla, Inc.", "intel", "general motors co", "coca cola", "procter gamble", "bank of america", "bank", "american", "first",
-  "holdings", "capital", "energy", "3m", "21st century", "2020", "a", "co op", "international business machines", "zzqxqzz", "Nestlé", "東京",
+  "apple",
+  "Aple Inc",
+  "microsoft corp",
+  "jonson & jonson",
+  "goldman",
+  "goldman sachs",
+  "exxon",
+  "walmart",
+  "berkshire hathaway",
+  "Tesla, Inc.",
+  "intel",
+  "general motors co",
+  "coca cola",
+  "procter gamble",
+  "bank of america",
+  "bank",
+  "american",
+  "first",
+  "holdings",
+  "capital",
+  "energy",
+  "3m",
+  "21st century",
+  "2020",
+  "a",
+  "co op",
+  "international business machines",
+  "zzqxqzz",
+  "Nestlé",
+  "東京",
 ];
 
 interface Vocabulary {
@@ -114,7 +141,11 @@ describe("the search in memory", () => {
     const db = started.platform.deps.db;
     const fortune = datasetSources().filter((source) => source.name === "fortune-1000");
     await db.query("DELETE FROM fortune_companies WHERE company = 'Apple'");
-    await runIngestions(db, datasetSources().filter((source) => source.name === "pdl-sample"), { datasetsDir, now: () => new Date() });
+    await runIngestions(
+      db,
+      datasetSources().filter((source) => source.name === "pdl-sample"),
+      { datasetsDir, now: () => new Date() },
+    );
     expect(await appleRank()).toBeNull();
 
     await runIngestions(db, fortune, { datasetsDir, now: () => new Date() });

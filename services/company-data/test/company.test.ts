@@ -28,7 +28,9 @@ describe("GET /company/{id}", () => {
       legal_name: secName,
       cik: tenDigits(cik),
       ticker,
-      tickers: secRows().filter((r) => r[0] === cik).map((r) => r[2]),
+      tickers: secRows()
+        .filter((r) => r[0] === cik)
+        .map((r) => r[2]),
       exchange,
       industry: pdl.industry,
       sic_code: null,
@@ -100,7 +102,13 @@ describe("GET /company/{id}", () => {
       industry: document.sicDescription,
       sic_code: document.sic,
       sector: fortune.sector,
-      headquarters: { street: `${business.street1}, ${business.street2}`, city: business.city, state: business.stateOrCountry, postal_code: business.zipCode, country: "US" },
+      headquarters: {
+        street: `${business.street1}, ${business.street2}`,
+        city: business.city,
+        state: business.stateOrCountry,
+        postal_code: business.zipCode,
+        country: "US",
+      },
       sec: {
         entity_type: document.entityType,
         filer_category: document.category,
@@ -108,11 +116,20 @@ describe("GET /company/{id}", () => {
         state_of_incorporation: document.stateOfIncorporation,
         fiscal_year_end: document.fiscalYearEnd,
         phone: document.phone,
-        former_names: document.formerNames.map((f: { name: string; from: string; to: string }) => ({ name: f.name, from: f.from.slice(0, 10), to: f.to.slice(0, 10) })),
+        former_names: document.formerNames.map((f: { name: string; from: string; to: string }) => ({
+          name: f.name,
+          from: f.from.slice(0, 10),
+          to: f.to.slice(0, 10),
+        })),
       },
       filings: { total: new Set(recent.accessionNumber).size, recent: expected.slice(0, 5) },
     });
-    expect(body.data.sources).toMatchObject({ legal_name: "edgar-submissions", industry: "edgar-submissions", headquarters: "edgar-submissions", sector: "fortune-1000" });
+    expect(body.data.sources).toMatchObject({
+      legal_name: "edgar-submissions",
+      industry: "edgar-submissions",
+      headquarters: "edgar-submissions",
+      sector: "fortune-1000",
+    });
   });
 
   it("lists a CIK's filings of the daily index (JPMorgan Chase, 2020-01-03), one per accession number", async () => {

@@ -33,7 +33,9 @@ describe("GET /domain/{domain}", () => {
   });
 
   it("gives the better-ranked company when two Fortune 1000 companies list one website", async () => {
-    const sharing = fortuneRows().filter((r) => r.Website === "https://www.rtx.com").sort((a, b) => Number(a.rank) - Number(b.rank));
+    const sharing = fortuneRows()
+      .filter((r) => r.Website === "https://www.rtx.com")
+      .sort((a, b) => Number(a.rank) - Number(b.rank));
     expect(sharing.length).toBe(2);
     const { body } = await get("/domain/rtx.com");
     expect(body.data).toMatchObject({ name: sharing[0].company, fortune_1000: { rank: Number(sharing[0].rank) } });
@@ -43,7 +45,16 @@ describe("GET /domain/{domain}", () => {
     const unknown = await get("/domain/example.org");
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.message).toBe("No company with the website domain example.org in the catalogue.");
-    for (const bad of ["localhost", "127.0.0.1", "not%20a%20domain", "apple..com", "-apple.com", "apple.c0m", "ftp%3A%2F%2Fapple.com", `${"a".repeat(64)}.com`]) {
+    for (const bad of [
+      "localhost",
+      "127.0.0.1",
+      "not%20a%20domain",
+      "apple..com",
+      "-apple.com",
+      "apple.c0m",
+      "ftp%3A%2F%2Fapple.com",
+      `${"a".repeat(64)}.com`,
+    ]) {
       const { status, body } = await get(`/domain/${bad}`);
       expect(status, bad).toBe(400);
       expect(body.error.details[0].field, bad).toBe("domain");

@@ -43,7 +43,18 @@ describe("ids", () => {
 });
 
 const fortune = (rank: number, company: string, ticker: string | null, website: string | null): FortuneRecord => ({
-  rank, company, ticker, website, revenue_musd: null, profit_musd: null, employees: null, sector: null, city: null, state: null, ceo: null, market_cap_musd: null,
+  rank,
+  company,
+  ticker,
+  website,
+  revenue_musd: null,
+  profit_musd: null,
+  employees: null,
+  sector: null,
+  city: null,
+  state: null,
+  ceo: null,
+  market_cap_musd: null,
 });
 
 describe("merging", () => {

@@ -94,7 +94,9 @@ describe("GET /search filters", () => {
     expect(sector.body.error.details[0].field).toBe("sector");
     expect(sector.body.error.details[0].issue).toContain('"Technology"');
     expect((await get("/search?industry=underwater%20basket%20weaving")).body.error.details[0].field).toBe("industry");
-    expect((await get("/search?state=ZZ")).body.error.details).toEqual([{ field: "state", issue: "must be a US state or territory code such as CA, NY or DC" }]);
+    expect((await get("/search?state=ZZ")).body.error.details).toEqual([
+      { field: "state", issue: "must be a US state or territory code such as CA, NY or DC" },
+    ]);
     expect((await get("/search?state=CAL")).status).toBe(400);
   });
 
@@ -110,7 +112,10 @@ describe("GET /search filters", () => {
 
 describe("GET /search pagination", () => {
   it("pages through a sector with cursors, without overlap, by rank", async () => {
-    const ranks = fortuneRows().filter((r) => r.sector === "Financials").map((r) => Number(r.rank)).sort((a, b) => a - b);
+    const ranks = fortuneRows()
+      .filter((r) => r.sector === "Financials")
+      .map((r) => Number(r.rank))
+      .sort((a, b) => a - b);
     expect(ranks.length).toBeGreaterThan(100);
     const first = await get("/search?sector=Financials&limit=100");
     expect(first.body.data).toMatchObject({ total_results: ranks.length, limit: 100 });

@@ -59,7 +59,6 @@ function source(options: { ciks: number[]; requestsPerSecond: number; allowLoopb
   });
 }
 
-
 describe("SEC EDGAR adapter", () => {
   it("loads the ticker list and a company's submissions, names SEC EDGAR as their source, and skips a CIK SEC does not have", async () => {
     requests.length = 0;
@@ -82,7 +81,10 @@ describe("SEC EDGAR adapter", () => {
       ticker: "MUR",
       industry: document.sicDescription,
       sources: { legal_name: "sec-edgar", ticker: "sec-edgar", industry: "sec-edgar", headquarters: "sec-edgar" },
-      filings: { total: document.filings.recent.accessionNumber.length, recent: [{ accession_number: document.filings.recent.accessionNumber[0], source: "sec-edgar" }] },
+      filings: {
+        total: document.filings.recent.accessionNumber.length,
+        recent: [{ accession_number: document.filings.recent.accessionNumber[0], source: "sec-edgar" }],
+      },
     });
     const apple = await get("/company/320193");
     expect(apple.body.data).toMatchObject({ legal_name: "Apple Inc.", ticker: "AAPL", sources: { legal_name: "sec-edgar", cik: "sec-edgar" } });
@@ -104,7 +106,10 @@ describe("SEC EDGAR adapter", () => {
 
   it("goes through the outbound guard: without loopback allowed, nothing is fetched", async () => {
     requests.length = 0;
-    const run = await runIngestion(started.platform.deps.db, source({ ciks: [717423], requestsPerSecond: 10, allowLoopback: false }), { datasetsDir, now: () => new Date() });
+    const run = await runIngestion(started.platform.deps.db, source({ ciks: [717423], requestsPerSecond: 10, allowLoopback: false }), {
+      datasetsDir,
+      now: () => new Date(),
+    });
     expect(requests).toHaveLength(0);
     expect(run.rows_skipped).toBe(2);
     expect(run.skipped[0].reason).toMatch(/^company tickers: .*private, loopback/);
@@ -112,7 +117,12 @@ describe("SEC EDGAR adapter", () => {
 
   it("reads its settings: on only with SEC_USER_AGENT, at most SEC's 10 requests a second", () => {
     expect(readSettings({}).secUserAgent).toBeNull();
-    expect(readSettings({ SEC_USER_AGENT: USER_AGENT })).toMatchObject({ secUserAgent: USER_AGENT, secRequestsPerSecond: 10, secWwwBase: "https://www.sec.gov", secDataBase: "https://data.sec.gov" });
+    expect(readSettings({ SEC_USER_AGENT: USER_AGENT })).toMatchObject({
+      secUserAgent: USER_AGENT,
+      secRequestsPerSecond: 10,
+      secWwwBase: "https://www.sec.gov",
+      secDataBase: "https://data.sec.gov",
+    });
     expect(readSettings({ COMPANY_DATA_SEC_REQUESTS_PER_SECOND: "10" }).secRequestsPerSecond).toBe(10);
     expect(() => readSettings({ COMPANY_DATA_SEC_REQUESTS_PER_SECOND: "11" })).toThrow("COMPANY_DATA_SEC_REQUESTS_PER_SECOND must be an integer from 1 to 10");
     expect(readSettings({ COMPANY_DATA_SEC_CIKS: "320193, 717423" }).secCiks).toEqual([320193, 717423]);

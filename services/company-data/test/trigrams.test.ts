@@ -22,13 +22,62 @@ beforeAll(async () => {
 afterAll(() => started.close());
 
 const QUERIES = [
-  "apple", "aple inc", "Apple Inc.", "goldman", "goldman sachs", "goldmann sachs", "jonson and jonson", "johnson & johnson",
-  "microsoft corp", "micro soft", "exxon", "exxon mobil", "berkshire hathaway", "berkshire", "bank of america", "bank",
-  "general motors co", "general", "coca cola", "cocacola", "procter gamble", "lockheed martin", "netflix", "oracle corporation",
-  "tesla, inc.", "intel", "pfizer", "boeing", "amazon", "alphabet", "wal-mart", "3m", "3 m", "7-eleven", "21st century fox",
-  "2020", "123", "a", "ab", "co", "x", "international business machines", "first capital holdings", "energy transfer",
-  "the walt disney company", "zzqxqzz", "aaaaaa", "abcabcabc", "Nestlé", "łódź", "東京電力", "ørsted", "société générale",
-  "ΑΛΦΑ", "Straße", "sociedad quimica y minera de chile",
+  "apple",
+  "aple inc",
+  "Apple Inc.",
+  "goldman",
+  "goldman sachs",
+  "goldmann sachs",
+  "jonson and jonson",
+  "johnson & johnson",
+  "microsoft corp",
+  "micro soft",
+  "exxon",
+  "exxon mobil",
+  "berkshire hathaway",
+  "berkshire",
+  "bank of america",
+  "bank",
+  "general motors co",
+  "general",
+  "coca cola",
+  "cocacola",
+  "procter gamble",
+  "lockheed martin",
+  "netflix",
+  "oracle corporation",
+  "tesla, inc.",
+  "intel",
+  "pfizer",
+  "boeing",
+  "amazon",
+  "alphabet",
+  "wal-mart",
+  "3m",
+  "3 m",
+  "7-eleven",
+  "21st century fox",
+  "2020",
+  "123",
+  "a",
+  "ab",
+  "co",
+  "x",
+  "international business machines",
+  "first capital holdings",
+  "energy transfer",
+  "the walt disney company",
+  "zzqxqzz",
+  "aaaaaa",
+  "abcabcabc",
+  "Nestlé",
+  "łódź",
+  "東京電力",
+  "ørsted",
+  "société générale",
+  "ΑΛΦΑ",
+  "Straße",
+  "sociedad quimica y minera de chile",
 ];
 
 describe("pg_trgm in memory", () => {
@@ -55,7 +104,7 @@ describe("pg_trgm in memory", () => {
         if (s !== expected.similarity[i] || w !== expected.word[i]) {
           mismatches.push(`${query} / ${key}: similarity ${s} (PostgreSQL ${expected.similarity[i]}), word ${w} (${expected.word[i]})`);
         }
-        if ((s >= SIMILARITY_THRESHOLD) !== expected.similar[i] || (w >= WORD_SIMILARITY_THRESHOLD) !== expected.word_similar[i]) {
+        if (s >= SIMILARITY_THRESHOLD !== expected.similar[i] || w >= WORD_SIMILARITY_THRESHOLD !== expected.word_similar[i]) {
           mismatches.push(`${query} / ${key}: operators disagree`);
         }
       });
@@ -67,8 +116,13 @@ describe("pg_trgm in memory", () => {
     const texts = ["apple", "Nestlé S.A.", "東京電力", "ørsted a/s", "a b c", "ΣΑΣ", "x", "3m co"];
     for (const text of texts) {
       const { rows } = await started.platform.deps.db.query<{ trigrams: string[] }>("SELECT show_trgm($1) AS trigrams", [text]);
-      const shown = rows[0].trigrams.map((t) => (t.startsWith("0x") && t.length === 8 ? Number.parseInt(t.slice(2), 16) : [...Buffer.from(t)].reduce((v, b) => (v << 8) | b, 0)));
-      expect([...trigramSet(text)].sort((a, b) => a - b), text).toEqual(shown.sort((a, b) => a - b));
+      const shown = rows[0].trigrams.map((t) =>
+        t.startsWith("0x") && t.length === 8 ? Number.parseInt(t.slice(2), 16) : [...Buffer.from(t)].reduce((v, b) => (v << 8) | b, 0),
+      );
+      expect(
+        [...trigramSet(text)].sort((a, b) => a - b),
+        text,
+      ).toEqual(shown.sort((a, b) => a - b));
     }
   });
 });

@@ -67,8 +67,12 @@ export default defineService<CurrencySettings, CurrencyInject>({
     }
     background({ name: "rates version follower", start: () => rates.start(), stop: () => rates.stop() });
 
-    const schedule = new DailySchedule(settings.schedule, platform.kv, platform.now, () => runtime.fetchNow(), (error) =>
-      app.log.error({ err: error }, "scheduled fetch failed"),
+    const schedule = new DailySchedule(
+      settings.schedule,
+      platform.kv,
+      platform.now,
+      () => runtime.fetchNow(),
+      (error) => app.log.error({ err: error }, "scheduled fetch failed"),
     );
     background({
       name: "daily feed fetch",

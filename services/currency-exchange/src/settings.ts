@@ -34,7 +34,8 @@ function envKey(source: SourceId): string {
 export function settingsFromConfig(config: PlatformConfig): CurrencySettings {
   const env = config.env;
   const enabled = listSetting(env.CURRENCY_SOURCES ?? SOURCE_IDS.join(","));
-  for (const id of enabled) if (!(SOURCE_IDS as readonly string[]).includes(id)) throw new Error(`CURRENCY_SOURCES: unknown source "${id}" (known: ${SOURCE_IDS.join(", ")})`);
+  for (const id of enabled)
+    if (!(SOURCE_IDS as readonly string[]).includes(id)) throw new Error(`CURRENCY_SOURCES: unknown source "${id}" (known: ${SOURCE_IDS.join(", ")})`);
   const feeds = SOURCES.filter((s) => enabled.includes(s.id)).map((s) => ({ source: s.id, url: env[envKey(s.id)] || s.defaultUrl }));
   const scheduleText = env.CURRENCY_FETCH_SCHEDULE ?? DEFAULT_SCHEDULE;
   const seed = env.CURRENCY_SEED_DIR ?? path.join(config.datasetsDir, "currency-exchange");

@@ -3,8 +3,7 @@ import { detectSource, parseFeed } from "../src/domain/adapters/index.js";
 import { FeedFormatError } from "../src/domain/types.js";
 import { feed, FEED_FILES } from "./feeds.js";
 
-const rate = (tables: ReturnType<typeof parseFeed>, date: string, code: string) =>
-  tables.find((t) => t.date === date)?.rates.find((r) => r.currency === code);
+const rate = (tables: ReturnType<typeof parseFeed>, date: string, code: string) => tables.find((t) => t.date === date)?.rates.find((r) => r.currency === code);
 
 describe("ECB adapter", () => {
   it("parses the daily eurofxref XML: 30 currencies, value kept as published", () => {
@@ -91,7 +90,10 @@ describe("Bank of Canada adapter", () => {
 
   it("keeps the per-series dates of a recent=1 answer (discontinued series dated 2019-12-31)", () => {
     const tables = parseFeed("boc", feed("boc-valet-fx-rates-daily-recent-2026-03-13.json"));
-    expect(tables.map((t) => [t.date, t.rates.length])).toEqual([["2019-12-31", 3], ["2026-03-13", 23]]);
+    expect(tables.map((t) => [t.date, t.rates.length])).toEqual([
+      ["2019-12-31", 3],
+      ["2026-03-13", 23],
+    ]);
   });
 });
 
@@ -119,7 +121,7 @@ describe("feed detection", () => {
   });
 
   it("rejects bodies that hold no rates", () => {
-    expect(() => parseFeed("cbr", Buffer.from("<ValCurs Date=\"17.03.2026\"></ValCurs>"))).toThrow(FeedFormatError);
+    expect(() => parseFeed("cbr", Buffer.from('<ValCurs Date="17.03.2026"></ValCurs>'))).toThrow(FeedFormatError);
     expect(() => parseFeed("nbp-a", Buffer.from("<html>maintenance</html>"))).toThrow(FeedFormatError);
   });
 });

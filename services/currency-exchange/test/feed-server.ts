@@ -20,7 +20,7 @@ export class FeedServer {
       const url = new URL(req.url ?? "/", "http://localhost");
       this.hits.set(url.pathname, (this.hits.get(url.pathname) ?? 0) + 1);
       const route = this.routes.get(url.pathname);
-      const answer = typeof route === "function" ? route(url, req.headers.accept ?? "") : route ?? { status: 404, body: "not found" };
+      const answer = typeof route === "function" ? route(url, req.headers.accept ?? "") : (route ?? { status: 404, body: "not found" });
       res.writeHead(answer.status, { "content-type": answer.type ?? "application/octet-stream" });
       res.end(answer.body);
     });

@@ -187,7 +187,14 @@ describe("GET /convert", () => {
 describe("GET /historical/{date} and /timeseries", () => {
   it("serves a past day's ECB rates", async () => {
     const { data } = (await get("/historical/2026-03-05?symbols=USD,JPY")).json();
-    expect(data).toEqual({ base: "EUR", date: "2026-03-05", oldest_date: "2026-03-05", requested_date: "2026-03-05", age_days: 13, rates: { JPY: 183.03, USD: 1.1618 } });
+    expect(data).toEqual({
+      base: "EUR",
+      date: "2026-03-05",
+      oldest_date: "2026-03-05",
+      requested_date: "2026-03-05",
+      age_days: 13,
+      rates: { JPY: 183.03, USD: 1.1618 },
+    });
   });
 
   it("carries the previous table over a weekend", async () => {
@@ -228,8 +235,22 @@ describe("GET /currencies and /sources", () => {
     expect(data.count).toBeGreaterThanOrEqual(150);
     expect(data.count).toBe(data.currencies.length);
     const byCode = new Map(data.currencies.map((c: { code: string }) => [c.code, c]));
-    expect(byCode.get("EUR")).toEqual({ code: "EUR", name: "Euro", minor_units: 2, rate_source: null, rate_date: null, sources: ["ecb", "bdi", "nbp-a", "boc", "cbr"] });
-    expect(byCode.get("AFN")).toEqual({ code: "AFN", name: "Afghan Afghani", minor_units: 2, rate_source: "nbp-b", rate_date: "2026-03-18", sources: ["bdi", "nbp-b"] });
+    expect(byCode.get("EUR")).toEqual({
+      code: "EUR",
+      name: "Euro",
+      minor_units: 2,
+      rate_source: null,
+      rate_date: null,
+      sources: ["ecb", "bdi", "nbp-a", "boc", "cbr"],
+    });
+    expect(byCode.get("AFN")).toEqual({
+      code: "AFN",
+      name: "Afghan Afghani",
+      minor_units: 2,
+      rate_source: "nbp-b",
+      rate_date: "2026-03-18",
+      sources: ["bdi", "nbp-b"],
+    });
     expect(byCode.get("RUB")).toMatchObject({ name: "Russian Ruble", rate_source: "cbr", rate_date: "2026-03-18" });
   });
 

@@ -104,11 +104,7 @@ describe("outliers (synthetic tables)", () => {
   });
 
   it("drops a rate more than 5% from the median of three, then keeps the newest", () => {
-    const synthetic = new RateBook([
-      table("bdi", "EUR", "655.957"),
-      table("nbp-b", "PLN", "656", "2026-01-05"),
-      table("cbr", "RUB", "700", "2026-01-06"),
-    ]);
+    const synthetic = new RateBook([table("bdi", "EUR", "655.957"), table("nbp-b", "PLN", "656", "2026-01-05"), table("cbr", "RUB", "700", "2026-01-06")]);
     const xaf = synthetic.quotesAsOf("2026-01-06", true).get("XAF")!;
     expect([xaf.source, xaf.perEur.toString()]).toEqual(["bdi", "655.957"]);
   });

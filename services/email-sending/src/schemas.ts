@@ -17,14 +17,15 @@ import { TEMPLATE_NAME_PATTERN, TEMPLATE_PART_MAX_LENGTH } from "./domain/templa
 const TemplateVersion = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: "a saved version; default the newest" });
 
 const Address = Type.String({ minLength: 3, maxLength: ADDRESS_MAX_LENGTH + 210, description: "`a@example.com` or `Name <a@example.com>`" });
-const AddressList = (description: string) =>
-  Type.Union([Address, Type.Array(Address, { maxItems: MAX_RECIPIENTS + 1 })], { description });
+const AddressList = (description: string) => Type.Union([Address, Type.Array(Address, { maxItems: MAX_RECIPIENTS + 1 })], { description });
 
 const Attachment = Type.Object(
   {
     filename: Type.String({ minLength: 1, maxLength: 255 }),
     content: Type.String({ description: "the file, base64-encoded" }),
-    content_type: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+$", maxLength: 255, description: "default application/octet-stream" })),
+    content_type: Type.Optional(
+      Type.String({ pattern: "^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+$", maxLength: 255, description: "default application/octet-stream" }),
+    ),
     content_id: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9._@-]{1,200}$", description: "makes it an inline image, referenced as cid:<content_id>" })),
   },
   { additionalProperties: false },
@@ -35,9 +36,15 @@ const envelopeFields = {
   to: AddressList(`one address or a list; at most ${MAX_RECIPIENTS} recipients across to, cc and bcc`),
   cc: Type.Optional(AddressList("carbon copies")),
   bcc: Type.Optional(AddressList("blind carbon copies")),
-  from: Type.Optional(Type.String({ maxLength: ADDRESS_MAX_LENGTH + 210, description: "on a verified sending domain of the account; default EMAIL_DEFAULT_FROM" })),
+  from: Type.Optional(
+    Type.String({ maxLength: ADDRESS_MAX_LENGTH + 210, description: "on a verified sending domain of the account; default EMAIL_DEFAULT_FROM" }),
+  ),
   reply_to: Type.Optional(AddressList("Reply-To addresses")),
-  headers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: "custom headers; From, To, DKIM-Signature, List-Unsubscribe and the other headers the service writes are refused" })),
+  headers: Type.Optional(
+    Type.Record(Type.String(), Type.String(), {
+      description: "custom headers; From, To, DKIM-Signature, List-Unsubscribe and the other headers the service writes are refused",
+    }),
+  ),
   tags: Type.Optional(Type.Array(Type.String({ pattern: TAG_PATTERN }), { maxItems: MAX_TAGS, description: `up to ${MAX_TAGS} tags for filtering` })),
   metadata: Type.Optional(
     Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: METADATA_VALUE_MAX_LENGTH }), {
@@ -82,7 +89,9 @@ export const TemplateSendBody = Type.Object(
     version: Type.Optional(TemplateVersion),
     variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "values for the template's variables" })),
     // Named so that they are refused with a 400 instead of being dropped: the content comes from the template.
-    ...Object.fromEntries(INLINE_CONTENT_FIELDS.map((field) => [field, Type.Optional(Type.Unknown({ description: "not accepted: the template gives the content" }))])),
+    ...Object.fromEntries(
+      INLINE_CONTENT_FIELDS.map((field) => [field, Type.Optional(Type.Unknown({ description: "not accepted: the template gives the content" }))]),
+    ),
   },
   { additionalProperties: false },
 );
@@ -112,7 +121,11 @@ export const BatchResult = Type.Object({
       Type.Object({
         index: Type.Integer(),
         status: Type.Literal("error"),
-        error: Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), issue: Type.String() }))) }),
+        error: Type.Object({
+          code: Type.String(),
+          message: Type.String(),
+          details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), issue: Type.String() }))),
+        }),
       }),
     ]),
   ),
@@ -226,7 +239,12 @@ export const ContactBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const Contact = Type.Object({ email: Type.String(), consent_at: Type.String({ format: "date-time" }), source: Type.String(), created_at: Type.String({ format: "date-time" }) });
+export const Contact = Type.Object({
+  email: Type.String(),
+  consent_at: Type.String({ format: "date-time" }),
+  source: Type.String(),
+  created_at: Type.String({ format: "date-time" }),
+});
 export const EmailParams = Type.Object({ email: Type.String({ maxLength: ADDRESS_MAX_LENGTH }) });
 export const PageQuery = Type.Object(
   { after: Type.Optional(Type.String({ maxLength: ADDRESS_MAX_LENGTH })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })) },

@@ -31,7 +31,11 @@ async function freePort(): Promise<number> {
 
 async function startChild(): Promise<void> {
   // node itself with tsx's loader, so that the pid killed is the service's (the tsx launcher would leave it running).
-  child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: serviceDir, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: serviceDir,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {

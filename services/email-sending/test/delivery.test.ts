@@ -28,7 +28,8 @@ const send = async (payload: object, service = started, headers = caller.headers
 describe("temporary failures", () => {
   it("retry with backoff (4xx at DATA), each attempt a deferred event, until the relay takes the message", async () => {
     let refusals = 2;
-    capture.verdict = ({ to }) => (to.includes("retry@example.com") && refusals-- > 0 ? { code: 451, message: "451 4.3.0 Temporary local problem" } : { accept: true });
+    capture.verdict = ({ to }) =>
+      to.includes("retry@example.com") && refusals-- > 0 ? { code: 451, message: "451 4.3.0 Temporary local problem" } : { accept: true };
     const { id } = await send({ to: "retry@example.com", subject: "retry", html: "<p>x</p>" });
     const message = await waitForMessage(started, caller.headers, id, (m) => m.status === "sent");
     capture.verdict = () => ({ accept: true });
@@ -36,7 +37,9 @@ describe("temporary failures", () => {
     expect(message.attempts).toBe(3);
     const deferred = message.events[1];
     expect(deferred.detail).toMatchObject({ smtp_code: 451, attempt: 1 });
-    const [first, second] = message.events.slice(1, 3).map((e: { detail: { next_attempt_at: string }; at: string }) => Date.parse(e.detail.next_attempt_at) - Date.parse(e.at));
+    const [first, second] = message.events
+      .slice(1, 3)
+      .map((e: { detail: { next_attempt_at: string }; at: string }) => Date.parse(e.detail.next_attempt_at) - Date.parse(e.at));
     // 40 ms then 80 ms, each within ±20% jitter.
     expect(first).toBeGreaterThanOrEqual(31);
     expect(first).toBeLessThanOrEqual(49);
@@ -109,7 +112,12 @@ describe("permanent failures", () => {
     const list = await started.app.inject({ method: "GET", url: "/suppressions", headers: caller.headers });
     expect(list.json().data.suppressions).toMatchObject([{ email: "gone@example.com", reason: "hard_bounce", message_id: id }]);
 
-    const again = await started.app.inject({ method: "POST", url: "/send", headers: caller.headers, payload: { to: "gone@example.com", subject: "x", html: "<p>x</p>" } });
+    const again = await started.app.inject({
+      method: "POST",
+      url: "/send",
+      headers: caller.headers,
+      payload: { to: "gone@example.com", subject: "x", html: "<p>x</p>" },
+    });
     expect(again.statusCode).toBe(422);
     expect(again.json().error.details).toEqual([{ field: "to", issue: "gone@example.com: suppressed (hard_bounce)" }]);
     const mixed = await send({ to: ["gone@example.com", "fine@example.com"], subject: "x", html: "<p>x</p>" });
@@ -122,9 +130,17 @@ describe("permanent failures", () => {
     capture.refuseRecipients.set("partial-gone@example.com", { code: 550, message: "550 5.1.1 No such user" });
     const { id } = await send({ to: ["partial-ok@example.com", "partial-gone@example.com"], subject: "x", html: "<p>x</p>" });
     // The relay's answer is recorded as two events, "sent" then the refused recipient's "bounced".
-    const message = await waitForMessage(started, caller.headers, id, (m) => m.events.some((e) => e.type === "sent") && m.events.some((e) => e.type === "bounced"));
+    const message = await waitForMessage(
+      started,
+      caller.headers,
+      id,
+      (m) => m.events.some((e) => e.type === "sent") && m.events.some((e) => e.type === "bounced"),
+    );
     expect(message.status).toBe("sent");
-    expect(message.events.find((e: { type: string }) => e.type === "bounced")).toMatchObject({ recipient: "partial-gone@example.com", detail: { bounce_type: "hard" } });
+    expect(message.events.find((e: { type: string }) => e.type === "bounced")).toMatchObject({
+      recipient: "partial-gone@example.com",
+      detail: { bounce_type: "hard" },
+    });
     expect((await capture.waitFor(capture.withEmailId(id))).to).toEqual(["partial-ok@example.com"]);
   });
 

@@ -24,7 +24,15 @@ describe("statusAfter", () => {
 describe("addresses", () => {
   it("parses names, lower-cases the domain, refuses what is not an address", () => {
     expect(parseAddress('"Lovelace, Ada" <Ada@Example.COM>')).toEqual({ name: "Lovelace, Ada", address: "Ada@example.com" });
-    for (const bad of ["a@b", "@example.com", "a b@example.com", "a@-x.com", "a..b@example.com", `${"x".repeat(65)}@example.com`, "Name <a@example.com>\r\nBcc: x"]) {
+    for (const bad of [
+      "a@b",
+      "@example.com",
+      "a b@example.com",
+      "a@-x.com",
+      "a..b@example.com",
+      `${"x".repeat(65)}@example.com`,
+      "Name <a@example.com>\r\nBcc: x",
+    ]) {
       expect(parseAddress(bad), bad).toBeNull();
     }
   });
@@ -33,7 +41,9 @@ describe("addresses", () => {
 describe("base64DecodedSize", () => {
   it("computes decoded bytes from the text, padding and line breaks included", () => {
     for (const n of [0, 1, 2, 3, 4, 57, 1000]) {
-      const encoded = Buffer.alloc(n, 1).toString("base64").replace(/(.{76})/g, "$1\r\n");
+      const encoded = Buffer.alloc(n, 1)
+        .toString("base64")
+        .replace(/(.{76})/g, "$1\r\n");
       expect(base64DecodedSize(encoded)).toBe(n);
     }
     expect(base64DecodedSize("not base64!")).toBeNull();
@@ -54,7 +64,9 @@ describe("retry schedule", () => {
 
 describe("DSN and ARF", () => {
   it("reads per-recipient fields with folded lines", () => {
-    const parsed = parseDeliveryStatus("Reporting-MTA: dns; mx.a.example\n\nFinal-Recipient: rfc822; X@B.example\nAction: failed\nStatus: 5.2.2\nDiagnostic-Code: smtp; 552 mailbox\n  full\n");
+    const parsed = parseDeliveryStatus(
+      "Reporting-MTA: dns; mx.a.example\n\nFinal-Recipient: rfc822; X@B.example\nAction: failed\nStatus: 5.2.2\nDiagnostic-Code: smtp; 552 mailbox\n  full\n",
+    );
     expect(parsed).toEqual({
       reportingMta: "mx.a.example",
       recipients: [{ email: "x@b.example", originalRecipient: null, action: "failed", status: "5.2.2", diagnostic: "552 mailbox full", remoteMta: null }],
@@ -65,7 +77,13 @@ describe("DSN and ARF", () => {
   });
 
   it("recognises a complaint and a plain-text bounce", () => {
-    const complaint = interpretReport({ reportType: "feedback-report", subject: "", text: "", raw: "", parts: [{ contentType: "message/feedback-report", content: "Feedback-Type: abuse\nOriginal-Rcpt-To: <R@x.example>\n" }] });
+    const complaint = interpretReport({
+      reportType: "feedback-report",
+      subject: "",
+      text: "",
+      raw: "",
+      parts: [{ contentType: "message/feedback-report", content: "Feedback-Type: abuse\nOriginal-Rcpt-To: <R@x.example>\n" }],
+    });
     expect(complaint).toEqual({ kind: "complaint", feedbackType: "abuse", recipient: "r@x.example", userAgent: null });
     const plain = interpretReport({ reportType: null, subject: "failure notice", text: "Sorry.\n550 5.1.1 mailbox unavailable\n", raw: "", parts: [] });
     expect(plain).toEqual({ kind: "unstructured_bounce", diagnostic: "550 5.1.1 mailbox unavailable", permanent: true });
@@ -82,7 +100,10 @@ describe("tokens and links", () => {
   });
 
   it("rewrites only absolute http(s) links, decoding entities", () => {
-    const out = rewriteLinks('<a href="https://a.example/?x=1&amp;y=2">A</a><a href=\'mailto:x@y.z\'>M</a><a data-no-track href="https://b.example/">B</a>', (u) => `T(${u})`);
+    const out = rewriteLinks(
+      '<a href="https://a.example/?x=1&amp;y=2">A</a><a href=\'mailto:x@y.z\'>M</a><a data-no-track href="https://b.example/">B</a>',
+      (u) => `T(${u})`,
+    );
     expect(out).toBe('<a href="T(https://a.example/?x=1&amp;y=2)">A</a><a href=\'mailto:x@y.z\'>M</a><a data-no-track href="https://b.example/">B</a>');
     expect(machineAgent("Mozilla/5.0")).toBe("apple_mail_privacy_protection");
     expect(machineAgent("Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)")).toBeNull();

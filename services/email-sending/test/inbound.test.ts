@@ -41,7 +41,11 @@ async function sentMessage(recipient: string, headers = caller.headers) {
 }
 
 const suppressions = async () =>
-  (await started.app.inject({ method: "GET", url: "/suppressions", headers: caller.headers })).json().data.suppressions as { email: string; reason: string; message_id: string }[];
+  (await started.app.inject({ method: "GET", url: "/suppressions", headers: caller.headers })).json().data.suppressions as {
+    email: string;
+    reason: string;
+    message_id: string;
+  }[];
 
 describe("bounces (DSN)", () => {
   for (const [name, file, status] of [
@@ -63,7 +67,11 @@ describe("bounces (DSN)", () => {
     const values = await sentMessage("happy@example.org");
     await sendInbound(inboundPort(), values.returnPath, fixture("postfix-success.eml", values));
     const message = await waitForMessage(started, caller.headers, values.id, (m) => m.status === "delivered");
-    expect(message.events.at(-1)).toMatchObject({ type: "delivered", recipient: "happy@example.org", detail: { action: "delivered", status: "2.0.0", reporting_mta: "mx.example.org" } });
+    expect(message.events.at(-1)).toMatchObject({
+      type: "delivered",
+      recipient: "happy@example.org",
+      detail: { action: "delivered", status: "2.0.0", reporting_mta: "mx.example.org" },
+    });
   });
 
   it("records a delay DSN without suppressing, and without moving a sent message back", async () => {
@@ -76,7 +84,12 @@ describe("bounces (DSN)", () => {
   });
 
   it("applies a bounce to the one recipient its return path was made for, on a message to several", async () => {
-    const res = await started.app.inject({ method: "POST", url: "/send", headers: caller.headers, payload: { to: ["stays@example.org", "leaves@example.org"], subject: "Hello", html: "<p>x</p>" } });
+    const res = await started.app.inject({
+      method: "POST",
+      url: "/send",
+      headers: caller.headers,
+      payload: { to: ["stays@example.org", "leaves@example.org"], subject: "Hello", html: "<p>x</p>" },
+    });
     const id = res.json().data.id as string;
     await waitForMessage(started, caller.headers, id, (m) => m.status === "sent");
     const copies = capture.messages.filter(capture.withEmailId(id));
@@ -199,8 +212,16 @@ describe("forged reports change nothing", () => {
 
   it("a complaint naming the victim is dropped, whether it quotes only X-Email-ID or the attacker's own genuine return path", async () => {
     const values = await sentMessage("attacker-inbox4@example.org");
-    await sendInbound(inboundPort(), "fbl@bounces.mail.api.local", forgedComplaint(VICTIM, [`X-Email-ID: ${values.id}`, `Message-ID: <${values.id}@mail.api.local>`]));
-    await sendInbound(inboundPort(), "fbl@bounces.mail.api.local", forgedComplaint(VICTIM, [`Return-Path: <${values.returnPath}>`, `X-Email-ID: ${values.id}`]));
+    await sendInbound(
+      inboundPort(),
+      "fbl@bounces.mail.api.local",
+      forgedComplaint(VICTIM, [`X-Email-ID: ${values.id}`, `Message-ID: <${values.id}@mail.api.local>`]),
+    );
+    await sendInbound(
+      inboundPort(),
+      "fbl@bounces.mail.api.local",
+      forgedComplaint(VICTIM, [`Return-Path: <${values.returnPath}>`, `X-Email-ID: ${values.id}`]),
+    );
     await untouched(values.id);
     expect((await suppressions()).map((s) => s.email)).not.toContain("attacker-inbox4@example.org");
   });
@@ -220,7 +241,11 @@ describe("complaints (ARF)", () => {
     const values = await sentMessage("angry@example.org");
     await sendInbound(inboundPort(), "fbl@bounces.mail.api.local", fixture("arf-yahoo.eml", values));
     const message = await waitForMessage(started, caller.headers, values.id, (m) => m.status === "complained");
-    expect(message.events.at(-1)).toMatchObject({ type: "complained", recipient: "angry@example.org", detail: { feedback_type: "abuse", user_agent: "SomeGenerator/1.0" } });
+    expect(message.events.at(-1)).toMatchObject({
+      type: "complained",
+      recipient: "angry@example.org",
+      detail: { feedback_type: "abuse", user_agent: "SomeGenerator/1.0" },
+    });
     expect(await suppressions()).toContainEqual(expect.objectContaining({ email: "angry@example.org", reason: "complaint" }));
   });
 
@@ -229,7 +254,12 @@ describe("complaints (ARF)", () => {
     await sendInbound(inboundPort(), "fbl@bounces.mail.api.local", fixture("arf-microsoft-jmrp.eml", values));
     const message = await waitForMessage(started, caller.headers, values.id, (m) => m.status === "complained");
     expect(message.events.at(-1)).toMatchObject({ recipient: "hotmail-reader@example.org", detail: { user_agent: "Hotmail FBL" } });
-    const refused = await started.app.inject({ method: "POST", url: "/send", headers: caller.headers, payload: { to: "hotmail-reader@example.org", subject: "x", html: "<p>x</p>" } });
+    const refused = await started.app.inject({
+      method: "POST",
+      url: "/send",
+      headers: caller.headers,
+      payload: { to: "hotmail-reader@example.org", subject: "x", html: "<p>x</p>" },
+    });
     expect(refused.json().error.details).toEqual([{ field: "to", issue: "hotmail-reader@example.org: suppressed (complaint)" }]);
   });
 });

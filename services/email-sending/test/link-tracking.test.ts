@@ -66,7 +66,7 @@ const links = (n: number, marked = "") => Array.from({ length: n }, (_, i) => `<
 describe("the link rewriter", () => {
   it("keeps the HTML byte for byte but for the tracked hrefs, and takes only the first of repeated hrefs", async () => {
     const html =
-      '<p class=x><A HREF=\'https://shop.example.com/a?x=1&amp;y=2\' class=btn>A</A> <a href="javascript:alert(1)">j</a> ' +
+      "<p class=x><A HREF='https://shop.example.com/a?x=1&amp;y=2' class=btn>A</A> <a href=\"javascript:alert(1)\">j</a> " +
       '<a href="ftp://files.example.com/f">f</a> <a data-no-track href="https://shop.example.com/raw">r</a> ' +
       '<a href="https://shop.example.com/first" href="https://elsewhere.example.com/second">d</a>' +
       "<script>var s = '<a href=\"https://shop.example.com/in-script\">';</script></p>";
@@ -105,7 +105,11 @@ describe("tracked links per message", () => {
     const over = await send({ to: "reader@example.com", subject: "1001", html: links(1_001), track_clicks: true });
     expect(over.statusCode).toBe(422);
     expect(over.json().error.details).toEqual([
-      { field: "html", issue: "has more than 1,000 links to track; at most 1,000 links per message are tracked (mark the others data-no-track, or send with track_clicks false)" },
+      {
+        field: "html",
+        issue:
+          "has more than 1,000 links to track; at most 1,000 links per message are tracked (mark the others data-no-track, or send with track_clicks false)",
+      },
     ]);
     expect((await send({ to: "reader@example.com", subject: "untracked", html: links(1_001) })).statusCode).toBe(202);
   });
@@ -125,7 +129,12 @@ describe("tracked links per message", () => {
     expect(res.json().error.details).toEqual([
       { field: "html", issue: `has a link that cannot be tracked (${long.slice(0, 200)}…): it must be at most 2048 characters once normalized` },
     ]);
-    const credentials = await send({ to: "reader@example.com", subject: "creds", html: '<a href="https://user:pw@bank.example.com/">x</a>', track_clicks: true });
+    const credentials = await send({
+      to: "reader@example.com",
+      subject: "creds",
+      html: '<a href="https://user:pw@bank.example.com/">x</a>',
+      track_clicks: true,
+    });
     expect(credentials.json().error.details).toEqual([
       { field: "html", issue: "has a link that cannot be tracked (https://user:pw@bank.example.com/): it must not contain credentials (user:password@)" },
     ]);
@@ -138,14 +147,18 @@ describe("tracked destinations", () => {
     const res = await send({ to: "reader@example.com", subject: "bad", html, track_clicks: true });
     expect(res.statusCode).toBe(422);
     expect(res.json().error.code).toBe("UNSAFE_URL");
-    expect(res.json().error.details).toEqual([{ field: "html", issue: "links to https://download.malware.example.net/x.exe, flagged as BLOCKLISTED_HOST by the blocklist" }]);
+    expect(res.json().error.details).toEqual([
+      { field: "html", issue: "links to https://download.malware.example.net/x.exe, flagged as BLOCKLISTED_HOST by the blocklist" },
+    ]);
     expect((await send({ to: "reader@example.com", subject: "bad", html })).statusCode).toBe(202);
   });
 
   it("refuses a tracked link Safe Browsing flags", async () => {
     const res = await send({ to: "reader@example.com", subject: "phish", html: `<a href="${flaggedBySafeBrowsing}">log in</a>`, track_clicks: true });
     expect(res.statusCode).toBe(422);
-    expect(res.json().error.details).toEqual([{ field: "html", issue: `links to ${flaggedBySafeBrowsing}, flagged as SOCIAL_ENGINEERING by Google Safe Browsing` }]);
+    expect(res.json().error.details).toEqual([
+      { field: "html", issue: `links to ${flaggedBySafeBrowsing}, flagged as SOCIAL_ENGINEERING by Google Safe Browsing` },
+    ]);
   });
 
   it("checks the links a template renders, too", async () => {

@@ -13,7 +13,12 @@ beforeAll(async () => {
   started = await startEmail(capture);
   caller = await started.subscribe("PRO");
   for (const [i, tag] of ["a", "b", "a", "b", "a"].entries()) {
-    const res = await started.app.inject({ method: "POST", url: "/send", headers: caller.headers, payload: { to: `r${i}@example.com`, subject: `m${i}`, html: "<p>x</p>", tags: [tag] } });
+    const res = await started.app.inject({
+      method: "POST",
+      url: "/send",
+      headers: caller.headers,
+      payload: { to: `r${i}@example.com`, subject: `m${i}`, html: "<p>x</p>", tags: [tag] },
+    });
     ids.push(res.json().data.id);
   }
   for (const id of ids) await waitForMessage(started, caller.headers, id, (m) => m.status === "sent");

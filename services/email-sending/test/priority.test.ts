@@ -33,7 +33,12 @@ describe("priority lane", () => {
     expect(waitingBefore).toBeGreaterThan(1000);
 
     const submitted = Date.now();
-    const res = await started.app.inject({ method: "POST", url: "/send", headers: ultra.headers, payload: { to: "vip@example.com", subject: "urgent", html: "<p>now</p>" } });
+    const res = await started.app.inject({
+      method: "POST",
+      url: "/send",
+      headers: ultra.headers,
+      payload: { to: "vip@example.com", subject: "urgent", html: "<p>now</p>" },
+    });
     expect(res.statusCode).toBe(202);
     const arrived = await capture.waitFor(capture.withEmailId(res.json().data.id), 5_000);
     const latency = arrived.receivedAt - submitted;
@@ -44,10 +49,25 @@ describe("priority lane", () => {
   });
 
   it("shows the lane in the answers: priority for ULTRA and MEGA (marketing too), standard for BASIC and PRO", async () => {
-    for (const [plan, lane] of [["BASIC", "standard"], ["PRO", "standard"], ["ULTRA", "priority"], ["MEGA", "priority"]] as const) {
+    for (const [plan, lane] of [
+      ["BASIC", "standard"],
+      ["PRO", "standard"],
+      ["ULTRA", "priority"],
+      ["MEGA", "priority"],
+    ] as const) {
       const account = await started.subscribe(plan);
-      await started.app.inject({ method: "POST", url: "/contacts", headers: account.headers, payload: { email: "fan@example.com", consent_at: "2026-01-02T03:04:05Z", source: "signup form" } });
-      const res = await started.app.inject({ method: "POST", url: "/send", headers: account.headers, payload: { to: "fan@example.com", subject: "News", html: "<p>x</p>", category: "marketing" } });
+      await started.app.inject({
+        method: "POST",
+        url: "/contacts",
+        headers: account.headers,
+        payload: { email: "fan@example.com", consent_at: "2026-01-02T03:04:05Z", source: "signup form" },
+      });
+      const res = await started.app.inject({
+        method: "POST",
+        url: "/send",
+        headers: account.headers,
+        payload: { to: "fan@example.com", subject: "News", html: "<p>x</p>", category: "marketing" },
+      });
       expect(res.statusCode, res.body).toBe(202);
       expect(res.json().data.lane).toBe(lane);
       const read = await started.app.inject({ method: "GET", url: `/messages/${res.json().data.id}`, headers: account.headers });

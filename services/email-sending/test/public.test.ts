@@ -50,7 +50,12 @@ describe("marketing mail", () => {
 
   it("carries a visible unsubscribe link and RFC 8058 headers, signed by DKIM; one-click and link work without login, at once, idempotently", async () => {
     expect((await addContact("Reader@Example.com")).statusCode).toBe(201);
-    const { id, captured, mail } = await deliveredMail({ to: "reader@example.com", subject: "News", html: "<html><body><p>News</p></body></html>", category: "marketing" });
+    const { id, captured, mail } = await deliveredMail({
+      to: "reader@example.com",
+      subject: "News",
+      html: "<html><body><p>News</p></body></html>",
+      category: "marketing",
+    });
     const header = { url: listUnsubscribe(captured.raw) };
     // Opaque: 64 hex digits (message, recipient tag, HMAC), no account id, no readable payload.
     expect(header.url).toMatch(/^https:\/\/mail\.example\.test\/unsubscribe\/[0-9a-f]{64}$/);
@@ -61,7 +66,12 @@ describe("marketing mail", () => {
     expect(/h=[^;]*list-unsubscribe-post/i.test(captured.raw.toString().replace(/\r\n\s+/g, " "))).toBe(true);
 
     const oneClick = () =>
-      started.app.inject({ method: "POST", url: pathOf(header.url), headers: { "content-type": "application/x-www-form-urlencoded" }, payload: "List-Unsubscribe=One-Click" });
+      started.app.inject({
+        method: "POST",
+        url: pathOf(header.url),
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: "List-Unsubscribe=One-Click",
+      });
     expect((await oneClick()).statusCode).toBe(200);
     expect((await oneClick()).statusCode).toBe(200);
     const page = await started.app.inject({ method: "GET", url: pathOf(header.url) });
@@ -87,7 +97,12 @@ describe("marketing mail", () => {
     const url = listUnsubscribe(captured.raw);
     const path = pathOf(url);
     const forged = `${path.slice(0, -1)}${path.endsWith("0") ? "1" : "0"}`;
-    const res = await started.app.inject({ method: "POST", url: forged, payload: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await started.app.inject({
+      method: "POST",
+      url: forged,
+      payload: "List-Unsubscribe=One-Click",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.statusCode).toBe(404);
   });
 });
@@ -135,25 +150,40 @@ describe("who may lift a suppression", () => {
 
   it("or a new consent recorded with its source and time, given after the unsubscribe", async () => {
     await unsubscribed("signed-up-again@example.com");
-    const suppressedAt = (await api("GET", "/suppressions?reason=unsubscribed")).json().data.suppressions.find((s: { email: string }) => s.email === "signed-up-again@example.com").created_at as string;
+    const suppressedAt = (await api("GET", "/suppressions?reason=unsubscribed"))
+      .json()
+      .data.suppressions.find((s: { email: string }) => s.email === "signed-up-again@example.com").created_at as string;
 
     const stale = await api("POST", "/suppressions/signed-up-again@example.com/consent", { source: "signup form", consented_at: "2026-01-02T03:04:05Z" });
     expect(stale.statusCode).toBe(400);
     expect(stale.json().error.details).toEqual([
-      { field: "consented_at", issue: `must be after the address was suppressed (${suppressedAt}): a consent given before the unsubscribe does not outlive it` },
+      {
+        field: "consented_at",
+        issue: `must be after the address was suppressed (${suppressedAt}): a consent given before the unsubscribe does not outlive it`,
+      },
     ]);
     const missing = await api("POST", "/suppressions/signed-up-again@example.com/consent", { consented_at: new Date().toISOString() });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error.details[0].field).toBe("source");
 
     const consentedAt = new Date(Date.parse(suppressedAt) + 1_000).toISOString();
-    const lifted = await api("POST", "/suppressions/signed-up-again@example.com/consent", { source: "double opt-in at example.com/join", consented_at: consentedAt });
+    const lifted = await api("POST", "/suppressions/signed-up-again@example.com/consent", {
+      source: "double opt-in at example.com/join",
+      consented_at: consentedAt,
+    });
     expect(lifted.statusCode).toBe(200);
-    expect(lifted.json().data).toEqual({ email: "signed-up-again@example.com", lifted: "unsubscribed", source: "double opt-in at example.com/join", consented_at: consentedAt });
+    expect(lifted.json().data).toEqual({
+      email: "signed-up-again@example.com",
+      lifted: "unsubscribed",
+      source: "double opt-in at example.com/join",
+      consented_at: consentedAt,
+    });
     const contact = (await api("GET", "/contacts/signed-up-again@example.com")).json().data;
     expect(contact).toMatchObject({ consent_at: consentedAt, source: "double opt-in at example.com/join" });
     expect((await marketing("signed-up-again@example.com")).statusCode).toBe(202);
-    const { rows } = await started.platform.deps.db.query("SELECT lifted_reason, lifted_by, source FROM email_consents WHERE email = $1", ["signed-up-again@example.com"]);
+    const { rows } = await started.platform.deps.db.query("SELECT lifted_reason, lifted_by, source FROM email_consents WHERE email = $1", [
+      "signed-up-again@example.com",
+    ]);
     expect(rows).toEqual([{ lifted_reason: "unsubscribed", lifted_by: "sender", source: "double opt-in at example.com/join" }]);
 
     expect((await api("POST", "/suppressions/nobody@example.com/consent", { source: "x", consented_at: consentedAt })).statusCode).toBe(404);
@@ -174,7 +204,8 @@ describe("who may lift a suppression", () => {
 
 describe("tracking", () => {
   it("rewrites http(s) links to signed redirects that record the click; mailto and anchors stay", async () => {
-    const html = '<p><a href="https://shop.example.com/item?id=7&amp;ref=mail">Item</a> <a href="mailto:help@example.com">Mail us</a> <a href="#top">Top</a></p>';
+    const html =
+      '<p><a href="https://shop.example.com/item?id=7&amp;ref=mail">Item</a> <a href="mailto:help@example.com">Mail us</a> <a href="#top">Top</a></p>';
     const { id, mail } = await deliveredMail({ to: "clicker@example.com", subject: "Links", html, track_clicks: true });
     const hrefs = [...String(mail.html).matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
     expect(hrefs[0]).toMatch(/^https:\/\/mail\.example\.test\/t\/c\//);
@@ -184,7 +215,11 @@ describe("tracking", () => {
     expect(click.statusCode).toBe(302);
     expect(click.headers.location).toBe("https://shop.example.com/item?id=7&ref=mail");
     const message = await waitForMessage(started, caller.headers, id, (m) => m.status === "clicked");
-    expect(message.events.at(-1)).toMatchObject({ type: "clicked", recipient: "clicker@example.com", detail: { url: "https://shop.example.com/item?id=7&ref=mail", machine_click: false } });
+    expect(message.events.at(-1)).toMatchObject({
+      type: "clicked",
+      recipient: "clicker@example.com",
+      detail: { url: "https://shop.example.com/item?id=7&ref=mail", machine_click: false },
+    });
 
     const token = pathOf(hrefs[0]).slice("/t/c/".length);
     const [payload, mac] = token.split(".");
@@ -234,9 +269,19 @@ describe("contacts", () => {
     expect((await started.app.inject({ method: "GET", url: "/contacts/ZOE@example.com", headers: account.headers })).statusCode).toBe(200);
     expect((await started.app.inject({ method: "DELETE", url: "/contacts/zoe@example.com", headers: account.headers })).statusCode).toBe(204);
     expect((await started.app.inject({ method: "GET", url: "/contacts/zoe@example.com", headers: account.headers })).statusCode).toBe(404);
-    const bad = await started.app.inject({ method: "POST", url: "/contacts", headers: account.headers, payload: { email: "nope", consent_at: "2026-01-02T03:04:05Z", source: "x" } });
+    const bad = await started.app.inject({
+      method: "POST",
+      url: "/contacts",
+      headers: account.headers,
+      payload: { email: "nope", consent_at: "2026-01-02T03:04:05Z", source: "x" },
+    });
     expect(bad.json().error.details).toEqual([{ field: "email", issue: "must be a bare email address such as ada@example.com" }]);
-    const future = await started.app.inject({ method: "POST", url: "/contacts", headers: account.headers, payload: { email: "f@example.com", consent_at: "2099-01-01T00:00:00Z", source: "x" } });
+    const future = await started.app.inject({
+      method: "POST",
+      url: "/contacts",
+      headers: account.headers,
+      payload: { email: "f@example.com", consent_at: "2099-01-01T00:00:00Z", source: "x" },
+    });
     expect(future.json().error.details[0].field).toBe("consent_at");
   });
 });

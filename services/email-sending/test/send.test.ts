@@ -43,7 +43,14 @@ async function platformDkimRecord(): Promise<[string, string]> {
 describe("POST /send", () => {
   it("accepts with 202, then delivers over SMTP: headers, VERP return path, DSN request, derived text part", async () => {
     const html = '<h1>Hi</h1><p>Read <a href="https://example.com/doc">the doc</a>.</p>';
-    const res = await send({ to: "Ada Lovelace <ada@example.com>", subject: "Hello", html, reply_to: "help@example.com", tags: ["welcome"], metadata: { user: "42" } });
+    const res = await send({
+      to: "Ada Lovelace <ada@example.com>",
+      subject: "Hello",
+      html,
+      reply_to: "help@example.com",
+      tags: ["welcome"],
+      metadata: { user: "42" },
+    });
     expect(res.statusCode).toBe(202);
     const data = res.json().data;
     expect(data).toMatchObject({ status: "queued", to: ["ada@example.com"], rejected: [], send_at: null });
@@ -111,13 +118,25 @@ describe("POST /send", () => {
   it("accepts attachments of exactly 25 MB and refuses one byte more with 413 naming size and limit", async () => {
     const limit = 25 * 1024 * 1024;
     const half = Buffer.alloc(limit / 2, 7).toString("base64");
-    const atLimit = await send({ to: "ada@example.com", subject: "Big", html: "<p>big</p>", attachments: [{ filename: "a.bin", content: half }, { filename: "b.bin", content: half }] });
+    const atLimit = await send({
+      to: "ada@example.com",
+      subject: "Big",
+      html: "<p>big</p>",
+      attachments: [
+        { filename: "a.bin", content: half },
+        { filename: "b.bin", content: half },
+      ],
+    });
     expect(atLimit.statusCode).toBe(202);
     const over = await send({
       to: "ada@example.com",
       subject: "Big",
       html: "<p>big</p>",
-      attachments: [{ filename: "a.bin", content: half }, { filename: "b.bin", content: half }, { filename: "c.bin", content: Buffer.from([1]).toString("base64") }],
+      attachments: [
+        { filename: "a.bin", content: half },
+        { filename: "b.bin", content: half },
+        { filename: "c.bin", content: Buffer.from([1]).toString("base64") },
+      ],
     });
     expect(over.statusCode).toBe(413);
     const error = over.json().error;
@@ -129,7 +148,13 @@ describe("POST /send", () => {
 
   it("de-duplicates recipients and allows 50 across to, cc and bcc, not 51", { timeout: 90_000 }, async () => {
     const addresses = Array.from({ length: 51 }, (_, i) => `user${i}@example.com`);
-    const ok = await send({ to: addresses.slice(0, 30), cc: addresses.slice(30, 45), bcc: [...addresses.slice(45, 50), "USER0@example.com"], subject: "Many", html: "<p>x</p>" });
+    const ok = await send({
+      to: addresses.slice(0, 30),
+      cc: addresses.slice(30, 45),
+      bcc: [...addresses.slice(45, 50), "USER0@example.com"],
+      subject: "Many",
+      html: "<p>x</p>",
+    });
     expect(ok.statusCode).toBe(202);
     // One copy per recipient, each with its own return path.
     const id = ok.json().data.id as string;
@@ -184,7 +209,10 @@ describe("POST /send", () => {
     dns.publish(registered.json().data.records);
     const verified = await started.app.inject({ method: "POST", url: "/domains/acme-mail.com/verify", headers: account.headers });
     expect(verified.json().data.status).toBe("verified");
-    const { captured, id } = await sendAndCapture({ from: "Acme <news@acme-mail.com>", to: "ada@example.com", subject: "x", html: "<p>x</p>" }, account.headers);
+    const { captured, id } = await sendAndCapture(
+      { from: "Acme <news@acme-mail.com>", to: "ada@example.com", subject: "x", html: "<p>x</p>" },
+      account.headers,
+    );
     expect(captured.from).toMatch(new RegExp(`^bounces\\+${id}\\.[0-9a-f]{8}\\.[0-9a-f]{16}@bounces\\.acme-mail\\.com$`));
     const result = await dkimVerify(captured.raw, { resolver: async (name: string) => dns.resolveTxt(name) } as never);
     expect(result.results[0]).toMatchObject({ signingDomain: "acme-mail.com", status: { result: "pass" } });
@@ -213,7 +241,12 @@ describe("POST /send", () => {
     const res = await send({ to: "ada@example.com", subject: "later", html: "<p>x</p>", send_at: at });
     expect(res.statusCode).toBe(202);
     expect(res.json().data).toMatchObject({ status: "scheduled", send_at: at });
-    const tooLate = await send({ to: "ada@example.com", subject: "later", html: "<p>x</p>", send_at: new Date(Date.now() + 72 * 3600_000 + 60_000).toISOString() });
+    const tooLate = await send({
+      to: "ada@example.com",
+      subject: "later",
+      html: "<p>x</p>",
+      send_at: new Date(Date.now() + 72 * 3600_000 + 60_000).toISOString(),
+    });
     expect(tooLate.json().error.details[0]).toEqual({ field: "send_at", issue: "must be at most 72 hours ahead" });
     const id = res.json().data.id;
     const cancel = await started.app.inject({ method: "POST", url: `/messages/${id}/cancel`, headers: caller.headers });

@@ -136,9 +136,19 @@ describe("/send/template content", () => {
     const res = await call("POST", "/send/template", { template: "hello", to: "ada@example.com", variables: { name: "Ada" }, html: "<p>mine</p>" });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.details).toEqual([
-      { field: "html", issue: "is not accepted here: the saved template gives the content (change it with PUT /templates/{name}, or send your own content with POST /send)" },
+      {
+        field: "html",
+        issue: "is not accepted here: the saved template gives the content (change it with PUT /templates/{name}, or send your own content with POST /send)",
+      },
     ]);
-    const all = await call("POST", "/send/template", { template: "hello", to: "ada@example.com", variables: { name: "Ada" }, subject: "s", body: "b", text: "t" });
+    const all = await call("POST", "/send/template", {
+      template: "hello",
+      to: "ada@example.com",
+      variables: { name: "Ada" },
+      subject: "s",
+      body: "b",
+      text: "t",
+    });
     expect(all.json().error.details.map((d: { field: string }) => d.field)).toEqual(["subject", "body", "text"]);
     expect(sentenceProblem(all.json())).toBeNull();
   });

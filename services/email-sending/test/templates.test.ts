@@ -38,7 +38,9 @@ describe("templates", () => {
     expect(updated.json().data).toMatchObject({ version: 2, subject: "Hi {{name}}" });
     expect((await call("GET", "/templates/welcome")).json().data.version).toBe(2);
     expect((await call("GET", "/templates/welcome?version=1")).json().data.subject).toBe("Welcome, {{name}}!");
-    expect((await call("GET", "/templates")).json().data.templates.map((t: { name: string; version: number }) => [t.name, t.version])).toEqual([["welcome", 2]]);
+    expect((await call("GET", "/templates")).json().data.templates.map((t: { name: string; version: number }) => [t.name, t.version])).toEqual([
+      ["welcome", 2],
+    ]);
     expect((await call("PUT", "/templates/missing", welcome)).statusCode).toBe(404);
   });
 

@@ -33,10 +33,14 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/email`;
   capture = new CaptureServer();
   await capture.start();
-  started = await startEmail(capture, {}, {
-    env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" },
-    inject: { webhookRetryPolicy: { baseDelaysMs: [50, 50], jitterFraction: 0, maxRetryAfterMs: 1_000 } },
-  });
+  started = await startEmail(
+    capture,
+    {},
+    {
+      env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" },
+      inject: { webhookRetryPolicy: { baseDelaysMs: [50, 50], jitterFraction: 0, maxRetryAfterMs: 1_000 } },
+    },
+  );
   caller = await started.subscribe("PRO");
 });
 afterAll(async () => {
@@ -81,7 +85,9 @@ describe("status webhooks", () => {
       data: { message_id: id, status: "sent", recipient: null, tags: ["t1"], metadata: { order: "7" } },
     });
     expect(deliveries[1].headers["content-type"]).toBe("application/json");
-    expect(() => new Webhook(hook.signing_secret).verify(deliveries[1].body.replace("sent", "bounced"), deliveries[1].headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(hook.signing_secret).verify(deliveries[1].body.replace("sent", "bounced"), deliveries[1].headers as Record<string, string>),
+    ).toThrow();
 
     let recent: { state: string }[] = [];
     for (let i = 0; i < 100 && recent[0]?.state !== "delivered"; i++) {

@@ -46,9 +46,7 @@ export const SimilarityBody = Type.Object(
     text_2: Type.Optional(Type.String()),
     source_sentence: Type.Optional(Type.String()),
     sentences: Type.Optional(Type.Array(Type.String())),
-    inputs: Type.Optional(
-      Type.Object({ source_sentence: Type.String(), sentences: Type.Array(Type.String()) }, { description: "the TEI shape" }),
-    ),
+    inputs: Type.Optional(Type.Object({ source_sentence: Type.String(), sentences: Type.Array(Type.String()) }, { description: "the TEI shape" })),
     model: Type.Optional(ModelName),
   },
   {
@@ -80,10 +78,9 @@ export type RerankBody = Static<typeof RerankBody>;
 
 export const Reranked = Type.Object({
   model: Type.String(),
-  results: Type.Array(
-    Type.Object({ index: Type.Integer(), score: Type.Number(), document: Type.Optional(Type.String()) }),
-    { description: "documents by cosine similarity to the query, best first" },
-  ),
+  results: Type.Array(Type.Object({ index: Type.Integer(), score: Type.Number(), document: Type.Optional(Type.String()) }), {
+    description: "documents by cosine similarity to the query, best first",
+  }),
   usage: Usage,
   warnings: InputWarnings,
 });
@@ -93,7 +90,9 @@ export const ModelView = Type.Object({
   aliases: Type.Array(Type.String()),
   dimensions: Type.Integer(),
   max_tokens: Type.Integer({ description: "tokens of a text that are embedded; past them the text is truncated" }),
-  window_tokens: Type.Optional(Type.Integer({ description: "tokens the model reads at once: a longer text is embedded in windows whose vectors are averaged" })),
+  window_tokens: Type.Optional(
+    Type.Integer({ description: "tokens the model reads at once: a longer text is embedded in windows whose vectors are averaged" }),
+  ),
   languages: Type.Array(Type.String()),
   pooling: Type.String(),
   runtime: Type.String(),

@@ -18,9 +18,7 @@ export interface EmbeddingsInject {
 
 /** The catalogue with the operator's sha256 for the multilingual weights filled in. */
 function withMultilingualSha(catalogue: readonly ModelSpec[], sha256: string): ModelSpec[] {
-  return catalogue.map((spec) =>
-    spec.multilingual && sha256 ? { ...spec, weights: spec.weights.map((w) => (w.sha256 ? w : { ...w, sha256 })) } : spec,
-  );
+  return catalogue.map((spec) => (spec.multilingual && sha256 ? { ...spec, weights: spec.weights.map((w) => (w.sha256 ? w : { ...w, sha256 })) } : spec));
 }
 
 export default defineService<EmbeddingsSettings, EmbeddingsInject>({
@@ -70,7 +68,12 @@ export default defineService<EmbeddingsSettings, EmbeddingsInject>({
     exposeMetric(app, { name: "embeddings_queued_texts", help: "Texts waiting for or in a worker", type: "gauge", read: () => engine.load });
     exposeMetric(app, { name: "embeddings_cached_vectors", help: "Vectors in the in-memory cache", type: "gauge", read: () => cache.entries });
     exposeMetric(app, { name: "embeddings_texts_computed_total", help: "Texts the models embedded", type: "counter", read: () => engine.computedTotal });
-    exposeMetric(app, { name: "embeddings_texts_shared_total", help: "Texts answered from the cache or a run already under way", type: "counter", read: () => engine.sharedTotal });
+    exposeMetric(app, {
+      name: "embeddings_texts_shared_total",
+      help: "Texts answered from the cache or a run already under way",
+      type: "counter",
+      read: () => engine.sharedTotal,
+    });
     await app.register(modelRoutes, { registry });
     await app.register(embedRoutes, { embedder });
     await app.register(similarityRoutes, { embedder });

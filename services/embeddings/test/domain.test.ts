@@ -44,7 +44,22 @@ describe("texts", () => {
 
 describe("the USE-lite tokenizer", () => {
   // A toy vocabulary: six control symbols, then pieces with log probabilities.
-  const vocabulary: Piece[] = [["<unk>", 0], ["<s>", 0], ["</s>", 0], ["a", 0], ["b", 0], ["c", 0], ["▁the", -1], ["▁", -2], ["t", -3], ["h", -3], ["e", -3], ["▁th", -2.5], ["re", -2], ["r", -3]];
+  const vocabulary: Piece[] = [
+    ["<unk>", 0],
+    ["<s>", 0],
+    ["</s>", 0],
+    ["a", 0],
+    ["b", 0],
+    ["c", 0],
+    ["▁the", -1],
+    ["▁", -2],
+    ["t", -3],
+    ["h", -3],
+    ["e", -3],
+    ["▁th", -2.5],
+    ["re", -2],
+    ["r", -3],
+  ];
   const tokenizer = new UseTokenizer(vocabulary);
 
   it("picks the most likely split (Viterbi) and marks word starts", () => {
@@ -75,7 +90,10 @@ describe("planning USE-lite executions", () => {
 describe("windows of a long text", () => {
   it("splits into near-equal consecutive windows, one window up to the window size", () => {
     expect(splitIntoWindows(128, 128)).toEqual([{ start: 0, end: 128 }]);
-    expect(splitIntoWindows(129, 128)).toEqual([{ start: 0, end: 65 }, { start: 65, end: 129 }]);
+    expect(splitIntoWindows(129, 128)).toEqual([
+      { start: 0, end: 65 },
+      { start: 65, end: 129 },
+    ]);
     expect(splitIntoWindows(512, 128).map((w) => w.end - w.start)).toEqual([128, 128, 128, 128]);
     expect(splitIntoWindows(300, 128).map((w) => w.end - w.start)).toEqual([100, 100, 100]);
   });
@@ -89,16 +107,33 @@ describe("windows of a long text", () => {
 describe("language of a text for the English-only models", () => {
   it("stays silent on short English texts, names, titles and addresses", () => {
     for (const text of [
-      "How do I reset my password?", "How old are you?", "Our office opens at nine.", "Passwords must have 12 characters.",
-      "The cat sits on the mat.", "Juan de la Cruz", "Marguerite De La Motte", "Kansas Saloon Smashers", "iPhone 15 Pro Max 256GB",
-      "Déjà vu all over again", "see https://en.wikipedia.org/wiki/Ella_Cinders_(film) for more", "Hello", "12345",
-    ]) expect(detectNonEnglish(text)).toBeNull();
+      "How do I reset my password?",
+      "How old are you?",
+      "Our office opens at nine.",
+      "Passwords must have 12 characters.",
+      "The cat sits on the mat.",
+      "Juan de la Cruz",
+      "Marguerite De La Motte",
+      "Kansas Saloon Smashers",
+      "iPhone 15 Pro Max 256GB",
+      "Déjà vu all over again",
+      "see https://en.wikipedia.org/wiki/Ella_Cinders_(film) for more",
+      "Hello",
+      "12345",
+    ])
+      expect(detectNonEnglish(text)).toBeNull();
   });
   it("names the language of texts in other languages and scripts", () => {
     const cases: Array<[string, string]> = [
-      ["Le chat est sur le canapé.", "fra"], ["Der Hund schläft im Garten.", "deu"], ["El perro duerme en el jardín.", "spa"],
-      ["Il gatto è sul divano.", "ita"], ["Onde fica a estação de trem mais próxima?", "por"], ["Katten sitter på soffan och det är bra", "swe"],
-      ["Kot siedzi na kanapie i nie chce zejść", "pol"], ["猫在沙发上", "cmn"], ["ソファの上の猫", "jpn"],
+      ["Le chat est sur le canapé.", "fra"],
+      ["Der Hund schläft im Garten.", "deu"],
+      ["El perro duerme en el jardín.", "spa"],
+      ["Il gatto è sul divano.", "ita"],
+      ["Onde fica a estação de trem mais próxima?", "por"],
+      ["Katten sitter på soffan och det är bra", "swe"],
+      ["Kot siedzi na kanapie i nie chce zejść", "pol"],
+      ["猫在沙发上", "cmn"],
+      ["ソファの上の猫", "jpn"],
     ];
     for (const [text, code] of cases) expect(detectNonEnglish(text)?.code).toBe(code);
   });

@@ -10,7 +10,10 @@ beforeAll(async () => {
 afterAll(() => h?.started.close());
 
 const embed = (payload: object) => h.post("/embed", payload);
-const sha256OfFloat32 = (vector: number[]) => createHash("sha256").update(Buffer.from(new Float32Array(vector).buffer)).digest("hex");
+const sha256OfFloat32 = (vector: number[]) =>
+  createHash("sha256")
+    .update(Buffer.from(new Float32Array(vector).buffer))
+    .digest("hex");
 const PRINTING_PRESS = "the history of the printing press in europe began with movable type and spread quickly".split(" ");
 const printingPress = (words: number) => Array.from({ length: words }, (_, i) => PRINTING_PRESS[i % PRINTING_PRESS.length]).join(" ");
 /** Words USE-lite's tokenizer reads as one token each. */
@@ -43,7 +46,10 @@ describe("POST /embed with USE-lite", () => {
     const text = "Deterministic vectors make caching and testing easy.";
     const alone = (await embed({ input: text })).json().data.embeddings[0];
     const again = (await embed({ input: text })).json().data.embeddings[0];
-    const others = Array.from({ length: 99 }, (_, i) => `Filler sentence number ${i} about ${i % 2 ? "gardening in spring" : "the history of the printing press"}.`);
+    const others = Array.from(
+      { length: 99 },
+      (_, i) => `Filler sentence number ${i} about ${i % 2 ? "gardening in spring" : "the history of the printing press"}.`,
+    );
     const last = (await embed({ input: [...others, text] })).json().data.embeddings[99];
     const concurrent = await Promise.all([embed({ input: [text, others[0]] }), embed({ input: [others[1], text] })]);
     expect(again).toEqual(alone);
@@ -53,7 +59,24 @@ describe("POST /embed with USE-lite", () => {
   }, 120_000);
 
   it("gives bitwise the same vector inside a batch of texts with as many tokens as it", async () => {
-    const words = ["weather", "rivers", "sheep", "roads", "lakes", "snow", "wind", "trees", "birds", "villages", "huts", "paths", "rocks", "clouds", "storms", "farms"];
+    const words = [
+      "weather",
+      "rivers",
+      "sheep",
+      "roads",
+      "lakes",
+      "snow",
+      "wind",
+      "trees",
+      "birds",
+      "villages",
+      "huts",
+      "paths",
+      "rocks",
+      "clouds",
+      "storms",
+      "farms",
+    ];
     const candidates = words.flatMap((w) => [`A report about the ${w} in the mountains.`, `A story about the ${w} in the valley.`]);
     const counted = (await embed({ input: candidates })).json().data.tokens as number[];
     const commonest = [...new Set(counted)].sort((x, y) => counted.filter((c) => c === y).length - counted.filter((c) => c === x).length)[0];
@@ -100,13 +123,19 @@ describe("POST /embed with USE-lite", () => {
 
     // 512 tokens: four windows of 128; a change past token 128 now changes the vector.
     const text512 = tokens(512).join(" ");
-    const windows = [0, 1, 2, 3].map((w) => tokens(512).slice(w * 128, (w + 1) * 128).join(" "));
+    const windows = [0, 1, 2, 3].map((w) =>
+      tokens(512)
+        .slice(w * 128, (w + 1) * 128)
+        .join(" "),
+    );
     const changedTail = [...tokens(500), ...tokens(12, 7)].join(" ");
     const long = (await embed({ input: [text512, ...windows, changedTail], normalize: false })).json().data;
     expect(long.tokens).toEqual([512, 128, 128, 128, 128, 512]);
     expect(long.truncated).toEqual([false, false, false, false, false, false]);
     expect(long.usage.total_tokens).toBe(512 * 2 + 4 * 128);
-    const mean = long.embeddings[1].map((_: number, d: number) => Math.fround((long.embeddings.slice(1, 5) as number[][]).reduce((sum, v) => sum + v[d] * 128, 0) / 512));
+    const mean = long.embeddings[1].map((_: number, d: number) =>
+      Math.fround((long.embeddings.slice(1, 5) as number[][]).reduce((sum, v) => sum + v[d] * 128, 0) / 512),
+    );
     expect(long.embeddings[0]).toEqual(mean);
     expect(long.embeddings[5]).not.toEqual(long.embeddings[0]);
   }, 60_000);
@@ -119,8 +148,18 @@ describe("POST /embed with USE-lite", () => {
     expect(data.embeddings[1]).toEqual(data.embeddings[0]);
     expect(data.embeddings[2]).toEqual(data.embeddings[0]);
     expect(data.warnings).toEqual([
-      { index: 1, field: "input[1]", code: "truncated", message: "input[1] has 513 tokens; universal-sentence-encoder-lite embeds the first 512 and leaves the rest out." },
-      { index: 2, field: "input[2]", code: "truncated", message: "input[2] has 2000 tokens; universal-sentence-encoder-lite embeds the first 512 and leaves the rest out." },
+      {
+        index: 1,
+        field: "input[1]",
+        code: "truncated",
+        message: "input[1] has 513 tokens; universal-sentence-encoder-lite embeds the first 512 and leaves the rest out.",
+      },
+      {
+        index: 2,
+        field: "input[2]",
+        code: "truncated",
+        message: "input[2] has 2000 tokens; universal-sentence-encoder-lite embeds the first 512 and leaves the rest out.",
+      },
     ]);
   }, 60_000);
 
@@ -132,11 +171,17 @@ describe("POST /embed with USE-lite", () => {
     const suggestion = "Embed it with /embed/multilingual (paraphrase-multilingual-mpnet-base-v2, not installed on this server).";
     expect(data.warnings).toEqual([
       {
-        index: 1, field: "input[1]", code: "language_not_supported", language: "fra",
+        index: 1,
+        field: "input[1]",
+        code: "language_not_supported",
+        language: "fra",
         message: `input[1] looks like French; universal-sentence-encoder-lite reads English only, so its vector does not place it near texts of the same meaning. ${suggestion}`,
       },
       {
-        index: 3, field: "input[3]", code: "language_not_supported", language: "cmn",
+        index: 3,
+        field: "input[3]",
+        code: "language_not_supported",
+        language: "cmn",
         message: `input[3] looks like Chinese; universal-sentence-encoder-lite reads English only, so its vector does not place it near texts of the same meaning. ${suggestion}`,
       },
     ]);
@@ -157,7 +202,10 @@ describe("POST /embed with USE-lite", () => {
   it("refuses a 1 MB text with 413 naming it", async () => {
     const res = await embed({ input: ["fine", "x".repeat(1024 * 1024)] });
     expect(res.statusCode).toBe(413);
-    expect(res.json().error.details[0]).toEqual({ field: "input[1]", issue: "has 1048576 characters; at most 100000 per text (texts are cut at the model's token limit anyway)" });
+    expect(res.json().error.details[0]).toEqual({
+      field: "input[1]",
+      issue: "has 1048576 characters; at most 100000 per text (texts are cut at the model's token limit anyway)",
+    });
   });
 
   it("refuses empty, blank and malformed texts, naming each", async () => {

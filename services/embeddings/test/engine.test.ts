@@ -37,7 +37,10 @@ describe("EmbeddingEngine", () => {
     expect(tasks).toEqual([["a", "bb", "ccc", "dddd"]]);
     open();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(tasks).toEqual([["a", "bb", "ccc", "dddd"], ["eeeee", "ffffff"]]);
+    expect(tasks).toEqual([
+      ["a", "bb", "ccc", "dddd"],
+      ["eeeee", "ffffff"],
+    ]);
     open();
     const results = await Promise.all(calls);
     expect(results.map((r) => r[0].tokens)).toEqual([1, 2, 3, 4, 5, 6]);

@@ -15,11 +15,23 @@ describe("GET /models", () => {
     expect(default_model).toBe("universal-sentence-encoder-lite");
     const byId = Object.fromEntries(models.map((m: { id: string }) => [m.id, m]));
     expect(Object.keys(byId)).toEqual(["universal-sentence-encoder-lite", "all-MiniLM-L6-v2", "all-mpnet-base-v2", "paraphrase-multilingual-mpnet-base-v2"]);
-    expect(byId["universal-sentence-encoder-lite"]).toMatchObject({ installed: true, default: true, dimensions: 512, max_tokens: 512, window_tokens: 128, languages: ["en"] });
+    expect(byId["universal-sentence-encoder-lite"]).toMatchObject({
+      installed: true,
+      default: true,
+      dimensions: 512,
+      max_tokens: 512,
+      window_tokens: 128,
+      languages: ["en"],
+    });
     expect(byId["all-MiniLM-L6-v2"].max_tokens).toBe(512);
     expect(byId["all-MiniLM-L6-v2"]).toMatchObject({ installed: false, default: false, dimensions: 384, pooling: "mean", runtime: "transformers" });
     expect(byId["all-mpnet-base-v2"]).toMatchObject({ installed: false, dimensions: 768 });
-    expect(byId["paraphrase-multilingual-mpnet-base-v2"]).toMatchObject({ installed: false, dimensions: 768, languages: ["multilingual"], endpoint: "/embed/multilingual" });
+    expect(byId["paraphrase-multilingual-mpnet-base-v2"]).toMatchObject({
+      installed: false,
+      dimensions: 768,
+      languages: ["multilingual"],
+      endpoint: "/embed/multilingual",
+    });
     // Which files are missing and where they go stay in the operator's log.
     expect(Object.keys(byId["all-MiniLM-L6-v2"])).not.toContain("install");
     expect(JSON.stringify(res.json())).not.toMatch(/MODELS_DIR|Docker|build argument|not found/);

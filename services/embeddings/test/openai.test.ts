@@ -17,7 +17,10 @@ describe("POST /v1/embeddings (OpenAI-compatible)", () => {
     expect(Object.keys(body).sort()).toEqual(["data", "model", "object", "usage"]);
     expect(body.object).toBe("list");
     expect(body.model).toBe("universal-sentence-encoder-lite");
-    expect(body.data.map((d: { object: string; index: number }) => [d.object, d.index])).toEqual([["embedding", 0], ["embedding", 1]]);
+    expect(body.data.map((d: { object: string; index: number }) => [d.object, d.index])).toEqual([
+      ["embedding", 0],
+      ["embedding", 1],
+    ]);
     expect(norm(body.data[0].embedding)).toBeCloseTo(1, 5);
     expect(body.usage.prompt_tokens).toBe(body.usage.total_tokens);
     const same = (await h.post("/embed", { input: ["The food was delicious.", "The service was slow."] })).json().data;

@@ -42,7 +42,12 @@ describe("POST /similarity", () => {
     const res = await h.post("/similarity", { text_1: a, text_2: b });
     expect(res.statusCode).toBe(200);
     const vectors = (await h.post("/embed", { input: [a, b] })).json().data.embeddings;
-    expect(res.json().data).toEqual({ model: "universal-sentence-encoder-lite", similarity: cosine(vectors[0], vectors[1]), usage: { total_tokens: expect.any(Number) }, warnings: [] });
+    expect(res.json().data).toEqual({
+      model: "universal-sentence-encoder-lite",
+      similarity: cosine(vectors[0], vectors[1]),
+      usage: { total_tokens: expect.any(Number) },
+      warnings: [],
+    });
     const same = (await h.post("/similarity", { text_1: a, text_2: a })).json().data.similarity;
     expect(same).toBeCloseTo(1, 6);
   });
@@ -91,7 +96,9 @@ describe("POST /rerank", () => {
   });
 
   it("names a document in another language by its index", async () => {
-    const data = (await h.post("/rerank", { query: "Where is the train station?", documents: ["The station is on the left.", "Der Bahnhof ist nicht weit von hier."] })).json().data;
+    const data = (
+      await h.post("/rerank", { query: "Where is the train station?", documents: ["The station is on the left.", "Der Bahnhof ist nicht weit von hier."] })
+    ).json().data;
     expect(data.warnings.map((w: { field: string; language: string }) => [w.field, w.language])).toEqual([["documents[1]", "deu"]]);
   });
 

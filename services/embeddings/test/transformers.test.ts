@@ -71,7 +71,10 @@ describe("a transformers.js model from local files", () => {
     const data = (await embed({ input: "Hello world", model: "tiny-bert-test" })).json().data;
     const raw = await expectedVector([CLS, HELLO, WORLD, SEP]);
     const norm = Math.hypot(...raw);
-    expectClose(data.embeddings[0], raw.map((v) => v / norm));
+    expectClose(
+      data.embeddings[0],
+      raw.map((v) => v / norm),
+    );
     expect(Math.hypot(...data.embeddings[0])).toBeCloseTo(1, 6);
   });
 

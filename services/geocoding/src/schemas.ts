@@ -20,9 +20,7 @@ export const SearchQuery = Type.Object(
     }),
     limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
     language: Type.Optional(LanguageParam),
-    country: Type.Optional(
-      Type.String({ minLength: 2, maxLength: 2, description: "ISO 3166-1 alpha-2 code: only places of that country" }),
-    ),
+    country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, description: "ISO 3166-1 alpha-2 code: only places of that country" })),
   },
   { additionalProperties: false },
 );

@@ -17,8 +17,7 @@ export { loadGeocodingIndex };
 
 export default defineService<GeocodingSettings, GeocodingInject>({
   name: "geocoding",
-  description:
-    "Forward and reverse geocoding of cities and towns from the GeoNames gazetteer (places of 500+ inhabitants, CC BY 4.0).",
+  description: "Forward and reverse geocoding of cities and towns from the GeoNames gazetteer (places of 500+ inhabitants, CC BY 4.0).",
   settings: readSettings,
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, settings, inject }) {

@@ -89,8 +89,7 @@ describe("SphereKdTree", () => {
 
 describe("GeoNames files", () => {
   it("parses the cities500 columns it uses", () => {
-    const line =
-      "2988507\tParis\tParis\tLutetia,Paname,パリ\t48.85341\t2.3488\tP\tPPLC\tFR\t\t11\t75\t751\t75056\t2138551\t\t42\tEurope/Paris\t2024-06-12\n";
+    const line = "2988507\tParis\tParis\tLutetia,Paname,パリ\t48.85341\t2.3488\tP\tPPLC\tFR\t\t11\t75\t751\t75056\t2138551\t\t42\tEurope/Paris\t2024-06-12\n";
     const [place, ...rest] = parsePlaces(Buffer.from(line + "not\ta\tplace\n"));
     expect(rest).toEqual([]);
     expect(place).toEqual({
@@ -109,7 +108,12 @@ describe("GeoNames files", () => {
   });
 
   it("reads a gettext .mo catalogue", () => {
-    const catalogue = parseMoCatalog(buildMo([["2867714", "München"], ["2988507", "パリ"]]));
+    const catalogue = parseMoCatalog(
+      buildMo([
+        ["2867714", "München"],
+        ["2988507", "パリ"],
+      ]),
+    );
     expect([...catalogue]).toEqual([
       ["2867714", "München"],
       ["2988507", "パリ"],

@@ -244,8 +244,26 @@ describe("GET /reverse", () => {
   it.each([
     { lat: 48.8566, lon: 2.3522, locality: "Paris", admin1: "Île-de-France", country: "France", code: "FR", tz: "Europe/Paris", id: 2988507 },
     { lat: 52.52, lon: 13.405, locality: "Berlin", admin1: "State of Berlin", country: "Germany", code: "DE", tz: "Europe/Berlin", id: BERLIN_ID },
-    { lat: -35.2809, lon: 149.13, locality: "Canberra", admin1: "Australian Capital Territory", country: "Australia", code: "AU", tz: "Australia/Sydney", id: 2172517 },
-    { lat: 38.9072, lon: -77.0369, locality: "Washington", admin1: "District of Columbia", country: "United States", code: "US", tz: "America/New_York", id: 4140963 },
+    {
+      lat: -35.2809,
+      lon: 149.13,
+      locality: "Canberra",
+      admin1: "Australian Capital Territory",
+      country: "Australia",
+      code: "AU",
+      tz: "Australia/Sydney",
+      id: 2172517,
+    },
+    {
+      lat: 38.9072,
+      lon: -77.0369,
+      locality: "Washington",
+      admin1: "District of Columbia",
+      country: "United States",
+      code: "US",
+      tz: "America/New_York",
+      id: 4140963,
+    },
     { lat: -1.2921, lon: 36.8219, locality: "Nairobi", admin1: "Nairobi County", country: "Kenya", code: "KE", tz: "Africa/Nairobi", id: 184745 },
   ])("finds $locality at its capital coordinates", async (capital) => {
     const { status, body } = await get(`/reverse?lat=${capital.lat}&lon=${capital.lon}`);
@@ -333,7 +351,10 @@ describe("GET /reverse", () => {
   });
 
   it("refuses coordinates out of range, at the edge and past it", async () => {
-    for (const [lat, lon] of [[90, 180], [-90, -180]]) {
+    for (const [lat, lon] of [
+      [90, 180],
+      [-90, -180],
+    ]) {
       expect((await get(`/reverse?lat=${lat}&lon=${lon}`)).status).toBe(200);
     }
     const cases: Array<[string, string, string]> = [
@@ -419,7 +440,13 @@ describe("index snapshot", () => {
         expect(fromSnapshot.search({ q, limit: 50, language }), q).toEqual(built.search.search({ q, limit: 50, language }));
       }
     }
-    for (const [latitude, longitude] of [[48.85, 2.35], [-16.8, 180], [90, 0], [-33.9, 18.4], [64.1, -21.9]]) {
+    for (const [latitude, longitude] of [
+      [48.85, 2.35],
+      [-16.8, 180],
+      [90, 0],
+      [-33.9, 18.4],
+      [64.1, -21.9],
+    ]) {
       const request = { latitude, longitude, maxDistanceKm: 50 };
       expect(reverseGeocode(restored, request)).toEqual(reverseGeocode(built.gazetteer, request));
     }

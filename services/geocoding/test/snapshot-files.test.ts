@@ -31,7 +31,11 @@ beforeAll(() => {
   mkdirSync(join(files.localeDir, "de", "LC_MESSAGES"), { recursive: true });
   writeFileSync(
     join(files.localeDir, "de", "LC_MESSAGES", "geonames.mo"),
-    buildMo([["2867714", "München"], ["DE", "Deutschland (GeoNames)"], ["DE.02", "Bayern"]]),
+    buildMo([
+      ["2867714", "München"],
+      ["DE", "Deutschland (GeoNames)"],
+      ["DE.02", "Bayern"],
+    ]),
   );
 });
 

@@ -16,7 +16,12 @@ export const SearchQuery = Type.Object({
   domains: Type.Optional(List("hosts, comma-separated (huffpost.com, latimes.com)")),
   from: Type.Optional(Type.String({ maxLength: 40, description: "oldest published_at, YYYY-MM-DD or ISO 8601" })),
   to: Type.Optional(Type.String({ maxLength: 40, description: "newest published_at, YYYY-MM-DD (whole day) or ISO 8601" })),
-  sort_by: Type.Optional(Type.Union(SORTS.map((s) => Type.Literal(s)), { description: "relevancy (default with q), published_at (default without), popularity" })),
+  sort_by: Type.Optional(
+    Type.Union(
+      SORTS.map((s) => Type.Literal(s)),
+      { description: "relevancy (default with q), published_at (default without), popularity" },
+    ),
+  ),
   facets: Type.Optional(Type.Boolean({ description: "add counts by category, country and source" })),
   limit: Type.Optional(LimitQuery),
   cursor: Type.Optional(CursorQuery),
@@ -106,7 +111,12 @@ export const SourcesPage = Type.Object({
 export const WINDOWS = { "24h": 1, "7d": 7, "30d": 30 } as const;
 
 export const TrendingQuery = Type.Object({
-  window: Type.Optional(Type.Union(Object.keys(WINDOWS).map((w) => Type.Literal(w)), { description: "24h (default), 7d or 30d" })),
+  window: Type.Optional(
+    Type.Union(
+      Object.keys(WINDOWS).map((w) => Type.Literal(w)),
+      { description: "24h (default), 7d or 30d" },
+    ),
+  ),
   country: Type.Optional(Type.String({ pattern: "^[a-zA-Z]{2}$" })),
   category: Type.Optional(Type.String({ maxLength: 100 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: "topics, 1 to 50 (default 10)" })),
@@ -124,7 +134,9 @@ export const TrendingTopic = Type.Object({
 export const Trending = Type.Object({
   window: Type.String(),
   window_start: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "null when no article is in scope" }),
-  window_end: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "the newest article in scope (the catalogue is historical); null when none is" }),
+  window_end: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+    description: "the newest article in scope (the catalogue is historical); null when none is",
+  }),
   headlines_in_window: Type.Integer(),
   headlines_in_previous_window: Type.Integer(),
   topics: Type.Array(TrendingTopic),

@@ -34,18 +34,21 @@ export default defineService<NewsSettings, NewsInject>({
     const { db, config } = platform;
     const all = sources(settings.feeds, inject.outbound ?? createOutboundClient({ allowCidrs: config.outboundAllowCidrs }));
     const feeds = all.find((s) => s.name === "rss-feeds")!;
-    await buildCatalogueService({ app, platform, background, readiness }, {
-      sources: all,
-      tables: ["articles"],
-      autoLoad: settings.autoLoad,
-      live: settings.feeds.length > 0 ? { source: feeds, intervalMs: settings.feedIntervalMs, logLine: "news: feeds fetched" } : undefined,
-      // News answers /sources itself, in NewsAPI's shape.
-      listed: false,
-      async routes(scope) {
-        await scope.register(articleRoutes, { db, catalogue: articleCatalogue(db) });
-        await scope.register(sourceRoutes, { db, datasets: all });
-        await scope.register(trendingRoutes, { db });
+    await buildCatalogueService(
+      { app, platform, background, readiness },
+      {
+        sources: all,
+        tables: ["articles"],
+        autoLoad: settings.autoLoad,
+        live: settings.feeds.length > 0 ? { source: feeds, intervalMs: settings.feedIntervalMs, logLine: "news: feeds fetched" } : undefined,
+        // News answers /sources itself, in NewsAPI's shape.
+        listed: false,
+        async routes(scope) {
+          await scope.register(articleRoutes, { db, catalogue: articleCatalogue(db) });
+          await scope.register(sourceRoutes, { db, datasets: all });
+          await scope.register(trendingRoutes, { db });
+        },
       },
-    });
+    );
   },
 });

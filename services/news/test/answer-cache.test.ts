@@ -133,7 +133,9 @@ describe("its settings and its freshness", () => {
     let items = "";
     feedServer = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "application/rss+xml" });
-      res.end(`<?xml version="1.0"?><rss version="2.0"><channel><title>Local Wire</title><link>http://127.0.0.1/</link><description>d</description>${items}</channel></rss>`);
+      res.end(
+        `<?xml version="1.0"?><rss version="2.0"><channel><title>Local Wire</title><link>http://127.0.0.1/</link><description>d</description>${items}</channel></rss>`,
+      );
     });
     await new Promise<void>((resolve) => feedServer!.listen(0, "127.0.0.1", resolve));
     const feedUrl = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}/rss.xml`;

@@ -60,7 +60,10 @@ describe("the in-memory text search", () => {
       const found = await searchArticlesByText(catalogue, db, { ...filters, text }, sort, page, true);
       const label = `${q} ${JSON.stringify({ ...filters, text: undefined })} ${sort} ${page.offset}+${page.limit}`;
       expect(found.total, label).toBe(expected.total);
-      expect(found.articles.map((a) => a.id), label).toEqual(expected.articles.map((a) => a.id));
+      expect(
+        found.articles.map((a) => a.id),
+        label,
+      ).toEqual(expected.articles.map((a) => a.id));
       expect(found.articles, label).toEqual(expected.articles);
       expect(found.facets, label).toEqual(facets);
     }

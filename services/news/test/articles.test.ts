@@ -43,9 +43,10 @@ describe("GET /search", () => {
 
   it("tolerates a typo: cofee finds the coffee articles and says what it searched", async () => {
     const coffee = /\bcoffees?\b/i;
-    const expected = huffpost.filter((r) => coffee.test(`${r.headline} ${r.short_description}`)).length
-      + csvRows("uci-news-aggregator.csv", LIMITS["uci-news-aggregator"]).filter((r) => coffee.test(r.TITLE)).length
-      + csvRows("abcnews_au_headlines_sample.csv", LIMITS["abc-au"]).filter((r) => coffee.test(r.headline_text)).length;
+    const expected =
+      huffpost.filter((r) => coffee.test(`${r.headline} ${r.short_description}`)).length +
+      csvRows("uci-news-aggregator.csv", LIMITS["uci-news-aggregator"]).filter((r) => coffee.test(r.TITLE)).length +
+      csvRows("abcnews_au_headlines_sample.csv", LIMITS["abc-au"]).filter((r) => coffee.test(r.headline_text)).length;
     expect(expected).toBeGreaterThan(0);
     const { body } = await get("/search?q=cofee&limit=100");
     expect(body.data.corrected_query).toBe("coffee");
@@ -91,7 +92,14 @@ describe("GET /search", () => {
   });
 
   it("refuses bad parameters with the field named", async () => {
-    for (const url of ["/search?limit=101", "/search?limit=0", "/search?from=yesterday", "/search?sort_by=random", "/search?sort_by=relevancy", "/search?from=2022-02-02&to=2022-01-01"]) {
+    for (const url of [
+      "/search?limit=101",
+      "/search?limit=0",
+      "/search?from=yesterday",
+      "/search?sort_by=random",
+      "/search?sort_by=relevancy",
+      "/search?from=2022-02-02&to=2022-01-01",
+    ]) {
       const { status, body } = await get(url);
       expect(status, url).toBe(400);
       expect(body.error.code).toBe("VALIDATION_ERROR");
@@ -101,7 +109,8 @@ describe("GET /search", () => {
 
 describe("pagination", () => {
   it("walks every page of a country to the last one, and refuses foreign or forged cursors", async () => {
-    const expected = new Set(csvRows("abcnews_au_headlines_sample.csv", LIMITS["abc-au"]).map((r) => `${r.publish_date}|${r.headline_text.toLowerCase()}`)).size;
+    const expected = new Set(csvRows("abcnews_au_headlines_sample.csv", LIMITS["abc-au"]).map((r) => `${r.publish_date}|${r.headline_text.toLowerCase()}`))
+      .size;
     const seen = new Set<string>();
     let cursor: string | null = null;
     let pages = 0;
@@ -128,7 +137,10 @@ describe("pagination", () => {
 describe("GET /top-headlines", () => {
   it("gives the articles of the 24 hours up to the newest one of a country and category, newest first", async () => {
     const politics = huffpostByLink.filter((r) => r.category === "POLITICS");
-    const newest = politics.map((r) => r.date).sort().at(-1)!;
+    const newest = politics
+      .map((r) => r.date)
+      .sort()
+      .at(-1)!;
     // HuffPost dates are days (midnight UTC): the window (newest - 24 h, newest] holds the newest day's articles.
     const expected = politics.filter((r) => r.date === newest);
     const { body } = await get("/top-headlines?country=us&category=politics&limit=100");
@@ -165,4 +177,3 @@ describe("auth", () => {
     expect((await get("/search?q=news", other.headers)).status).toBe(403);
   });
 });
-

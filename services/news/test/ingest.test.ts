@@ -15,8 +15,22 @@ import service from "../src/service.js";
 const datasetsDir = mkdtempSync(path.join(tmpdir(), "news-datasets-"));
 mkdirSync(path.join(datasetsDir, "news"));
 const good = [
-  { link: "https://www.huffpost.com/entry/a_n_1", headline: "Coffee prices climb again", category: "FOOD & DRINK", short_description: "Beans cost more.", authors: "A. Writer", date: "2022-09-20" },
-  { link: "https://www.huffpost.com/entry/b_n_2", headline: "Senate passes the budget", category: "POLITICS", short_description: "", authors: "", date: "2022-09-21" },
+  {
+    link: "https://www.huffpost.com/entry/a_n_1",
+    headline: "Coffee prices climb again",
+    category: "FOOD & DRINK",
+    short_description: "Beans cost more.",
+    authors: "A. Writer",
+    date: "2022-09-20",
+  },
+  {
+    link: "https://www.huffpost.com/entry/b_n_2",
+    headline: "Senate passes the budget",
+    category: "POLITICS",
+    short_description: "",
+    authors: "",
+    date: "2022-09-21",
+  },
 ];
 writeFileSync(
   path.join(datasetsDir, "news/News_Category_Dataset_v3.json"),
@@ -29,7 +43,10 @@ writeFileSync(
   ].join("\n"),
 );
 writeFileSync(path.join(datasetsDir, "news/abcnews_au_headlines_sample.csv"), "publish_date,headline_text\n20030219,rain eases drought fears\n");
-writeFileSync(path.join(datasetsDir, "news/india_news_headlines_sample.csv"), "publish_date,headline_category,headline_text\n20010101,unknown,monsoon arrives early\n");
+writeFileSync(
+  path.join(datasetsDir, "news/india_news_headlines_sample.csv"),
+  "publish_date,headline_category,headline_text\n20010101,unknown,monsoon arrives early\n",
+);
 
 const RSS = `<?xml version="1.0"?><rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/"><channel><title>Local Wire</title>
 <item><title>Coffee harvest doubles</title><link>https://local.example/news/coffee?utm_source=rss</link><description>&lt;p&gt;Growers &lt;b&gt;celebrate&lt;/b&gt;.&lt;/p&gt;</description><dc:creator>Jo Reporter</dc:creator><pubDate>Tue, 20 Sep 2022 10:00:00 GMT</pubDate><media:content url="https://local.example/img/coffee.jpg" medium="image"/></item>

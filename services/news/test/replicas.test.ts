@@ -44,7 +44,9 @@ class LoopbackFeed {
 
   private send(response: ServerResponse) {
     response.writeHead(200, { "content-type": "application/rss+xml" });
-    response.end(`<?xml version="1.0"?><rss version="2.0"><channel><title>Loopback Wire</title><link>http://127.0.0.1/</link><description>d</description>${this.items}</channel></rss>`);
+    response.end(
+      `<?xml version="1.0"?><rss version="2.0"><channel><title>Loopback Wire</title><link>http://127.0.0.1/</link><description>d</description>${this.items}</channel></rss>`,
+    );
   }
 
   hold() {
@@ -98,7 +100,9 @@ afterAll(async () => {
 });
 
 const runsOf = (source: string) =>
-  db.query<{ status: string; runner: string; error: string | null }>("SELECT status, runner, error FROM ingest_runs WHERE source = $1 ORDER BY id", [source]).then((r) => r.rows);
+  db
+    .query<{ status: string; runner: string; error: string | null }>("SELECT status, runner, error FROM ingest_runs WHERE source = $1 ORDER BY id", [source])
+    .then((r) => r.rows);
 const replicaOf = (runner: string) => set.replicas.findIndex((replica) => runner.endsWith(`/${replica.pid}`));
 
 describe("news on three replicas", () => {
@@ -117,7 +121,11 @@ describe("news on three replicas", () => {
     const runs = await db.query<{ source: string; status: string; runner: string; error: string | null }>(
       "SELECT source, status, runner, error FROM ingest_runs WHERE source <> 'rss-feeds' ORDER BY source",
     );
-    if (runs.rows.some((run) => run.status !== "succeeded")) console.error(runs.rows, set.replicas.map((r) => r.log().slice(-2000)));
+    if (runs.rows.some((run) => run.status !== "succeeded"))
+      console.error(
+        runs.rows,
+        set.replicas.map((r) => r.log().slice(-2000)),
+      );
     expect(runs.rows.map((run) => [run.source, run.status])).toEqual(DATASET_SOURCES.map((source) => [source, "succeeded"]));
     const loaders = new Set(runs.rows.map((run) => replicaOf(run.runner)));
     expect(loaders.size).toBe(1);
@@ -145,16 +153,27 @@ describe("news on three replicas", () => {
     const takeoverMs = feed.fetches[rounds + 1] - killedAt;
     expect(takeoverMs).toBeLessThanOrEqual(LIVE_CHECK_MS + 1_500);
 
-    const runs = await until("the second round's end", async () => {
-      const rows = (await runsOf("rss-feeds")).slice(rounds);
-      return rows.length === 2 && rows[1].status === "succeeded" ? rows : undefined;
-    }, 30_000);
+    const runs = await until(
+      "the second round's end",
+      async () => {
+        const rows = (await runsOf("rss-feeds")).slice(rounds);
+        return rows.length === 2 && rows[1].status === "succeeded" ? rows : undefined;
+      },
+      30_000,
+    );
     expect(runs[0]).toMatchObject({ status: "failed", error: `abandoned: ${running.runner} stopped before the run finished` });
     expect(replicaOf(runs[1].runner)).not.toBe(holder);
     // The round is made: no replica fetches again before the interval (a minute) has passed.
     await pause(LIVE_CHECK_MS + 1_000);
     expect(feed.fetches).toHaveLength(rounds + 2);
-    report("live round", { replicas: 3, rounds_before: rounds, fetches_of_the_round: 1, fetches_after_takeover: 2, takeover_ms: takeoverMs, check_period_ms: LIVE_CHECK_MS });
+    report("live round", {
+      replicas: 3,
+      rounds_before: rounds,
+      fetches_of_the_round: 1,
+      fetches_after_takeover: 2,
+      takeover_ms: takeoverMs,
+      check_period_ms: LIVE_CHECK_MS,
+    });
 
     // Started again within the interval, the killed replica makes no round of its own: the last is less than a minute old.
     await set.start(holder);

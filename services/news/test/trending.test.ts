@@ -19,7 +19,10 @@ async function get(url: string) {
 describe("GET /trending", () => {
   it("ends the window at the newest article in scope and counts its headlines as the file does", async () => {
     const us = [...new Map(huffPostRows().map((r) => [r.link, r])).values()];
-    const newest = us.map((r) => r.date).sort().at(-1)!;
+    const newest = us
+      .map((r) => r.date)
+      .sort()
+      .at(-1)!;
     const end = Date.parse(`${newest}T00:00:00Z`);
     const day = (r: { date: string }) => Date.parse(`${r.date}T00:00:00Z`);
     const week = 7 * 86_400_000;

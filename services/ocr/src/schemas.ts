@@ -12,42 +12,56 @@ export function base64LengthFor(bytes: number): number {
 }
 
 const options = {
-  language: Type.Optional(Type.String({
-    minLength: 2,
-    maxLength: 100,
-    description: "Installed language codes joined by '+', e.g. 'eng' or 'eng+deu' (at most 5). Default 'eng'.",
-  })),
-  psm: Type.Optional(Type.Integer({
-    minimum: 3,
-    maximum: 13,
-    description: "Tesseract page segmentation mode: 3 auto (default), 4 single column, 5 vertical block, 6 single block, 7 single line, 8 single word, 9 word in a circle, 10 single character, 11 sparse text, 13 raw line.",
-  })),
-  pages: Type.Optional(Type.String({
-    minLength: 1,
-    maxLength: 100,
-    description: "PDF or multi-page TIFF pages to read, e.g. '1-3,5'. Default: every page (at most 10).",
-  })),
+  language: Type.Optional(
+    Type.String({
+      minLength: 2,
+      maxLength: 100,
+      description: "Installed language codes joined by '+', e.g. 'eng' or 'eng+deu' (at most 5). Default 'eng'.",
+    }),
+  ),
+  psm: Type.Optional(
+    Type.Integer({
+      minimum: 3,
+      maximum: 13,
+      description:
+        "Tesseract page segmentation mode: 3 auto (default), 4 single column, 5 vertical block, 6 single block, 7 single line, 8 single word, 9 word in a circle, 10 single character, 11 sparse text, 13 raw line.",
+    }),
+  ),
+  pages: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: "PDF or multi-page TIFF pages to read, e.g. '1-3,5'. Default: every page (at most 10).",
+    }),
+  ),
   dpi: Type.Optional(Type.Integer({ ...DPI_BOUNDS, description: "Resolution PDF pages are rendered at (70-600, default 300)." })),
-  rotate: Type.Optional(Type.Integer({
-    minimum: 0,
-    maximum: 270,
-    description: "Rotate the input clockwise by 0, 90, 180 or 270 degrees before reading; giving it turns orientation detection off unless auto_rotate is true.",
-  })),
+  rotate: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 270,
+      description:
+        "Rotate the input clockwise by 0, 90, 180 or 270 degrees before reading; giving it turns orientation detection off unless auto_rotate is true.",
+    }),
+  ),
   deskew: Type.Optional(Type.Boolean({ description: "Measure and straighten skew up to 15 degrees (default true)." })),
-  auto_rotate: Type.Optional(Type.Boolean({
-    description: "Detect each page's orientation (Tesseract OSD) and turn it upright before reading (default true, false when rotate is given).",
-  })),
+  auto_rotate: Type.Optional(
+    Type.Boolean({
+      description: "Detect each page's orientation (Tesseract OSD) and turn it upright before reading (default true, false when rotate is given).",
+    }),
+  ),
 };
 
 export function extractBodySchema(maxImageBytes: number) {
   return Type.Object(
     {
       url: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: "http(s) URL of the image or PDF." })),
-      image: Type.Optional(Type.String({
-        minLength: 1,
-        maxLength: base64LengthFor(maxImageBytes),
-        description: "The image or PDF, base64-encoded (a data: URL prefix is accepted).",
-      })),
+      image: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: base64LengthFor(maxImageBytes),
+          description: "The image or PDF, base64-encoded (a data: URL prefix is accepted).",
+        }),
+      ),
       file: Type.Optional(Type.Unsafe<unknown>({ description: "multipart/form-data only: the uploaded image or PDF." })),
       ...options,
     },
@@ -84,14 +98,19 @@ const TableSchema = Type.Object({
   rows: Type.Array(Type.Object({ row_index: Type.Integer(), cells: Type.Array(CellSchema) })),
 });
 
-const OrientationSchema = Type.Union([
-  Type.Object({
-    rotation_degrees: Type.Integer({ description: "clockwise turn applied after detection, on top of rotate" }),
-    osd_confidence: Type.Union([Type.Number(), Type.Null()], { description: "Tesseract's orientation confidence; 7 and above is sure; null: too little text" }),
-    decided_by: Type.Union([Type.Literal("osd"), Type.Literal("recognition"), Type.Literal("none")]),
-  }),
-  Type.Null(),
-], { description: "what orientation detection found and did; null when it was off" });
+const OrientationSchema = Type.Union(
+  [
+    Type.Object({
+      rotation_degrees: Type.Integer({ description: "clockwise turn applied after detection, on top of rotate" }),
+      osd_confidence: Type.Union([Type.Number(), Type.Null()], {
+        description: "Tesseract's orientation confidence; 7 and above is sure; null: too little text",
+      }),
+      decided_by: Type.Union([Type.Literal("osd"), Type.Literal("recognition"), Type.Literal("none")]),
+    }),
+    Type.Null(),
+  ],
+  { description: "what orientation detection found and did; null when it was off" },
+);
 
 const pageFields = {
   page_number: Type.Integer(),

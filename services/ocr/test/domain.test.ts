@@ -38,7 +38,12 @@ describe("language specs", () => {
     const entries = describeLanguages(installed);
     expect(entries).toHaveLength(LANGUAGE_CATALOGUE.length);
     expect(LANGUAGE_CATALOGUE.length).toBeGreaterThanOrEqual(120);
-    expect(entries.find((e) => e.code === "chi_sim")).toEqual({ code: "chi_sim", name: "Chinese (Simplified)", installed: true, debian_package: "tesseract-ocr-chi-sim" });
+    expect(entries.find((e) => e.code === "chi_sim")).toEqual({
+      code: "chi_sim",
+      name: "Chinese (Simplified)",
+      installed: true,
+      debian_package: "tesseract-ocr-chi-sim",
+    });
     expect(entries.find((e) => e.code === "kor")).toEqual({ code: "kor", name: "Korean", installed: false, debian_package: "tesseract-ocr-kor" });
   });
 });
@@ -103,7 +108,12 @@ describe("cropping a page to its ink", () => {
   };
 
   it("finds the inked rectangle exactly and keeps 24 px of white around it", () => {
-    const image = page(1000, 800, [[300, 200], [650, 210], [420, 590], [299, 400]]);
+    const image = page(1000, 800, [
+      [300, 200],
+      [650, 210],
+      [420, 590],
+      [299, 400],
+    ]);
     expect(inkedRegion(image)).toEqual({ left: 299 - 24, top: 200 - 24, width: 651 + 24 - (299 - 24), height: 591 + 24 - (200 - 24) });
     const region = inkedRegion(image)!;
     const cropped = parsePgm(toPgm(image, region));
@@ -116,13 +126,26 @@ describe("cropping a page to its ink", () => {
 
   it("leaves a blank page, and one inked from edge to edge, uncropped", () => {
     expect(inkedRegion(page(400, 300, []))).toBeNull();
-    expect(inkedRegion(page(400, 300, [[0, 0], [399, 299]]))).toBeNull();
+    expect(
+      inkedRegion(
+        page(400, 300, [
+          [0, 0],
+          [399, 299],
+        ]),
+      ),
+    ).toBeNull();
   });
 
   it("moves every box the engine found back to page coordinates", () => {
     const bbox = { x0: 1, y0: 2, x1: 30, y1: 40 };
     const moved = toPageCoordinates(
-      { text: "a", confidence: 90, blocks: [{ text: "a", confidence: 90, bbox, paragraphs: [{ lines: [{ text: "a", confidence: 90, bbox, words: [{ text: "a", confidence: 90, bbox }] }] }] }] },
+      {
+        text: "a",
+        confidence: 90,
+        blocks: [
+          { text: "a", confidence: 90, bbox, paragraphs: [{ lines: [{ text: "a", confidence: 90, bbox, words: [{ text: "a", confidence: 90, bbox }] }] }] },
+        ],
+      },
       { left: 100, top: 200, width: 50, height: 60 },
     );
     const block = moved.blocks![0];
@@ -140,19 +163,28 @@ describe("text clean-up", () => {
 describe("image limits", () => {
   it("decodes an image of exactly the pixel limit and refuses one pixel row more", async () => {
     const limits = { maxPixels: 40_000_000, maxPages: 10, toolTimeoutMs: 30_000 };
-    const atLimit = await sharp({ create: { width: 8000, height: 5000, channels: 3, background: "#ffffff" } }).png().toBuffer();
+    const atLimit = await sharp({ create: { width: 8000, height: 5000, channels: 3, background: "#ffffff" } })
+      .png()
+      .toBuffer();
     const source = await openDocument(atLimit, { dpi: 300 }, limits);
     const page = await source.render(1);
     expect([page.image.width, page.image.height, page.image.data.length]).toEqual([8000, 5000, 40_000_000]);
-    const over = await sharp({ create: { width: 8000, height: 5001, channels: 3, background: "#ffffff" } }).png().toBuffer();
+    const over = await sharp({ create: { width: 8000, height: 5001, channels: 3, background: "#ffffff" } })
+      .png()
+      .toBuffer();
     const overSource = await openDocument(over, { dpi: 300 }, limits);
-    await expect(overSource.render(1)).rejects.toThrow(new InputLimitError("image", "is 8000x5001 = 40,008,000 pixels; at most 40,000,000 pixels are accepted"));
+    await expect(overSource.render(1)).rejects.toThrow(
+      new InputLimitError("image", "is 8000x5001 = 40,008,000 pixels; at most 40,000,000 pixels are accepted"),
+    );
   });
 });
 
 describe("skew estimation", () => {
   it("measures the angle a scan was turned by, to within 0.3 degrees", async () => {
-    const png = await renderTextPng("Projection profiles level the lines of a page.\nEvery line of text adds to the sharpest profile.\nA third line makes the estimate steadier still.", { pointSize: 11 });
+    const png = await renderTextPng(
+      "Projection profiles level the lines of a page.\nEvery line of text adds to the sharpest profile.\nA third line makes the estimate steadier still.",
+      { pointSize: 11 },
+    );
     for (const degrees of [4, -7]) {
       const scan = await toGrayRaw(await simulateScan(png, degrees));
       expect(Math.abs(estimateSkewDegrees(scan) - degrees)).toBeLessThanOrEqual(0.3);
@@ -166,7 +198,11 @@ describe("skew estimation", () => {
 
 describe("table detection", () => {
   const layout = {
-    rows: [["Region", "Q1", "Q2"], ["Total for the year", "", ""], ["North", "10", "12"]],
+    rows: [
+      ["Region", "Q1", "Q2"],
+      ["Total for the year", "", ""],
+      ["North", "10", "12"],
+    ],
     columnWidths: [500, 250, 250],
     rowHeight: 100,
     left: 80,
@@ -180,22 +216,42 @@ describe("table detection", () => {
   it("builds the grid from ruling lines, merges cells missing a separator, and places words by their centre", async () => {
     const { png, width, height } = await renderTablePng(layout);
     const words = [
-      word("Region", 100, 190, 240, 230), word("Q1", 600, 190, 650, 230), word("Q2", 850, 190, 900, 230),
-      word("Total", 100, 290, 200, 330), word("for", 210, 290, 260, 330), word("year", 700, 290, 780, 330),
-      word("North", 100, 390, 220, 430), word("10", 600, 390, 640, 430), word("12", 850, 390, 890, 430),
-      word("|", 578, 390, 582, 430), word("outside", 100, 40, 220, 80),
+      word("Region", 100, 190, 240, 230),
+      word("Q1", 600, 190, 650, 230),
+      word("Q2", 850, 190, 900, 230),
+      word("Total", 100, 290, 200, 330),
+      word("for", 210, 290, 260, 330),
+      word("year", 700, 290, 780, 330),
+      word("North", 100, 390, 220, 430),
+      word("10", 600, 390, 640, 430),
+      word("12", 850, 390, 890, 430),
+      word("|", 578, 390, 582, 430),
+      word("outside", 100, 40, 220, 80),
     ];
     const tables = detectTables(await toGrayRaw(png), words);
     expect(tables).toHaveLength(1);
     const [table] = tables;
     expect([table.detection, table.row_count, table.column_count]).toEqual(["ruling_lines", 3, 3]);
     expect([table.box.left, table.box.top, table.box.width, table.box.height]).toEqual([80, 160, 1000, 300]);
-    expect(table.box.normalized).toEqual({ left: Number((80 / width).toFixed(4)), top: Number((160 / height).toFixed(4)), width: Number((1000 / width).toFixed(4)), height: Number((300 / height).toFixed(4)) });
+    expect(table.box.normalized).toEqual({
+      left: Number((80 / width).toFixed(4)),
+      top: Number((160 / height).toFixed(4)),
+      width: Number((1000 / width).toFixed(4)),
+      height: Number((300 / height).toFixed(4)),
+    });
     const cells = table.rows.map((row) => row.cells.map((cell) => [cell.column_index, cell.column_span, cell.text]));
     expect(cells).toEqual([
-      [[0, 1, "Region"], [1, 1, "Q1"], [2, 1, "Q2"]],
+      [
+        [0, 1, "Region"],
+        [1, 1, "Q1"],
+        [2, 1, "Q2"],
+      ],
       [[0, 3, "Total for year"]],
-      [[0, 1, "North"], [1, 1, "10"], [2, 1, "12"]],
+      [
+        [0, 1, "North"],
+        [1, 1, "10"],
+        [2, 1, "12"],
+      ],
     ]);
     const q2 = table.rows[0].cells[2];
     expect([q2.box.left, q2.box.top, q2.box.width, q2.box.height]).toEqual([830, 160, 250, 100]);
@@ -212,8 +268,14 @@ describe("table detection", () => {
 
 describe("table detection from alignment", () => {
   const page = { width: 2000, height: 2000 };
-  const word = (text: string, left: number, top: number, width = text.length * 20): TableWord =>
-    ({ text, confidence: 0.9, left, top, right: left + width, bottom: top + 40 });
+  const word = (text: string, left: number, top: number, width = text.length * 20): TableWord => ({
+    text,
+    confidence: 0.9,
+    left,
+    top,
+    right: left + width,
+    bottom: top + 40,
+  });
   const rowOf = (top: number, cells: Array<[number, string]>) =>
     cells.flatMap(([left, text]) => {
       let x = left;
@@ -227,17 +289,39 @@ describe("table detection from alignment", () => {
   it("finds rows and columns separated by gutters, with cells in reading order", () => {
     const words = [
       ...rowOf(100, [[100, "Quarterly sales by region, in thousands"]]),
-      ...rowOf(200, [[100, "Region"], [600, "Spring"], [900, "Autumn"]]),
-      ...rowOf(260, [[100, "North coast"], [600, "10"], [900, "12"]]),
-      ...rowOf(320, [[100, "South"], [600, "7"], [900, ""]].filter(([, t]) => t !== "") as Array<[number, string]>),
-      ...rowOf(380, [[100, "East"], [600, "30"], [900, "31"]]),
+      ...rowOf(200, [
+        [100, "Region"],
+        [600, "Spring"],
+        [900, "Autumn"],
+      ]),
+      ...rowOf(260, [
+        [100, "North coast"],
+        [600, "10"],
+        [900, "12"],
+      ]),
+      ...rowOf(
+        320,
+        [
+          [100, "South"],
+          [600, "7"],
+          [900, ""],
+        ].filter(([, t]) => t !== "") as Array<[number, string]>,
+      ),
+      ...rowOf(380, [
+        [100, "East"],
+        [600, "30"],
+        [900, "31"],
+      ]),
     ];
     const tables = detectAlignedTables(words, page);
     expect(tables).toHaveLength(1);
     const [table] = tables;
     expect([table.detection, table.row_count, table.column_count]).toEqual(["alignment", 4, 3]);
     expect(table.rows.map((row) => row.cells.map((cell) => cell.text))).toEqual([
-      ["Region", "Spring", "Autumn"], ["North coast", "10", "12"], ["South", "7", ""], ["East", "30", "31"],
+      ["Region", "Spring", "Autumn"],
+      ["North coast", "10", "12"],
+      ["South", "7", ""],
+      ["East", "30", "31"],
     ]);
     expect(table.rows[2].cells[2].confidence).toBeNull();
     expect([table.box.left, table.box.top]).toEqual([100, 200]);
@@ -246,9 +330,19 @@ describe("table detection from alignment", () => {
   it("finds nothing in running text, in two columns of running text, or in two rows", () => {
     const paragraph = [0, 1, 2, 3].flatMap((i) => rowOf(100 + i * 60, [[100, "a line of ordinary running text that goes on"]]));
     expect(detectAlignedTables(paragraph, page)).toEqual([]);
-    const twoColumns = [0, 1, 2, 3].flatMap((i) => rowOf(100 + i * 60, [[100, "left column text runs on here"], [1100, "right column text runs on too"]]));
+    const twoColumns = [0, 1, 2, 3].flatMap((i) =>
+      rowOf(100 + i * 60, [
+        [100, "left column text runs on here"],
+        [1100, "right column text runs on too"],
+      ]),
+    );
     expect(detectAlignedTables(twoColumns, page)).toEqual([]);
-    const twoRows = [0, 1].flatMap((i) => rowOf(100 + i * 60, [[100, "Name"], [600, "Value"]]));
+    const twoRows = [0, 1].flatMap((i) =>
+      rowOf(100 + i * 60, [
+        [100, "Name"],
+        [600, "Value"],
+      ]),
+    );
     expect(detectAlignedTables(twoRows, page)).toEqual([]);
   });
 });
@@ -256,13 +350,21 @@ describe("table detection from alignment", () => {
 class FakeEngine implements OcrEngine {
   static created = 0;
   terminated = false;
-  constructor(public languages: string, readonly serial = ++FakeEngine.created) {}
-  async setLanguages(languages: string) { this.languages = languages; }
-  async terminate() { this.terminated = true; }
+  constructor(
+    public languages: string,
+    readonly serial = ++FakeEngine.created,
+  ) {}
+  async setLanguages(languages: string) {
+    this.languages = languages;
+  }
+  async terminate() {
+    this.terminated = true;
+  }
 }
 
 describe("engine pool", () => {
-  const newPool = (size: number, maxQueue: number) => new EnginePool<FakeEngine>({ size, maxQueue, createEngine: async (languages) => new FakeEngine(languages) });
+  const newPool = (size: number, maxQueue: number) =>
+    new EnginePool<FakeEngine>({ size, maxQueue, createEngine: async (languages) => new FakeEngine(languages) });
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it("reuses an engine already loaded with the requested languages", async () => {
@@ -280,7 +382,13 @@ describe("engine pool", () => {
   it("terminates an engine whose job overruns and serves the next job with a fresh one", async () => {
     const pool = newPool(1, 4);
     let stuck: FakeEngine | undefined;
-    await expect(pool.run("eng", 50, async (engine) => { stuck = engine; await sleep(500); return 1; })).rejects.toThrow(OcrTimeoutError);
+    await expect(
+      pool.run("eng", 50, async (engine) => {
+        stuck = engine;
+        await sleep(500);
+        return 1;
+      }),
+    ).rejects.toThrow(OcrTimeoutError);
     expect(stuck?.terminated).toBe(true);
     const next = await pool.run("eng", 1000, async (engine) => engine);
     expect(next.result).not.toBe(stuck);

@@ -13,7 +13,9 @@ import { TEST_SETTINGS, withMegaKey } from "./support/app.js";
 describe("Tesseract engine", () => {
   it("fails a job at once when its worker thread dies, instead of leaving it hanging", async () => {
     const engine = await TesseractEngine.create("eng", DEFAULT_SETTINGS.langPath);
-    const image = await toGrayRaw(await renderTextPng(Array.from({ length: 30 }, (_, i) => `Line ${i} of a page long enough to take a while.`).join("\n"), { pointSize: 12 }));
+    const image = await toGrayRaw(
+      await renderTextPng(Array.from({ length: 30 }, (_, i) => `Line ${i} of a page long enough to take a while.`).join("\n"), { pointSize: 12 }),
+    );
     const job = engine.recognize(image, { psm: 3, dpi: 300, structured: false });
     const thread = (engine as unknown as { worker: { worker: ThreadWorker } }).worker.worker;
     const started = Date.now();
@@ -73,7 +75,8 @@ describe("a deployment without the orientation detector's data (tesseract-ocr-os
       expect(detecting.statusCode).toBe(503);
       expect(detecting.json().error).toMatchObject({
         code: "UNAVAILABLE",
-        message: "Orientation detection is not installed on this server (Tesseract's osd data, Debian package tesseract-ocr-osd); " +
+        message:
+          "Orientation detection is not installed on this server (Tesseract's osd data, Debian package tesseract-ocr-osd); " +
           "send auto_rotate: false, or rotate, to read pages as given.",
       });
       const asGiven = await ctx.app.inject({ method: "POST", url: "/extract", headers: ctx.headers, payload: { image: png, auto_rotate: false } });

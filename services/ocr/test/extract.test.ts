@@ -40,10 +40,22 @@ const extract = async (payload: object, url = "/extract") => {
 };
 
 const SAMPLES: Array<{ language: string; font: string; text: string; unspaced?: boolean }> = [
-  { language: "eng", font: "DejaVu Serif", text: "It was a bright cold day in April, and the clocks were striking thirteen.\nInvoice 2024-0042: total 1,234.56 EUR due 31 March." },
-  { language: "deu", font: "DejaVu Sans", text: "Zwölf Boxkämpfer jagen Viktor quer über den großen Sylter Deich.\nFür Rückfragen stehen wir Ihnen gern zur Verfügung." },
+  {
+    language: "eng",
+    font: "DejaVu Serif",
+    text: "It was a bright cold day in April, and the clocks were striking thirteen.\nInvoice 2024-0042: total 1,234.56 EUR due 31 March.",
+  },
+  {
+    language: "deu",
+    font: "DejaVu Sans",
+    text: "Zwölf Boxkämpfer jagen Viktor quer über den großen Sylter Deich.\nFür Rückfragen stehen wir Ihnen gern zur Verfügung.",
+  },
   { language: "fra", font: "DejaVu Serif", text: "Le cœur déçu mais l'âme plutôt naïve, Louÿs rêva de crapaüter.\nLa facture est payable à trente jours." },
-  { language: "rus", font: "DejaVu Sans", text: "Съешь же ещё этих мягких французских булок, да выпей чаю.\nСчёт должен быть оплачен в течение тридцати дней." },
+  {
+    language: "rus",
+    font: "DejaVu Sans",
+    text: "Съешь же ещё этих мягких французских булок, да выпей чаю.\nСчёт должен быть оплачен в течение тридцати дней.",
+  },
   { language: "chi_sim", font: "Noto Sans CJK SC", text: "我们的发票已经寄出，请在三十天内付款。\n光学字符识别把图像中的文字变成文本。", unspaced: true },
   { language: "jpn", font: "Noto Sans CJK JP", text: "東京都の天気は晴れです。\n請求書は来週までにお送りします。", unspaced: true },
   { language: "ara", font: "Noto Naskh Arabic", text: "مرحبا بكم في خدمة التعرف الضوئي على الحروف\nالفاتورة مستحقة الدفع خلال ثلاثين يوما" },
@@ -58,9 +70,7 @@ describe("recognition accuracy on rendered text", () => {
       const { status, body } = await extract({ image: png.toString("base64"), language: sample.language });
       expect(status).toBe(200);
       const data = body.data;
-      const accuracy = sample.unspaced
-        ? characterAccuracy(withoutSpaces(sample.text), withoutSpaces(data.text))
-        : characterAccuracy(sample.text, data.text);
+      const accuracy = sample.unspaced ? characterAccuracy(withoutSpaces(sample.text), withoutSpaces(data.text)) : characterAccuracy(sample.text, data.text);
       expect(accuracy).toBeGreaterThanOrEqual(MIN_CHARACTER_ACCURACY);
       expect(data.text.split("\n")).toHaveLength(2);
       expect(data).toMatchObject({ language: sample.language, psm: 3, format: "png", page_count: 1, pages_processed: 1 });
@@ -91,7 +101,8 @@ describe("recognition accuracy on rendered text", () => {
   });
 
   it("straightens a skewed, noisy JPEG scan and reports the skew it corrected", async () => {
-    const text = "The scanner fed this page in at an angle.\nSkew correction levels the lines before reading.\nInvoice 2024-0042: total 1,234.56 EUR due 31 March.";
+    const text =
+      "The scanner fed this page in at an angle.\nSkew correction levels the lines before reading.\nInvoice 2024-0042: total 1,234.56 EUR due 31 March.";
     const png = await renderTextPng(text, { font: "DejaVu Serif", pointSize: 11 });
     for (const degrees of [4, -6]) {
       const { status, body } = await extract({ image: (await simulateScan(png, degrees)).toString("base64") });
@@ -106,7 +117,10 @@ describe("recognition accuracy on rendered text", () => {
     const text = "The camera held this page sideways.\nIts EXIF tag says which way is up.";
     const upright = await renderTextPng(text, { pointSize: 14 });
     // Stored turned a quarter counter-clockwise, tagged 6: viewers (and the service) turn it a quarter clockwise.
-    const sideways = await sharp(await sharp(upright).rotate(270).toBuffer()).withMetadata({ orientation: 6 }).jpeg({ quality: 92 }).toBuffer();
+    const sideways = await sharp(await sharp(upright).rotate(270).toBuffer())
+      .withMetadata({ orientation: 6 })
+      .jpeg({ quality: 92 })
+      .toBuffer();
     expect((await sharp(sideways).metadata()).orientation).toBe(6);
     const { status, body } = await extract({ image: sideways.toString("base64") });
     expect(status).toBe(200);
@@ -117,7 +131,10 @@ describe("recognition accuracy on rendered text", () => {
 
   it("reads a page scanned upside down once told to rotate it", async () => {
     const text = "This page was placed on the scanner upside down.\nA half turn puts it right.";
-    const upsideDown = await sharp(await renderTextPng(text, { pointSize: 14 })).rotate(180).png().toBuffer();
+    const upsideDown = await sharp(await renderTextPng(text, { pointSize: 14 }))
+      .rotate(180)
+      .png()
+      .toBuffer();
     const turned = await extract({ image: upsideDown.toString("base64"), rotate: 180 });
     expect(turned.status).toBe(200);
     expect(turned.body.data.pages[0].rotation_degrees).toBe(180);
@@ -150,7 +167,10 @@ describe("recognition accuracy on rendered text", () => {
 
   it("with auto_rotate false, or an explicit rotate, reads the page as given (no detection)", async () => {
     const text = "This page was placed on the scanner upside down.\nA half turn puts it right.";
-    const upsideDown = await sharp(await renderTextPng(text, { pointSize: 14 })).rotate(180).png().toBuffer();
+    const upsideDown = await sharp(await renderTextPng(text, { pointSize: 14 }))
+      .rotate(180)
+      .png()
+      .toBuffer();
     const asGiven = await extract({ image: upsideDown.toString("base64"), auto_rotate: false });
     expect(asGiven.status).toBe(200);
     expect(asGiven.body.data.pages[0]).toMatchObject({ rotation_degrees: 0, orientation: null });
@@ -166,14 +186,16 @@ describe("recognition accuracy on rendered text", () => {
 
   it("checks an unsure detection by reading both ways: a heading and one line turned upside down", async () => {
     const text = "Kansas Saloon Smashers\nReleased in 1901.";
-    const upsideDown = await sharp(await renderTextPng(text, { pointSize: 16 })).rotate(180).png().toBuffer();
+    const upsideDown = await sharp(await renderTextPng(text, { pointSize: 16 }))
+      .rotate(180)
+      .png()
+      .toBuffer();
     const { status, body } = await extract({ image: upsideDown.toString("base64") });
     expect(status).toBe(200);
     expect(body.data.pages[0].rotation_degrees).toBe(180);
     expect(["osd", "recognition"]).toContain(body.data.pages[0].orientation.decided_by);
     expect(characterAccuracy(text, body.data.text)).toBeGreaterThanOrEqual(MIN_CHARACTER_ACCURACY);
   });
-
 });
 
 describe("inputs and formats", () => {
@@ -191,8 +213,12 @@ describe("inputs and formats", () => {
     expectText(one.body.data);
     // Two frames stacked as pages: the first is the text, the second blank.
     const { width, height } = (await sharp(png).metadata()) as { width: number; height: number };
-    const blank = await sharp({ create: { width, height, channels: 3, background: "#ffffff" } }).png().toBuffer();
-    const frames = await sharp([png, blank], { join: { animated: true } }).gif().toBuffer();
+    const blank = await sharp({ create: { width, height, channels: 3, background: "#ffffff" } })
+      .png()
+      .toBuffer();
+    const frames = await sharp([png, blank], { join: { animated: true } })
+      .gif()
+      .toBuffer();
     expect((await sharp(frames).metadata()).pages).toBe(2);
     const animated = await extract({ image: frames.toString("base64") });
     expect([animated.status, animated.body.data.format, animated.body.data.page_count]).toEqual([200, "gif", 1]);
@@ -242,16 +268,22 @@ describe("inputs and formats", () => {
   });
 
   it("reads the pages of a scanned PDF, all or a selection, rendered at the requested dpi", async () => {
-    const pages = await Promise.all(["Page one says apples", "Page two says pears", "Page three says plums"].map(async (line) => {
-      const page = await renderTextPng(line, { pointSize: 14, dpi: 200 });
-      const { width, height } = await sharp(page).metadata();
-      return { jpeg: await sharp(page).toColourspace("b-w").jpeg({ quality: 90 }).toBuffer(), width: width!, height: height!, dpi: 200 };
-    }));
+    const pages = await Promise.all(
+      ["Page one says apples", "Page two says pears", "Page three says plums"].map(async (line) => {
+        const page = await renderTextPng(line, { pointSize: 14, dpi: 200 });
+        const { width, height } = await sharp(page).metadata();
+        return { jpeg: await sharp(page).toColourspace("b-w").jpeg({ quality: 90 }).toBuffer(), width: width!, height: height!, dpi: 200 };
+      }),
+    );
     const pdf = pdfOfJpegPages(pages).toString("base64");
     const all = await extract({ image: pdf });
     expect(all.status).toBe(200);
     expect(all.body.data).toMatchObject({ format: "pdf", page_count: 3, pages_processed: 3 });
-    expect(all.body.data.pages.map((p: { page_number: number; dpi: number }) => [p.page_number, p.dpi])).toEqual([[1, 300], [2, 300], [3, 300]]);
+    expect(all.body.data.pages.map((p: { page_number: number; dpi: number }) => [p.page_number, p.dpi])).toEqual([
+      [1, 300],
+      [2, 300],
+      [3, 300],
+    ]);
     const expected = ["Page one says apples", "Page two says pears", "Page three says plums"];
     expect(characterAccuracy(expected.join("\n\n"), all.body.data.text)).toBeGreaterThanOrEqual(MIN_CHARACTER_ACCURACY);
     all.body.data.pages.forEach((page: { text: string }, i: number) => expect(characterAccuracy(expected[i], page.text)).toBeGreaterThanOrEqual(0.9));
@@ -260,19 +292,30 @@ describe("inputs and formats", () => {
 
     const selected = await extract({ image: pdf, pages: "3,1", dpi: 150 });
     expect(selected.status).toBe(200);
-    expect(selected.body.data.pages.map((p: { page_number: number; dpi: number }) => [p.page_number, p.dpi])).toEqual([[1, 150], [3, 150]]);
+    expect(selected.body.data.pages.map((p: { page_number: number; dpi: number }) => [p.page_number, p.dpi])).toEqual([
+      [1, 150],
+      [3, 150],
+    ]);
     expect(selected.body.data.pages[0].text).toMatch(/apples/);
     expect(selected.body.data.pages[1].text).toMatch(/plums/);
     expect(selected.body.data.pages[0].width).toBe(Math.round((pages[0].width / 200) * 150));
 
     const outOfRange = await extract({ image: pdf, pages: "4" });
-    expect([outOfRange.status, outOfRange.body.error.details]).toEqual([400, [{ field: "pages", issue: "must be between 1 and 3 (the document has 3 pages)" }]]);
+    expect([outOfRange.status, outOfRange.body.error.details]).toEqual([
+      400,
+      [{ field: "pages", issue: "must be between 1 and 3 (the document has 3 pages)" }],
+    ]);
   });
 
   it("reads the pages of a multi-page TIFF", async () => {
     const first = await renderTextPng("First sheet of the fax", { pointSize: 14 });
-    const second = await sharp(await renderTextPng("Second sheet of the fax", { pointSize: 14 })).resize((await sharp(first).metadata()).width, (await sharp(first).metadata()).height, { fit: "contain", background: "#ffffff" }).png().toBuffer();
-    const tiff = await sharp([first, second], { join: { animated: true } }).tiff().toBuffer();
+    const second = await sharp(await renderTextPng("Second sheet of the fax", { pointSize: 14 }))
+      .resize((await sharp(first).metadata()).width, (await sharp(first).metadata()).height, { fit: "contain", background: "#ffffff" })
+      .png()
+      .toBuffer();
+    const tiff = await sharp([first, second], { join: { animated: true } })
+      .tiff()
+      .toBuffer();
     const { status, body } = await extract({ image: tiff.toString("base64") });
     expect(status).toBe(200);
     expect(body.data).toMatchObject({ format: "tiff", page_count: 2, pages_processed: 2 });

@@ -47,10 +47,13 @@ describe("platform routes", () => {
     const broken = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, langPath: "/nonexistent/tessdata", warmLanguages: "" } }));
     try {
       const res = await broken.app.inject({ method: "GET", url: "/ready" });
-      expect([res.statusCode, res.json().error.details]).toEqual([503, [
-        { field: "language_data", issue: "did not answer" },
-        { field: "orientation_data", issue: "did not answer" },
-      ]]);
+      expect([res.statusCode, res.json().error.details]).toEqual([
+        503,
+        [
+          { field: "language_data", issue: "did not answer" },
+          { field: "orientation_data", issue: "did not answer" },
+        ],
+      ]);
     } finally {
       await broken.close();
     }
@@ -59,7 +62,11 @@ describe("platform routes", () => {
     const res = await ctx.app.inject({ method: "GET", url: "/openapi.json" });
     expect(res.statusCode).toBe(200);
     const paths = res.json().paths;
-    expect(Object.keys(paths).filter((p) => !p.startsWith("/docs")).sort()).toEqual(["/extract", "/extract/structured", "/languages"]);
+    expect(
+      Object.keys(paths)
+        .filter((p) => !p.startsWith("/docs"))
+        .sort(),
+    ).toEqual(["/extract", "/extract/structured", "/languages"]);
     expect(Object.keys(paths["/extract"].post.requestBody.content).sort()).toEqual(["application/json", "multipart/form-data"]);
   });
 });
@@ -72,20 +79,40 @@ describe("GET /languages", () => {
     expect(data.default_language).toBe("eng");
     expect(data.max_languages_per_request).toBe(5);
     expect(data.languages).toHaveLength(LANGUAGE_CATALOGUE.length);
-    const installed = data.languages.filter((l: { installed: boolean }) => l.installed).map((l: { code: string }) => l.code).sort();
+    const installed = data.languages
+      .filter((l: { installed: boolean }) => l.installed)
+      .map((l: { code: string }) => l.code)
+      .sort();
     expect(installed).toEqual(["ara", "chi_sim", "deu", "eng", "fra", "heb", "ita", "jpn", "nld", "por", "rus", "spa"]);
     expect(data.installed_count).toBe(12);
-    expect(data.languages.find((l: { code: string }) => l.code === "jpn")).toEqual({ code: "jpn", name: "Japanese", installed: true, debian_package: "tesseract-ocr-jpn" });
-    expect(data.languages.find((l: { code: string }) => l.code === "tha")).toEqual({ code: "tha", name: "Thai", installed: false, debian_package: "tesseract-ocr-tha" });
+    expect(data.languages.find((l: { code: string }) => l.code === "jpn")).toEqual({
+      code: "jpn",
+      name: "Japanese",
+      installed: true,
+      debian_package: "tesseract-ocr-jpn",
+    });
+    expect(data.languages.find((l: { code: string }) => l.code === "tha")).toEqual({
+      code: "tha",
+      name: "Thai",
+      installed: false,
+      debian_package: "tesseract-ocr-tha",
+    });
   });
 });
 
 describe("input errors", () => {
   it("requires exactly one of url, image or file", async () => {
     const none = await post("/extract", { language: "eng" });
-    expect([none.statusCode, errorOf(none).code, errorOf(none).details]).toEqual([400, "VALIDATION_ERROR", [{ field: "url", issue: "is required: give exactly one of url, image (base64) or an uploaded file" }]]);
+    expect([none.statusCode, errorOf(none).code, errorOf(none).details]).toEqual([
+      400,
+      "VALIDATION_ERROR",
+      [{ field: "url", issue: "is required: give exactly one of url, image (base64) or an uploaded file" }],
+    ]);
     const both = await post("/extract", { url: "https://example.com/a.png", image: smallPng.toString("base64") });
-    expect([both.statusCode, errorOf(both).details]).toEqual([400, [{ field: "image", issue: "must not be given with url: give exactly one of url, image (base64) or an uploaded file" }]]);
+    expect([both.statusCode, errorOf(both).details]).toEqual([
+      400,
+      [{ field: "image", issue: "must not be given with url: give exactly one of url, image (base64) or an uploaded file" }],
+    ]);
   });
   it("refuses text that is not base64", async () => {
     const res = await post("/extract", { image: "this is not base64!" });
@@ -94,7 +121,9 @@ describe("input errors", () => {
   it("answers 415 for a format it does not read (SVG) and 422 for a damaged PNG, GIF or PDF", async () => {
     const svg = await post("/extract", { image: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><text>Hi</text></svg>').toString("base64") });
     expect([svg.statusCode, errorOf(svg).code, res422Message(svg)]).toEqual([
-      415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported input: the input is not a PNG, JPEG, TIFF, WebP, GIF, BMP or PDF file.",
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+      "Unsupported input: the input is not a PNG, JPEG, TIFF, WebP, GIF, BMP or PDF file.",
     ]);
     const gif = await sharp(smallPng).gif().toBuffer();
     const brokenGif = await post("/extract", { image: gif.subarray(0, 40).toString("base64") });
@@ -102,11 +131,18 @@ describe("input errors", () => {
     const truncated = await post("/extract", { image: smallPng.subarray(0, 200).toString("base64") });
     expect([truncated.statusCode, errorOf(truncated).code]).toEqual([422, "UNPROCESSABLE"]);
     const brokenPdf = await post("/extract", { image: Buffer.from("%PDF-1.4\nthis is no pdf at all\n%%EOF").toString("base64") });
-    expect([brokenPdf.statusCode, errorOf(brokenPdf).code, res422Message(brokenPdf)]).toEqual([422, "UNPROCESSABLE", "The input could not be read: the PDF could not be read (damaged or not a PDF)."]);
+    expect([brokenPdf.statusCode, errorOf(brokenPdf).code, res422Message(brokenPdf)]).toEqual([
+      422,
+      "UNPROCESSABLE",
+      "The input could not be read: the PDF could not be read (damaged or not a PDF).",
+    ]);
   });
   it("validates language against what is installed", async () => {
     const notInstalled = await post("/extract", { image: smallPng.toString("base64"), language: "eng+kor" });
-    expect([notInstalled.statusCode, errorOf(notInstalled).details]).toEqual([400, [{ field: "language", issue: "'kor' is not installed; GET /languages lists the installed ones" }]]);
+    expect([notInstalled.statusCode, errorOf(notInstalled).details]).toEqual([
+      400,
+      [{ field: "language", issue: "'kor' is not installed; GET /languages lists the installed ones" }],
+    ]);
     const tooMany = await post("/extract", { image: smallPng.toString("base64"), language: "eng+deu+fra+spa+ita+nld" });
     expect([tooMany.statusCode, errorOf(tooMany).details]).toEqual([400, [{ field: "language", issue: "must name at most 5 languages" }]]);
     const malformed = await post("/extract", { image: smallPng.toString("base64"), language: "English" });
@@ -131,27 +167,43 @@ describe("input errors", () => {
     const base = "http://169.254.169.254/";
     const atLimit = await post("/extract", { url: base + "a".repeat(2048 - base.length) });
     // At the limit the URL is accepted by the schema and then refused by the outbound guard.
-    expect([atLimit.statusCode, errorOf(atLimit).details]).toEqual([400, [{ field: "url", issue: "must not point to a private, loopback, link-local or metadata address" }]]);
+    expect([atLimit.statusCode, errorOf(atLimit).details]).toEqual([
+      400,
+      [{ field: "url", issue: "must not point to a private, loopback, link-local or metadata address" }],
+    ]);
     const over = await post("/extract", { url: base + "a".repeat(2049 - base.length) });
     expect([over.statusCode, errorOf(over).details]).toEqual([400, [{ field: "url", issue: "must be at most 2048 characters long" }]]);
   });
   it("refuses URLs to private, loopback and metadata addresses and non-http schemes", async () => {
     for (const url of ["http://127.0.0.1:9/a.png", "http://10.0.0.1/a.png", "http://[::1]/a.png"]) {
       const res = await post("/extract", { url });
-      expect([res.statusCode, errorOf(res).details]).toEqual([400, [{ field: "url", issue: "must not point to a private, loopback, link-local or metadata address" }]]);
+      expect([res.statusCode, errorOf(res).details]).toEqual([
+        400,
+        [{ field: "url", issue: "must not point to a private, loopback, link-local or metadata address" }],
+      ]);
     }
     const file = await post("/extract", { url: "file:///etc/passwd" });
     expect([file.statusCode, errorOf(file).details]).toEqual([400, [{ field: "url", issue: "must use http or https" }]]);
   });
   it("checks multipart uploads: one file, a real file field", async () => {
     const textField = await multipartBody(null, { file: "not a file" });
-    const res = await ctx.app.inject({ method: "POST", url: "/extract", headers: { ...ctx.headers, "content-type": textField.contentType }, payload: textField.payload });
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/extract",
+      headers: { ...ctx.headers, "content-type": textField.contentType },
+      payload: textField.payload,
+    });
     expect([res.statusCode, errorOf(res).details]).toEqual([400, [{ field: "file", issue: "must be an uploaded file (multipart/form-data)" }]]);
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(smallPng)]), "a.png");
     form.append("file", new Blob([new Uint8Array(smallPng)]), "b.png");
     const request = new Request("http://localhost/", { method: "POST", body: form });
-    const two = await ctx.app.inject({ method: "POST", url: "/extract", headers: { ...ctx.headers, "content-type": request.headers.get("content-type")! }, payload: Buffer.from(await request.arrayBuffer()) });
+    const two = await ctx.app.inject({
+      method: "POST",
+      url: "/extract",
+      headers: { ...ctx.headers, "content-type": request.headers.get("content-type")! },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
     expect([two.statusCode, errorOf(two).details]).toEqual([400, [{ field: "file", issue: "must be a single file" }]]);
   });
   it("answers 415 for a body that is neither JSON nor multipart", async () => {

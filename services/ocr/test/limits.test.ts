@@ -45,14 +45,21 @@ describe("image size: 20 MiB (20971520 bytes)", () => {
     expect(ok.json().data).toMatchObject({ format: "bmp", text: "Limit" });
     const over = await multipartBody(paddedBmp(MAX_BYTES + 1), {}, "scan.bmp");
     const refused = await post(over.payload as never, { "content-type": over.contentType });
-    expect([refused.statusCode, refused.json().error.code, refused.json().error.details]).toEqual([413, "PAYLOAD_TOO_LARGE", [{ field: "file", issue: "must be at most 20971520 bytes" }]]);
+    expect([refused.statusCode, refused.json().error.code, refused.json().error.details]).toEqual([
+      413,
+      "PAYLOAD_TOO_LARGE",
+      [{ field: "file", issue: "must be at most 20971520 bytes" }],
+    ]);
   });
 
   it("accepts base64 that decodes to exactly 20 MiB and refuses one byte more", async () => {
     const ok = await post({ image: paddedBmp(MAX_BYTES).toString("base64") });
     expect([ok.statusCode, ok.json().data.text]).toEqual([200, "Limit"]);
     const refused = await post({ image: paddedBmp(MAX_BYTES + 1).toString("base64") });
-    expect([refused.statusCode, refused.json().error.details]).toEqual([413, [{ field: "image", issue: "must decode to at most 20971520 bytes (got 20971521)" }]]);
+    expect([refused.statusCode, refused.json().error.details]).toEqual([
+      413,
+      [{ field: "image", issue: "must decode to at most 20971520 bytes (got 20971521)" }],
+    ]);
   });
 
   it("downloads a URL of exactly 20 MiB and refuses one byte more", async () => {
@@ -72,9 +79,14 @@ describe("image size: 20 MiB (20971520 bytes)", () => {
 
 describe("image pixels: 40,000,000", () => {
   it("refuses an image one pixel row over the limit before decoding it", async () => {
-    const over = await sharp({ create: { width: 8000, height: 5001, channels: 3, background: "#ffffff" } }).png().toBuffer();
+    const over = await sharp({ create: { width: 8000, height: 5001, channels: 3, background: "#ffffff" } })
+      .png()
+      .toBuffer();
     const res = await post({ image: over.toString("base64") });
-    expect([res.statusCode, res.json().error.details]).toEqual([413, [{ field: "image", issue: "is 8000x5001 = 40,008,000 pixels; at most 40,000,000 pixels are accepted" }]]);
+    expect([res.statusCode, res.json().error.details]).toEqual([
+      413,
+      [{ field: "image", issue: "is 8000x5001 = 40,008,000 pixels; at most 40,000,000 pixels are accepted" }],
+    ]);
   });
 
   it("applies a configured limit at its edge", async () => {
@@ -83,8 +95,16 @@ describe("image pixels: 40,000,000", () => {
       const page = (height: number) => renderSvgPng(500, height, '<text x="20" y="80" font-family="DejaVu Sans" font-size="48">Edge</text>');
       const ok = await small.app.inject({ method: "POST", url: "/extract", headers: small.headers, payload: { image: (await page(400)).toString("base64") } });
       expect([ok.statusCode, ok.json().data.text]).toEqual([200, "Edge"]);
-      const refused = await small.app.inject({ method: "POST", url: "/extract", headers: small.headers, payload: { image: (await page(401)).toString("base64") } });
-      expect([refused.statusCode, refused.json().error.details]).toEqual([413, [{ field: "image", issue: "is 500x401 = 200,500 pixels; at most 200,000 pixels are accepted" }]]);
+      const refused = await small.app.inject({
+        method: "POST",
+        url: "/extract",
+        headers: small.headers,
+        payload: { image: (await page(401)).toString("base64") },
+      });
+      expect([refused.statusCode, refused.json().error.details]).toEqual([
+        413,
+        [{ field: "image", issue: "is 500x401 = 200,500 pixels; at most 200,000 pixels are accepted" }],
+      ]);
     } finally {
       await small.close();
     }
@@ -94,11 +114,13 @@ describe("image pixels: 40,000,000", () => {
 describe("pages per request: 10", () => {
   let pdf: string;
   beforeAll(async () => {
-    const pages = await Promise.all(Array.from({ length: 11 }, async (_, i) => {
-      const png = await renderTextPng(`Sheet ${i + 1}`, { pointSize: 12, dpi: 150, margin: 30 });
-      const { width, height } = await sharp(png).metadata();
-      return { jpeg: await sharp(png).toColourspace("b-w").jpeg({ quality: 90 }).toBuffer(), width: width!, height: height!, dpi: 150 };
-    }));
+    const pages = await Promise.all(
+      Array.from({ length: 11 }, async (_, i) => {
+        const png = await renderTextPng(`Sheet ${i + 1}`, { pointSize: 12, dpi: 150, margin: 30 });
+        const { width, height } = await sharp(png).metadata();
+        return { jpeg: await sharp(png).toColourspace("b-w").jpeg({ quality: 90 }).toBuffer(), width: width!, height: height!, dpi: 150 };
+      }),
+    );
     pdf = pdfOfJpegPages(pages).toString("base64");
   });
 
@@ -106,15 +128,22 @@ describe("pages per request: 10", () => {
     const res = await post({ image: pdf, pages: "1-10" });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ page_count: 11, pages_processed: 10 });
-    expect(res.json().data.pages.map((p: { page_number: number; text: string }) => [p.page_number, p.text]))
-      .toEqual(Array.from({ length: 10 }, (_, i) => [i + 1, `Sheet ${i + 1}`]));
+    expect(res.json().data.pages.map((p: { page_number: number; text: string }) => [p.page_number, p.text])).toEqual(
+      Array.from({ length: 10 }, (_, i) => [i + 1, `Sheet ${i + 1}`]),
+    );
   });
 
   it("refuses eleven pages, whether by default or selected", async () => {
     const all = await post({ image: pdf });
-    expect([all.statusCode, all.json().error.details]).toEqual([413, [{ field: "pages", issue: "the document has 11 pages and at most 10 are read per request; choose them with 'pages', e.g. '1-10'" }]]);
+    expect([all.statusCode, all.json().error.details]).toEqual([
+      413,
+      [{ field: "pages", issue: "the document has 11 pages and at most 10 are read per request; choose them with 'pages', e.g. '1-10'" }],
+    ]);
     const selected = await post({ image: pdf, pages: "1-11" });
-    expect([selected.statusCode, selected.json().error.details]).toEqual([413, [{ field: "pages", issue: "selects 11 pages; at most 10 are read per request" }]]);
+    expect([selected.statusCode, selected.json().error.details]).toEqual([
+      413,
+      [{ field: "pages", issue: "selects 11 pages; at most 10 are read per request" }],
+    ]);
   });
 
   it("renders at the dpi bounds, 70 and 600", async () => {
@@ -132,7 +161,11 @@ describe("time and capacity", () => {
     try {
       const png = await renderTextPng("Too slow for a one millisecond budget", { pointSize: 14 });
       const res = await slow.app.inject({ method: "POST", url: "/extract", headers: slow.headers, payload: { image: png.toString("base64") } });
-      expect([res.statusCode, res.json().error.code, res.json().error.details]).toEqual([422, "UNPROCESSABLE", [{ field: "timeout", issue: "processing must finish within 1 ms" }]]);
+      expect([res.statusCode, res.json().error.code, res.json().error.details]).toEqual([
+        422,
+        "UNPROCESSABLE",
+        [{ field: "timeout", issue: "processing must finish within 1 ms" }],
+      ]);
     } finally {
       await slow.close();
     }
@@ -142,7 +175,9 @@ describe("time and capacity", () => {
     const busy = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, poolSize: 1, maxQueue: 1, warmLanguages: "" } }));
     try {
       const png = (await renderTextPng("Three requests arrive at once.\nOne runs, one waits, one is turned away.", { pointSize: 14 })).toString("base64");
-      const responses = await Promise.all([0, 1, 2].map(() => busy.app.inject({ method: "POST", url: "/extract", headers: busy.headers, payload: { image: png } })));
+      const responses = await Promise.all(
+        [0, 1, 2].map(() => busy.app.inject({ method: "POST", url: "/extract", headers: busy.headers, payload: { image: png } })),
+      );
       const statuses = responses.map((r) => r.statusCode).sort();
       expect(statuses).toEqual([200, 200, 503]);
       const refused = responses.find((r) => r.statusCode === 503)!;

@@ -11,13 +11,38 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.close());
 
-interface Box { left: number; top: number; width: number; height: number; normalized: { left: number; top: number; width: number; height: number } }
-interface Word { text: string; confidence: number; box: Box }
-interface Line { text: string; confidence: number; box: Box; words: Word[] }
-interface Block { text: string; confidence: number; box: Box; lines: Line[] }
+interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  normalized: { left: number; top: number; width: number; height: number };
+}
+interface Word {
+  text: string;
+  confidence: number;
+  box: Box;
+}
+interface Line {
+  text: string;
+  confidence: number;
+  box: Box;
+  words: Word[];
+}
+interface Block {
+  text: string;
+  confidence: number;
+  box: Box;
+  lines: Line[];
+}
 
 const structured = async (png: Buffer, options: object = {}) => {
-  const res = await ctx.app.inject({ method: "POST", url: "/extract/structured", headers: ctx.headers, payload: { image: png.toString("base64"), ...options } });
+  const res = await ctx.app.inject({
+    method: "POST",
+    url: "/extract/structured",
+    headers: ctx.headers,
+    payload: { image: png.toString("base64"), ...options },
+  });
   expect(res.statusCode).toBe(200);
   return res.json().data;
 };
@@ -34,7 +59,11 @@ describe("POST /extract/structured: words, lines and blocks", () => {
   let data: { text: string; pages: Array<{ width: number; height: number; blocks: Block[]; tables: unknown[] }> };
 
   beforeAll(async () => {
-    png = await renderSvgPng(width, height, placed.map((w) => `<text x="${w.x}" y="${w.y}" font-family="DejaVu Sans" font-size="64">${w.text}</text>`).join(""));
+    png = await renderSvgPng(
+      width,
+      height,
+      placed.map((w) => `<text x="${w.x}" y="${w.y}" font-family="DejaVu Sans" font-size="64">${w.text}</text>`).join(""),
+    );
     data = await structured(png);
   });
 
@@ -78,8 +107,16 @@ describe("POST /extract/structured: words, lines and blocks", () => {
 
 describe("POST /extract/structured: tables", () => {
   it("finds a ruled table and returns its cells row by row, left to right, with their boxes", async () => {
-    const rows = [["Item", "Qty", "Price"], ["Apples", "12", "3.40"], ["Pears", "7", "2.10"], ["Plums", "30", "9.99"]];
-    const table = await renderTablePng({ rows, columnWidths: [400, 200, 260], rowHeight: 90, left: 100, top: 200, fontSize: 40, lineWidth: 3 }, "Quarterly order summary");
+    const rows = [
+      ["Item", "Qty", "Price"],
+      ["Apples", "12", "3.40"],
+      ["Pears", "7", "2.10"],
+      ["Plums", "30", "9.99"],
+    ];
+    const table = await renderTablePng(
+      { rows, columnWidths: [400, 200, 260], rowHeight: 90, left: 100, top: 200, fontSize: 40, lineWidth: 3 },
+      "Quarterly order summary",
+    );
     const data = await structured(table.png);
     expect(characterAccuracy("Quarterly order summary", data.pages[0].text.split("\n")[0])).toBeGreaterThanOrEqual(0.95);
     const [found, ...others] = data.pages[0].tables;
@@ -100,20 +137,51 @@ describe("POST /extract/structured: tables", () => {
   });
 
   it("reports a row without inner lines as one cell spanning the columns", async () => {
-    const rows = [["Region", "Spring", "Autumn"], ["Totals follow", "", ""], ["North", "10", "12"]];
-    const table = await renderTablePng({ rows, columnWidths: [500, 250, 250], rowHeight: 100, left: 80, top: 160, fontSize: 40, lineWidth: 3, mergedRows: [1] });
+    const rows = [
+      ["Region", "Spring", "Autumn"],
+      ["Totals follow", "", ""],
+      ["North", "10", "12"],
+    ];
+    const table = await renderTablePng({
+      rows,
+      columnWidths: [500, 250, 250],
+      rowHeight: 100,
+      left: 80,
+      top: 160,
+      fontSize: 40,
+      lineWidth: 3,
+      mergedRows: [1],
+    });
     const data = await structured(table.png);
     const [found] = data.pages[0].tables;
-    expect(found.rows.map((row: { cells: Array<{ text: string; column_span: number }> }) => row.cells.map((cell) => [cell.text, cell.column_span])))
-      .toEqual([[["Region", 1], ["Spring", 1], ["Autumn", 1]], [["Totals follow", 3]], [["North", 1], ["10", 1], ["12", 1]]]);
+    expect(found.rows.map((row: { cells: Array<{ text: string; column_span: number }> }) => row.cells.map((cell) => [cell.text, cell.column_span]))).toEqual([
+      [
+        ["Region", 1],
+        ["Spring", 1],
+        ["Autumn", 1],
+      ],
+      [["Totals follow", 3]],
+      [
+        ["North", 1],
+        ["10", 1],
+        ["12", 1],
+      ],
+    ]);
   });
 
   it("finds a table drawn without lines from the alignment of its words", async () => {
-    const rows = [["City", "Population", "Area"], ["Lisbon", "545000", "100"], ["Porto", "232000", "41"], ["Braga", "193000", "183"]];
+    const rows = [
+      ["City", "Population", "Area"],
+      ["Lisbon", "545000", "100"],
+      ["Porto", "232000", "41"],
+      ["Braga", "193000", "183"],
+    ];
     const columns = [120, 700, 1200];
     const body = [
       '<text x="120" y="120" font-family="DejaVu Sans" font-size="40">Largest cities of the north and the capital</text>',
-      ...rows.flatMap((cells, r) => cells.map((text, c) => `<text x="${columns[c]}" y="${260 + r * 80}" font-family="DejaVu Sans" font-size="40">${text}</text>`)),
+      ...rows.flatMap((cells, r) =>
+        cells.map((text, c) => `<text x="${columns[c]}" y="${260 + r * 80}" font-family="DejaVu Sans" font-size="40">${text}</text>`),
+      ),
     ].join("");
     const data = await structured(await renderSvgPng(1600, 700, body));
     const tables = data.pages[0].tables;

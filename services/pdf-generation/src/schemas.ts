@@ -2,7 +2,7 @@ import { Type, type Static } from "typebox";
 import { successSchema } from "@apiplat/service-kit";
 import { DEFAULTS, LIMITS } from "./domain/limits.js";
 
-const LENGTH_DESCRIPTION = 'a CSS length: a number followed by mm, cm, in, pt or px (a bare number is px), at most 100mm';
+const LENGTH_DESCRIPTION = "a CSS length: a number followed by mm, cm, in, pt or px (a bare number is px), at most 100mm";
 const CssLength = Type.String({ minLength: 1, maxLength: 20, pattern: "^\\s*\\d+(\\.\\d+)?(mm|cm|in|pt|px)?\\s*$", description: LENGTH_DESCRIPTION });
 
 /** The options every render endpoint takes. */
@@ -10,25 +10,61 @@ const renderOptions = {
   page_size: Type.Optional(Type.Union([Type.Literal("A4"), Type.Literal("Letter"), Type.Literal("Legal")], { default: DEFAULTS.pageSize })),
   orientation: Type.Optional(Type.Union([Type.Literal("portrait"), Type.Literal("landscape")], { default: DEFAULTS.orientation })),
   margin: Type.Optional(
-    Type.Union([
-      CssLength,
-      Type.Object(
-        { top: Type.Optional(CssLength), right: Type.Optional(CssLength), bottom: Type.Optional(CssLength), left: Type.Optional(CssLength) },
-        { additionalProperties: false },
-      ),
-    ], { description: `one length for every side, or {top, right, bottom, left}; default ${DEFAULTS.margin} on every side` }),
+    Type.Union(
+      [
+        CssLength,
+        Type.Object(
+          { top: Type.Optional(CssLength), right: Type.Optional(CssLength), bottom: Type.Optional(CssLength), left: Type.Optional(CssLength) },
+          { additionalProperties: false },
+        ),
+      ],
+      { description: `one length for every side, or {top, right, bottom, left}; default ${DEFAULTS.margin} on every side` },
+    ),
   ),
-  header_html: Type.Optional(Type.String({ maxLength: LIMITS.headerFooterMaxChars, description: "HTML drawn at the top of every page; {{page}}, {{pages}}, {{title}}, {{date}} and {{url}} are replaced" })),
-  footer_html: Type.Optional(Type.String({ maxLength: LIMITS.headerFooterMaxChars, description: "HTML drawn at the bottom of every page; same placeholders as header_html" })),
-  watermark_text: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.watermarkMaxChars, description: "text drawn diagonally across the middle of every page" })),
-  watermark_opacity: Type.Optional(Type.Number({ minimum: LIMITS.watermarkOpacityMin, maximum: LIMITS.watermarkOpacityMax, default: DEFAULTS.watermarkOpacity })),
+  header_html: Type.Optional(
+    Type.String({
+      maxLength: LIMITS.headerFooterMaxChars,
+      description: "HTML drawn at the top of every page; {{page}}, {{pages}}, {{title}}, {{date}} and {{url}} are replaced",
+    }),
+  ),
+  footer_html: Type.Optional(
+    Type.String({ maxLength: LIMITS.headerFooterMaxChars, description: "HTML drawn at the bottom of every page; same placeholders as header_html" }),
+  ),
+  watermark_text: Type.Optional(
+    Type.String({ minLength: 1, maxLength: LIMITS.watermarkMaxChars, description: "text drawn diagonally across the middle of every page" }),
+  ),
+  watermark_opacity: Type.Optional(
+    Type.Number({ minimum: LIMITS.watermarkOpacityMin, maximum: LIMITS.watermarkOpacityMax, default: DEFAULTS.watermarkOpacity }),
+  ),
   css: Type.Optional(Type.String({ maxLength: LIMITS.cssMaxChars, description: "an extra stylesheet applied after the document's own" })),
   print_background: Type.Optional(Type.Boolean({ default: DEFAULTS.printBackground })),
   scale: Type.Optional(Type.Number({ minimum: LIMITS.scaleMin, maximum: LIMITS.scaleMax, default: DEFAULTS.scale })),
-  pdf_ua: Type.Optional(Type.Boolean({ default: false, description: "tagged PDF with language, title, outline and DisplayDocTitle; refused if the result is not tagged" })),
-  title: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.titleMaxChars, description: "document title; default: the document's <title>, else the first heading (Markdown), else the file name" })),
-  lang: Type.Optional(Type.String({ minLength: 2, maxLength: LIMITS.langMaxChars, pattern: "^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$", description: "BCP 47 language used when the document has no <html lang>" })),
-  filename: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.filenameMaxChars, pattern: '^[^\\\\/"\\u0000-\\u001f\\u007f]+$', description: `file name in Content-Disposition; .pdf is appended when missing; default ${DEFAULTS.filename}` })),
+  pdf_ua: Type.Optional(
+    Type.Boolean({ default: false, description: "tagged PDF with language, title, outline and DisplayDocTitle; refused if the result is not tagged" }),
+  ),
+  title: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: LIMITS.titleMaxChars,
+      description: "document title; default: the document's <title>, else the first heading (Markdown), else the file name",
+    }),
+  ),
+  lang: Type.Optional(
+    Type.String({
+      minLength: 2,
+      maxLength: LIMITS.langMaxChars,
+      pattern: "^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$",
+      description: "BCP 47 language used when the document has no <html lang>",
+    }),
+  ),
+  filename: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: LIMITS.filenameMaxChars,
+      pattern: '^[^\\\\/"\\u0000-\\u001f\\u007f]+$',
+      description: `file name in Content-Disposition; .pdf is appended when missing; default ${DEFAULTS.filename}`,
+    }),
+  ),
   emulate_media: Type.Optional(Type.Union([Type.Literal("print"), Type.Literal("screen")], { default: "print" })),
   prefer_css_page_size: Type.Optional(Type.Boolean({ default: false, description: "let a CSS @page size rule win over page_size" })),
   timeout_ms: Type.Optional(Type.Integer({ minimum: LIMITS.timeoutMsMin, maximum: LIMITS.timeoutMsMax, default: DEFAULTS.timeoutMs })),
@@ -63,9 +99,13 @@ export const FromUrlBody = Type.Object(
     url: Type.String({ minLength: 1, maxLength: LIMITS.urlMaxChars }),
     javascript: Type.Optional(Type.Boolean({ default: true, description: "run the page's scripts (pages rendered by scripts need it)" })),
     wait_until: Type.Optional(
-      Type.Union([Type.Literal("load"), Type.Literal("domcontentloaded"), Type.Literal("networkidle0"), Type.Literal("networkidle2")], { default: DEFAULTS.waitUntil }),
+      Type.Union([Type.Literal("load"), Type.Literal("domcontentloaded"), Type.Literal("networkidle0"), Type.Literal("networkidle2")], {
+        default: DEFAULTS.waitUntil,
+      }),
     ),
-    wait_for: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.waitForMaxChars, description: "CSS selector that must be present before rendering" })),
+    wait_for: Type.Optional(
+      Type.String({ minLength: 1, maxLength: LIMITS.waitForMaxChars, description: "CSS selector that must be present before rendering" }),
+    ),
     delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.delayMsMax, default: 0, description: "extra wait after loading (and after wait_for)" })),
     ...renderOptions,
   },
@@ -81,7 +121,11 @@ export const MergeBody = Type.Object(
 );
 
 export const ResponseQuery = Type.Object(
-  { response: Type.Optional(Type.Union([Type.Literal("pdf"), Type.Literal("json")], { default: "pdf", description: "pdf: the bytes; json: base64 plus metadata" })) },
+  {
+    response: Type.Optional(
+      Type.Union([Type.Literal("pdf"), Type.Literal("json")], { default: "pdf", description: "pdf: the bytes; json: base64 plus metadata" }),
+    ),
+  },
   { additionalProperties: false },
 );
 

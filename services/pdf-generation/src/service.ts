@@ -29,8 +29,7 @@ export default defineService<PdfSettings>({
   async build({ app, platform, settings, background, readiness }) {
     const outbound = createOutboundClient({ allowCidrs: platform.config.outboundAllowCidrs });
     const checkUrl: UrlCheck = (url) => outbound.check(url);
-    const fetchThroughGuard: GuardedFetch = (url, init) =>
-      outbound.fetch(url, { ...init, maxRedirects: 0, maxBytes: SUBRESOURCE_MAX_BYTES });
+    const fetchThroughGuard: GuardedFetch = (url, init) => outbound.fetch(url, { ...init, maxRedirects: 0, maxBytes: SUBRESOURCE_MAX_BYTES });
 
     // The browsers' only way out: every connection Chromium opens itself goes through the guard (browser-network.ts).
     let browserProxy: BrowserProxy | undefined;

@@ -32,11 +32,13 @@ async function failure(promise: Promise<unknown>): Promise<RenderError> {
 
 /** A job whose browser process is killed under it; resolves to the error the job failed with. */
 function browserKilledDuringJob(browsers: BrowserPool): Promise<RenderError> {
-  return failure(browsers.run(async (page) => {
-    page.browser().process()!.kill("SIGKILL");
-    await sleep(500);
-    return page.evaluate(() => 1);
-  }, 10_000));
+  return failure(
+    browsers.run(async (page) => {
+      page.browser().process()!.kill("SIGKILL");
+      await sleep(500);
+      return page.evaluate(() => 1);
+    }, 10_000),
+  );
 }
 
 describe("a browser's pipes", () => {
@@ -73,7 +75,9 @@ describe("the service under bad jobs", () => {
     const headers = await service.headers("MEGA");
     const started = Date.now();
     const stuck = await service.app.inject({
-      method: "POST", url: "/from-html", headers,
+      method: "POST",
+      url: "/from-html",
+      headers,
       payload: { html: html("<script>while (true) {}</script>"), javascript: true, timeout_ms: 2000 },
     });
     expect(stuck.statusCode).toBe(422);
@@ -124,10 +128,12 @@ describe("BrowserPool", () => {
   test("a hung browser is killed and replaced after the job's timeout", async () => {
     const browsers = pool();
     try {
-      const error = await failure(browsers.run(async (page) => {
-        process.kill(page.browser().process()!.pid!, "SIGSTOP");
-        return page.evaluate(() => 1);
-      }, 1_000));
+      const error = await failure(
+        browsers.run(async (page) => {
+          process.kill(page.browser().process()!.pid!, "SIGSTOP");
+          return page.evaluate(() => 1);
+        }, 1_000),
+      );
       expect(error.kind).toBe("timeout");
       expect(await browsers.run((page) => page.evaluate(() => "alive"), 10_000)).toBe("alive");
       expect(browsers.stats().browsers_restarted).toBe(1);
@@ -143,7 +149,16 @@ describe("BrowserPool", () => {
       const results: string[] = [];
       for (let job = 1; job <= 5; job++) {
         // No pause between jobs: the next one arrives while the retired browser is still closing.
-        results.push(await browsers.run(async (page) => { await page.setContent(`<p>job ${job}</p>`); return page.evaluate(() => document.body.innerText); }, 10_000, { reusePage: job % 2 === 0 }));
+        results.push(
+          await browsers.run(
+            async (page) => {
+              await page.setContent(`<p>job ${job}</p>`);
+              return page.evaluate(() => document.body.innerText);
+            },
+            10_000,
+            { reusePage: job % 2 === 0 },
+          ),
+        );
       }
       expect(results).toEqual(["job 1", "job 2", "job 3", "job 4", "job 5"]);
       expect(browsers.stats().browsers_restarted).toBe(2);
@@ -182,12 +197,14 @@ describe("BrowserPool", () => {
   test("a crashed tab fails only its own job", async () => {
     const browsers = pool();
     try {
-      const error = await failure(browsers.run(async (page) => {
-        const cdp = await page.createCDPSession();
-        void cdp.send("Page.crash").catch(() => undefined);
-        await sleep(1000);
-        return page.evaluate(() => 1);
-      }, 10_000));
+      const error = await failure(
+        browsers.run(async (page) => {
+          const cdp = await page.createCDPSession();
+          void cdp.send("Page.crash").catch(() => undefined);
+          await sleep(1000);
+          return page.evaluate(() => 1);
+        }, 10_000),
+      );
       expect(error.kind).toBe("renderer_crashed");
       expect(await browsers.run((page) => page.evaluate(() => "fine"), 10_000)).toBe("fine");
       expect(browsers.stats().browsers_restarted).toBe(0);
@@ -205,7 +222,11 @@ describe("BrowserPool", () => {
       const released = new Promise<void>((resolve) => (release = resolve));
       let started!: () => void;
       const running = new Promise<void>((resolve) => (started = resolve));
-      const holding = browsers.run(async () => { started(); await released; return "first"; }, 10_000);
+      const holding = browsers.run(async () => {
+        started();
+        await released;
+        return "first";
+      }, 10_000);
       await running;
       const queued = browsers.run(async () => "second", 10_000);
       const refused = await failure(browsers.run(async () => "third", 10_000));
@@ -219,7 +240,10 @@ describe("BrowserPool", () => {
 
   test("a job that waits longer than the queue timeout is refused", async () => {
     const browsers = await sharedPool();
-    const holding = browsers.run(async () => { await sleep(2500); return "done"; }, 10_000);
+    const holding = browsers.run(async () => {
+      await sleep(2500);
+      return "done";
+    }, 10_000);
     await sleep(50);
     const refused = await failure(browsers.run(async () => "late", 10_000));
     expect(refused.kind).toBe("busy");
@@ -230,11 +254,28 @@ describe("BrowserPool", () => {
   test("script-free jobs share an idle page, blanked between jobs; a failed job's page is not reused", async () => {
     const browsers = await sharedPool();
     {
-      const first = await browsers.run(async (page) => { await page.setContent("<p>first document</p>"); return page; }, 10_000, { reusePage: true });
-      const second = await browsers.run(async (page) => ({ page, text: await page.evaluate(() => document.body?.innerText ?? "") }), 10_000, { reusePage: true });
+      const first = await browsers.run(
+        async (page) => {
+          await page.setContent("<p>first document</p>");
+          return page;
+        },
+        10_000,
+        { reusePage: true },
+      );
+      const second = await browsers.run(async (page) => ({ page, text: await page.evaluate(() => document.body?.innerText ?? "") }), 10_000, {
+        reusePage: true,
+      });
       expect(second.page).toBe(first);
       expect(second.text).toBe("");
-      await failure(browsers.run(async () => { throw new RenderError("invalid_option", "bad"); }, 10_000, { reusePage: true }));
+      await failure(
+        browsers.run(
+          async () => {
+            throw new RenderError("invalid_option", "bad");
+          },
+          10_000,
+          { reusePage: true },
+        ),
+      );
       const fourth = await browsers.run(async (page) => page, 10_000, { reusePage: true });
       expect(fourth).not.toBe(first);
       expect(first.isClosed()).toBe(true);
@@ -266,7 +307,11 @@ describe("network namespace", () => {
     try {
       const pid = await browsers.run(async (page) => page.browser().process()!.pid!, 10_000);
       expect(await readlink(`/proc/${pid}/ns/net`)).not.toBe(await readlink("/proc/self/ns/net"));
-      const interfaces = (await readFile(`/proc/${pid}/net/dev`, "utf8")).split("\n").slice(2).map((line) => line.split(":")[0].trim()).filter(Boolean);
+      const interfaces = (await readFile(`/proc/${pid}/net/dev`, "utf8"))
+        .split("\n")
+        .slice(2)
+        .map((line) => line.split(":")[0].trim())
+        .filter(Boolean);
       expect(interfaces).toEqual(["lo"]);
       // And it still renders through the relay to the proxy.
       expect(await browsers.run((page) => page.evaluate(() => 6 * 7), 10_000)).toBe(42);

@@ -14,7 +14,9 @@ beforeAll(async () => {
   site = await startSite({
     "/pixel.png": (_req, res) => {
       // A 1x1 transparent PNG.
-      res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64"));
+      res
+        .writeHead(200, { "content-type": "image/png" })
+        .end(Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64"));
     },
   });
 });
@@ -29,7 +31,12 @@ async function render(payload: Record<string, unknown>, plan: "BASIC" | "PRO" | 
 
 describe("auth", () => {
   test("a request without X-Gateway-Key is refused with 401 MISSING_API_KEY", async () => {
-    const res = await service.app.inject({ method: "POST", url: "/from-html", headers: { "x-gateway-host": "pdf-generation.api.local" }, payload: { html: "<p>x</p>" } });
+    const res = await service.app.inject({
+      method: "POST",
+      url: "/from-html",
+      headers: { "x-gateway-host": "pdf-generation.api.local" },
+      payload: { html: "<p>x</p>" },
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json().error.code).toBe("MISSING_API_KEY");
   });
@@ -204,7 +211,16 @@ describe("rendering", () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.status).toBe("success");
-    expect(body.data).toMatchObject({ filename: "x.pdf", content_type: "application/pdf", page_count: 1, page_limit: 100, tagged: false, title: "Doc title", lang: "en", blocked_requests: [] });
+    expect(body.data).toMatchObject({
+      filename: "x.pdf",
+      content_type: "application/pdf",
+      page_count: 1,
+      page_limit: 100,
+      tagged: false,
+      title: "Doc title",
+      lang: "en",
+      blocked_requests: [],
+    });
     const pdf = Buffer.from(body.data.content_base64, "base64");
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     expect(body.data.size_bytes).toBe(pdf.byteLength);
@@ -219,7 +235,11 @@ describe("rendering", () => {
 
 describe("accessibility (pdf_ua)", () => {
   test("pdf_ua gives a tagged PDF with language, title, outline and DisplayDocTitle", async () => {
-    const res = await render({ html: html("<h1>Annual report</h1><h2>Revenue</h2><p>Text</p>"), pdf_ua: true, title: "Annual report 2026", lang: "de" }, "PRO", "?response=json");
+    const res = await render(
+      { html: html("<h1>Annual report</h1><h2>Revenue</h2><p>Text</p>"), pdf_ua: true, title: "Annual report 2026", lang: "de" },
+      "PRO",
+      "?response=json",
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ tagged: true, title: "Annual report 2026", lang: "de" });
     const pdf = Buffer.from(res.json().data.content_base64, "base64");
@@ -234,7 +254,11 @@ describe("accessibility (pdf_ua)", () => {
   });
 
   test("the document's own lang and title are kept when the request names none", async () => {
-    const res = await render({ html: '<html lang="fr"><head><title>Rapport</title></head><body><h1>Bonjour</h1></body></html>', pdf_ua: true }, "PRO", "?response=json");
+    const res = await render(
+      { html: '<html lang="fr"><head><title>Rapport</title></head><body><h1>Bonjour</h1></body></html>', pdf_ua: true },
+      "PRO",
+      "?response=json",
+    );
     expect(res.json().data).toMatchObject({ tagged: true, title: "Rapport", lang: "fr" });
   });
 });
@@ -256,11 +280,17 @@ describe("scripts and network lockdown", () => {
   test("a cloud metadata address in an <img> is never requested", async () => {
     const res = await render({ html: html('<img src="http://169.254.169.254/latest/meta-data/"><p>After</p>') }, "PRO", "?response=json");
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.blocked_requests).toEqual([{ url: "http://169.254.169.254/latest/meta-data/", reason: "http://169.254.169.254 is not in allowed_origins" }]);
+    expect(res.json().data.blocked_requests).toEqual([
+      { url: "http://169.254.169.254/latest/meta-data/", reason: "http://169.254.169.254 is not in allowed_origins" },
+    ]);
   });
 
   test("the metadata address stays refused even when listed in allowed_origins", async () => {
-    const res = await render({ html: html('<img src="http://169.254.169.254/latest/meta-data/">'), allowed_origins: ["http://169.254.169.254"] }, "PRO", "?response=json");
+    const res = await render(
+      { html: html('<img src="http://169.254.169.254/latest/meta-data/">'), allowed_origins: ["http://169.254.169.254"] },
+      "PRO",
+      "?response=json",
+    );
     const [blocked] = res.json().data.blocked_requests;
     expect(blocked.url).toBe("http://169.254.169.254/latest/meta-data/");
     expect(blocked.reason).toMatch(/private, loopback, link-local or metadata/);
@@ -276,7 +306,11 @@ describe("scripts and network lockdown", () => {
   });
 
   test("file: URLs are refused", async () => {
-    const res = await render({ html: html('<iframe src="file:///etc/passwd"></iframe><link rel="stylesheet" href="file:///etc/hostname">') }, "PRO", "?response=json");
+    const res = await render(
+      { html: html('<iframe src="file:///etc/passwd"></iframe><link rel="stylesheet" href="file:///etc/hostname">') },
+      "PRO",
+      "?response=json",
+    );
     const pdf = Buffer.from(res.json().data.content_base64, "base64");
     expect(pageTexts(pdf)[0]).not.toContain("root:");
   });

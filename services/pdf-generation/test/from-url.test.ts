@@ -19,7 +19,9 @@ beforeAll(async () => {
   locked = await whenBrowsersWarm(await startService(pdfService, { settings: TEST_SETTINGS }));
   site = await startSite({
     "/static": page("<h1>Static page</h1><p>Served over HTTP</p>"),
-    "/scripted": page('<div id="app">loading</div><script>setTimeout(() => { document.getElementById("app").innerHTML = "<p id=\\"ready\\">Rendered by script</p>"; }, 300)</script>'),
+    "/scripted": page(
+      '<div id="app">loading</div><script>setTimeout(() => { document.getElementById("app").innerHTML = "<p id=\\"ready\\">Rendered by script</p>"; }, 300)</script>',
+    ),
     "/never": page('<div id="app">waiting forever</div>'),
     "/leaky": page('<p>Leaky page</p><img src="http://169.254.169.254/latest/meta-data/iam">'),
     "/to-metadata": (_req, res) => res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end(),
@@ -117,7 +119,10 @@ describe("SSRF protection", () => {
     const before = site.hits.get("/static") ?? 0;
     const res = await render(locked, { url: `${site.origin}/static` });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "url", issue: "must not point to a private, loopback, link-local or metadata address" }] });
+    expect(res.json().error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: [{ field: "url", issue: "must not point to a private, loopback, link-local or metadata address" }],
+    });
     expect(site.hits.get("/static") ?? 0).toBe(before);
   });
 

@@ -57,7 +57,11 @@ export async function startSite(routes: Record<string, (req: IncomingMessage, re
   return {
     origin: `http://${host}:${port}`,
     hits,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

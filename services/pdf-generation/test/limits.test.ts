@@ -128,7 +128,15 @@ describe("input bounds", () => {
   });
 
   test("every option at its lower bound renders", async () => {
-    const res = await post("/from-html", { html: html("<p>Lower bounds</p>"), watermark_text: "W", watermark_opacity: 0.05, scale: 0.1, margin: "0", timeout_ms: 60000, filename: "f" });
+    const res = await post("/from-html", {
+      html: html("<p>Lower bounds</p>"),
+      watermark_text: "W",
+      watermark_opacity: 0.05,
+      scale: 0.1,
+      margin: "0",
+      timeout_ms: 60000,
+      filename: "f",
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-disposition"]).toContain('filename="f.pdf"');
   });

@@ -49,7 +49,10 @@ describe("POST /from-markdown", () => {
       expect(text).toContain(expected);
     }
     const words = wordBoxes(pdf);
-    const height = (word: string) => { const w = words.find((x) => x.word === word)!; return w.yMax - w.yMin; };
+    const height = (word: string) => {
+      const w = words.find((x) => x.word === word)!;
+      return w.yMax - w.yMin;
+    };
     // h1 (2em of 11pt) is drawn larger than body text.
     expect(height("Release")).toBeGreaterThan(height("Intro") * 1.6);
     // Table cells sit side by side.
@@ -67,11 +70,18 @@ describe("POST /from-markdown", () => {
 
   test("raw HTML in Markdown cannot reach the network", async () => {
     const res = await post("/from-markdown", { markdown: '# Doc\n\n<img src="http://169.254.169.254/latest/meta-data/">' }, "MEGA", "?response=json");
-    expect(res.json().data.blocked_requests).toEqual([{ url: "http://169.254.169.254/latest/meta-data/", reason: "http://169.254.169.254 is not in allowed_origins" }]);
+    expect(res.json().data.blocked_requests).toEqual([
+      { url: "http://169.254.169.254/latest/meta-data/", reason: "http://169.254.169.254 is not in allowed_origins" },
+    ]);
   });
 
   test("takes the same page options as HTML", async () => {
-    const res = await post("/from-markdown", { markdown: "# A\n\n<div class=\"page-break\"></div>\n\n# B", page_size: "Letter", footer_html: "{{page}}/{{pages}}", filename: "notes" });
+    const res = await post("/from-markdown", {
+      markdown: '# A\n\n<div class="page-break"></div>\n\n# B',
+      page_size: "Letter",
+      footer_html: "{{page}}/{{pages}}",
+      filename: "notes",
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-disposition"]).toContain('filename="notes.pdf"');
     const pages = pageTexts(pdfBytes(res));
@@ -117,8 +127,15 @@ describe("POST /merge", () => {
   });
 
   test("accepts uploads as multipart/form-data, in part order", async () => {
-    const { body, contentType } = multipart([await labelledPdf("First", 1), await labelledPdf("Second", 1), await labelledPdf("Third", 1)], { filename: "bundle" });
-    const res = await service.app.inject({ method: "POST", url: "/merge?response=json", headers: { ...(await service.headers("MEGA")), "content-type": contentType }, payload: body });
+    const { body, contentType } = multipart([await labelledPdf("First", 1), await labelledPdf("Second", 1), await labelledPdf("Third", 1)], {
+      filename: "bundle",
+    });
+    const res = await service.app.inject({
+      method: "POST",
+      url: "/merge?response=json",
+      headers: { ...(await service.headers("MEGA")), "content-type": contentType },
+      payload: body,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ filename: "bundle.pdf", page_count: 3, page_limit: 10000 });
     const pdf = Buffer.from(res.json().data.content_base64, "base64");
@@ -149,7 +166,8 @@ describe("POST /merge", () => {
     expect(over.statusCode).toBe(422);
     expect(over.json().error).toEqual({
       code: "UNPROCESSABLE",
-      message: "The merged PDF would have 1001 pages; the PRO plan merges at most 1000 pages per request. Merge fewer files per request, or move to ULTRA (10000 pages per merge).",
+      message:
+        "The merged PDF would have 1001 pages; the PRO plan merges at most 1000 pages per request. Merge fewer files per request, or move to ULTRA (10000 pages per merge).",
       details: [{ field: "page_count", issue: "is 1001, above the PRO plan's merge limit of 1000" }],
     });
   }, 60_000);
@@ -170,7 +188,8 @@ describe("POST /merge", () => {
     expect(over.statusCode).toBe(422);
     expect(over.json().error).toEqual({
       code: "UNPROCESSABLE",
-      message: "The merged PDF would have 10001 pages; the MEGA plan merges at most 10000 pages per request. No plan merges more: keep a document this long in parts of at most 10000 pages.",
+      message:
+        "The merged PDF would have 10001 pages; the MEGA plan merges at most 10000 pages per request. No plan merges more: keep a document this long in parts of at most 10000 pages.",
       details: [{ field: "page_count", issue: "is 10001, above the MEGA plan's merge limit of 10000" }],
     });
   }, 180_000);
@@ -200,7 +219,8 @@ describe("POST /merge", () => {
     expect(over.statusCode).toBe(413);
     expect(over.json().error).toEqual({
       code: "PAYLOAD_TOO_LARGE",
-      message: "files must total at most 26214400 bytes of PDF on the BASIC plan. Merge fewer or smaller files per request, or move to PRO (52428800 bytes per merge).",
+      message:
+        "files must total at most 26214400 bytes of PDF on the BASIC plan. Merge fewer or smaller files per request, or move to PRO (52428800 bytes per merge).",
       details: [{ field: "files", issue: "must total at most 26214400 bytes of PDF on the BASIC plan" }],
     });
     // The same 25 MiB and one byte are within PRO's bound.

@@ -23,7 +23,10 @@ describe("merge threads", () => {
     const heavy = pool.merge([half, half], "MEGA");
     // The only thread is busy and no merge may wait: refused without waiting.
     await expect(pool.merge([half, half], "MEGA")).rejects.toMatchObject({ kind: "busy" });
-    await expect(heavy).rejects.toMatchObject({ kind: "merge_too_heavy", message: "The merge did not finish within 1500 ms; merge fewer or smaller files per request." });
+    await expect(heavy).rejects.toMatchObject({
+      kind: "merge_too_heavy",
+      message: "The merge did not finish within 1500 ms; merge fewer or smaller files per request.",
+    });
     expect(Date.now() - started).toBeLessThan(15_000);
     // A fresh thread takes the next merge.
     const small = await pagesPdf(2);

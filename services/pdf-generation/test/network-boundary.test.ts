@@ -98,11 +98,16 @@ beforeAll(async () => {
   // The allow-list off: loopback (and 0.0.0.0) is refused.
   locked = await whenBrowsersWarm(await startService(pdfService, { settings: { ...TEST_SETTINGS, ...proxyOnly } }));
   // /from-url needs a page to load: the attacker's site on 127.0.0.2 is allow-listed, the trap on 127.0.0.1 is not.
-  narrow = await whenBrowsersWarm(await startService(pdfService, { env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" }, settings: { ...TEST_SETTINGS, ...proxyOnly } }));
-  attacker = await startSite({
-    "/attack": (_req: IncomingMessage, res: ServerResponse) =>
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html(`<p>Attack page</p>${markupVectors(trap)}${scriptVectors(trap)}`)),
-  }, "127.0.0.2");
+  narrow = await whenBrowsersWarm(
+    await startService(pdfService, { env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.2/32" }, settings: { ...TEST_SETTINGS, ...proxyOnly } }),
+  );
+  attacker = await startSite(
+    {
+      "/attack": (_req: IncomingMessage, res: ServerResponse) =>
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html(`<p>Attack page</p>${markupVectors(trap)}${scriptVectors(trap)}`)),
+    },
+    "127.0.0.2",
+  );
 });
 afterAll(async () => {
   await locked?.close();
@@ -156,11 +161,17 @@ describe("the boundary does not break rendering", () => {
       res.writeHead(200, { "content-type": type }).end(body);
     };
     site = await startSite({
-      "/page": serve(html(`<p class="big">Styled page</p><a id="away" href="/popup-link" target="_blank">away</a><script>
+      "/page": serve(
+        html(
+          `<p class="big">Styled page</p><a id="away" href="/popup-link" target="_blank">away</a><script>
         try { new WebSocket("ws://localhost:" + location.port + "/ws"); } catch {}
         try { window.open("/popup"); } catch {}
         document.getElementById("away").click();
-      </script>`, '<link rel="stylesheet" href="/style.css">'), "text/html; charset=utf-8"),
+      </script>`,
+          '<link rel="stylesheet" href="/style.css">',
+        ),
+        "text/html; charset=utf-8",
+      ),
       "/style.css": serve(".big { font-size: 40pt }", "text/css"),
       "/ws": serve("WebSocket handshake seen", "text/plain"),
     });

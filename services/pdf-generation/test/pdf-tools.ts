@@ -60,13 +60,21 @@ export function pageTexts(pdf: Uint8Array): string[] {
 export function wordBoxes(pdf: Uint8Array, page = 1): Array<{ word: string; xMin: number; yMin: number; xMax: number; yMax: number }> {
   const html = onFile(pdf, (file) => execFileSync("pdftotext", ["-bbox", "-f", String(page), "-l", String(page), file, "-"], { encoding: "utf8" }));
   return [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
-    word: m[5], xMin: Number(m[1]), yMin: Number(m[2]), xMax: Number(m[3]), yMax: Number(m[4]),
+    word: m[5],
+    xMin: Number(m[1]),
+    yMin: Number(m[2]),
+    xMax: Number(m[3]),
+    yMax: Number(m[4]),
   }));
 }
 
 export function fontNames(pdf: Uint8Array): string[] {
   const raw = onFile(pdf, (file) => execFileSync("pdffonts", [file], { encoding: "utf8" }));
-  return raw.split("\n").slice(2).filter(Boolean).map((line) => line.split(/\s+/)[0]);
+  return raw
+    .split("\n")
+    .slice(2)
+    .filter(Boolean)
+    .map((line) => line.split(/\s+/)[0]);
 }
 
 export function allFontsEmbedded(pdf: Uint8Array): boolean {

@@ -11,14 +11,27 @@ const NullableBoolean = Type.Union([Type.Boolean(), Type.Null()]);
 const Price = Type.Number({ minimum: 0, maximum: 1_000_000, description: "in the product's own currency (CAD on amazon.ca)" });
 
 export const SearchQuery = Type.Object({
-  q: Type.Optional(Type.String({ maxLength: 200, description: "words of the title (or, for products known only from reviews, of their review titles); typos are corrected, \"quoted phrases\", -exclusion, OR and prefix* work" })),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'words of the title (or, for products known only from reviews, of their review titles); typos are corrected, "quoted phrases", -exclusion, OR and prefix* work',
+    }),
+  ),
   locale: Type.Optional(Type.String({ maxLength: 20, description: `comma-separated marketplaces by country code: ${LOCALES.join(", ")} (case-insensitive)` })),
-  category: Type.Optional(Type.String({ maxLength: 300, description: "comma-separated category ids (or names): industrial-scientific, motorcycle-accessories-parts" })),
+  category: Type.Optional(
+    Type.String({ maxLength: 300, description: "comma-separated category ids (or names): industrial-scientific, motorcycle-accessories-parts" }),
+  ),
   min_price: Type.Optional(Price),
   max_price: Type.Optional(Price),
   min_rating: Type.Optional(Type.Number({ minimum: 0, maximum: 5, description: "at least this average rating, 0 to 5" })),
   is_best_seller: Type.Optional(Type.Boolean({ description: "true: only products flagged best sellers; false: only products known not to be" })),
-  sort: Type.Optional(Type.Union(PRODUCT_SORTS.map((s) => Type.Literal(s)), { description: "relevance (default with q; needs q), best_sellers (default otherwise), price_asc, price_desc, rating, reviews" })),
+  sort: Type.Optional(
+    Type.Union(
+      PRODUCT_SORTS.map((s) => Type.Literal(s)),
+      { description: "relevance (default with q; needs q), best_sellers (default otherwise), price_asc, price_desc, rating, reviews" },
+    ),
+  ),
   facets: Type.Optional(Type.Boolean({ description: "add counts by category and by price band" })),
   limit: Type.Optional(LimitQuery),
   cursor: Type.Optional(CursorQuery),
@@ -40,7 +53,8 @@ export const Product = Type.Object({
   locale: Type.String({ description: "the marketplace's country code: CA (amazon.ca), US (amazon.com)" }),
   marketplace: Type.String({ description: "amazon.ca, amazon.com" }),
   title: Type.Union([Type.String(), Type.Null()], {
-    description: "the listing's title; null for Fine Food products, whose source (SNAP's reviews) names no product. Untitled products come after titled ones in every sort",
+    description:
+      "the listing's title; null for Fine Food products, whose source (SNAP's reviews) names no product. Untitled products come after titled ones in every sort",
   }),
   brand: NullableString,
   image_url: NullableString,
@@ -54,10 +68,11 @@ export const Product = Type.Object({
   rating_basis: Type.String({ description: "marketplace (the listing's own rating and count) or reviews (computed from the reviews in the dataset)" }),
   categories: Type.Array(Type.Object({ id: Type.String(), name: Type.String() }), { description: "the category path, broadest first" }),
   is_best_seller: NullableBoolean,
-  bought_last_month: Type.Union([Type.Integer(), Type.Null()], { description: "Amazon's \"N+ bought in past month\" (0: not shown)" }),
+  bought_last_month: Type.Union([Type.Integer(), Type.Null()], { description: 'Amazon\'s "N+ bought in past month" (0: not shown)' }),
   review_count: Type.Integer({ description: "reviews with text in the dataset (GET /reviews/{asin})" }),
   data_as_of: Type.Union([Type.String(), Type.Null()], {
-    description: "how old the price and rating are: \"2023\" for amazon.ca (Kaggle's \"Amazon Canada Products 2023\" records the year, not the day); a Fine Food product's newest review (YYYY-MM-DD)",
+    description:
+      'how old the price and rating are: "2023" for amazon.ca (Kaggle\'s "Amazon Canada Products 2023" records the year, not the day); a Fine Food product\'s newest review (YYYY-MM-DD)',
   }),
   dataset: Type.String(),
 });
@@ -65,7 +80,9 @@ export type Product = Static<typeof Product>;
 
 export const ProductDetail = Type.Intersect([
   Product,
-  Type.Object({ rating_breakdown: Type.Union([RatingBreakdown, Type.Null()], { description: "counts of the rated reviews in the dataset; null without any" }) }),
+  Type.Object({
+    rating_breakdown: Type.Union([RatingBreakdown, Type.Null()], { description: "counts of the rated reviews in the dataset; null without any" }),
+  }),
 ]);
 export type ProductDetail = Static<typeof ProductDetail>;
 
@@ -78,10 +95,9 @@ export const ProductPage = Type.Object({
   facets: Type.Optional(
     Type.Object({
       category: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), count: Type.Integer() })),
-      price_band: Type.Array(
-        Type.Object({ id: Type.String(), min: Type.Number(), max: NullableNumber, count: Type.Integer() }),
-        { description: `products with a price in each band [min, max), in their own currency: ${PRICE_BANDS.map((b) => b.id).join(", ")}` },
-      ),
+      price_band: Type.Array(Type.Object({ id: Type.String(), min: Type.Number(), max: NullableNumber, count: Type.Integer() }), {
+        description: `products with a price in each band [min, max), in their own currency: ${PRICE_BANDS.map((b) => b.id).join(", ")}`,
+      }),
     }),
   ),
 });
@@ -91,10 +107,21 @@ export const AsinParams = Type.Object({
 });
 
 export const ReviewsQuery = Type.Object({
-  rating: Type.Optional(Type.String({ pattern: "^[1-5](,[1-5])*$", description: "comma-separated star ratings, such as 4,5", errorMessage: "must be star ratings from 1 to 5, comma-separated, such as 4,5" })),
+  rating: Type.Optional(
+    Type.String({
+      pattern: "^[1-5](,[1-5])*$",
+      description: "comma-separated star ratings, such as 4,5",
+      errorMessage: "must be star ratings from 1 to 5, comma-separated, such as 4,5",
+    }),
+  ),
   verified_only: Type.Optional(Type.Boolean({ description: "only reviews flagged verified purchases (no dataset has the flag: always empty today)" })),
   q: Type.Optional(Type.String({ maxLength: 200, description: "words of the review's title or text" })),
-  sort: Type.Optional(Type.Union(REVIEW_SORTS.map((s) => Type.Literal(s)), { description: "recent (default), helpful, rating (highest first), rating_asc (lowest first)" })),
+  sort: Type.Optional(
+    Type.Union(
+      REVIEW_SORTS.map((s) => Type.Literal(s)),
+      { description: "recent (default), helpful, rating (highest first), rating_asc (lowest first)" },
+    ),
+  ),
   limit: Type.Optional(LimitQuery),
   cursor: Type.Optional(CursorQuery),
 });
@@ -126,11 +153,14 @@ export const ReviewPage = Type.Object({
     average_rating: Type.Union([Type.Number(), Type.Null()], { description: "the product's rating, as GET /product gives it (see rating_basis)" }),
     ratings_count: NullableInteger,
     rating_basis: Type.String({
-      description: "where average_rating and ratings_count come from: marketplace (the listing's own stars and count, amazon.ca) or reviews (the mean and number of the dataset's rated reviews, Fine Food)",
+      description:
+        "where average_rating and ratings_count come from: marketplace (the listing's own stars and count, amazon.ca) or reviews (the mean and number of the dataset's rated reviews, Fine Food)",
     }),
     review_count: Type.Integer({ description: "every review of the product the dataset holds, filters aside (amazon.ca: none, the file has no reviews)" }),
     rated_count: Type.Integer({ description: "those with a rating" }),
-    rating_breakdown: Type.Union([RatingBreakdown, Type.Null()], { description: "counts of the dataset's rated reviews by stars; null without any (amazon.ca's file has no breakdown)" }),
+    rating_breakdown: Type.Union([RatingBreakdown, Type.Null()], {
+      description: "counts of the dataset's rated reviews by stars; null without any (amazon.ca's file has no breakdown)",
+    }),
   }),
   reviews: Type.Array(Review),
 });

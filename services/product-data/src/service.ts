@@ -19,14 +19,17 @@ export default defineService<ProductDataSettings>({
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
     const { db } = platform;
-    await buildCatalogueService({ app, platform, background, readiness }, {
-      sources: datasetSources(),
-      tables: ["products", "reviews"],
-      autoLoad: settings.autoLoad,
-      async routes(scope) {
-        await scope.register(productRoutes, { db, catalogue: productCatalogue(db) });
-        await scope.register(reviewRoutes, { db });
+    await buildCatalogueService(
+      { app, platform, background, readiness },
+      {
+        sources: datasetSources(),
+        tables: ["products", "reviews"],
+        autoLoad: settings.autoLoad,
+        async routes(scope) {
+          await scope.register(productRoutes, { db, catalogue: productCatalogue(db) });
+          await scope.register(reviewRoutes, { db });
+        },
       },
-    });
+    );
   },
 });

@@ -58,7 +58,16 @@ describe("amazon.ca rows", () => {
   });
 
   it("keep the listing's fields", () => {
-    expect(amazonCaProduct(caRow, 3)).toMatchObject({ price: 25.99, list_price: 27.99, rating: 4, ratings_count: 126, currency: "CAD", is_best_seller: false, bought_last_month: 50, brand: null });
+    expect(amazonCaProduct(caRow, 3)).toMatchObject({
+      price: 25.99,
+      list_price: 27.99,
+      rating: 4,
+      ratings_count: 126,
+      currency: "CAD",
+      is_best_seller: false,
+      bought_last_month: 50,
+      brand: null,
+    });
   });
 
   it.each([
@@ -73,7 +82,14 @@ describe("amazon.ca rows", () => {
 
 describe("Fine Food rows", () => {
   it("become reviews dated by their day", () => {
-    expect(fineFoodReview(reviewRow, 1)).toMatchObject({ id: "fine-food-1", rating: 5, reviewed_on: "2011-04-27", helpful_votes: 1, total_votes: 2, verified_purchase: null });
+    expect(fineFoodReview(reviewRow, 1)).toMatchObject({
+      id: "fine-food-1",
+      rating: 5,
+      reviewed_on: "2011-04-27",
+      helpful_votes: 1,
+      total_votes: 2,
+      verified_purchase: null,
+    });
   });
 
   it("keep a review with an empty Score, without rating", () => {
@@ -98,10 +114,31 @@ describe("prices and ratings", () => {
   });
 
   it("break ratings down in whole percents and average them to two decimals, halves up", () => {
-    const counts = new Map([[5, 3], [1, 1]]);
-    expect(ratingBreakdown(counts)).toMatchObject({ five_star: { count: 3, percent: 75 }, one_star: { count: 1, percent: 25 }, three_star: { count: 0, percent: 0 } });
-    expect(averageRating(new Map([[4, 1], [5, 199]]))).toBe(5);
-    expect(averageRating(new Map([[4, 171], [5, 29]]))).toBe(4.15);
+    const counts = new Map([
+      [5, 3],
+      [1, 1],
+    ]);
+    expect(ratingBreakdown(counts)).toMatchObject({
+      five_star: { count: 3, percent: 75 },
+      one_star: { count: 1, percent: 25 },
+      three_star: { count: 0, percent: 0 },
+    });
+    expect(
+      averageRating(
+        new Map([
+          [4, 1],
+          [5, 199],
+        ]),
+      ),
+    ).toBe(5);
+    expect(
+      averageRating(
+        new Map([
+          [4, 171],
+          [5, 29],
+        ]),
+      ),
+    ).toBe(4.15);
     expect(averageRating(new Map())).toBeNull();
   });
 });

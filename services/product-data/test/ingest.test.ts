@@ -24,7 +24,7 @@ const ca = head("amazon_ca_products.csv", CA_ROWS);
 ca.lines.push('"BAD","A title","","https://www.amazon.ca/dp/BAD","4.0","10","19.99","0.0","Industrial  Scientific","False","0"');
 ca.lines.push('"B0TESTPRCE","A title","","https://www.amazon.ca/dp/B0TESTPRCE","4.0","10","abc","0.0","Industrial  Scientific","False","0"');
 const food = head("amazon_fine_food_reviews_sample.csv", FOOD_ROWS);
-food.lines.push('900001,B001E4KFG0,A3SGXH7AUHU8GW,someone,0,0,7,1303862400,A title,A text');
+food.lines.push("900001,B001E4KFG0,A3SGXH7AUHU8GW,someone,0,0,7,1303862400,A title,A text");
 food.lines.push("900002,B001E4KFG0,A3SGXH7AUHU8GW,someone,0,0");
 mkdirSync(path.join(scratch, "product-data"));
 writeFileSync(path.join(scratch, "product-data/amazon_ca_products.csv"), ca.lines.join("\n"));
@@ -90,7 +90,16 @@ describe("the first load", () => {
 
   it("shows both runs in /sources", async () => {
     const res = await started.app.inject({ method: "GET", url: "/sources", headers });
-    expect(res.json().data.datasets.map((d: { name: string; last_run: { rows_read: number; rows_inserted: number; rows_skipped: number } }) => [d.name, d.last_run.rows_read, d.last_run.rows_inserted, d.last_run.rows_skipped])).toEqual([
+    expect(
+      res
+        .json()
+        .data.datasets.map((d: { name: string; last_run: { rows_read: number; rows_inserted: number; rows_skipped: number } }) => [
+          d.name,
+          d.last_run.rows_read,
+          d.last_run.rows_inserted,
+          d.last_run.rows_skipped,
+        ]),
+    ).toEqual([
       ["amazon-ca-products", CA_ROWS + 2, CA_ROWS, 2],
       ["fine-food-reviews", FOOD_ROWS + 2, FOOD_ROWS, 2],
     ]);

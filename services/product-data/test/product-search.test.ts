@@ -26,7 +26,28 @@ afterAll(async () => {
   await started?.close();
 });
 
-const WORDS = ["motorcycle", "light", "led", "cord", "extension", "battery", "kit", "black", "gloves", "work", "safety", "coffee", "dog", "great", "tea", "filter", "helmet", "hemlet", "windshild", "chocolate"];
+const WORDS = [
+  "motorcycle",
+  "light",
+  "led",
+  "cord",
+  "extension",
+  "battery",
+  "kit",
+  "black",
+  "gloves",
+  "work",
+  "safety",
+  "coffee",
+  "dog",
+  "great",
+  "tea",
+  "filter",
+  "helmet",
+  "hemlet",
+  "windshild",
+  "chocolate",
+];
 const CATEGORIES = ["industrial-scientific", "motorcycle-accessories-parts"];
 const PRICES = [0, 5, 9.99, 10, 19.99, 24.99, 25, 33.33, 49.99, 50, 100, 199.99, 200, 1_000_000];
 const RATINGS = [0, 1, 3.5, 4, 4.3, 4.5, 4.67, 4.75, 5];
@@ -69,7 +90,10 @@ describe("the in-memory search", () => {
       const label = `${q} ${JSON.stringify({ ...filters, text: undefined })} ${sort} ${page.offset}+${page.limit}`;
       expect(search.inDatabase, label).toBe(false);
       expect(found.total, label).toBe(expected.total);
-      expect(found.products.map((p) => p.asin), label).toEqual(expected.products.map((p) => p.asin));
+      expect(
+        found.products.map((p) => p.asin),
+        label,
+      ).toEqual(expected.products.map((p) => p.asin));
       expect(found.products, label).toEqual(expected.products);
       expect(found.facets, label).toEqual(facets);
     }
@@ -77,7 +101,12 @@ describe("the in-memory search", () => {
 
   it("finds unknown categories as the database does", async () => {
     const { rows } = await openSearch(catalogue, undefined);
-    for (const ids of [[], ["industrial-scientific"], ["garden", "industrial-scientific", "books"], ["motorcycle-accessories-parts", "industrial-scientific"]]) {
+    for (const ids of [
+      [],
+      ["industrial-scientific"],
+      ["garden", "industrial-scientific", "books"],
+      ["motorcycle-accessories-parts", "industrial-scientific"],
+    ]) {
       expect(unknownCategoriesIn(rows, ids), ids.join()).toEqual(await unknownCategories(db, ids));
     }
   });

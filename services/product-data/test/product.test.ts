@@ -39,7 +39,12 @@ describe("GET /product/{asin} on amazon.ca", () => {
       rating: Number(row.stars),
       ratings_count: Number(row.reviews),
       rating_basis: "marketplace",
-      categories: [{ id: row.categoryName.startsWith("Motorcycle") ? "motorcycle-accessories-parts" : "industrial-scientific", name: row.categoryName.replace("  ", " & ") }],
+      categories: [
+        {
+          id: row.categoryName.startsWith("Motorcycle") ? "motorcycle-accessories-parts" : "industrial-scientific",
+          name: row.categoryName.replace("  ", " & "),
+        },
+      ],
       is_best_seller: true,
       bought_last_month: Number(row.boughtInLastMonth),
       review_count: 0,

@@ -51,7 +51,10 @@ describe("GET /reviews/{asin}", () => {
       review_count: ofBusiest.length,
       rated_count: rated,
       rating_breakdown: Object.fromEntries(
-        (["one_star", "two_star", "three_star", "four_star", "five_star"] as const).map((name, i) => [name, { count: count(i + 1), percent: Math.round((count(i + 1) / rated) * 100) }]),
+        (["one_star", "two_star", "three_star", "four_star", "five_star"] as const).map((name, i) => [
+          name,
+          { count: count(i + 1), percent: Math.round((count(i + 1) / rated) * 100) },
+        ]),
       ),
     });
   });

@@ -17,7 +17,11 @@ beforeAll(async () => {
 afterAll(() => started.close());
 
 async function search(q: string) {
-  const res = await started.app.inject({ method: "GET", url: `/search?limit=100&q=${encodeURIComponent(q)}`, headers: { ...headers, "cache-control": "no-cache" } });
+  const res = await started.app.inject({
+    method: "GET",
+    url: `/search?limit=100&q=${encodeURIComponent(q)}`,
+    headers: { ...headers, "cache-control": "no-cache" },
+  });
   return { status: res.statusCode, body: res.json() };
 }
 

@@ -14,14 +14,16 @@ beforeAll(async () => {
 afterAll(() => started.close());
 
 const asins = (body: { data: { products: { asin: string }[] } }) => body.data.products.map((p) => p.asin);
-const byKeys = <T>(...keys: ((item: T) => number | string)[]) => (a: T, b: T) => {
-  for (const key of keys) {
-    const [x, y] = [key(a), key(b)];
-    if (x < y) return -1;
-    if (x > y) return 1;
-  }
-  return 0;
-};
+const byKeys =
+  <T>(...keys: ((item: T) => number | string)[]) =>
+  (a: T, b: T) => {
+    for (const key of keys) {
+      const [x, y] = [key(a), key(b)];
+      if (x < y) return -1;
+      if (x > y) return 1;
+    }
+    return 0;
+  };
 
 describe("GET /search filters", () => {
   it("holds every product of both files, one per ASIN", async () => {
@@ -70,7 +72,8 @@ describe("GET /search filters", () => {
 
   it("combines filters", async () => {
     const expected = ca.filter(
-      (r) => r.categoryName === "Motorcycle Accessories  Parts" && Number(r.price) > 0 && Number(r.price) <= 50 && Number(r.stars) >= 4 && Number(r.reviews) > 0,
+      (r) =>
+        r.categoryName === "Motorcycle Accessories  Parts" && Number(r.price) > 0 && Number(r.price) <= 50 && Number(r.stars) >= 4 && Number(r.reviews) > 0,
     ).length;
     const { body } = await get("/search?category=motorcycle-accessories-parts&max_price=50&min_rating=4&limit=1");
     expect(body.data.total_results).toBe(expected);
@@ -91,9 +94,18 @@ describe("GET /search facets", () => {
       { id: "motorcycle-accessories-parts", name: "Motorcycle Accessories & Parts", count: count("Motorcycle Accessories  Parts") },
       { id: "industrial-scientific", name: "Industrial & Scientific", count: count("Industrial  Scientific") },
     ]);
-    const bands = [[0, 10], [10, 25], [25, 50], [50, 100], [100, 200], [200, Infinity]];
+    const bands = [
+      [0, 10],
+      [10, 25],
+      [25, 50],
+      [50, 100],
+      [100, 200],
+      [200, Infinity],
+    ];
     const prices = ca.map((r) => Number(r.price)).filter((p) => p > 0);
-    expect(body.data.facets.price_band.map((b: { count: number }) => b.count)).toEqual(bands.map(([min, max]) => prices.filter((p) => p >= min && p < max).length));
+    expect(body.data.facets.price_band.map((b: { count: number }) => b.count)).toEqual(
+      bands.map(([min, max]) => prices.filter((p) => p >= min && p < max).length),
+    );
     expect(body.data.facets.price_band[5]).toMatchObject({ id: "200+", min: 200, max: null });
   });
 
@@ -111,9 +123,25 @@ describe("GET /search facets", () => {
 describe("GET /search sorting", () => {
   it("sorts by price, the ASIN breaking ties, products without a price last", async () => {
     const priced = ca.filter((r) => Number(r.price) > 0);
-    const cheapest = [...priced].sort(byKeys((r) => Number(r.price), (r) => r.asin)).slice(0, 5).map((r) => r.asin);
+    const cheapest = [...priced]
+      .sort(
+        byKeys(
+          (r) => Number(r.price),
+          (r) => r.asin,
+        ),
+      )
+      .slice(0, 5)
+      .map((r) => r.asin);
     expect(asins((await get("/search?sort=price_asc&limit=5")).body)).toEqual(cheapest);
-    const dearest = [...priced].sort(byKeys((r) => -Number(r.price), (r) => r.asin)).slice(0, 5).map((r) => r.asin);
+    const dearest = [...priced]
+      .sort(
+        byKeys(
+          (r) => -Number(r.price),
+          (r) => r.asin,
+        ),
+      )
+      .slice(0, 5)
+      .map((r) => r.asin);
     expect(asins((await get("/search?sort=price_desc&limit=5")).body)).toEqual(dearest);
     const unpriced = ca.filter((r) => Number(r.price) === 0).length + us.length;
     const { body } = await get(`/search?sort=price_asc&limit=1&cursor=${await cursorAt("sort=price_asc", priced.length)}`);
@@ -126,7 +154,14 @@ describe("GET /search sorting", () => {
       ...ca.filter((r) => Number(r.reviews) > 0).map((r) => ({ asin: r.asin, titled: 0, rating: Number(r.stars), count: Number(r.reviews) })),
       ...us.filter((p) => p.rating !== null).map((p) => ({ asin: p.asin, titled: 1, rating: p.rating!, count: p.rated })),
     ];
-    const sorted = all.sort(byKeys((p) => p.titled, (p) => -p.rating, (p) => -p.count, (p) => p.asin));
+    const sorted = all.sort(
+      byKeys(
+        (p) => p.titled,
+        (p) => -p.rating,
+        (p) => -p.count,
+        (p) => p.asin,
+      ),
+    );
     expect(asins((await get("/search?sort=rating&limit=10")).body)).toEqual(sorted.slice(0, 10).map((p) => p.asin));
     // The first Fine Food product (no title) comes right after the last amazon.ca one, unrated ones included.
     const firstUntitled = ca.length;
@@ -144,13 +179,28 @@ describe("GET /search sorting", () => {
   });
 
   it("sorts by ratings count", async () => {
-    const expected = [...ca].sort(byKeys((r) => -Number(r.reviews), (r) => r.asin)).slice(0, 5).map((r) => r.asin);
+    const expected = [...ca]
+      .sort(
+        byKeys(
+          (r) => -Number(r.reviews),
+          (r) => r.asin,
+        ),
+      )
+      .slice(0, 5)
+      .map((r) => r.asin);
     expect(asins((await get("/search?sort=reviews&limit=5")).body)).toEqual(expected);
   });
 
   it("puts best sellers first by default, the most bought first", async () => {
     const expected = [...ca]
-      .sort(byKeys((r) => (r.isBestSeller === "True" ? 0 : 1), (r) => -Number(r.boughtInLastMonth), (r) => -Number(r.reviews), (r) => r.asin))
+      .sort(
+        byKeys(
+          (r) => (r.isBestSeller === "True" ? 0 : 1),
+          (r) => -Number(r.boughtInLastMonth),
+          (r) => -Number(r.reviews),
+          (r) => r.asin,
+        ),
+      )
       .slice(0, 10)
       .map((r) => r.asin);
     expect(asins((await get("/search?limit=10")).body)).toEqual(expected);
@@ -168,7 +218,10 @@ describe("GET /search text", () => {
   it("corrects a misspelt word from the catalogue's vocabulary and says so", async () => {
     const { body } = await get(`/search?q=${encodeURIComponent("windshild repair")}&limit=100`);
     expect(body.data.corrected_query).toBe("windshield repair");
-    const expected = ca.filter((r) => /windshield/i.test(r.title) && /repair/i.test(r.title)).map((r) => r.asin).sort();
+    const expected = ca
+      .filter((r) => /windshield/i.test(r.title) && /repair/i.test(r.title))
+      .map((r) => r.asin)
+      .sort();
     expect(asins(body).sort()).toEqual(expected);
     expect(expected.length).toBeGreaterThan(0);
   });

@@ -20,8 +20,7 @@ const TypesParam = Type.String({
 const SubdivisionParam = Type.String({
   minLength: 1,
   maxLength: MAX_SUBDIVISION_LENGTH,
-  description:
-    "Only holidays observed in this subdivision (e.g. DE-BY) or local area (e.g. DE-BY-A): national ones plus its own.",
+  description: "Only holidays observed in this subdivision (e.g. DE-BY) or local area (e.g. DE-BY-A): national ones plus its own.",
 });
 
 export const HolidaysQuery = Type.Object({
@@ -138,9 +137,7 @@ export const CountriesData = Type.Object({
       name: Type.String(),
       timezone: Type.String(),
       languages: Type.Array(Type.String(), { description: "BCP 47 tags, the main language first." }),
-      subdivisions: Type.Array(
-        Type.Object({ code: Type.String(), name: Type.String(), regions: Type.Array(RegionSchema) }),
-      ),
+      subdivisions: Type.Array(Type.Object({ code: Type.String(), name: Type.String(), regions: Type.Array(RegionSchema) })),
     }),
   ),
 });

@@ -35,9 +35,7 @@ export default defineService<PublicHolidaysSettings>({
     await (tablesExtended ??= extendEngineTables());
     const engine = (sharedEngine ??= new HolidayEngine());
     countryNamesIndex(); // built once up front rather than on the first unknown country
-    const cache = new HolidayCache(engine, platform.kv, platform.now, (error) =>
-      app.log.warn({ err: error }, "holiday cache store failed; computing instead"),
-    );
+    const cache = new HolidayCache(engine, platform.kv, platform.now, (error) => app.log.warn({ err: error }, "holiday cache store failed; computing instead"));
     await app.register(holidayRoutes, { engine, cache, now: platform.now, dataVersion: DATA_VERSION });
     if (settings.warmUp) background(warmUp(app, engine, cache, platform.now));
   },
@@ -53,10 +51,12 @@ function warmUp(app: ServiceApp, engine: HolidayEngine, cache: HolidayCache, now
       const years = [year, year + 1].filter((candidate) => candidate <= MAX_YEAR);
       const codes = engine.listCountries().map((country) => country.code);
       const started = Date.now();
-      cache.warm(codes, years, () => closing).then(
-        (count) => app.log.info({ country_years: count, ms: Date.now() - started }, "holiday cache warmed"),
-        (error) => app.log.warn({ err: error }, "holiday cache warm-up stopped"),
-      );
+      cache
+        .warm(codes, years, () => closing)
+        .then(
+          (count) => app.log.info({ country_years: count, ms: Date.now() - started }, "holiday cache warmed"),
+          (error) => app.log.warn({ err: error }, "holiday cache warm-up stopped"),
+        );
     },
     stop() {
       closing = true;

@@ -19,7 +19,12 @@ afterAll(async () => {
 
 /** The Gregorian day (UTC) on which `calendar` has `day` of `month` of `year`. */
 function gregorianOf(calendar: string, year: string, month: string, day: string): string {
-  const format = new Intl.DateTimeFormat(`en-u-ca-${calendar}`, { timeZone: "UTC", year: "numeric", month: calendar === "hebrew" ? "long" : "numeric", day: "numeric" });
+  const format = new Intl.DateTimeFormat(`en-u-ca-${calendar}`, {
+    timeZone: "UTC",
+    year: "numeric",
+    month: calendar === "hebrew" ? "long" : "numeric",
+    day: "numeric",
+  });
   for (let time = Date.UTC(2076, 0, 1); time < Date.UTC(2102, 0, 1); time += 86_400_000) {
     const parts = Object.fromEntries(format.formatToParts(new Date(time)).map((part) => [part.type, part.value]));
     if (parts.year === year && parts.month === month && parts.day === day) return new Date(time).toISOString().slice(0, 10);
@@ -54,7 +59,10 @@ describe("extending a month table", () => {
     extendTable(table, "hebrew", 2100, 5860);
     expect(table[2100][6]).toEqual([9, 4, 132]);
     // A common year's Adar is the table's Adar I and Adar II alike (5861 has one Adar, from 2 March 2101).
-    expect([table[2101][11], table[2101][12]]).toEqual([[2, 2, 132], [2, 2, 132]]);
+    expect([table[2101][11], table[2101][12]]).toEqual([
+      [2, 2, 132],
+      [2, 2, 132],
+    ]);
     expect(table[2100][0]).toBeNull(); // Nisan 5860 is the library's own row, not added
   });
 });

@@ -160,9 +160,7 @@ describe("Denmark: Constitution Day is a bank closing day (Danmarks Nationalbank
 
 describe("Albania: Mother Teresa's Canonization Day (5 September) replaces 19 October from 2024 (Law 7651/1992 as amended)", () => {
   it("2023 keeps the engine's 19 October", async () => {
-    expect((await publicOn("AL", "2023-10-19")).map(({ name, source }) => ({ name, source }))).toEqual([
-      { name: "Mother Teresa Day", source: null },
-    ]);
+    expect((await publicOn("AL", "2023-10-19")).map(({ name, source }) => ({ name, source }))).toEqual([{ name: "Mother Teresa Day", source: null }]);
     await expectNoPublicHoliday("AL", "2023-09-05");
   });
 
@@ -176,7 +174,11 @@ describe("Albania: Mother Teresa's Canonization Day (5 September) replaces 19 Oc
 
   it("on a weekend it moves to the Monday (Saturday 5 September 2026)", async () => {
     const [monday] = await publicOn("AL", "2026-09-07");
-    expect([monday.name, monday.substitute, monday.source]).toEqual([expect.stringContaining("Mother Teresa Canonization Day"), true, expect.stringContaining("7651")]);
+    expect([monday.name, monday.substitute, monday.source]).toEqual([
+      expect.stringContaining("Mother Teresa Canonization Day"),
+      true,
+      expect.stringContaining("7651"),
+    ]);
   });
 });
 

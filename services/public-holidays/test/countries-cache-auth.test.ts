@@ -41,8 +41,22 @@ describe("GET /countries", () => {
       subdivisions: expect.any(Array),
     });
     expect(germany.subdivisions.map((subdivision: any) => subdivision.code)).toEqual([
-      "DE-BB", "DE-BE", "DE-BW", "DE-BY", "DE-HB", "DE-HE", "DE-HH", "DE-MV",
-      "DE-NI", "DE-NW", "DE-RP", "DE-SH", "DE-SL", "DE-SN", "DE-ST", "DE-TH",
+      "DE-BB",
+      "DE-BE",
+      "DE-BW",
+      "DE-BY",
+      "DE-HB",
+      "DE-HE",
+      "DE-HH",
+      "DE-MV",
+      "DE-NI",
+      "DE-NW",
+      "DE-RP",
+      "DE-SH",
+      "DE-SL",
+      "DE-SN",
+      "DE-ST",
+      "DE-TH",
     ]);
     expect(germany.subdivisions.find((subdivision: any) => subdivision.code === "DE-BY")).toEqual({
       code: "DE-BY",

@@ -132,9 +132,7 @@ describe("types", () => {
   it("refuses unknown types, naming them", async () => {
     const { status, body } = await h.get("/holidays?country=US&year=2025&types=public,federal,religious");
     expect(status).toBe(400);
-    expect(body).toEqual(
-      validationError("types", "has unknown types (federal, religious); allowed: public, bank, optional, school, observance"),
-    );
+    expect(body).toEqual(validationError("types", "has unknown types (federal, religious); allowed: public, bank, optional, school, observance"));
   });
 
   it("refuses a list without any type", async () => {

@@ -153,24 +153,12 @@ describe("Germany with its Länder", () => {
       ["2026-05-14", "Christi Himmelfahrt", true, null, null],
       ["2026-05-24", "Pfingstsonntag", false, ["DE-BB"], null],
       ["2026-05-25", "Pfingstmontag", true, null, null],
-      [
-        "2026-06-04",
-        "Fronleichnam",
-        false,
-        ["DE-BW", "DE-BY", "DE-HE", "DE-NW", "DE-RP", "DE-SL"],
-        ["DE-SN-BZ", "DE-TH-EIC", "DE-TH-UH", "DE-TH-WAK"],
-      ],
+      ["2026-06-04", "Fronleichnam", false, ["DE-BW", "DE-BY", "DE-HE", "DE-NW", "DE-RP", "DE-SL"], ["DE-SN-BZ", "DE-TH-EIC", "DE-TH-UH", "DE-TH-WAK"]],
       ["2026-08-08", "Augsburger Friedensfest", false, null, ["DE-BY-A"]],
       ["2026-08-15", "Mariä Himmelfahrt", false, ["DE-SL"], ["DE-BY-A", "DE-BY-KATH"]],
       ["2026-09-20", "Weltkindertag", false, ["DE-TH"], null],
       ["2026-10-03", "Tag der Deutschen Einheit", true, null, null],
-      [
-        "2026-10-31",
-        "Reformationstag",
-        false,
-        ["DE-BB", "DE-HB", "DE-HH", "DE-MV", "DE-NI", "DE-SH", "DE-SN", "DE-ST", "DE-TH"],
-        null,
-      ],
+      ["2026-10-31", "Reformationstag", false, ["DE-BB", "DE-HB", "DE-HH", "DE-MV", "DE-NI", "DE-SH", "DE-SN", "DE-ST", "DE-TH"], null],
       ["2026-11-01", "Allerheiligen", false, ["DE-BW", "DE-BY", "DE-NW", "DE-RP", "DE-SL"], null],
       ["2026-11-18", "Buß- und Bettag", false, ["DE-SN"], null],
       ["2026-12-25", "1. Weihnachtstag", true, null, null],
@@ -184,8 +172,18 @@ describe("Germany with its Länder", () => {
     const { body } = await h.get("/holidays?country=DE&year=2026&subdivision=de-by");
     expect(body.data.subdivision).toBe("DE-BY");
     expect(body.data.holidays.map((holiday: any) => holiday.date)).toEqual([
-      "2026-01-01", "2026-01-06", "2026-04-03", "2026-04-06", "2026-05-01", "2026-05-14",
-      "2026-05-25", "2026-06-04", "2026-10-03", "2026-11-01", "2026-12-25", "2026-12-26",
+      "2026-01-01",
+      "2026-01-06",
+      "2026-04-03",
+      "2026-04-06",
+      "2026-05-01",
+      "2026-05-14",
+      "2026-05-25",
+      "2026-06-04",
+      "2026-10-03",
+      "2026-11-01",
+      "2026-12-25",
+      "2026-12-26",
     ]);
   });
 
@@ -203,7 +201,14 @@ describe("Germany with its Länder", () => {
     const { body } = await h.get("/holidays?country=DE&year=2026&types=bank");
     expect(body.data.types).toEqual(["bank"]);
     expect(body.data.holidays).toEqual([
-      expect.objectContaining({ date: "2026-12-24", end_date: "2026-12-24", start: "2026-12-24T14:00:00+01:00", end: "2026-12-25T00:00:00+01:00", local_name: "Heiliger Abend", types: ["bank"] }),
+      expect.objectContaining({
+        date: "2026-12-24",
+        end_date: "2026-12-24",
+        start: "2026-12-24T14:00:00+01:00",
+        end: "2026-12-25T00:00:00+01:00",
+        local_name: "Heiliger Abend",
+        types: ["bank"],
+      }),
       expect.objectContaining({ date: "2026-12-31", start: "2026-12-31T14:00:00+01:00", local_name: "Silvester", types: ["bank"] }),
     ]);
   });
@@ -215,7 +220,22 @@ describe("United Kingdom", () => {
   // and the one-off World Cup bank holiday of 15 June (gov.scot, a correction over date-holidays).
   it.each([
     ["GB-ENG", ["2026-01-01", "2026-04-03", "2026-04-06", "2026-05-04", "2026-05-25", "2026-08-31", "2026-12-25", "2026-12-26", "2026-12-28"]],
-    ["GB-SCT", ["2026-01-01", "2026-01-02", "2026-04-03", "2026-05-04", "2026-05-25", "2026-06-15", "2026-08-03", "2026-11-30", "2026-12-25", "2026-12-26", "2026-12-28"]],
+    [
+      "GB-SCT",
+      [
+        "2026-01-01",
+        "2026-01-02",
+        "2026-04-03",
+        "2026-05-04",
+        "2026-05-25",
+        "2026-06-15",
+        "2026-08-03",
+        "2026-11-30",
+        "2026-12-25",
+        "2026-12-26",
+        "2026-12-28",
+      ],
+    ],
   ])("2026 in %s", async (subdivision, dates) => {
     const { body } = await h.get(`/holidays?country=GB&year=2026&subdivision=${subdivision}`);
     // Boxing Day itself (Saturday 26 December) is listed beside its substitute Monday.
@@ -252,8 +272,19 @@ describe("France", () => {
     ]);
     const moselle = await h.get("/holidays?country=FR&year=2026&subdivision=FR-57");
     expect(moselle.body.data.holidays.map((holiday: any) => holiday.date)).toEqual([
-      "2026-01-01", "2026-04-03", "2026-04-06", "2026-05-01", "2026-05-08", "2026-05-14", "2026-05-25",
-      "2026-07-14", "2026-08-15", "2026-11-01", "2026-11-11", "2026-12-25", "2026-12-26",
+      "2026-01-01",
+      "2026-04-03",
+      "2026-04-06",
+      "2026-05-01",
+      "2026-05-08",
+      "2026-05-14",
+      "2026-05-25",
+      "2026-07-14",
+      "2026-08-15",
+      "2026-11-01",
+      "2026-11-11",
+      "2026-12-25",
+      "2026-12-26",
     ]);
   });
 });

@@ -19,15 +19,18 @@ export default defineService<RealEstateSettings>({
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
     const { db, now } = platform;
-    await buildCatalogueService({ app, platform, background, readiness }, {
-      sources: datasetSources(now),
-      tables: ["properties"],
-      autoLoad: settings.autoLoad,
-      async routes(scope) {
-        const snapshot = snapshotReader(db);
-        await scope.register(propertyRoutes, { db, snapshot });
-        await scope.register(estimateRoutes, { db, snapshot });
+    await buildCatalogueService(
+      { app, platform, background, readiness },
+      {
+        sources: datasetSources(now),
+        tables: ["properties"],
+        autoLoad: settings.autoLoad,
+        async routes(scope) {
+          const snapshot = snapshotReader(db);
+          await scope.register(propertyRoutes, { db, snapshot });
+          await scope.register(estimateRoutes, { db, snapshot });
+        },
       },
-    });
+    );
   },
 });

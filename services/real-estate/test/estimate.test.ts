@@ -13,7 +13,10 @@ const sacramentoDate = (text: string) => {
   const [, month, day, , , year] = text.split(" ");
   return `${year}-${String(MONTHS.indexOf(month) + 1).padStart(2, "0")}-${day.padStart(2, "0")}`;
 };
-const newestSacramentoSale = sac.map((r) => sacramentoDate(r.sale_date)).sort().at(-1)!;
+const newestSacramentoSale = sac
+  .map((r) => sacramentoDate(r.sale_date))
+  .sort()
+  .at(-1)!;
 const kcDate = (r: Record<string, string>) => `${r.date.slice(0, 4)}-${r.date.slice(4, 6)}-${r.date.slice(6, 8)}`;
 const kcId = (r: Record<string, string>) => `kc-${r.id}-${r.date.slice(0, 8)}`;
 
@@ -40,7 +43,13 @@ describe("GET /estimate by attributes", () => {
     expect(status).toBe(200);
     const e = body.data;
     expect(e).toMatchObject({ currency: "USD", interval_coverage: 0.8, market: "king-county", price_kind: "sale" });
-    expect(e.valuation_date).toBe(kc.map((r) => r.date.slice(0, 8)).sort().at(-1)!.replace(/^(\d{4})(\d{2})(\d{2})$/, "$1-$2-$3"));
+    expect(e.valuation_date).toBe(
+      kc
+        .map((r) => r.date.slice(0, 8))
+        .sort()
+        .at(-1)!
+        .replace(/^(\d{4})(\d{2})(\d{2})$/, "$1-$2-$3"),
+    );
     expect(e.price_low).toBeLessThan(e.price);
     expect(e.price_high).toBeGreaterThan(e.price);
     expect(["high", "medium", "low"]).toContain(e.confidence);
@@ -128,10 +137,14 @@ describe("GET /estimate of a catalogued sale", () => {
       for (const c of e.comparables as Comparable[]) {
         expect(c.id.split("-")[1]).not.toBe(row.id);
         // Nothing on the subject's spot with its living area is left among the comparables.
-        expect(c.distance_km > 0.025 || Math.abs(Math.log(Number(row.sqft_living) / (c as unknown as { living_sqft: number }).living_sqft)) > Math.log(1.02)).toBe(true);
+        expect(
+          c.distance_km > 0.025 || Math.abs(Math.log(Number(row.sqft_living) / (c as unknown as { living_sqft: number }).living_sqft)) > Math.log(1.02),
+        ).toBe(true);
       }
       expect(e.subject.excluded_records).toEqual(expect.arrayContaining(sameParcel.map(kcId)));
-      const twins = kc.filter((r) => r.id !== row.id && r.lat === row.lat && r.long === row.long && r.sqft_living === row.sqft_living && r.yr_built === row.yr_built);
+      const twins = kc.filter(
+        (r) => r.id !== row.id && r.lat === row.lat && r.long === row.long && r.sqft_living === row.sqft_living && r.yr_built === row.yr_built,
+      );
       if (twins.length > 0) continue; // two parcels that cannot be told apart: neither is named
       const newest = sameParcel.sort((a, b) => (a.date < b.date ? 1 : -1))[0];
       expect(e.subject).toMatchObject({ identified_by: "location_and_attributes", id: kcId(newest) });
@@ -167,7 +180,13 @@ describe("GET /estimate of a catalogued sale", () => {
     expect(tooLate.body.error.details).toEqual([{ field: "date", issue: expect.stringContaining("2008-05") }]);
     const listing = ny.find((r) => r.ADDRESS === "2 E 55th St Unit 803")!;
     const nyc = (await get(`/estimate?address=${encodeURIComponent(`${listing.ADDRESS}, New York`)}`)).body.data;
-    expect(nyc).toMatchObject({ market: "new-york", price_kind: "list", valuation_date: "2024-03-01", valuation_date_basis: "listings_as_of", last_sale: null });
+    expect(nyc).toMatchObject({
+      market: "new-york",
+      price_kind: "list",
+      valuation_date: "2024-03-01",
+      valuation_date_basis: "listings_as_of",
+      last_sale: null,
+    });
     expect(nyc.listing).toMatchObject({ price: Number(listing.PRICE), status: "for_sale" });
     expect(nyc.comparables.map((c: { address: string }) => c.address)).not.toContain(listing.ADDRESS);
     const dated = await get(`/estimate?address=${encodeURIComponent(listing.ADDRESS)}&date=2023-06-01`);

@@ -11,7 +11,10 @@ import { datasetsDir } from "./helpers.js";
 
 /** A dataset folder of the files' first rows, with two broken Sacramento records added. */
 const scratch = mkdtempSync(path.join(tmpdir(), "real-estate-"));
-const head = (file: string, lines: number) => readFileSync(path.join(datasetsDir, "real-estate", file), "utf8").split(/\r?\n/).slice(0, lines + 1);
+const head = (file: string, lines: number) =>
+  readFileSync(path.join(datasetsDir, "real-estate", file), "utf8")
+    .split(/\r?\n/)
+    .slice(0, lines + 1);
 const sacramento = head("Sacramentorealestatetransactions.csv", 80);
 sacramento.push("1 BROKEN RD,SACRAMENTO,95838,CA,2,1,836,Residential,Wed May 21 00:00:00 EDT 2008,abc,38.63,-121.43");
 sacramento.push("2 BROKEN RD,SACRAMENTO,95838,CA,2,1,836,Residential,sometime in May,59222,38.63,-121.43");

@@ -6,7 +6,21 @@ import { CANDIDATES, seededRandom } from "../src/domain/valuation.js";
 const random = seededRandom(3);
 
 function record(id: number, latitude: number, longitude: number): CandidateRecord {
-  return { id: `r-${id}`, address: null, latitude, longitude, price: 1, living_sqft: 1, bedrooms: null, bathrooms: null, year_built: null, property_type: null, date: null, market: "m", property_key: `a-${id % 50}` };
+  return {
+    id: `r-${id}`,
+    address: null,
+    latitude,
+    longitude,
+    price: 1,
+    living_sqft: 1,
+    bedrooms: null,
+    bathrooms: null,
+    year_built: null,
+    property_type: null,
+    date: null,
+    market: "m",
+    property_key: `a-${id % 50}`,
+  };
 }
 
 /** The rule measured on every record, as the valuation method states it. */
@@ -16,7 +30,10 @@ function bruteForce(records: CandidateRecord[], latitude: number, longitude: num
   for (const radius of SEARCH_RADII_KM) {
     const within = measured.filter((m) => m.d <= radius);
     if (within.length >= CANDIDATES / 4 || radius === SEARCH_RADII_KM.at(-1)) {
-      return within.sort((a, b) => a.d - b.d || (a.r.id < b.r.id ? -1 : 1)).slice(0, CANDIDATES).map((m) => m.r.id);
+      return within
+        .sort((a, b) => a.d - b.d || (a.r.id < b.r.id ? -1 : 1))
+        .slice(0, CANDIDATES)
+        .map((m) => m.r.id);
     }
   }
   return [];
@@ -32,7 +49,13 @@ describe("the nearest records of a valuation", () => {
 
   it("are the ones measuring every record gives, in the same order, at every kind of place", () => {
     expect(nearby.size).toBe(3340);
-    const points: [number, number][] = [[47.61, -122.31], [47.6, -122.3], [47.2, -121.9], [46.95, -121.5], [47.0, -122.9]];
+    const points: [number, number][] = [
+      [47.61, -122.31],
+      [47.6, -122.3],
+      [47.2, -121.9],
+      [46.95, -121.5],
+      [47.0, -122.9],
+    ];
     for (let i = 0; i < 20; i++) points.push([47.0 + random(), -122.6 + random()]);
     for (const [latitude, longitude] of points) {
       for (const exclude of [{}, { id: "r-3301" }, { key: "a-7" }]) {

@@ -45,8 +45,14 @@ function bruteForce(all: SearchableProperty[], f: PropertyFilters, sort: Propert
       (!f.city || p.city?.toLowerCase() === f.city.toLowerCase()) &&
       (!f.state || p.state === f.state) &&
       (!f.zip || p.zip === f.zip) &&
-      ge(p.price, f.minPrice) && le(p.price, f.maxPrice) && ge(p.bathrooms, f.bathrooms) && ge(p.living_sqft, f.minSqft) && le(p.living_sqft, f.maxSqft) &&
-      among(p.property_type, f.propertyTypes) && among(p.status, f.statuses) && among(p.market, f.markets) &&
+      ge(p.price, f.minPrice) &&
+      le(p.price, f.maxPrice) &&
+      ge(p.bathrooms, f.bathrooms) &&
+      ge(p.living_sqft, f.minSqft) &&
+      le(p.living_sqft, f.maxSqft) &&
+      among(p.property_type, f.propertyTypes) &&
+      among(p.status, f.statuses) &&
+      among(p.market, f.markets) &&
       (f.bedrooms === undefined || (p.bedrooms !== null && (f.bedroomsExact ? p.bedrooms === f.bedrooms : p.bedrooms >= f.bedrooms))),
   );
   const id = (a: SearchableProperty, b: SearchableProperty) => (a.id < b.id ? -1 : 1);
@@ -60,11 +66,17 @@ function bruteForce(all: SearchableProperty[], f: PropertyFilters, sort: Propert
   const facet = (key: "property_type" | "status" | "market", top: number) => {
     const counts = new Map<string, number>();
     for (const p of matches) if (p[key] !== null) counts.set(p[key]!, (counts.get(p[key]!) ?? 0) + 1);
-    return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, top);
+    return [...counts]
+      .map(([value, count]) => ({ value, count }))
+      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1))
+      .slice(0, top);
   };
   return {
     total: matches.length,
-    ids: [...matches].sort(compare[sort]).slice(offset, offset + limit).map((p) => p.id),
+    ids: [...matches]
+      .sort(compare[sort])
+      .slice(offset, offset + limit)
+      .map((p) => p.id),
     facets: { property_type: facet("property_type", 20), status: facet("status", 20), market: facet("market", 5) },
   };
 }
@@ -98,7 +110,9 @@ describe("the in-memory property index", () => {
       const [offset, limit] = [pick([0, 0, 10, 95]), pick([10, 50])];
       const expected = bruteForce(all, filters, sort, offset, limit);
       const found = index.search(filters, sort, { offset, limit }, true);
-      expect({ total: found.total, ids: found.properties.map((p) => p.property.id), facets: found.facets }, JSON.stringify({ filters, sort, offset })).toEqual(expected);
+      expect({ total: found.total, ids: found.properties.map((p) => p.property.id), facets: found.facets }, JSON.stringify({ filters, sort, offset })).toEqual(
+        expected,
+      );
     }
   });
 

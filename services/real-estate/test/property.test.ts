@@ -45,7 +45,14 @@ describe("GET /property/{id}", () => {
       listed_date: null,
       price_as_of: `${row.date.slice(0, 4)}-${row.date.slice(4, 6)}-${row.date.slice(6, 8)}`,
       days_on_market: null,
-      details: { city_from_zip: true, grade: Number(row.grade), condition: Number(row.condition), view: Number(row.view), waterfront: row.waterfront === "1", parcel_id: row.id },
+      details: {
+        city_from_zip: true,
+        grade: Number(row.grade),
+        condition: Number(row.condition),
+        view: Number(row.view),
+        waterfront: row.waterfront === "1",
+        parcel_id: row.id,
+      },
       area: {
         zip: row.zipcode,
         properties: kc.filter((r) => r.zipcode === row.zipcode).length,

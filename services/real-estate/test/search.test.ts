@@ -20,7 +20,14 @@ describe("GET /search by place", () => {
     const { status, body } = await get("/search?city=elk%20grove&limit=1");
     expect(status).toBe(200);
     expect(body.data.total_results).toBe(expected);
-    expect(body.data.properties[0]).toMatchObject({ city: "Elk Grove", state: "CA", market: "sacramento", status: "sold", price_kind: "sale", currency: "USD" });
+    expect(body.data.properties[0]).toMatchObject({
+      city: "Elk Grove",
+      state: "CA",
+      market: "sacramento",
+      status: "sold",
+      price_kind: "sale",
+      currency: "USD",
+    });
   });
 
   it("finds King County sales by city, named after their ZIP code since the file has no city", async () => {
@@ -37,7 +44,10 @@ describe("GET /search by place", () => {
   });
 
   it("filters a zip with price bounds inclusive at both edges", async () => {
-    const inZip = sac.filter((r) => r.zip === "95823").map((r) => Number(r.price)).sort((a, b) => a - b);
+    const inZip = sac
+      .filter((r) => r.zip === "95823")
+      .map((r) => Number(r.price))
+      .sort((a, b) => a - b);
     const [low, high] = [inZip[2], inZip[inZip.length - 3]];
     const { body } = await get(`/search?zip=95823&min_price=${low}&max_price=${high}&sort=price_asc&limit=100`);
     expect(body.data.total_results).toBe(inZip.filter((p) => p >= low && p <= high).length);
@@ -94,7 +104,10 @@ describe("GET /search by kind", () => {
   it("sorts by price descending and by newest sale", async () => {
     const top = Math.max(...kc.map((r) => Number(r.price)));
     expect((await get("/search?state=WA&sort=price_desc&limit=1")).body.data.properties[0].price).toBe(top);
-    const newest = kc.map((r) => r.date.slice(0, 8)).sort().at(-1)!;
+    const newest = kc
+      .map((r) => r.date.slice(0, 8))
+      .sort()
+      .at(-1)!;
     const { body } = await get("/search?state=wa&limit=1");
     expect(body.data.properties[0].sold_date).toBe(`${newest.slice(0, 4)}-${newest.slice(4, 6)}-${newest.slice(6, 8)}`);
   });

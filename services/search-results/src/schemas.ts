@@ -7,10 +7,24 @@ export const MAX_POSITION = 10_000;
 
 export const SearchQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 500, description: 'the query: words, "exact phrase", -exclude, a OR b, prefix*' }),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_POSITION, default: 1, description: `results page, from 1; (page - 1) × num must stay below ${MAX_POSITION}` })),
-  num: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_NUM, default: DEFAULT_NUM, description: `results per page, 1 to ${MAX_NUM} (default ${DEFAULT_NUM})` })),
-  language: Type.Optional(Type.String({ pattern: "^[a-zA-Z]{2}$", errorMessage: "must be an ISO 639-1 code such as en", description: "ISO 639-1 code: only documents in that language, and its stemming of q (every dataset is English)" })),
-  safe: Type.Optional(Type.Union([Type.Literal("active"), Type.Literal("off")], { description: "active leaves out results containing a word of the explicit-terms list (see the README); off (default) does not" })),
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_POSITION, default: 1, description: `results page, from 1; (page - 1) × num must stay below ${MAX_POSITION}` }),
+  ),
+  num: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_NUM, default: DEFAULT_NUM, description: `results per page, 1 to ${MAX_NUM} (default ${DEFAULT_NUM})` }),
+  ),
+  language: Type.Optional(
+    Type.String({
+      pattern: "^[a-zA-Z]{2}$",
+      errorMessage: "must be an ISO 639-1 code such as en",
+      description: "ISO 639-1 code: only documents in that language, and its stemming of q (every dataset is English)",
+    }),
+  ),
+  safe: Type.Optional(
+    Type.Union([Type.Literal("active"), Type.Literal("off")], {
+      description: "active leaves out results containing a word of the explicit-terms list (see the README); off (default) does not",
+    }),
+  ),
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 
@@ -27,10 +41,11 @@ const SearchInformation = Type.Object({
   time_taken_ms: Type.Number({ description: "time spent searching, in milliseconds" }),
   query_displayed: Type.String(),
   showing_results_for: Type.Union([Type.String(), Type.Null()], {
-    description: "the query as searched, when a word of q that no indexed document holds was replaced by the closest word of the index (a query whose words all exist is searched as written)",
+    description:
+      "the query as searched, when a word of q that no indexed document holds was replaced by the closest word of the index (a query whose words all exist is searched as written)",
   }),
   spelling_fix: Type.Union([Type.String(), Type.Null()], {
-    description: "\"Did you mean\": q with a rare word (in at most 3 documents) replaced by a much more frequent look-alike; suggested, not searched",
+    description: '"Did you mean": q with a rare word (in at most 3 documents) replaced by a much more frequent look-alike; suggested, not searched',
   }),
 });
 
@@ -50,7 +65,9 @@ export const OrganicResult = Type.Object({
   displayed_link: Type.String(),
   snippet: Type.String({ description: "plain text from the page around the matched words" }),
   snippet_highlighted_words: Type.Array(Type.String(), { description: "the words of the snippet that matched the query, as SerpAPI lists them" }),
-  date: Type.Optional(Type.String({ format: "date-time", description: "when the page was posted (Stack Exchange) or last modified (crawled); absent when unknown" })),
+  date: Type.Optional(
+    Type.String({ format: "date-time", description: "when the page was posted (Stack Exchange) or last modified (crawled); absent when unknown" }),
+  ),
   source: Type.String({ description: "the site: Wikipedia, Coffee Stack Exchange, ..., or a crawled page's host" }),
 });
 

@@ -21,13 +21,16 @@ export const ingestion = defineIngestion({
     if (!options.crawl) return datasetSources();
     if (options.crawl.length === 0) throw new Error("--crawl needs at least one seed URL");
     const crawl = crawlSettings(readSettings(config.env).crawl, options);
-    return [crawlSource({ ...crawl, seeds: options.crawl, outbound: createOutboundClient({ allowCidrs: config.outboundAllowCidrs, userAgent: crawl.userAgent }) })];
+    return [
+      crawlSource({ ...crawl, seeds: options.crawl, outbound: createOutboundClient({ allowCidrs: config.outboundAllowCidrs, userAgent: crawl.userAgent }) }),
+    ];
   },
 });
 
 export default defineService<SearchResultsSettings>({
   name: "search-results",
-  description: "Web, image and news search results shaped like SerpAPI's, over an index of real pages (Wikipedia films and biographies, Stack Exchange), COCO captions and news headlines, with a polite crawler.",
+  description:
+    "Web, image and news search results shaped like SerpAPI's, over an index of real pages (Wikipedia films and biographies, Stack Exchange), COCO captions and news headlines, with a polite crawler.",
   settings: readSettings,
   ownSchema: true,
   sharedTables: [catalogueTables],
@@ -36,18 +39,25 @@ export default defineService<SearchResultsSettings>({
   async build({ app, platform, settings, background, readiness }) {
     const { db } = platform;
     const datasets = datasetSources();
-    await buildCatalogueService({ app, platform, background, readiness }, {
-      sources: datasets,
-      tables: ["web_pages", "images", "news_articles"],
-      autoLoad: settings.autoLoad,
-      // /sources lists the crawler too (its runs are recorded like the datasets'); it never runs on its own.
-      listed: [...datasets, crawlSource({ ...settings.crawl, seeds: [], outbound: createOutboundClient({ allowCidrs: [] }) })],
-      async routes(scope) {
-        const catalogue = searchCatalogue(db);
-        await scope.register(webRoutes, { db, catalogue, ranking: { titleBoost: settings.titleBoost, anyWord: settings.anyWord, relatedDepth: RELATED_DEPTH } });
-        await scope.register(imageRoutes, { db, catalogue });
-        await scope.register(newsRoutes, { db, catalogue });
+    await buildCatalogueService(
+      { app, platform, background, readiness },
+      {
+        sources: datasets,
+        tables: ["web_pages", "images", "news_articles"],
+        autoLoad: settings.autoLoad,
+        // /sources lists the crawler too (its runs are recorded like the datasets'); it never runs on its own.
+        listed: [...datasets, crawlSource({ ...settings.crawl, seeds: [], outbound: createOutboundClient({ allowCidrs: [] }) })],
+        async routes(scope) {
+          const catalogue = searchCatalogue(db);
+          await scope.register(webRoutes, {
+            db,
+            catalogue,
+            ranking: { titleBoost: settings.titleBoost, anyWord: settings.anyWord, relatedDepth: RELATED_DEPTH },
+          });
+          await scope.register(imageRoutes, { db, catalogue });
+          await scope.register(newsRoutes, { db, catalogue });
+        },
       },
-    });
+    );
   },
 });

@@ -26,12 +26,21 @@ const PAGES: Record<string, { type: string; body: string }> = {
   },
   "/about": {
     type: "text/html",
-    body: page("Tamping technique", "<p>Tamping compresses the coffee grounds in the portafilter so that water flows evenly through the puck; a level tamp with about fifteen kilograms of force is the usual advice of baristas.</p>"),
+    body: page(
+      "Tamping technique",
+      "<p>Tamping compresses the coffee grounds in the portafilter so that water flows evenly through the puck; a level tamp with about fifteen kilograms of force is the usual advice of baristas.</p>",
+    ),
   },
   "/private/secret": { type: "text/html", body: page("Secret", "<p>Never to be fetched.</p>") },
-  "/private/open": { type: "text/html", body: page("Open corner", "<p>An allowed page inside a disallowed folder, about crema and its colour after extraction with fresh beans.</p>") },
+  "/private/open": {
+    type: "text/html",
+    body: page("Open corner", "<p>An allowed page inside a disallowed folder, about crema and its colour after extraction with fresh beans.</p>"),
+  },
   "/notes.txt": { type: "text/plain", body: "plain notes" },
-  "/hidden": { type: "text/html", body: page("Hidden", "<p>This page asks robots not to index it, though its links may be followed.</p>", '<meta name="robots" content="noindex">') },
+  "/hidden": {
+    type: "text/html",
+    body: page("Hidden", "<p>This page asks robots not to index it, though its links may be followed.</p>", '<meta name="robots" content="noindex">'),
+  },
   "/big": { type: "text/html", body: page("Big", `<p>${"long text ".repeat(2000)}</p>`) },
 };
 
@@ -107,8 +116,12 @@ describe("the crawler", () => {
     expect(results[0].snippet).toContain("Tamping compresses the coffee grounds");
     expect(results[0].snippet).not.toContain("Footer text");
     // The page's lang="en-GB" is English: found with language=en, not with fr.
-    expect((await started.app.inject({ method: "GET", url: "/search?q=portafilter&language=en", headers })).json().data.search_information.total_results).toBe(1);
-    expect((await started.app.inject({ method: "GET", url: "/search?q=portafilter&language=fr", headers })).json().data.search_information.total_results).toBe(0);
+    expect((await started.app.inject({ method: "GET", url: "/search?q=portafilter&language=en", headers })).json().data.search_information.total_results).toBe(
+      1,
+    );
+    expect((await started.app.inject({ method: "GET", url: "/search?q=portafilter&language=fr", headers })).json().data.search_information.total_results).toBe(
+      0,
+    );
 
     // A second crawl replaces the pages by URL instead of adding them again.
     const again = await runIngestion(started.platform.deps.db, crawlSource(options()), { datasetsDir: "", now: () => new Date() });
@@ -117,12 +130,19 @@ describe("the crawler", () => {
 
   it("stops at max pages, and follows other hosts only when told to", async () => {
     requests.length = 0;
-    const bounded = await runIngestion(started.platform.deps.db, crawlSource(options({ maxPages: 2, seeds: [`http://site.test:${port}/`, `http://site.test:${port}/about`] })), { datasetsDir: "", now: () => new Date() });
+    const bounded = await runIngestion(
+      started.platform.deps.db,
+      crawlSource(options({ maxPages: 2, seeds: [`http://site.test:${port}/`, `http://site.test:${port}/about`] })),
+      { datasetsDir: "", now: () => new Date() },
+    );
     expect(requests.map((r) => r.path)).toEqual(["/robots.txt", "/", "/about"]);
     expect(bounded.rows_read).toBe(2);
 
     requests.length = 0;
-    const anyHost = await runIngestion(started.platform.deps.db, crawlSource(options({ sameHost: false, maxPages: 20 })), { datasetsDir: "", now: () => new Date() });
+    const anyHost = await runIngestion(started.platform.deps.db, crawlSource(options({ sameHost: false, maxPages: 20 })), {
+      datasetsDir: "",
+      now: () => new Date(),
+    });
     expect(anyHost.skipped.at(-1)?.reason).toBe(`http://elsewhere.test:${port}/away: answered 404`);
     // elsewhere.test is another origin: its own robots.txt first, then the page.
     expect(requests.map((r) => r.path).slice(-2)).toEqual(["/robots.txt", "/away"]);
@@ -130,7 +150,12 @@ describe("the crawler", () => {
 
   it("fetches nothing the outbound guard refuses", async () => {
     requests.length = 0;
-    const guarded = crawlSource(options({ outbound: createOutboundClient({ allowCidrs: [], resolve }), seeds: [`http://site.test:${port}/`, `http://127.0.0.1:${port}/`, "ftp://site.test/"] }));
+    const guarded = crawlSource(
+      options({
+        outbound: createOutboundClient({ allowCidrs: [], resolve }),
+        seeds: [`http://site.test:${port}/`, `http://127.0.0.1:${port}/`, "ftp://site.test/"],
+      }),
+    );
     const summary = await runIngestion(started.platform.deps.db, guarded, { datasetsDir: "", now: () => new Date() });
     expect(requests).toEqual([]);
     expect(summary).toMatchObject({ status: "succeeded", inserted: 0, rows_skipped: 3 });
@@ -148,7 +173,10 @@ describe("the crawler", () => {
       const outbound = createOutboundClient({ allowCidrs: bed.allowCidrs.split(","), resolve });
       for (const target of SSRF_TARGETS) {
         bed.reset();
-        const summary = await runIngestion(started.platform.deps.db, crawlSource(options({ outbound, seeds: [target.url(bed)], delayMs: 0 })), { datasetsDir: "", now: () => new Date() });
+        const summary = await runIngestion(started.platform.deps.db, crawlSource(options({ outbound, seeds: [target.url(bed)], delayMs: 0 })), {
+          datasetsDir: "",
+          now: () => new Date(),
+        });
         expect(summary.inserted, target.name).toBe(0);
         expect(summary.rows_skipped, target.name).toBeGreaterThanOrEqual(1);
         expect(bed.canary.connections, target.name).toBe(0);

@@ -15,7 +15,10 @@ describe("robots.txt", () => {
     expect(isAllowed(robots, "/mine/page")).toBe(false);
     expect(isAllowed(robots, "/private")).toBe(true);
   });
-  const star = parseRobots("User-agent: *\nDisallow: /private\nAllow: /private/open\nDisallow: /*.pdf$\nDisallow:\nCrawl-delay: 1.5\n", "apiplat-search-bot/1.0");
+  const star = parseRobots(
+    "User-agent: *\nDisallow: /private\nAllow: /private/open\nDisallow: /*.pdf$\nDisallow:\nCrawl-delay: 1.5\n",
+    "apiplat-search-bot/1.0",
+  );
   it("applies the longest matching rule, Allow on a tie, wildcards and $", () => {
     expect(star.crawlDelaySeconds).toBe(1.5);
     expect(isAllowed(star, "/private/x")).toBe(false);

@@ -28,7 +28,11 @@ export const LIMITS: Record<string, number> = {
 export async function startIndexed(options: { limits?: Record<string, number> } = {}): Promise<StartedService> {
   const started = await startService(service, { settings: { autoLoad: false }, env: { DATASETS_DIR: datasetsDir } });
   for (const source of datasetSources()) {
-    const summary = await runIngestion(started.platform.deps.db, source, { datasetsDir, limit: (options.limits ?? LIMITS)[source.name], now: () => new Date() });
+    const summary = await runIngestion(started.platform.deps.db, source, {
+      datasetsDir,
+      limit: (options.limits ?? LIMITS)[source.name],
+      now: () => new Date(),
+    });
     if (summary.status !== "succeeded") throw new Error(`${source.name}: ${summary.error}`);
   }
   return started;
@@ -53,7 +57,10 @@ export function useIndexedService(): (url: string, headers?: Record<string, stri
 }
 
 function csvRows(file: string, limit: number): Record<string, string>[] {
-  return (parse(readFileSync(path.join(datasetsDir, file)), { columns: true, relax_column_count: true, bom: true }) as Record<string, string>[]).slice(0, limit);
+  return (parse(readFileSync(path.join(datasetsDir, file)), { columns: true, relax_column_count: true, bom: true }) as Record<string, string>[]).slice(
+    0,
+    limit,
+  );
 }
 
 export const filmRows = () => csvRows("search-results/web/wiki_movie_plots_sample.csv", LIMITS["wikipedia-films"]);
@@ -66,8 +73,14 @@ export function dumpRows(site: "coffee" | "beer", limit: number): Record<string,
     value
       .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
       .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
-      .replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-  return [...text.matchAll(/<row ([^\n]*?)\/>/g)].slice(0, limit).map((m) => Object.fromEntries([...m[1].matchAll(/(\w+)="([^"]*)"/g)].map((a) => [a[1], decode(a[2])])));
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
+  return [...text.matchAll(/<row ([^\n]*?)\/>/g)]
+    .slice(0, limit)
+    .map((m) => Object.fromEntries([...m[1].matchAll(/(\w+)="([^"]*)"/g)].map((a) => [a[1], decode(a[2])])));
 }
 
 export interface Coco {

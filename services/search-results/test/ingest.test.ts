@@ -14,13 +14,22 @@ mkdirSync(path.join(datasetsDir, "search-results/web"), { recursive: true });
 mkdirSync(path.join(datasetsDir, "search-results/images"), { recursive: true });
 mkdirSync(path.join(datasetsDir, "news"), { recursive: true });
 const row = (attributes: Record<string, string>) =>
-  `  <row ${Object.entries(attributes).map(([k, v]) => `${k}="${v.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/\n/g, "&#xA;")}"`).join(" ")} />`;
+  `  <row ${Object.entries(attributes)
+    .map(([k, v]) => `${k}="${v.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/\n/g, "&#xA;")}"`)
+    .join(" ")} />`;
 writeFileSync(
   path.join(datasetsDir, "search-results/web/stackexchange_coffee_Posts.xml"),
   [
     '\ufeff<?xml version="1.0" encoding="utf-8"?>',
     "<posts>",
-    row({ Id: "1", PostTypeId: "1", CreationDate: "2015-01-27T20:09:32.720", Body: "<p>How cold should the <b>beans</b> be kept?</p>\n", Title: "Storing beans & grounds", Tags: "<storage><whole-bean>" }),
+    row({
+      Id: "1",
+      PostTypeId: "1",
+      CreationDate: "2015-01-27T20:09:32.720",
+      Body: "<p>How cold should the <b>beans</b> be kept?</p>\n",
+      Title: "Storing beans & grounds",
+      Tags: "<storage><whole-bean>",
+    }),
     '  <row Id="2" PostTypeId="2" Body="unclosed quote />',
     row({ Id: "3", PostTypeId: "2", ParentId: "1", CreationDate: "2015-01-28T08:00:00.000", Body: "<p>Keep them in an airtight jar, away from light.</p>" }),
     row({ Id: "4", PostTypeId: "2", ParentId: "99", CreationDate: "2015-01-28T08:00:00.000", Body: "<p>An answer whose question is not in the file.</p>" }),
@@ -37,7 +46,10 @@ writeFileSync(
     "1904,No Link Here,American,Unknown,,unknown,,A plot without a page.",
   ].join("\n"),
 );
-writeFileSync(path.join(datasetsDir, "news/uci-news-aggregator.csv"), "ID,TITLE,URL,PUBLISHER,CATEGORY,STORY,HOSTNAME,TIMESTAMP\n1,Fed holds rates,http://www.latimes.com/a\\?track=rss,Los Angeles Times,b,x,www.latimes.com,1394470370698\n");
+writeFileSync(
+  path.join(datasetsDir, "news/uci-news-aggregator.csv"),
+  "ID,TITLE,URL,PUBLISHER,CATEGORY,STORY,HOSTNAME,TIMESTAMP\n1,Fed holds rates,http://www.latimes.com/a\\?track=rss,Los Angeles Times,b,x,www.latimes.com,1394470370698\n",
+);
 
 let started: StartedService;
 beforeAll(async () => {
@@ -85,7 +97,15 @@ describe("dataset ingestion", () => {
     const res = await started.app.inject({ method: "GET", url: "/sources", headers });
     const datasets = res.json().data.datasets as { name: string; licence: string; live: boolean; runs: number; last_run: { status: string } | null }[];
     expect(datasets.map((d) => d.name)).toEqual([
-      "wikipedia-films", "wikipedia-people", "stackexchange-coffee", "stackexchange-beer", "coco-images", "coco-captions", "news-huffpost", "news-uci", "crawl",
+      "wikipedia-films",
+      "wikipedia-people",
+      "stackexchange-coffee",
+      "stackexchange-beer",
+      "coco-images",
+      "coco-captions",
+      "news-huffpost",
+      "news-uci",
+      "crawl",
     ]);
     expect(datasets[0]).toMatchObject({ licence: "CC BY-SA 4.0", runs: 2, last_run: { status: "failed" } });
     expect(datasets[2]).toMatchObject({ licence: "CC BY-SA 3.0", runs: 2, last_run: { status: "succeeded" } });
@@ -95,12 +115,21 @@ describe("dataset ingestion", () => {
   it("npm run ingest -- search-results --crawl gives the crawl source alone; without it, the datasets", () => {
     const config = loadConfig({ DATASETS_DIR: datasetsDir });
     expect(ingestion.sources({ config, options: {} }).map((s) => s.name)).toEqual([
-      "wikipedia-films", "wikipedia-people", "stackexchange-coffee", "stackexchange-beer", "coco-images", "coco-captions", "news-huffpost", "news-uci",
+      "wikipedia-films",
+      "wikipedia-people",
+      "stackexchange-coffee",
+      "stackexchange-beer",
+      "coco-images",
+      "coco-captions",
+      "news-huffpost",
+      "news-uci",
     ]);
     const crawl = ingestion.sources({ config, options: { crawl: ["https://example.org/"], "max-pages": ["5"] } });
     expect(crawl.map((s) => [s.name, s.live])).toEqual([["crawl", true]]);
     expect(() => ingestion.sources({ config, options: { crawl: [] } })).toThrow("--crawl needs at least one seed URL");
-    expect(() => ingestion.sources({ config, options: { crawl: ["https://example.org/"], "max-pages": ["0"] } })).toThrow("--max-pages must be a whole number of at least 1");
+    expect(() => ingestion.sources({ config, options: { crawl: ["https://example.org/"], "max-pages": ["0"] } })).toThrow(
+      "--max-pages must be a whole number of at least 1",
+    );
   });
 });
 
@@ -119,7 +148,9 @@ describe("first start", () => {
       }
       expect(ready).toBe(200);
       // 1 film, 1 coffee question with its answer; the other files are absent here. One UCI headline.
-      expect((await fresh.app.inject({ method: "GET", url: "/search?q=bandits OR airtight OR beans", headers })).json().data.search_information.total_results).toBe(2);
+      expect(
+        (await fresh.app.inject({ method: "GET", url: "/search?q=bandits OR airtight OR beans", headers })).json().data.search_information.total_results,
+      ).toBe(2);
       expect((await fresh.app.inject({ method: "GET", url: "/news?q=fed", headers })).json().data.news_results[0]).toMatchObject({
         link: "http://www.latimes.com/a?track=rss",
         source: "Los Angeles Times",

@@ -28,7 +28,36 @@ afterAll(async () => {
 });
 
 const WORDS = {
-  web: ["coffee", "espresso", "crema", "beer", "ale", "lager", "grinder", "keaton", "chess", "film", "love", "train", "beans", "water", "brew", "hops", "wizard", "the", "cofee", "naked", "sex", "store", "aging", "trappist", "moka", "pot", "milk", "police"],
+  web: [
+    "coffee",
+    "espresso",
+    "crema",
+    "beer",
+    "ale",
+    "lager",
+    "grinder",
+    "keaton",
+    "chess",
+    "film",
+    "love",
+    "train",
+    "beans",
+    "water",
+    "brew",
+    "hops",
+    "wizard",
+    "the",
+    "cofee",
+    "naked",
+    "sex",
+    "store",
+    "aging",
+    "trappist",
+    "moka",
+    "pot",
+    "milk",
+    "police",
+  ],
   images: ["dog", "frisbee", "giraffe", "pizza", "man", "riding", "wave", "train", "station", "cat", "table", "the", "woman", "street", "girafe", "bed"],
   news: ["climate", "ukraine", "apple", "iphone", "world", "cup", "stock", "market", "trump", "police", "women", "the", "sex", "clmate", "google", "week"],
 };
@@ -67,8 +96,7 @@ async function requestOf(next: () => number, pick: Pick, words: readonly string[
   };
 }
 
-const label = (q: string, request: SearchRequest, extra: object = {}) =>
-  `${q} ${JSON.stringify({ ...request, query: request.query.text, ...extra })}`;
+const label = (q: string, request: SearchRequest, extra: object = {}) => `${q} ${JSON.stringify({ ...request, query: request.query.text, ...extra })}`;
 
 describe("the in-memory searches", () => {
   it("give the SQL web search's pages, snippets and openings for 300 random searches", async () => {
@@ -81,14 +109,31 @@ describe("the in-memory searches", () => {
       const found = await searchWebInMemory(catalogue, db, request, ranking);
       const at = label(q, request, ranking);
       expect(found.total, at).toBe(expected.total);
-      expect(found.hits.map((h) => h.url), at).toEqual(expected.hits.map((h) => h.url));
+      expect(
+        found.hits.map((h) => h.url),
+        at,
+      ).toEqual(expected.hits.map((h) => h.url));
       expect(found.hits, at).toEqual(expected.hits);
     }
   }, 300_000);
 
   it("give the SQL searches' answers for queries of negations, stop words and odd operators alone", async () => {
     const ranking: Ranking = { titleBoost: 0.3, anyWord: true, relatedDepth: 20 };
-    for (const q of ["-lager", "-the", "the", "the of", "the -coffee", '"the of"', "coffee -", "beer OR", "OR beer", "-beer -coffee", "x", "ale -ale", '"-coffee"']) {
+    for (const q of [
+      "-lager",
+      "-the",
+      "the",
+      "the of",
+      "the -coffee",
+      '"the of"',
+      "coffee -",
+      "beer OR",
+      "OR beer",
+      "-beer -coffee",
+      "x",
+      "ale -ale",
+      '"-coffee"',
+    ]) {
       for (const offset of [0, 3]) {
         const request: SearchRequest = { query: await correctedQuery(db, q), config: "english", safe: false, offset, limit: 5 };
         const at = label(q, request);

@@ -17,7 +17,11 @@ beforeAll(async () => {
 afterAll(() => started.close());
 
 async function search(q: string) {
-  const res = await started.app.inject({ method: "GET", url: `/search?num=100&q=${encodeURIComponent(q)}`, headers: { ...headers, "cache-control": "no-cache" } });
+  const res = await started.app.inject({
+    method: "GET",
+    url: `/search?num=100&q=${encodeURIComponent(q)}`,
+    headers: { ...headers, "cache-control": "no-cache" },
+  });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -36,6 +40,8 @@ describe("GET /search bounds of q", () => {
     const withIt = await search("coffee bea*");
     expect(without.body.data.search_information.total_results).toBeGreaterThan(0);
     expect(withIt.body.data.search_information.total_results).toBeGreaterThan(0);
-    expect(without.body.data.search_information.total_results + withIt.body.data.search_information.total_results).toBe(all.body.data.search_information.total_results);
+    expect(without.body.data.search_information.total_results + withIt.body.data.search_information.total_results).toBe(
+      all.body.data.search_information.total_results,
+    );
   });
 });

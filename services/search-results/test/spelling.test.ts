@@ -21,7 +21,10 @@ const rows = [
   question(2, "One cofee a day", "Is one cofee enough?"),
   ...Array.from({ length: 25 }, (_, i) => question(10 + i, `Comprehensive coffee guide ${i}`, "A comprehensive guide to coffee and its list of roasts.")),
 ];
-writeFileSync(path.join(datasetsDir, "search-results/web/stackexchange_coffee_Posts.xml"), ['<?xml version="1.0" encoding="utf-8"?>', "<posts>", ...rows, "</posts>"].join("\n"));
+writeFileSync(
+  path.join(datasetsDir, "search-results/web/stackexchange_coffee_Posts.xml"),
+  ['<?xml version="1.0" encoding="utf-8"?>', "<posts>", ...rows, "</posts>"].join("\n"),
+);
 
 let started: StartedService;
 let headers: Record<string, string>;

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { EXPLICIT_TERMS } from "../src/domain/pages.js";
 import { LIMITS, dumpRows, filmRows, peopleRows, useIndexedService } from "./helpers.js";
 
-
 const get = useIndexedService();
 
 /** One page per Wikipedia URL: of two rows with one URL (the file has such pairs), the later is kept. */
@@ -15,7 +14,14 @@ const stripTags = (html: string) => html.replace(/<[^>]*>/g, " ");
 const questionPages = (rows: Record<string, string>[]) =>
   rows
     .filter((r) => r.PostTypeId === "1")
-    .map((q) => [q.Title, stripTags(q.Body ?? ""), q.Tags ?? "", ...rows.filter((a) => a.PostTypeId === "2" && a.ParentId === q.Id).map((a) => stripTags(a.Body ?? ""))].join(" "));
+    .map((q) =>
+      [
+        q.Title,
+        stripTags(q.Body ?? ""),
+        q.Tags ?? "",
+        ...rows.filter((a) => a.PostTypeId === "2" && a.ParentId === q.Id).map((a) => stripTags(a.Body ?? "")),
+      ].join(" "),
+    );
 /** Every loaded page's searchable text, as the test reads the files. */
 const pageTexts = [
   ...films.map((f) => [f.Title, f.Plot, f.Director, f.Cast, f.Genre].join(" ")),
@@ -50,8 +56,13 @@ describe("GET /search", () => {
     expect(results.filter((r) => /stackexchange\.com\/a\//.test(r.link))).toEqual([]);
     expect(new Set(results.map((r) => r.title)).size).toBe(results.length);
     // A word only an answer has finds its question.
-    const answerOnly = coffee.filter((r) => r.PostTypeId === "2" && r.ParentId === "1").map((r) => stripTags(r.Body)).join(" ");
-    const word = [...answerOnly.toLowerCase().matchAll(/[a-z]{9,}/g)].map((m) => m[0]).find((w) => !new RegExp(w.slice(0, 7), "i").test(`${question.Title} ${question.Body}`))!;
+    const answerOnly = coffee
+      .filter((r) => r.PostTypeId === "2" && r.ParentId === "1")
+      .map((r) => stripTags(r.Body))
+      .join(" ");
+    const word = [...answerOnly.toLowerCase().matchAll(/[a-z]{9,}/g)]
+      .map((m) => m[0])
+      .find((w) => !new RegExp(w.slice(0, 7), "i").test(`${question.Title} ${question.Body}`))!;
     const byAnswer = (await get(`/search?q=${word}&num=100`)).body.data.organic_results as { link: string }[];
     expect(byAnswer.map((r) => r.link)).toContain("https://coffee.stackexchange.com/questions/1");
     expect(results.find((r: { link: string }) => r.link === "https://coffee.stackexchange.com/questions/1")).toMatchObject({
@@ -87,7 +98,10 @@ describe("GET /search", () => {
 
   it("corrects a word no page holds to the closest word of the index", async () => {
     // A misspelt word no page holds: corrected to the closest word of the index, and counted as the files count it.
-    for (const [typo, word, pattern] of [["frankenstien", "frankenstein", /\bfrankenstein\b/i], ["saxophonst", "saxophonist", /\bsaxophonists?\b/i]] as const) {
+    for (const [typo, word, pattern] of [
+      ["frankenstien", "frankenstein", /\bfrankenstein\b/i],
+      ["saxophonst", "saxophonist", /\bsaxophonists?\b/i],
+    ] as const) {
       const { body: corrected } = await get(`/search?q=${typo}`);
       expect(corrected.data.search_information).toMatchObject({ showing_results_for: word, total_results: pageTexts.filter((t) => pattern.test(t)).length });
       expect(corrected.data.search_information.total_results).toBeGreaterThan(0);

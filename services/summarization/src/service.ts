@@ -12,8 +12,7 @@ const BODY_LIMIT = 2 * 1024 * 1024;
 
 export default defineService<SummarizationSettings>({
   name: "summarization",
-  description:
-    "Extractive summaries, bullet points and key phrases of text, web pages and PDFs in nine languages. Inputs are never logged or stored.",
+  description: "Extractive summaries, bullet points and key phrases of text, web pages and PDFs in nine languages. Inputs are never logged or stored.",
   settings: readSettings,
   bodyLimit: BODY_LIMIT,
   examples: new URL("../openapi-examples.json", import.meta.url),

@@ -52,8 +52,7 @@ describe("POST /bullet-points", () => {
   });
 
   it("trims connectives in other languages", async () => {
-    const text =
-      "El museo abrirá el sábado después de dos años de obras. Sin embargo, el ala este seguirá cerrada hasta terminar el techo.";
+    const text = "El museo abrirá el sábado después de dos años de obras. Sin embargo, el ala este seguirá cerrada hasta terminar el techo.";
     expect(bulletTexts(await post({ text, count: 2 }))).toEqual([
       "El museo abrirá el sábado después de dos años de obras.",
       "El ala este seguirá cerrada hasta terminar el techo.",

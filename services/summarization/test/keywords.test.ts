@@ -55,8 +55,7 @@ describe("POST /keywords", () => {
   });
 
   it("never starts or ends a phrase with a stopword, in German too", async () => {
-    const text =
-      "Die Europäische Zentralbank hat die Leitzinsen erneut erhöht. Die Europäische Zentralbank will damit die hohe Inflation bekämpfen.";
+    const text = "Die Europäische Zentralbank hat die Leitzinsen erneut erhöht. Die Europäische Zentralbank will damit die hohe Inflation bekämpfen.";
     const data = (await post({ text })).json().data;
     expect(data.language).toBe("de");
     // "Leitzinsen erneut erhöht": three words seen once, each with degree 3 -> 9. "Europäische Zentralbank": twice,

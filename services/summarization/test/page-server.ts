@@ -34,7 +34,9 @@ export async function startPageServer(marker = ""): Promise<PageServer> {
       response.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
-    response.writeHead(page.status ?? 200, { "content-type": page.type, ...(page.location ? { location: page.location.replace("{port}", String(port)) } : {}) }).end(page.body);
+    response
+      .writeHead(page.status ?? 200, { "content-type": page.type, ...(page.location ? { location: page.location.replace("{port}", String(port)) } : {}) })
+      .end(page.body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;

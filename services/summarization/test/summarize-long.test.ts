@@ -42,7 +42,9 @@ describe("POST /summarize/long", () => {
         expect(s.index).toBeGreaterThanOrEqual(starts[i]!);
         expect(s.index).toBeLessThan(starts[i]! + (i < 2 ? 250 : 100));
         // The index is the sentence's position in the whole source: paragraph floor(index / 10), sentence index % 10.
-        expect(s.text).toBe(`${capitalized(TOPICS[Math.floor(s.index / 10) % TOPICS.length]!)} report ${Math.floor(s.index / 10)} covers point ${s.index % 10} today.`);
+        expect(s.text).toBe(
+          `${capitalized(TOPICS[Math.floor(s.index / 10) % TOPICS.length]!)} report ${Math.floor(s.index / 10)} covers point ${s.index % 10} today.`,
+        );
       }
     });
     // 600 sentences: the default max of 5, taken from the nine chunk sentences.

@@ -93,9 +93,8 @@ describe("style", () => {
       "Why did the branch library close early this week? The branch library closed early because a water pipe burst on Monday. " +
       "Repairs to the branch library will cost 12,000 USD and take 9 days.";
     const pick = async (style?: string) =>
-      (
-        await started.app.inject({ method: "POST", url: "/summarize", headers: caller.headers, payload: { text, style, max_length: 1 } })
-      ).json().data.sentences[0].index;
+      (await started.app.inject({ method: "POST", url: "/summarize", headers: caller.headers, payload: { text, style, max_length: 1 } })).json().data
+        .sentences[0].index;
     expect(await pick()).toBe(0);
     expect(await pick("formal")).toBe(1);
     expect(await pick("technical")).toBe(2);

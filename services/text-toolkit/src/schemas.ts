@@ -8,7 +8,10 @@ import { DEFAULT_SLUG_MAX_LENGTH } from "./domain/slug.js";
 
 const Text = Type.String({ description: "Any text, at most 100 KB (102,400 bytes) of UTF-8" });
 const oneOf = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Union(values.map((v) => Type.Literal(v)), { description });
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
 
 export const MAX_UUIDS = 100;
 

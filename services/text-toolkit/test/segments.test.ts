@@ -3,7 +3,32 @@ import fc from "fast-check";
 import { segmentsOf } from "../src/domain/segments.js";
 
 // Pieces that make ICU's rules look past a boundary: decimals, abbreviations, marks, emoji sequences, flags, CR LF.
-const PIECES = ["a", "B", "3", ".", ",", " ", "\n", "\r\n", "\u0301", "👍", "🏽", "\u200d", "🇫", "🇷", "?", "!", '"', "'", "e.g.", "Mr.", "3.5", "U.S.", "\t", "ф"];
+const PIECES = [
+  "a",
+  "B",
+  "3",
+  ".",
+  ",",
+  " ",
+  "\n",
+  "\r\n",
+  "\u0301",
+  "👍",
+  "🏽",
+  "\u200d",
+  "🇫",
+  "🇷",
+  "?",
+  "!",
+  '"',
+  "'",
+  "e.g.",
+  "Mr.",
+  "3.5",
+  "U.S.",
+  "\t",
+  "ф",
+];
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 1_500 }).map((parts) => parts.join(""));
 const shape = (segments: Iterable<Intl.SegmentData>) => [...segments].map((s) => [s.index, s.segment, s.isWordLike]);
 

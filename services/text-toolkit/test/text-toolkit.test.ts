@@ -51,7 +51,10 @@ describe("POST /hash", () => {
     expect((await post("/hash", { text: "a".repeat(102_400) })).statusCode).toBe(200);
     const res = await post("/hash", { text: "a".repeat(102_401) });
     expect(res.statusCode).toBe(413);
-    expect(res.json().error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: [{ field: "text", issue: "must be at most 102400 bytes (100 KB) of UTF-8" }] });
+    expect(res.json().error).toMatchObject({
+      code: "PAYLOAD_TOO_LARGE",
+      details: [{ field: "text", issue: "must be at most 102400 bytes (100 KB) of UTF-8" }],
+    });
   });
 
   it("counts the limit in UTF-8 bytes, not characters", async () => {
@@ -181,7 +184,11 @@ describe("POST /count", () => {
   });
   it("uses the given reading speed", async () => {
     const text = Array.from({ length: 400 }, () => "word").join(" ");
-    expect((await post("/count", { text, words_per_minute: 200 })).json().data).toMatchObject({ words: 400, reading_time_seconds: 120, reading_time_minutes: 2 });
+    expect((await post("/count", { text, words_per_minute: 200 })).json().data).toMatchObject({
+      words: 400,
+      reading_time_seconds: 120,
+      reading_time_minutes: 2,
+    });
     expect((await post("/count", { text, words_per_minute: 49 })).json().error.details).toEqual([{ field: "words_per_minute", issue: "must be at least 50" }]);
   });
 });

@@ -9,7 +9,10 @@ export const MAX_TIME_LENGTH = 40;
 export const MAX_QUERY_LENGTH = 64;
 
 const oneOf = <T extends readonly string[]>(values: T, description: string, fallback?: T[number]) =>
-  Type.Union(values.map((v) => Type.Literal(v)), fallback === undefined ? { description } : { description, default: fallback });
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    fallback === undefined ? { description } : { description, default: fallback },
+  );
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const ZoneName = (description: string) =>
@@ -105,9 +108,7 @@ export const ListQuery = Type.Object({
     }),
   ),
   kind: Type.Optional(oneOf(["all", "canonical", "alias"] as const, "default all", "all")),
-  country: Type.Optional(
-    Type.String({ minLength: 2, maxLength: 2, description: "ISO 3166-1 alpha-2 code (DE, us): zones zone.tab places in that country" }),
-  ),
+  country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, description: "ISO 3166-1 alpha-2 code (DE, us): zones zone.tab places in that country" })),
 });
 
 export const ListData = Type.Object({

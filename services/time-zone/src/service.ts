@@ -20,8 +20,7 @@ export { timeZoneRoutes as routes };
 export default defineService<TimeZoneSettings, TimeZoneInject>({
   name: "time-zone",
   description:
-    "Current time, UTC offset, DST status and abbreviation of every IANA zone, and conversions between zones, " +
-    "computed locally from the tz database.",
+    "Current time, UTC offset, DST status and abbreviation of every IANA zone, and conversions between zones, " + "computed locally from the tz database.",
   settings: readSettings,
   examples: new URL("../openapi-examples.json", import.meta.url),
   async build({ app, platform, settings, inject }) {

@@ -181,12 +181,7 @@ describe("every zone against zdump and Python zoneinfo", () => {
         const later = resolveWall(rules, wall, "later").instant;
         const kind = fold0 === fold1 ? "unique" : fold0 < fold1 ? "overlap" : "gap";
         seen[kind]++;
-        const expected =
-          kind === "unique"
-            ? [fold0, fold0, fold0]
-            : kind === "overlap"
-              ? [fold0, fold0, fold1]
-              : [fold0, fold1, fold0];
+        const expected = kind === "unique" ? [fold0, fold0, fold0] : kind === "overlap" ? [fold0, fold0, fold1] : [fold0, fold1, fold0];
         const ours = [compatible.instant, earlier, later];
         if (compatible.kind !== kind || JSON.stringify(ours) !== JSON.stringify(expected)) {
           mismatches.push(`${name} wall ${wall}: ours ${compatible.kind} ${ours}, Python ${kind} ${expected}`);

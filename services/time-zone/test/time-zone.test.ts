@@ -221,12 +221,8 @@ describe("GET /lookup", () => {
     expect((await failure("/lookup?tz=UTC&at=yesterday", 400)).details).toEqual([
       { field: "at", issue: "must be an ISO 8601 date-time such as 2026-03-29T02:30:00" },
     ]);
-    expect((await failure("/lookup?tz=UTC&at=2026-02-29T12:00:00Z", 400)).details).toEqual([
-      { field: "at", issue: "has a day outside 01-28 for that month" },
-    ]);
-    expect((await failure("/lookup?tz=UTC&at=2026-07-01T24:00:00Z", 400)).details).toEqual([
-      { field: "at", issue: "has a time outside 00:00:00-23:59:59" },
-    ]);
+    expect((await failure("/lookup?tz=UTC&at=2026-02-29T12:00:00Z", 400)).details).toEqual([{ field: "at", issue: "has a day outside 01-28 for that month" }]);
+    expect((await failure("/lookup?tz=UTC&at=2026-07-01T24:00:00Z", 400)).details).toEqual([{ field: "at", issue: "has a time outside 00:00:00-23:59:59" }]);
   });
 
   it("takes at= of 40 characters and refuses 41", async () => {
@@ -361,9 +357,7 @@ describe("GET /convert", () => {
     expect((await data(convert("1800-01-01T00:00", "UTC", "UTC"))).utc_datetime).toBe("1800-01-01T00:00:00Z");
     expect((await data(convert("2200-12-31T23:59:59", "UTC", "UTC"))).utc_datetime).toBe("2200-12-31T23:59:59Z");
     for (const time of ["1799-12-31T23:59:59", "2201-01-01T00:00:00"]) {
-      expect((await failure(convert(time, "UTC", "UTC"), 400)).details).toEqual([
-        { field: "time", issue: "must have a year between 1800 and 2200" },
-      ]);
+      expect((await failure(convert(time, "UTC", "UTC"), 400)).details).toEqual([{ field: "time", issue: "must have a year between 1800 and 2200" }]);
     }
   });
 
@@ -476,9 +470,7 @@ describe("GET /list", () => {
     expect(names(await data("/list?country=de"))).toEqual(["Europe/Berlin", "Europe/Busingen"]);
     expect(names(await data("/list?q=germany"))).toEqual(["Europe/Berlin", "Europe/Busingen"]);
     expect((await data("/list?country=US&kind=canonical")).count).toBeGreaterThan(20);
-    expect((await failure("/list?country=XX", 400)).details).toEqual([
-      { field: "country", issue: "is not an ISO 3166-1 alpha-2 code the tz database knows" },
-    ]);
+    expect((await failure("/list?country=XX", 400)).details).toEqual([{ field: "country", issue: "is not an ISO 3166-1 alpha-2 code the tz database knows" }]);
     expect((await failure("/list?country=DEU", 400)).details).toEqual([{ field: "country", issue: "must be at most 2 characters long" }]);
     expect((await failure("/list?country=D", 400)).details).toEqual([{ field: "country", issue: "must be at least 2 characters long" }]);
   });

@@ -28,7 +28,9 @@ export const LinkInputSchema = Type.Object(
     max_clicks: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_CLICK_LIMIT, description: "Redirects allowed before the link stops." })),
     fallback_url: Type.Optional(UrlString("Where the link sends visitors once it expired, used up its clicks or was deleted.")),
     redirect_type: Type.Optional(Type.Union([Type.Literal(301), Type.Literal(302)], { description: "HTTP status of the redirect (default 302)." })),
-    domain: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_HOSTNAME_LENGTH, description: "A verified custom domain of the account (PRO and above)." })),
+    domain: Type.Optional(
+      Type.String({ minLength: 1, maxLength: MAX_HOSTNAME_LENGTH, description: "A verified custom domain of the account (PRO and above)." }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -65,7 +67,9 @@ export const CodeParams = Type.Object({
 
 export const DomainQuery = Type.Object(
   {
-    domain: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_HOSTNAME_LENGTH, description: "The link's custom domain (default: the service's own host)." })),
+    domain: Type.Optional(
+      Type.String({ minLength: 1, maxLength: MAX_HOSTNAME_LENGTH, description: "The link's custom domain (default: the service's own host)." }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -73,8 +77,16 @@ export const DomainQuery = Type.Object(
 export const StatsQuerySchema = Type.Object(
   {
     unique: Type.Boolean({ default: false, description: "true: breakdowns and time series count distinct visitors instead of hits." }),
-    from: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "First UTC day of the window, YYYY-MM-DD (default: the link's creation day)." })),
-    to: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: `Last UTC day of the window, YYYY-MM-DD (default: today); at most ${MAX_WINDOW_DAYS} days in all.` })),
+    from: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 40, description: "First UTC day of the window, YYYY-MM-DD (default: the link's creation day)." }),
+    ),
+    to: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 40,
+        description: `Last UTC day of the window, YYYY-MM-DD (default: today); at most ${MAX_WINDOW_DAYS} days in all.`,
+      }),
+    ),
     domain: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_HOSTNAME_LENGTH })),
   },
   { additionalProperties: false },

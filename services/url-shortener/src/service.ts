@@ -89,8 +89,7 @@ export default defineService<ShortenerSettings, ShortenerInject>({
             })
           : null,
         failOpen: settings.safeBrowsingFailOpen,
-        onSafeBrowsingUnavailable: (reason) =>
-          log.warn({ reason, policy: settings.safeBrowsingFailOpen ? "open" : "closed" }, "Safe Browsing unavailable"),
+        onSafeBrowsingUnavailable: (reason) => log.warn({ reason, policy: settings.safeBrowsingFailOpen ? "open" : "closed" }, "Safe Browsing unavailable"),
       }),
     });
 
@@ -119,9 +118,19 @@ export default defineService<ShortenerSettings, ShortenerInject>({
     });
     // Not ready while clicks pile up near the buffer's cap: writing them is not keeping up.
     readiness("click_buffer", async () => clicks.buffer.size < settings.clickBufferMax * 0.9);
-    exposeMetric(app, { name: "shortener_click_backlog", help: "Clicks waiting in this process's memory (the shared store failed) to be written to PostgreSQL", type: "gauge", read: () => clicks.buffer.size });
+    exposeMetric(app, {
+      name: "shortener_click_backlog",
+      help: "Clicks waiting in this process's memory (the shared store failed) to be written to PostgreSQL",
+      type: "gauge",
+      read: () => clicks.buffer.size,
+    });
     exposeMetric(app, { name: "shortener_clicks_written_total", help: "Clicks written to PostgreSQL", type: "counter", read: () => clicks.writtenTotal });
-    exposeMetric(app, { name: "shortener_clicks_dropped_total", help: "Clicks dropped because the buffer was full", type: "counter", read: () => clicks.buffer.droppedTotal });
+    exposeMetric(app, {
+      name: "shortener_clicks_dropped_total",
+      help: "Clicks dropped because the buffer was full",
+      type: "counter",
+      read: () => clicks.buffer.droppedTotal,
+    });
 
     async function reloadBlocklist(): Promise<void> {
       try {

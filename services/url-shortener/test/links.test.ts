@@ -160,7 +160,17 @@ describe("service endpoints", () => {
     const res = await h.app.inject({ method: "GET", url: "/openapi.json" });
     expect(res.statusCode).toBe(200);
     const paths = Object.keys(res.json().paths);
-    for (const path of ["/shorten", "/bulk", "/resolve/{code}", "/stats/{code}", "/links", "/links/{code}", "/settings", "/domains", "/domains/{domain}/verify"]) {
+    for (const path of [
+      "/shorten",
+      "/bulk",
+      "/resolve/{code}",
+      "/stats/{code}",
+      "/links",
+      "/links/{code}",
+      "/settings",
+      "/domains",
+      "/domains/{domain}/verify",
+    ]) {
       expect(paths, path).toContain(path);
     }
     expect(paths).not.toContain("/{code}");
@@ -219,10 +229,17 @@ describe("POST /bulk", () => {
     ]);
     expect(results[0].link.url).toBe("https://example.com/one");
     expect(results[1].link.code).toBe("bulk-two");
-    expect(results[2].error).toMatchObject({ status: 400, code: "VALIDATION_ERROR", details: [{ field: "url", issue: "must be an absolute http or https URL" }] });
+    expect(results[2].error).toMatchObject({
+      status: 400,
+      code: "VALIDATION_ERROR",
+      details: [{ field: "url", issue: "must be an absolute http or https URL" }],
+    });
     expect(results[3].error).toMatchObject({ status: 409, code: "CONFLICT" });
     expect(results[4].error).toMatchObject({ status: 400, details: [{ field: "max_clicks", issue: "must be at least 1" }] });
-    expect(results[5].error).toMatchObject({ status: 400, details: [{ field: "item", issue: "must be a URL string or an object with the fields of /shorten" }] });
+    expect(results[5].error).toMatchObject({
+      status: 400,
+      details: [{ field: "item", issue: "must be a URL string or an object with the fields of /shorten" }],
+    });
     expect(results[6].error).toMatchObject({ status: 400, details: [{ field: "extra", issue: "is not an accepted field" }] });
   });
 
@@ -246,9 +263,7 @@ describe("POST /bulk", () => {
     expect(ok.json().data.created).toBe(10);
     const over = await h.app.inject({ method: "POST", url: "/bulk", headers: basic.headers, payload: { urls: [...urls, "https://example.com/11"] } });
     expect(over.statusCode).toBe(400);
-    expect(over.json().error.details).toEqual([
-      { field: "urls", issue: "must have at most 10 items on the BASIC plan (100 on PRO, ULTRA and MEGA)" },
-    ]);
+    expect(over.json().error.details).toEqual([{ field: "urls", issue: "must have at most 10 items on the BASIC plan (100 on PRO, ULTRA and MEGA)" }]);
     const empty = await h.app.inject({ method: "POST", url: "/bulk", headers: basic.headers, payload: { urls: [] } });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error.details).toEqual([{ field: "urls", issue: "must not be empty: give at least one item" }]);

@@ -20,21 +20,21 @@ afterAll(async () => h?.close());
  * referrer, one from an iPhone in DE, one from Googlebot.
  */
 const KNOWN_CLICKS_STATS = {
-      total_hits: 4,
-      unique_visitors: 2,
-      bot_hits: 1,
-      referrers: [
-        { value: "news.example", count: 3 },
-        { value: "direct", count: 1 },
-      ],
-      countries: [
-        { value: "GB", count: 3 },
-        { value: "DE", count: 1 },
-      ],
-      device_types: [
-        { value: "desktop", count: 3 },
-        { value: "mobile", count: 1 },
-      ],
+  total_hits: 4,
+  unique_visitors: 2,
+  bot_hits: 1,
+  referrers: [
+    { value: "news.example", count: 3 },
+    { value: "direct", count: 1 },
+  ],
+  countries: [
+    { value: "GB", count: 3 },
+    { value: "DE", count: 1 },
+  ],
+  device_types: [
+    { value: "desktop", count: 3 },
+    { value: "mobile", count: 1 },
+  ],
 };
 
 async function create(payload: Record<string, unknown>, subscriber = owner): Promise<string> {
@@ -124,7 +124,12 @@ describe("GET /{code}", () => {
       expect((await h.app.inject({ method: "DELETE", url: `/links/${code}`, headers: account.headers })).statusCode).toBe(200);
     }
     expect((await visit(without, { accept: "application/json" })).statusCode).toBe(404);
-    const put = await h.app.inject({ method: "PUT", url: "/settings", headers: account.headers, payload: { fallback_url: "https://Example.com/account-fallback" } });
+    const put = await h.app.inject({
+      method: "PUT",
+      url: "/settings",
+      headers: account.headers,
+      payload: { fallback_url: "https://Example.com/account-fallback" },
+    });
     expect(put.statusCode).toBe(200);
     expect(put.json().data).toEqual({ fallback_url: "https://example.com/account-fallback" });
     expect((await h.app.inject({ method: "GET", url: "/settings", headers: account.headers })).json().data).toEqual({
@@ -402,7 +407,11 @@ describe("GET /{code} over a real connection", () => {
     expect(statuses).toEqual([302, 302, 404]);
 
     const expiresAt = Date.now() + 3_600_000;
-    const expiring = await create({ url: "https://example.com/wire-expiring", expires_at: new Date(expiresAt).toISOString(), fallback_url: "https://example.com/wire-over" });
+    const expiring = await create({
+      url: "https://example.com/wire-expiring",
+      expires_at: new Date(expiresAt).toISOString(),
+      fallback_url: "https://example.com/wire-over",
+    });
     try {
       clock.frozenAt = expiresAt - 1;
       expect((await send("GET", expiring)).headers.location).toBe("https://example.com/wire-expiring");

@@ -61,7 +61,12 @@ describe("url-shortener on three replicas behind nginx", () => {
     expect(locations.filter((location) => location === "https://example.com/limited-five")).toHaveLength(5);
     expect(locations.filter((location) => location === "https://example.com/sold-out")).toHaveLength(95);
     expect(await clicksOnceDrained(code, 5)).toEqual({ rows: 5, counter: 5 });
-    const servedBy = new Set(set.edge.accessLog().filter((line) => line.includes(`/${code}`)).map((line) => line.split(" ")[3]));
+    const servedBy = new Set(
+      set.edge
+        .accessLog()
+        .filter((line) => line.includes(`/${code}`))
+        .map((line) => line.split(" ")[3]),
+    );
     expect(servedBy.size).toBe(3);
     report("click limit 5, 100 parallel redirects", { sent: 100, to_target: 5, to_fallback: 95, stored: 5 });
   });

@@ -133,7 +133,12 @@ describe("PostgreSQL outage", () => {
     const app = await buildService(service, { ...platform.deps, db }, { settings });
     try {
       const user = await platform.subscribe("url-shortener", "PRO");
-      const res = await app.inject({ method: "POST", url: "/shorten", headers: user.headers, payload: { url: "https://example.com/db-down", alias: "db-down" } });
+      const res = await app.inject({
+        method: "POST",
+        url: "/shorten",
+        headers: user.headers,
+        payload: { url: "https://example.com/db-down", alias: "db-down" },
+      });
       expect(res.statusCode).toBe(201);
       const visit = (code: string) => app.inject({ method: "GET", url: `/${code}`, headers: { host: SHORT_HOST, accept: "application/json" } });
       // A new or changed link is forgotten once more a second later (see LinkCache.invalidateMany): cache it after that.

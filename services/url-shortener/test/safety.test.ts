@@ -13,7 +13,13 @@ import { TEST_SETTINGS } from "./helpers.js";
 interface FakeSafeBrowsing {
   server: Server;
   endpoint: string;
-  requests: Array<{ url: string; body: { client: unknown; threatInfo: { threatTypes: string[]; platformTypes: string[]; threatEntryTypes: string[]; threatEntries: Array<{ url: string }> } } }>;
+  requests: Array<{
+    url: string;
+    body: {
+      client: unknown;
+      threatInfo: { threatTypes: string[]; platformTypes: string[]; threatEntryTypes: string[]; threatEntries: Array<{ url: string }> };
+    };
+  }>;
   mode: "normal" | "slow" | "error";
 }
 
@@ -134,7 +140,12 @@ describe("safety check on creation", () => {
     const fallback = await shorten({ url: "https://example.com/fine", fallback_url: "https://sb-malware.example.com/" });
     expect(fallback.statusCode).toBe(422);
     expect(fallback.json().error.details).toEqual([{ field: "fallback_url", issue: "flagged: MALWARE" }]);
-    const settings = await h.app.inject({ method: "PUT", url: "/settings", headers: user.headers, payload: { fallback_url: "https://sb-malware.example.com/" } });
+    const settings = await h.app.inject({
+      method: "PUT",
+      url: "/settings",
+      headers: user.headers,
+      payload: { fallback_url: "https://sb-malware.example.com/" },
+    });
     expect(settings.statusCode).toBe(422);
   });
 

@@ -61,18 +61,18 @@ export const DailyGainView = Type.Object({
 });
 
 export const VideoDetails = Type.Object({
-    ...VideoSummary.properties,
-    tags: Type.Array(Type.String()),
-    description: Nullable(Type.String()),
-    comments_disabled: Type.Union([Type.Boolean(), Type.Null()]),
-    ratings_disabled: Type.Union([Type.Boolean(), Type.Null()]),
-    trending: Type.Object({
-      first_trending_date: Nullable(Type.String()),
-      last_trending_date: Nullable(Type.String()),
-      daily_growth_rate: Nullable(Type.Number({ description: "compound daily growth of views over the longest country series" })),
-      daily_gains: Type.Array(DailyGainView),
-      snapshots: Type.Array(SnapshotView),
-    }),
+  ...VideoSummary.properties,
+  tags: Type.Array(Type.String()),
+  description: Nullable(Type.String()),
+  comments_disabled: Type.Union([Type.Boolean(), Type.Null()]),
+  ratings_disabled: Type.Union([Type.Boolean(), Type.Null()]),
+  trending: Type.Object({
+    first_trending_date: Nullable(Type.String()),
+    last_trending_date: Nullable(Type.String()),
+    daily_growth_rate: Nullable(Type.Number({ description: "compound daily growth of views over the longest country series" })),
+    daily_gains: Type.Array(DailyGainView),
+    snapshots: Type.Array(SnapshotView),
+  }),
 });
 
 export const ChannelDetails = Type.Object({

@@ -28,7 +28,8 @@ export const ingestion = defineIngestion({
 
 export default defineService<VideoSettings, VideoInject>({
   name: "video-analytics",
-  description: "YouTube video and channel analytics over real trending snapshots, with search and trending by country; live snapshots from the YouTube Data API v3.",
+  description:
+    "YouTube video and channel analytics over real trending snapshots, with search and trending by country; live snapshots from the YouTube Data API v3.",
   settings: readSettings,
   ownSchema: true,
   sharedTables: [catalogueTables],
@@ -38,17 +39,20 @@ export default defineService<VideoSettings, VideoInject>({
     const { db, config } = platform;
     const all = sources(settings, inject.outbound ?? createOutboundClient({ allowCidrs: config.outboundAllowCidrs }));
     const live = all.find((s) => s.live);
-    await buildCatalogueService({ app, platform, background, readiness }, {
-      sources: all,
-      tables: ["snapshots"],
-      autoLoad: settings.autoLoad,
-      live: live && { source: live, intervalMs: settings.fetchIntervalMs, logLine: "video-analytics: YouTube snapshots fetched" },
-      async routes(scope) {
-        await scope.register(videoRoutes, { db });
-        await scope.register(channelRoutes, { db });
-        await scope.register(searchRoutes, { db, catalogue: videoCatalogue(db) });
-        await scope.register(trendingRoutes, { db });
+    await buildCatalogueService(
+      { app, platform, background, readiness },
+      {
+        sources: all,
+        tables: ["snapshots"],
+        autoLoad: settings.autoLoad,
+        live: live && { source: live, intervalMs: settings.fetchIntervalMs, logLine: "video-analytics: YouTube snapshots fetched" },
+        async routes(scope) {
+          await scope.register(videoRoutes, { db });
+          await scope.register(channelRoutes, { db });
+          await scope.register(searchRoutes, { db, catalogue: videoCatalogue(db) });
+          await scope.register(trendingRoutes, { db });
+        },
       },
-    });
+    );
   },
 });

@@ -16,7 +16,10 @@ export interface VideoSettings {
 }
 
 export function readSettings(env: Env): VideoSettings {
-  const regions = (env.VIDEO_ANALYTICS_REGIONS ?? "US,GB,CA,FR,IN,MX").split(",").map((r) => r.trim().toUpperCase()).filter(Boolean);
+  const regions = (env.VIDEO_ANALYTICS_REGIONS ?? "US,GB,CA,FR,IN,MX")
+    .split(",")
+    .map((r) => r.trim().toUpperCase())
+    .filter(Boolean);
   for (const region of regions) if (!/^[A-Z]{2}$/.test(region)) throw new Error(`VIDEO_ANALYTICS_REGIONS: "${region}" is not an ISO 3166 code`);
   return {
     autoLoad: (env.VIDEO_ANALYTICS_AUTOLOAD ?? "on") !== "off",

@@ -36,7 +36,15 @@ describe("channels", () => {
     const videos = [
       { category_id: 10, category_name: "Music", latest_views: 100, latest_likes: 10, latest_dislikes: 1, latest_comments: 2, engagement_rate: 0.12 },
       { category_id: 10, category_name: "Music", latest_views: 300, latest_likes: 30, latest_dislikes: 3, latest_comments: 6, engagement_rate: 0.12 },
-      { category_id: 24, category_name: "Entertainment", latest_views: 50, latest_likes: null, latest_dislikes: null, latest_comments: null, engagement_rate: null },
+      {
+        category_id: 24,
+        category_name: "Entertainment",
+        latest_views: 50,
+        latest_likes: null,
+        latest_dislikes: null,
+        latest_comments: null,
+        engagement_rate: null,
+      },
     ];
     expect(channelTotals(videos)).toEqual({ totals: { videos: 3, views: 450, likes: 40, dislikes: 4, comments: 8 }, average_engagement_rate: 0.12 });
     expect(categoryMix(videos)).toEqual([

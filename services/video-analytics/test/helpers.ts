@@ -43,7 +43,11 @@ export interface Row {
 
 export function readRows(country: "us" | "gb" | "ca"): Row[] {
   const file = { us: "USvideos.csv", gb: "GBvideos.csv", ca: "CAvideos.csv" }[country];
-  const records = parse(readFileSync(path.join(datasetsDir, "video-analytics", file)), { columns: true, relax_quotes: true, relax_column_count: true }) as Record<string, string>[];
+  const records = parse(readFileSync(path.join(datasetsDir, "video-analytics", file)), {
+    columns: true,
+    relax_quotes: true,
+    relax_column_count: true,
+  }) as Record<string, string>[];
   const positions = new Map<string, number>();
   return records.map((r) => {
     const [yy, dd, mm] = r.trending_date.split(".");

@@ -23,7 +23,11 @@ const source = (name: string) => datasetSources().find((s) => s.name === name)!;
 
 describe("dataset ingestion", () => {
   it("skips the damaged rows of the India file with their reasons, and a re-run changes nothing", async () => {
-    const records = parse(readFileSync(path.join(datasetsDir, "video-analytics/INvideos.csv")), { columns: true, relax_quotes: true, relax_column_count: true }) as Record<string, string>[];
+    const records = parse(readFileSync(path.join(datasetsDir, "video-analytics/INvideos.csv")), {
+      columns: true,
+      relax_quotes: true,
+      relax_column_count: true,
+    }) as Record<string, string>[];
     const damaged = records.filter((r) => !/^[A-Za-z0-9_-]{11}$/.test(r.video_id));
     expect(damaged.length).toBeGreaterThan(0);
     const first = await runIngestion(started.platform.deps.db, source("trending-in"), context);
@@ -62,11 +66,16 @@ describe("YouTube Data API v3 adapter", () => {
       calls.push(url.searchParams);
       if (url.pathname !== "/youtube/v3/videos" || url.searchParams.get("key") !== "test-key") return res.writeHead(403).end();
       const page = url.searchParams.get("pageToken");
-      const body = url.searchParams.get("chart") === "mostPopular"
-        ? page
-          ? { kind: "youtube#videoListResponse", items: [apiVideo("bbbbbbbbbbb", "Second page video", 5_000)] }
-          : { kind: "youtube#videoListResponse", nextPageToken: "CAEQAA", items: [apiVideo("aaaaaaaaaaa", "Loopback launch", 20_000), { id: "bad", snippet: {} }] }
-        : { kind: "youtube#videoListResponse", items: [] };
+      const body =
+        url.searchParams.get("chart") === "mostPopular"
+          ? page
+            ? { kind: "youtube#videoListResponse", items: [apiVideo("bbbbbbbbbbb", "Second page video", 5_000)] }
+            : {
+                kind: "youtube#videoListResponse",
+                nextPageToken: "CAEQAA",
+                items: [apiVideo("aaaaaaaaaaa", "Loopback launch", 20_000), { id: "bad", snippet: {} }],
+              }
+          : { kind: "youtube#videoListResponse", items: [] };
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
     });
     await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));

@@ -19,7 +19,11 @@ beforeAll(async () => {
 afterAll(() => started.close());
 
 async function search(q: string, extra = "") {
-  const res = await started.app.inject({ method: "GET", url: `/search?limit=100&q=${encodeURIComponent(q)}${extra}`, headers: { ...headers, "cache-control": "no-cache" } });
+  const res = await started.app.inject({
+    method: "GET",
+    url: `/search?limit=100&q=${encodeURIComponent(q)}${extra}`,
+    headers: { ...headers, "cache-control": "no-cache" },
+  });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -47,7 +51,12 @@ describe("GET /search bounds of q", () => {
     expect(broad.words).toBeGreaterThan(INDEX_BOUNDS.maxPrefixExpansions);
     const refused = await search(`${broad.prefix}*`);
     expect(refused.status).toBe(400);
-    expect(refused.body.error.details).toEqual([{ field: "q", issue: `has the prefix "${broad.prefix}*", which stands for more than ${INDEX_BOUNDS.maxPrefixExpansions} words of the catalogue; give it more letters` }]);
+    expect(refused.body.error.details).toEqual([
+      {
+        field: "q",
+        issue: `has the prefix "${broad.prefix}*", which stands for more than ${INDEX_BOUNDS.maxPrefixExpansions} words of the catalogue; give it more letters`,
+      },
+    ]);
     expect((await search(`${narrow.prefix}*`)).status).toBe(200);
   });
 });

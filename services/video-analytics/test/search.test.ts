@@ -30,9 +30,8 @@ describe("GET /search", () => {
     let cursor: string | null = null;
     const seen: { id: string; metrics: { views: number } }[] = [];
     do {
-      const { body }: { body: { data: { total_results: number; next_cursor: string | null; videos: { id: string; metrics: { views: number } }[] } } } = await get(
-        `/search?country=gb&min_views=1000000&sort=views&limit=100${cursor ? `&cursor=${cursor}` : ""}`,
-      );
+      const { body }: { body: { data: { total_results: number; next_cursor: string | null; videos: { id: string; metrics: { views: number } }[] } } } =
+        await get(`/search?country=gb&min_views=1000000&sort=views&limit=100${cursor ? `&cursor=${cursor}` : ""}`);
       expect(body.data.total_results).toBe(expected.length);
       seen.push(...body.data.videos);
       cursor = body.data.next_cursor;
@@ -66,7 +65,14 @@ describe("GET /search", () => {
 
   it("answers an empty list, and 400s for bad input", async () => {
     expect((await get("/search?q=qqxjzvw")).body.data).toMatchObject({ total_results: 0, videos: [], next_cursor: null });
-    for (const url of ["/search?category=Knitting", "/search?sort=likes", "/search?min_views=-1", "/search?limit=500", "/search?cursor=abc", "/search?published_after=last-week"]) {
+    for (const url of [
+      "/search?category=Knitting",
+      "/search?sort=likes",
+      "/search?min_views=-1",
+      "/search?limit=500",
+      "/search?cursor=abc",
+      "/search?published_after=last-week",
+    ]) {
       const { status } = await get(url);
       expect(status, url).toBe(400);
     }

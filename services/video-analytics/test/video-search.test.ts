@@ -26,8 +26,29 @@ afterAll(async () => {
 });
 
 const WORDS = [
-  "music", "video", "official", "trailer", "minecraft", "christmas", "thanksgivng", "football", "highlights", "makeup",
-  "tutorial", "live", "comedy", "prank", "saturday", "night", "funny", "vlog", "challenge", "news", "trump", "song", "the",
+  "music",
+  "video",
+  "official",
+  "trailer",
+  "minecraft",
+  "christmas",
+  "thanksgivng",
+  "football",
+  "highlights",
+  "makeup",
+  "tutorial",
+  "live",
+  "comedy",
+  "prank",
+  "saturday",
+  "night",
+  "funny",
+  "vlog",
+  "challenge",
+  "news",
+  "trump",
+  "song",
+  "the",
 ];
 const COUNTRIES = ["us", "gb", "ca", "GB", "fr"];
 const CATEGORIES = [10, 24, 22, 17, 25, 1];
@@ -60,7 +81,10 @@ async function expectSameAnswer(filters: VideoFilters, sort: VideoSort, page: Pa
   const expected = await searchVideos(db, filters, sort, page);
   const found = await findVideos(catalogue, db, filters, sort, page);
   expect(found.total, label).toBe(expected.total);
-  expect(found.videos.map((v) => v.video_id), label).toEqual(expected.videos.map((v) => v.video_id));
+  expect(
+    found.videos.map((v) => v.video_id),
+    label,
+  ).toEqual(expected.videos.map((v) => v.video_id));
   expect(found.videos, label).toEqual(expected.videos);
 }
 

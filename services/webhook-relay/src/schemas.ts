@@ -36,7 +36,12 @@ export const DefaultResponse = Type.Object(
 
 const BasicAuth = Type.Object(
   {
-    username: Type.String({ minLength: 1, maxLength: LIMITS.credentialChars, pattern: "^[^:]*$", errorMessage: "must not contain a colon (:), which separates the user name from the password in Basic auth" }),
+    username: Type.String({
+      minLength: 1,
+      maxLength: LIMITS.credentialChars,
+      pattern: "^[^:]*$",
+      errorMessage: "must not contain a colon (:), which separates the user name from the password in Basic auth",
+    }),
     password: Type.String({ minLength: 1, maxLength: LIMITS.credentialChars }),
   },
   { additionalProperties: false },
@@ -83,10 +88,7 @@ export const ForwardBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const ReplayBody = Type.Object(
-  { url: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.urlChars })) },
-  { additionalProperties: false },
-);
+export const ReplayBody = Type.Object({ url: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.urlChars })) }, { additionalProperties: false });
 
 /** For routes whose body is optional: no body at all is validated as {}. */
 export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
@@ -131,7 +133,9 @@ const CaptureFields = {
   received_at: Instant,
   method: Type.String(),
   path: Type.String(),
-  query: Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), { description: "the query string parsed; a repeated name gives an array" }),
+  query: Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
+    description: "the query string parsed; a repeated name gives an array",
+  }),
   query_string: Type.String(),
   headers: Type.Array(Type.Object({ name: Type.String(), value: Type.String() }, { additionalProperties: false }), { description: "in the order received" }),
   content_type: Type.Union([Type.String(), Type.Null()]),
@@ -171,7 +175,10 @@ const ListedCapture = Type.Union([
   Type.Object(CaptureFields, { additionalProperties: false }),
 ]);
 
-export const InboxListSchema = Type.Object({ inboxes: Type.Array(StrictOwnerInbox), next_cursor: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false });
+export const InboxListSchema = Type.Object(
+  { inboxes: Type.Array(StrictOwnerInbox), next_cursor: Type.Union([Type.String(), Type.Null()]) },
+  { additionalProperties: false },
+);
 export const InboxWithRequestsSchema = Type.Object(
   { inbox: Type.Union([StrictOwnerInbox, PublicInboxSchema]), requests: Type.Array(ListedCapture), next_cursor: Type.Union([Type.String(), Type.Null()]) },
   { additionalProperties: false },

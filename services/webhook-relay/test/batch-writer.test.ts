@@ -11,11 +11,15 @@ describe("BatchWriter", () => {
   it("writes alone when idle and batches what arrives while writes are in flight", async () => {
     const batches: number[][] = [];
     const gate = deferred();
-    const writer = new BatchWriter<number, number>(async (items) => {
-      batches.push(items);
-      if (batches.length === 1) await gate.promise;
-      return items.map((n) => n * 10);
-    }, 1, 3);
+    const writer = new BatchWriter<number, number>(
+      async (items) => {
+        batches.push(items);
+        if (batches.length === 1) await gate.promise;
+        return items.map((n) => n * 10);
+      },
+      1,
+      3,
+    );
     const first = writer.write(1);
     const rest = [2, 3, 4, 5, 6].map((n) => writer.write(n));
     gate.release();
@@ -24,10 +28,14 @@ describe("BatchWriter", () => {
   });
 
   it("retries a failed batch item by item so that only the bad item fails", async () => {
-    const writer = new BatchWriter<number, number>(async (items) => {
-      if (items.includes(13)) throw new Error("bad item");
-      return items;
-    }, 1, 10);
+    const writer = new BatchWriter<number, number>(
+      async (items) => {
+        if (items.includes(13)) throw new Error("bad item");
+        return items;
+      },
+      1,
+      10,
+    );
     const gate = writer.write(0);
     const results = await Promise.allSettled([gate, writer.write(12), writer.write(13), writer.write(14)]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);

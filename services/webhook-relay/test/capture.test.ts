@@ -140,9 +140,7 @@ describe("capture", () => {
     // The hook path has `vanished` in its cache; deleting the row behind its back makes its inserts fail.
     expect((await app.inject({ method: "POST", url: `/h/${vanished.id}`, payload: "warm" })).statusCode).toBe(200);
     await platform.deps.db.query("DELETE FROM webhook_inboxes WHERE id = $1", [vanished.id]);
-    const sends = Array.from({ length: 40 }, (_, i) =>
-      app.inject({ method: "POST", url: `/h/${i % 2 === 0 ? kept.id : vanished.id}`, payload: `c${i}` }),
-    );
+    const sends = Array.from({ length: 40 }, (_, i) => app.inject({ method: "POST", url: `/h/${i % 2 === 0 ? kept.id : vanished.id}`, payload: `c${i}` }));
     const answers = await Promise.all(sends);
     expect(answers.filter((_, i) => i % 2 === 0).map((a) => a.statusCode)).toEqual(Array(20).fill(200));
     expect(answers.filter((_, i) => i % 2 === 1).map((a) => a.statusCode)).toEqual(Array(20).fill(404));
@@ -171,7 +169,12 @@ describe("body size limit", () => {
     expect(over.statusCode).toBe(413);
     expect(over.json().error.code).toBe("PAYLOAD_TOO_LARGE");
     expect(over.json().error.details).toEqual([{ field: "body", issue: `must be at most ${limit} bytes` }]);
-    const overGet = await app.inject({ method: "GET", url: `/h/${inbox.id}`, headers: { "content-type": "text/plain" }, payload: Buffer.alloc(limit + 1, 0x61) });
+    const overGet = await app.inject({
+      method: "GET",
+      url: `/h/${inbox.id}`,
+      headers: { "content-type": "text/plain" },
+      payload: Buffer.alloc(limit + 1, 0x61),
+    });
     expect(overGet.statusCode).toBe(413);
 
     const requests = await captured(inbox.id);
@@ -234,7 +237,10 @@ describe("answers to senders", () => {
       expect(res.statusCode).toBe(status);
       expect(res.headers["content-type"]).toBe("text/plain; charset=utf-8");
     }
-    for (const [status, issue] of [[199, "must be at least 200"], [600, "must be at most 599"]] as const) {
+    for (const [status, issue] of [
+      [199, "must be at least 200"],
+      [600, "must be at most 599"],
+    ] as const) {
       const res = await app.inject({ method: "POST", url: "/create", headers, payload: { default_response: { status } } });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.details).toEqual([{ field: "default_response.status", issue }]);
@@ -280,7 +286,10 @@ describe("reading an inbox", () => {
   it("accepts limit 1 and 100 and refuses 0 and 101", async () => {
     const inbox = await createInbox();
     for (const limit of [1, 100]) expect((await app.inject({ method: "GET", url: `/inbox/${inbox.id}?limit=${limit}`, headers })).statusCode).toBe(200);
-    for (const [limit, issue] of [[0, "must be at least 1"], [101, "must be at most 100"]] as const) {
+    for (const [limit, issue] of [
+      [0, "must be at least 1"],
+      [101, "must be at most 100"],
+    ] as const) {
       const res = await app.inject({ method: "GET", url: `/inbox/${inbox.id}?limit=${limit}`, headers });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.details).toEqual([{ field: "limit", issue }]);

@@ -180,9 +180,13 @@ describe("the sender's address behind a trusted proxy (TRUST_PROXY=loopback)", (
   it("needs both when both are set", async () => {
     const inbox = await createInbox(app, headers, { basic_auth: { username: "u", password: "p" }, ip_allowlist: ["203.0.113.0/24"] });
     const auth = { authorization: basic("u", "p") };
-    expect((await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "a", headers: { ...auth, "x-forwarded-for": "198.51.100.4" } })).statusCode).toBe(403);
+    expect(
+      (await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "a", headers: { ...auth, "x-forwarded-for": "198.51.100.4" } })).statusCode,
+    ).toBe(403);
     expect((await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "b", headers: { "x-forwarded-for": "203.0.113.4" } })).statusCode).toBe(401);
-    expect((await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "c", headers: { ...auth, "x-forwarded-for": "203.0.113.4" } })).statusCode).toBe(200);
+    expect((await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "c", headers: { ...auth, "x-forwarded-for": "203.0.113.4" } })).statusCode).toBe(
+      200,
+    );
     expect((await captured(inbox.id)).map((r) => r.body)).toEqual(["c"]);
   });
 });

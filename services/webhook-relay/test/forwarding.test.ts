@@ -30,7 +30,9 @@ afterAll(async () => {
 /** Written from the Standard Webhooks spec, independently of the service's signer. */
 function verifySignature(secret: string, id: string, timestamp: string, body: Buffer, signatureHeader: string): boolean {
   const key = Buffer.from(secret.slice("whsec_".length), "base64");
-  const expected = createHmac("sha256", key).update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`), body])).digest("base64");
+  const expected = createHmac("sha256", key)
+    .update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`), body]))
+    .digest("base64");
   return signatureHeader.split(" ").some((sig) => sig === `v1,${expected}`);
 }
 
@@ -102,7 +104,9 @@ describe("forwarding", () => {
     await destination.waitFor(1);
     const got = destination.received[0];
     expect(got.body.equals(binary)).toBe(true);
-    expect(verifySignature(secret, sent.json().data.request_id, got.headers["webhook-timestamp"] as string, got.body, got.headers["webhook-signature"] as string)).toBe(true);
+    expect(
+      verifySignature(secret, sent.json().data.request_id, got.headers["webhook-timestamp"] as string, got.body, got.headers["webhook-signature"] as string),
+    ).toBe(true);
   });
 
   it("retries after a destination that fails twice, then records the success", async () => {
@@ -311,7 +315,12 @@ describe("replay", () => {
     const created = await app.inject({ method: "POST", url: "/create", headers });
     const id = created.json().data.id;
     const body = Buffer.from([0x7b, 0x00, 0xff, 0x7d]);
-    const sent = await app.inject({ method: "PUT", url: `/h/${id}/p?q=1`, payload: body, headers: { "content-type": "application/x-thing", "x-a": ["1", "2"] } });
+    const sent = await app.inject({
+      method: "PUT",
+      url: `/h/${id}/p?q=1`,
+      payload: body,
+      headers: { "content-type": "application/x-thing", "x-a": ["1", "2"] },
+    });
     const requestId = sent.json().data.request_id;
 
     const noTarget = await app.inject({ method: "POST", url: `/replay/${id}/${requestId}`, headers });
@@ -327,7 +336,14 @@ describe("replay", () => {
     };
     const first = await replay();
     const second = await replay();
-    expect(first).toMatchObject({ request_id: requestId, replay: 1, status_code: 200, error: null, response_body: "answer 1 status 200", url: `${destination.url}/r/p?q=1` });
+    expect(first).toMatchObject({
+      request_id: requestId,
+      replay: 1,
+      status_code: 200,
+      error: null,
+      response_body: "answer 1 status 200",
+      url: `${destination.url}/r/p?q=1`,
+    });
     expect(second.replay).toBe(2);
     expect(destination.received).toHaveLength(2);
     const [a, b] = destination.received;
@@ -338,7 +354,11 @@ describe("replay", () => {
       expect(got.headers["content-type"]).toBe("application/x-thing");
       expect(got.headers["webhook-id"]).toBe(requestId);
     }
-    const strip = (raw: string[]) => raw.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase()).filter((n) => n !== "webhook-timestamp" && n !== "webhook-signature");
+    const strip = (raw: string[]) =>
+      raw
+        .filter((_, i) => i % 2 === 0)
+        .map((n) => n.toLowerCase())
+        .filter((n) => n !== "webhook-timestamp" && n !== "webhook-signature");
     expect(strip(a.rawHeaders)).toEqual(strip(b.rawHeaders));
 
     const detail = await requestDetail(id, requestId);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestPlatform } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
 import { relaySettingsFromEnv } from "../src/settings.js";
-import {FAST_RELAY, HOST, testPlatform } from "./helpers.js";
+import { FAST_RELAY, HOST, testPlatform } from "./helpers.js";
 
 let platform: TestPlatform;
 let app: ServiceApp;
@@ -46,7 +46,11 @@ describe("every answer of a hook runs sandboxed", () => {
   it("so do the default answer, a preflight, and every refusal", async () => {
     const open = await createInbox(app);
     expectSandboxed(await app.inject({ method: "POST", url: `/h/${open.id}`, payload: "x" }), "default answer");
-    const preflight = await app.inject({ method: "OPTIONS", url: `/h/${open.id}`, headers: { origin: "https://a.test", "access-control-request-method": "POST" } });
+    const preflight = await app.inject({
+      method: "OPTIONS",
+      url: `/h/${open.id}`,
+      headers: { origin: "https://a.test", "access-control-request-method": "POST" },
+    });
     expect(preflight.statusCode).toBe(204);
     expectSandboxed(preflight, "preflight");
     const unknown = await app.inject({ method: "POST", url: "/h/00000000-0000-4000-8000-000000000000", payload: "x" });
@@ -56,7 +60,12 @@ describe("every answer of a hook runs sandboxed", () => {
     const refused = await app.inject({ method: "POST", url: `/h/${locked.id}`, payload: "x" });
     expect(refused.statusCode).toBe(401);
     expectSandboxed(refused, "credentials required");
-    const tooBig = await app.inject({ method: "POST", url: `/h/${open.id}`, payload: Buffer.alloc(10 * 1024 * 1024 + 1), headers: { "content-type": "application/octet-stream" } });
+    const tooBig = await app.inject({
+      method: "POST",
+      url: `/h/${open.id}`,
+      payload: Buffer.alloc(10 * 1024 * 1024 + 1),
+      headers: { "content-type": "application/octet-stream" },
+    });
     expect(tooBig.statusCode).toBe(413);
     expectSandboxed(tooBig, "too large");
   });

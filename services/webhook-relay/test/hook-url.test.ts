@@ -32,13 +32,29 @@ describe("hook_url by default", () => {
 describe("/openapi.json", () => {
   it("says POST /create answers 201 with the inbox, and describes every operation", async () => {
     const { openapi } = await defaultHookUrl({});
-    const paths = openapi.paths as Record<string, Record<string, { summary?: string; description?: string; responses: Record<string, { content?: Record<string, { schema: { properties: Record<string, unknown> } }> }> }>>;
+    const paths = openapi.paths as Record<
+      string,
+      Record<
+        string,
+        { summary?: string; description?: string; responses: Record<string, { content?: Record<string, { schema: { properties: Record<string, unknown> } }> }> }
+      >
+    >;
     const create = paths["/create"].post;
     expect(Object.keys(create.responses).filter((status) => status.startsWith("2"))).toEqual(["201"]);
     const data = create.responses["201"].content!["application/json"].schema.properties.data as { properties: Record<string, unknown> };
     expect(Object.keys(data.properties)).toEqual([
-      "id", "hook_url", "created_at", "expires_at", "default_response", "cors", "private", "basic_auth", "ip_allowlist",
-      "forward_url", "max_requests", "max_stored_bytes",
+      "id",
+      "hook_url",
+      "created_at",
+      "expires_at",
+      "default_response",
+      "cors",
+      "private",
+      "basic_auth",
+      "ip_allowlist",
+      "forward_url",
+      "max_requests",
+      "max_stored_bytes",
     ]);
     for (const [path, operations] of Object.entries(paths)) {
       for (const [method, operation] of Object.entries(operations)) {

@@ -27,7 +27,16 @@ const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:
 describe("platform routes", () => {
   it("documents the API in OpenAPI and answers health checks without a key", async () => {
     const spec = (await app.inject({ method: "GET", url: "/openapi.json" })).json();
-    for (const path of ["/create", "/inboxes", "/inbox/{id}", "/inbox/{id}/requests/{request_id}", "/inbox/{id}/stream", "/forward/{id}", "/replay/{id}/{request_id}", "/h/{id}"]) {
+    for (const path of [
+      "/create",
+      "/inboxes",
+      "/inbox/{id}",
+      "/inbox/{id}/requests/{request_id}",
+      "/inbox/{id}/stream",
+      "/forward/{id}",
+      "/replay/{id}/{request_id}",
+      "/h/{id}",
+    ]) {
       expect(Object.keys(spec.paths), path).toContain(path);
     }
     expect((await app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
@@ -37,7 +46,11 @@ describe("platform routes", () => {
 
 describe("gateway auth", () => {
   it("answers 401 MISSING_API_KEY without a key, 403 with a bad key or host", async () => {
-    for (const [method, url] of [["POST", "/create"], ["GET", "/inboxes"], ["GET", "/inbox/5b0c8a3e-1d6f-4c2a-9e8b-1f2a3b4c5d6e"]] as const) {
+    for (const [method, url] of [
+      ["POST", "/create"],
+      ["GET", "/inboxes"],
+      ["GET", "/inbox/5b0c8a3e-1d6f-4c2a-9e8b-1f2a3b4c5d6e"],
+    ] as const) {
       const res = await app.inject({ method, url });
       expect(res.statusCode).toBe(401);
       expect(res.json().error.code).toBe("MISSING_API_KEY");
@@ -63,7 +76,11 @@ describe("inboxes", () => {
   });
 
   it("takes each plan's retention: 24 hours BASIC, 30 days PRO, 90 days ULTRA", async () => {
-    for (const [plan, days] of [["BASIC", 1], ["PRO", 30], ["ULTRA", 90]] as const) {
+    for (const [plan, days] of [
+      ["BASIC", 1],
+      ["PRO", 30],
+      ["ULTRA", 90],
+    ] as const) {
       const sub = await platform.subscribe("webhook-relay", plan);
       const inbox = (await app.inject({ method: "POST", url: "/create", headers: sub.headers })).json().data;
       expect(Date.parse(inbox.expires_at) - Date.parse(inbox.created_at), plan).toBe(days * 24 * 3600 * 1000);
@@ -75,7 +92,12 @@ describe("inboxes", () => {
       method: "POST",
       url: "/create",
       headers: owner.headers,
-      payload: { default_response: { status: 201, body: "thanks" }, cors: false, basic_auth: { username: "me", password: "pw" }, ip_allowlist: ["10.0.0.1", "2001:db8::/48"] },
+      payload: {
+        default_response: { status: 201, body: "thanks" },
+        cors: false,
+        basic_auth: { username: "me", password: "pw" },
+        ip_allowlist: ["10.0.0.1", "2001:db8::/48"],
+      },
     });
     const inbox = res.json().data;
     expect(inbox).toMatchObject({
@@ -89,7 +111,12 @@ describe("inboxes", () => {
     const empty = await app.inject({ method: "PATCH", url: `/inbox/${inbox.id}`, headers: owner.headers, payload: {} });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error.details).toEqual([{ field: "body", issue: "must not be empty: give at least one field" }]);
-    const patched = await app.inject({ method: "PATCH", url: `/inbox/${inbox.id}`, headers: owner.headers, payload: { basic_auth: null, ip_allowlist: [], default_response: null } });
+    const patched = await app.inject({
+      method: "PATCH",
+      url: `/inbox/${inbox.id}`,
+      headers: owner.headers,
+      payload: { basic_auth: null, ip_allowlist: [], default_response: null },
+    });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().data).toMatchObject({ default_response: null, cors: false, private: false, basic_auth: null, ip_allowlist: [] });
   });
@@ -187,7 +214,9 @@ describe("who may read and change an inbox", () => {
   });
 
   it("lets another subscriber read a private inbox only with its Basic credentials", async () => {
-    const inbox = (await app.inject({ method: "POST", url: "/create", headers: owner.headers, payload: { basic_auth: { username: "r", password: "s" } } })).json().data;
+    const inbox = (
+      await app.inject({ method: "POST", url: "/create", headers: owner.headers, payload: { basic_auth: { username: "r", password: "s" } } })
+    ).json().data;
     const denied = await app.inject({ method: "GET", url: `/inbox/${inbox.id}`, headers: other.headers });
     expect([denied.statusCode, denied.json().error.code]).toEqual([403, "INBOX_PRIVATE"]);
     const wrong = await app.inject({ method: "GET", url: `/inbox/${inbox.id}`, headers: { ...other.headers, authorization: basic("r", "x") } });

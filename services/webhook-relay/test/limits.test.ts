@@ -40,7 +40,12 @@ describe("captures per inbox and second (10/s, bursts of 20)", () => {
 
   beforeAll(async () => {
     // The service's own limit, not the one FAST_RELAY lifts for the other tests.
-    app = (await startService(relayService, { platform, settings: { ...FAST_RELAY, captureRate: { perSecond: LIMITS.capturesPerSecond, burst: LIMITS.captureBurst } } })).app;
+    app = (
+      await startService(relayService, {
+        platform,
+        settings: { ...FAST_RELAY, captureRate: { perSecond: LIMITS.capturesPerSecond, burst: LIMITS.captureBurst } },
+      })
+    ).app;
     ({ headers } = await platform.subscribe("webhook-relay", "MEGA"));
   });
 
@@ -101,7 +106,12 @@ describe("captures per inbox, each inbox apart", () => {
     const busy = await createInbox(app, headers);
     const quiet = await createInbox(app, headers);
     await Promise.all(Array.from({ length: 20 }, () => app.inject({ method: "POST", url: `/h/${busy.id}`, payload: "x" })));
-    const big = await app.inject({ method: "POST", url: `/h/${busy.id}`, headers: { "content-type": "application/octet-stream" }, payload: Buffer.alloc(5 * 1024 * 1024) });
+    const big = await app.inject({
+      method: "POST",
+      url: `/h/${busy.id}`,
+      headers: { "content-type": "application/octet-stream" },
+      payload: Buffer.alloc(5 * 1024 * 1024),
+    });
     expect(big.statusCode).toBe(429);
     expect((await app.inject({ method: "POST", url: `/h/${quiet.id}`, payload: "y" })).statusCode).toBe(200);
     expect(await capturesOf(busy.id)).toBe(20);
@@ -114,7 +124,13 @@ describe("stored bytes per account", () => {
   let app: ServiceApp;
 
   beforeAll(async () => {
-    app = (await startService(relayService, { platform, settings: { ...FAST_RELAY, storageQuotaBytes: { BASIC: QUOTA, PRO: 2 * QUOTA, ULTRA: 3 * QUOTA, MEGA: 4 * QUOTA } }, inject: { onRelay: (r) => (relay = r) } })).app;
+    app = (
+      await startService(relayService, {
+        platform,
+        settings: { ...FAST_RELAY, storageQuotaBytes: { BASIC: QUOTA, PRO: 2 * QUOTA, ULTRA: 3 * QUOTA, MEGA: 4 * QUOTA } },
+        inject: { onRelay: (r) => (relay = r) },
+      })
+    ).app;
   });
 
   afterAll(async () => {
@@ -141,7 +157,11 @@ describe("stored bytes per account", () => {
 
   /** app.inject's headers for a body of `size` bytes, in the order it sends them. */
   function injectedHeaders(size: number): [string, string][] {
-    const list: [string, string][] = [["content-type", "application/octet-stream"], ["user-agent", "lightMyRequest"], ["host", "localhost:80"]];
+    const list: [string, string][] = [
+      ["content-type", "application/octet-stream"],
+      ["user-agent", "lightMyRequest"],
+      ["host", "localhost:80"],
+    ];
     if (size > 0) list.push(["content-length", String(size)]);
     return list;
   }
@@ -171,15 +191,14 @@ describe("stored bytes per account", () => {
     const over = await capture(inbox.id, fill + 1, 0x62);
     expect(over.statusCode).toBe(507);
     expect(over.json().error.code).toBe("STORAGE_QUOTA_EXCEEDED");
-    expect(over.json().error.details).toEqual([
-      { field: "body", issue: `does not fit: the inbox owner's account keeps at most ${QUOTA} bytes of captures` },
-    ]);
+    expect(over.json().error.details).toEqual([{ field: "body", issue: `does not fit: the inbox owner's account keeps at most ${QUOTA} bytes of captures` }]);
     expect(await capturesOf(inbox.id)).toBe(1);
     expect(await count("SELECT count(*) AS n FROM webhook_request_bodies", [])).toBe(partsBefore);
 
     const exact = await capture(inbox.id, fill, 0x63);
     expect(exact.statusCode).toBe(200);
-    const accountStorage = () => count("SELECT stored_bytes AS n FROM webhook_account_storage s JOIN webhook_inboxes i ON i.account_id = s.account_id WHERE i.id = $1", [inbox.id]);
+    const accountStorage = () =>
+      count("SELECT stored_bytes AS n FROM webhook_account_storage s JOIN webhook_inboxes i ON i.account_id = s.account_id WHERE i.id = $1", [inbox.id]);
     expect(await accountStorage()).toBe(QUOTA);
 
     // Full: even an empty body (its headers count) is refused, in any of the account's inboxes.
@@ -189,7 +208,9 @@ describe("stored bytes per account", () => {
 
     // Deleting an inbox gives its bytes back (the cascade runs the accounting trigger).
     expect((await app.inject({ method: "DELETE", url: `/inbox/${inbox.id}`, headers })).statusCode).toBe(200);
-    expect(await count("SELECT stored_bytes AS n FROM webhook_account_storage s JOIN webhook_inboxes i ON i.account_id = s.account_id WHERE i.id = $1", [other.id])).toBe(0);
+    expect(
+      await count("SELECT stored_bytes AS n FROM webhook_account_storage s JOIN webhook_inboxes i ON i.account_id = s.account_id WHERE i.id = $1", [other.id]),
+    ).toBe(0);
     expect((await capture(other.id, 0)).statusCode).toBe(200);
   });
 
@@ -204,7 +225,10 @@ describe("stored bytes per account", () => {
 
     clock = new Date(clock.getTime() + 25 * 60 * 60 * 1000);
     await relay.purgeNow();
-    const left = await count("SELECT coalesce(sum(stored_bytes), 0) AS n FROM webhook_account_storage WHERE account_id IN ($1, $2)", [a.accountId, b.accountId]);
+    const left = await count("SELECT coalesce(sum(stored_bytes), 0) AS n FROM webhook_account_storage WHERE account_id IN ($1, $2)", [
+      a.accountId,
+      b.accountId,
+    ]);
     expect(left).toBe(0);
     expect(await count("SELECT count(*) AS n FROM webhook_request_bodies", [])).toBe(0);
   });

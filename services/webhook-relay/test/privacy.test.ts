@@ -43,8 +43,20 @@ async function forwardedCapture() {
 }
 
 const CAPTURE_KEYS = [
-  "id", "inbox_id", "received_at", "method", "path", "query", "query_string", "headers", "content_type",
-  "body_size", "body", "body_encoding", "body_omitted", "source_ip",
+  "id",
+  "inbox_id",
+  "received_at",
+  "method",
+  "path",
+  "query",
+  "query_string",
+  "headers",
+  "content_type",
+  "body_size",
+  "body",
+  "body_encoding",
+  "body_omitted",
+  "source_ip",
 ].sort();
 
 describe("what readers of a public inbox other than its owner see", () => {

@@ -149,7 +149,11 @@ describe("webhook-relay on three replicas", () => {
     const first = destination.received.length;
     const sent = await Promise.all(Array.from({ length: 60 }, (_, n) => capture(inbox, n % 3, `steady ${n}`)));
     expect(sent.every((id) => id !== undefined)).toBe(true);
-    const bodies = () => destination.received.slice(first).filter((request) => request.url === "/steady").map((request) => request.body.toString("utf8"));
+    const bodies = () =>
+      destination.received
+        .slice(first)
+        .filter((request) => request.url === "/steady")
+        .map((request) => request.body.toString("utf8"));
     await until(async () => (bodies().length >= 60 ? true : undefined), 20_000);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(bodies().sort()).toEqual(Array.from({ length: 60 }, (_, n) => `steady ${n}`).sort());

@@ -78,15 +78,18 @@ describe("captures kept per inbox", () => {
     expect((await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "number 1001" })).statusCode).toBe(200);
     expect(await relay.purgeNow()).toEqual({ expired_inboxes: 0, trimmed_requests: 1 });
     expect(await count("webhook_requests", inbox.id)).toBe(1000);
-    const { rows } = await platform.deps.db.query<{ body: Uint8Array }>(
-      "SELECT body FROM webhook_requests WHERE inbox_id = $1 ORDER BY seq LIMIT 1",
-      [inbox.id],
-    );
+    const { rows } = await platform.deps.db.query<{ body: Uint8Array }>("SELECT body FROM webhook_requests WHERE inbox_id = $1 ORDER BY seq LIMIT 1", [
+      inbox.id,
+    ]);
     expect(Buffer.from(rows[0].body).toString()).toBe("old 2");
   });
 
   it("gives PRO 10,000 and ULTRA and MEGA 100,000", async () => {
-    for (const [plan, cap] of [["PRO", 10_000], ["ULTRA", 100_000], ["MEGA", 100_000]] as const) {
+    for (const [plan, cap] of [
+      ["PRO", 10_000],
+      ["ULTRA", 100_000],
+      ["MEGA", 100_000],
+    ] as const) {
       const sub = await platform.subscribe("webhook-relay", plan);
       const inbox = (await app.inject({ method: "POST", url: "/create", headers: sub.headers })).json().data;
       expect(inbox.max_requests, plan).toBe(cap);

@@ -80,7 +80,10 @@ describe("text that PostgreSQL cannot store is a 400 naming the field, never a 5
     // Search is plain substring matching: % _ and \ are themselves, not patterns.
     for (const q of ["find-me", "%25_%5C"]) {
       const found = (await app.inject({ method: "GET", url: `/inbox/${inboxId}?q=${q}`, headers })).json().data.requests;
-      expect(found.map((r: { id: string }) => r.id), q).toEqual([rid]);
+      expect(
+        found.map((r: { id: string }) => r.id),
+        q,
+      ).toEqual([rid]);
     }
   });
 });

@@ -107,20 +107,24 @@ export function runSsrfSuite<State>(runner: SsrfRunner<State>): void {
       }),
     );
 
-    it.each(rows)("$title", async ({ endpoint, target, gap }) => {
-      bed.reset();
-      const url = target.url(bed);
-      const answer = await endpoint.send(service, state, url);
-      if (target.kind === "redirect") {
-        const handling: RedirectHandling = gap ? { kind: "refused", status: gap.status, code: gap.code } : endpoint.redirects;
-        await expectSafeRedirect(answer, handling, target, url, { bed, service });
-      } else {
-        if (gap) expectError(answer, gap.status, gap.code);
-        else expectFieldRefusal(answer, endpoint.field);
-        expect(bed.redirector.hits).toEqual([]);
-      }
-      expect(bed.canary.connections).toBe(0);
-    }, runner.timeoutMs);
+    it.each(rows)(
+      "$title",
+      async ({ endpoint, target, gap }) => {
+        bed.reset();
+        const url = target.url(bed);
+        const answer = await endpoint.send(service, state, url);
+        if (target.kind === "redirect") {
+          const handling: RedirectHandling = gap ? { kind: "refused", status: gap.status, code: gap.code } : endpoint.redirects;
+          await expectSafeRedirect(answer, handling, target, url, { bed, service });
+        } else {
+          if (gap) expectError(answer, gap.status, gap.code);
+          else expectFieldRefusal(answer, endpoint.field);
+          expect(bed.redirector.hits).toEqual([]);
+        }
+        expect(bed.canary.connections).toBe(0);
+      },
+      runner.timeoutMs,
+    );
 
     it("names only rows of the table among its known gaps", () => {
       const names = new Set(SSRF_TARGETS.map((target) => target.name));

@@ -10,10 +10,14 @@ export interface NoteRow {
 }
 
 export async function insertNote(db: Queryable, note: NoteRow): Promise<void> {
-  await db.query(
-    "INSERT INTO notes (id, account_id, title, body, word_count, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-    [note.id, note.account_id, note.title, note.body, note.word_count, note.created_at],
-  );
+  await db.query("INSERT INTO notes (id, account_id, title, body, word_count, created_at) VALUES ($1, $2, $3, $4, $5, $6)", [
+    note.id,
+    note.account_id,
+    note.title,
+    note.body,
+    note.word_count,
+    note.created_at,
+  ]);
 }
 
 /** A note of this account; another account's note is as absent as one that never existed. */

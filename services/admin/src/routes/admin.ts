@@ -51,21 +51,31 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     return account;
   };
 
-  app.post("/admin/accounts", { schema: { summary: "Create an account", body: CreateAccountBody, response: { 201: successSchema(CreatedAccountSchema) } } }, async (request, reply) => {
-    const account = await accounts.createAccount(request.body.name);
-    return reply.status(201).send(ok({ id: account.id, name: account.name, created_at: account.created_at }));
-  });
+  app.post(
+    "/admin/accounts",
+    { schema: { summary: "Create an account", body: CreateAccountBody, response: { 201: successSchema(CreatedAccountSchema) } } },
+    async (request, reply) => {
+      const account = await accounts.createAccount(request.body.name);
+      return reply.status(201).send(ok({ id: account.id, name: account.name, created_at: account.created_at }));
+    },
+  );
 
-  app.get("/admin/accounts", { schema: { summary: "List every account", response: { 200: successSchema(AccountListSchema) } } }, async () => ok({ accounts: await accounts.listAccounts() }));
+  app.get("/admin/accounts", { schema: { summary: "List every account", response: { 200: successSchema(AccountListSchema) } } }, async () =>
+    ok({ accounts: await accounts.listAccounts() }),
+  );
 
-  app.get("/admin/accounts/:id", { schema: { summary: "An account with its subscriptions and keys", params: AccountParams, response: { 200: successSchema(AccountDetailSchema) } } }, async (request) => {
-    const account = await existingAccount(request.params.id);
-    return ok({
-      ...account,
-      subscriptions: await accounts.listSubscriptions(account.id),
-      keys: await accounts.listKeys(account.id),
-    });
-  });
+  app.get(
+    "/admin/accounts/:id",
+    { schema: { summary: "An account with its subscriptions and keys", params: AccountParams, response: { 200: successSchema(AccountDetailSchema) } } },
+    async (request) => {
+      const account = await existingAccount(request.params.id);
+      return ok({
+        ...account,
+        subscriptions: await accounts.listSubscriptions(account.id),
+        keys: await accounts.listKeys(account.id),
+      });
+    },
+  );
 
   app.put(
     "/admin/accounts/:id/subscriptions/:service",
@@ -86,27 +96,49 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     },
   );
 
-  app.post("/admin/accounts/:id/keys", { schema: { summary: "Make an API key for an account (the key is shown once)", params: AccountParams, response: { 201: successSchema(NewKeySchema) } } }, async (request, reply) => {
-    const account = await existingAccount(request.params.id);
-    const { record, key } = await accounts.createKey(account.id);
-    return reply.status(201).send(ok({ id: record.id, key, key_prefix: record.key_prefix, account_id: account.id, created_at: record.created_at }));
-  });
+  app.post(
+    "/admin/accounts/:id/keys",
+    { schema: { summary: "Make an API key for an account (the key is shown once)", params: AccountParams, response: { 201: successSchema(NewKeySchema) } } },
+    async (request, reply) => {
+      const account = await existingAccount(request.params.id);
+      const { record, key } = await accounts.createKey(account.id);
+      return reply.status(201).send(ok({ id: record.id, key, key_prefix: record.key_prefix, account_id: account.id, created_at: record.created_at }));
+    },
+  );
 
-  app.delete("/admin/keys/:key_id", { schema: { summary: "Revoke an API key", params: KeyParams, response: { 200: successSchema(KeySchema) } } }, async (request) => {
-    const key = await accounts.revokeKey(request.params.key_id);
-    if (!key) throw errors.notFound(`There is no key ${request.params.key_id}.`);
-    await announce({ keyId: key.id });
-    return ok(key);
-  });
+  app.delete(
+    "/admin/keys/:key_id",
+    { schema: { summary: "Revoke an API key", params: KeyParams, response: { 200: successSchema(KeySchema) } } },
+    async (request) => {
+      const key = await accounts.revokeKey(request.params.key_id);
+      if (!key) throw errors.notFound(`There is no key ${request.params.key_id}.`);
+      await announce({ keyId: key.id });
+      return ok(key);
+    },
+  );
 
-  app.get("/admin/usage", { schema: { summary: "An account's requests in a month, by service and endpoint", querystring: AccountMonthQuery, response: { 200: successSchema(UsageSchema) } } }, async (request) => {
-    const account = await existingAccount(request.query.account_id);
-    const month = request.query.month ?? monthOf(now());
-    return ok({ account_id: account.id, month, services: await usageReport(db, account.id, month) });
-  });
+  app.get(
+    "/admin/usage",
+    {
+      schema: {
+        summary: "An account's requests in a month, by service and endpoint",
+        querystring: AccountMonthQuery,
+        response: { 200: successSchema(UsageSchema) },
+      },
+    },
+    async (request) => {
+      const account = await existingAccount(request.query.account_id);
+      const month = request.query.month ?? monthOf(now());
+      return ok({ account_id: account.id, month, services: await usageReport(db, account.id, month) });
+    },
+  );
 
-  app.get("/admin/invoices", { schema: { summary: "An account's invoice for a month", querystring: AccountMonthQuery, response: { 200: successSchema(InvoiceSchema) } } }, async (request) => {
-    const account = await existingAccount(request.query.account_id);
-    return ok(await invoice(db, account.id, request.query.month ?? monthOf(now()), billable));
-  });
+  app.get(
+    "/admin/invoices",
+    { schema: { summary: "An account's invoice for a month", querystring: AccountMonthQuery, response: { 200: successSchema(InvoiceSchema) } } },
+    async (request) => {
+      const account = await existingAccount(request.query.account_id);
+      return ok(await invoice(db, account.id, request.query.month ?? monthOf(now()), billable));
+    },
+  );
 };

@@ -276,7 +276,10 @@ export class CompanyIndex<C extends SearchableCompany> {
   private sharedNeeded(queryLength: number): Uint16Array {
     let needed = this.neededByQueryLength.get(queryLength);
     if (needed) return needed;
-    const longest = this.nameLengths.reduce((a, b) => Math.max(a, b), this.legalLengths.reduce((a, b) => Math.max(a, b), 0));
+    const longest = this.nameLengths.reduce(
+      (a, b) => Math.max(a, b),
+      this.legalLengths.reduce((a, b) => Math.max(a, b), 0),
+    );
     needed = new Uint16Array(longest + 1).fill(0xffff);
     for (let keyLength = 1; keyLength <= longest; keyLength++) {
       for (let shared = 1; shared <= Math.min(queryLength, keyLength); shared++) {

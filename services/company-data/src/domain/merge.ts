@@ -199,7 +199,13 @@ function linkedinProfile(url: string | null): { handle: string; url: string } | 
 function pdlAddress(record: PdlRecord): Address | null {
   if (!record.locality) return null;
   const parts = record.locality.split(",").map((p) => p.trim());
-  return { street: null, city: parts[0] || null, state: parts.length > 2 ? parts[1] : null, postal_code: null, country: isoCountry(record.country ?? parts.at(-1) ?? null) };
+  return {
+    street: null,
+    city: parts[0] || null,
+    state: parts.length > 2 ? parts[1] : null,
+    postal_code: null,
+    country: isoCountry(record.country ?? parts.at(-1) ?? null),
+  };
 }
 
 export function mergeCompanies(records: SourceRecords): Profile[] {
@@ -364,7 +370,8 @@ function toProfile(draft: Draft): Profile {
     sources.tickers = "fortune-1000";
   }
 
-  const industry = from("industry", submission?.sic_description ?? null, submission?.source ?? "edgar-submissions") ?? from("industry", pdl?.industry ?? null, "pdl-sample");
+  const industry =
+    from("industry", submission?.sic_description ?? null, submission?.source ?? "edgar-submissions") ?? from("industry", pdl?.industry ?? null, "pdl-sample");
   const sicCode = from("sic_code", submission?.sic ?? null, submission?.source ?? "edgar-submissions");
   const sector = from("sector", fortune?.sector ?? null, "fortune-1000");
 
@@ -388,7 +395,11 @@ function toProfile(draft: Draft): Profile {
 
   const fortuneDomain = domainOfWebsite(fortune?.website);
   const pdlDomain = domainOfWebsite(pdl?.domain);
-  const website = fortune?.website ? from("website", fortune.website, "fortune-1000") : pdlDomain ? from("website", `https://${pdlDomain}`, "pdl-sample") : null;
+  const website = fortune?.website
+    ? from("website", fortune.website, "fortune-1000")
+    : pdlDomain
+      ? from("website", `https://${pdlDomain}`, "pdl-sample")
+      : null;
   const domain = fortuneDomain ? from("domain", fortuneDomain, "fortune-1000") : from("domain", pdlDomain, "pdl-sample");
   const domains = [...new Set([fortuneDomain, pdlDomain].filter((d): d is string => d !== null))];
   if (domains.length > 0) sources.domains = fortuneDomain ? "fortune-1000" : "pdl-sample";

@@ -5,8 +5,33 @@
 
 /** Legal-form words dropped from the end of a name (repeatedly: "Foo Holdings Co., Ltd." keeps "foo holdings"). */
 export const LEGAL_SUFFIXES = [
-  "inc", "incorporated", "corp", "corporation", "co", "company", "cos", "companies", "ltd", "limited", "plc", "llc", "lp",
-  "llp", "sa", "ag", "nv", "se", "gmbh", "bv", "oyj", "asa", "ab", "spa", "kgaa", "lc", "pllc",
+  "inc",
+  "incorporated",
+  "corp",
+  "corporation",
+  "co",
+  "company",
+  "cos",
+  "companies",
+  "ltd",
+  "limited",
+  "plc",
+  "llc",
+  "lp",
+  "llp",
+  "sa",
+  "ag",
+  "nv",
+  "se",
+  "gmbh",
+  "bv",
+  "oyj",
+  "asa",
+  "ab",
+  "spa",
+  "kgaa",
+  "lc",
+  "pllc",
 ] as const;
 
 const SUFFIXES = new Set<string>(LEGAL_SUFFIXES);
@@ -82,7 +107,11 @@ export function hasDistinctiveWord(name: string): boolean {
 
 /** A URL-safe id for a company without a CIK: the name key with hyphens ("tata-consultancy-services"). */
 export function slugOf(name: string): string {
-  const slug = nameKey(name).replace(/[^a-z0-9]+/g, "-").replace(/^-+|(?<!-)-+$/g, "").slice(0, 60).replace(/(?<!-)-+$/, "");
+  const slug = nameKey(name)
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|(?<!-)-+$/g, "")
+    .slice(0, 60)
+    .replace(/(?<!-)-+$/, "");
   if (slug === "") return "company";
   // An id without a letter could read as a CIK.
   return /[a-z]/.test(slug) ? slug : `co-${slug}`;
@@ -95,7 +124,60 @@ export function tickerKey(ticker: string): string {
 
 /** US state and territory codes (USPS), for the headquarters filter. */
 export const US_STATES = new Set([
-  "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD",
-  "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD",
-  "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "PR", "GU", "VI", "AS", "MP",
+  "AL",
+  "AK",
+  "AZ",
+  "AR",
+  "CA",
+  "CO",
+  "CT",
+  "DE",
+  "DC",
+  "FL",
+  "GA",
+  "HI",
+  "ID",
+  "IL",
+  "IN",
+  "IA",
+  "KS",
+  "KY",
+  "LA",
+  "ME",
+  "MD",
+  "MA",
+  "MI",
+  "MN",
+  "MS",
+  "MO",
+  "MT",
+  "NE",
+  "NV",
+  "NH",
+  "NJ",
+  "NM",
+  "NY",
+  "NC",
+  "ND",
+  "OH",
+  "OK",
+  "OR",
+  "PA",
+  "RI",
+  "SC",
+  "SD",
+  "TN",
+  "TX",
+  "UT",
+  "VT",
+  "VA",
+  "WA",
+  "WV",
+  "WI",
+  "WY",
+  "PR",
+  "GU",
+  "VI",
+  "AS",
+  "MP",
 ]);

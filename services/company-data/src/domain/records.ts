@@ -119,7 +119,10 @@ export function parseFilingDate(value: string): string {
 export function indexFilingRecord(row: Record<string, string>): FilingRecord {
   const cik = parseCik(row.cik);
   const fileName = required(row.file_name, "file_name");
-  const accession = fileName.split("/").at(-1)!.replace(/\.txt$/, "");
+  const accession = fileName
+    .split("/")
+    .at(-1)!
+    .replace(/\.txt$/, "");
   if (!fileName.startsWith("edgar/data/") || !ACCESSION.test(accession)) throw new InvalidRecord(`file_name "${fileName}" is not an EDGAR archive path`);
   return {
     cik,
@@ -148,7 +151,9 @@ export interface SubmissionsDocument {
   tickers?: string[];
   exchanges?: (string | null)[];
   website?: string;
-  addresses?: { business?: { street1?: string | null; street2?: string | null; city?: string | null; stateOrCountry?: string | null; zipCode?: string | null } };
+  addresses?: {
+    business?: { street1?: string | null; street2?: string | null; city?: string | null; stateOrCountry?: string | null; zipCode?: string | null };
+  };
   formerNames?: { name?: string; from?: string; to?: string }[];
   filings?: { recent?: { accessionNumber?: string[]; filingDate?: string[]; form?: string[]; primaryDocument?: string[]; primaryDocDescription?: string[] } };
 }
@@ -159,7 +164,13 @@ function businessAddress(document: SubmissionsDocument): Address | null {
   const street = [text(a.street1), text(a.street2)].filter(Boolean).join(", ") || null;
   const region = text(a.stateOrCountry);
   // EDGAR's stateOrCountry holds a US state's two letters, else its own code for the country.
-  return { street, city: text(a.city), state: region && /^[A-Z]{2}$/.test(region) ? region : null, postal_code: text(a.zipCode), country: region && /^[A-Z]{2}$/.test(region) ? "US" : region };
+  return {
+    street,
+    city: text(a.city),
+    state: region && /^[A-Z]{2}$/.test(region) ? region : null,
+    postal_code: text(a.zipCode),
+    country: region && /^[A-Z]{2}$/.test(region) ? "US" : region,
+  };
 }
 
 export function submissionRecord(document: SubmissionsDocument, source: SourceName): { submission: SubmissionRecord; filings: FilingRecord[] } {

@@ -4,7 +4,16 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { MalformedRow, readCsv, readJsonArray, settleTables, type DatasetAttribution, type IngestContext, type IngestionSource, type ReaderItem } from "@apiplat/catalogue";
+import {
+  MalformedRow,
+  readCsv,
+  readJsonArray,
+  settleTables,
+  type DatasetAttribution,
+  type IngestContext,
+  type IngestionSource,
+  type ReaderItem,
+} from "@apiplat/catalogue";
 import type { Database } from "@apiplat/storage";
 import {
   InvalidRecord,
@@ -104,7 +113,7 @@ export function datasetSources(): IngestionSource<any, SourceRows>[] {
       attribution: {
         file: "fortune_1000_2021.csv",
         title: "Fortune 1000 (2021 list) with websites, tickers and market caps as of 2021-01-20",
-        upstream: "Kaggle \"Fortune 500 data 2021\" (winston56); the ranking is Fortune Media's compilation",
+        upstream: 'Kaggle "Fortune 500 data 2021" (winston56); the ranking is Fortune Media\'s compilation',
         licence: `${UNCLEAR}; the copy's repository is MIT-licensed, which covers its code, not this data`,
         copied_from: "github.com/BrandonHardatt/fortune-1000 @ 868d5e7310840eef1ec95cb9bf8795d08f8915e7",
       },
@@ -128,7 +137,7 @@ export function datasetSources(): IngestionSource<any, SourceRows>[] {
       attribution: {
         file: "pdl_companies_sample.csv",
         title: "People Data Labs free company dataset, 9-row sample (founding year, size range, LinkedIn)",
-        upstream: "People Data Labs \"Free 7+ Million Company Dataset\" (Kaggle peopledatalabssf/free-7-million-company-dataset)",
+        upstream: 'People Data Labs "Free 7+ Million Company Dataset" (Kaggle peopledatalabssf/free-7-million-company-dataset)',
         licence: UNCLEAR,
         copied_from: "github.com/SayaliVB/CMPE_273_Consistent_Hashing @ bb5db5a8d08c0d4f44e5d6aab930286c576bb82e",
       },

@@ -60,7 +60,14 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
         throw errors.validation("state", "must be a US state or territory code such as CA, NY or DC");
       }
       const search = await companies();
-      const filters = { name: query.name, ticker: query.ticker, industry: query.industry?.trim(), sector: query.sector?.trim(), state: query.state, minEmployees: query.min_employees };
+      const filters = {
+        name: query.name,
+        ticker: query.ticker,
+        industry: query.industry?.trim(),
+        sector: query.sector?.trim(),
+        state: query.state,
+        minEmployees: query.min_employees,
+      };
       const { total, hits } = search.search({ ...filters, name: bestSpellingOf(search, filters) }, page);
       if (total === 0) {
         await checkKnown(db, "industry", query.industry);

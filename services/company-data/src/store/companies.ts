@@ -7,7 +7,22 @@ import { mergeCompanies, type Profile } from "../domain/merge.js";
 import { nameKey, tickerKey } from "../domain/names.js";
 import { readSourceRecords } from "./records.js";
 
-const COLUMNS = ["id", "cik", "name", "name_key", "legal_key", "ticker_keys", "industry", "sector", "state", "employees", "fortune_rank", "domains", "profile", "digest"] as const;
+const COLUMNS = [
+  "id",
+  "cik",
+  "name",
+  "name_key",
+  "legal_key",
+  "ticker_keys",
+  "industry",
+  "sector",
+  "state",
+  "employees",
+  "fortune_rank",
+  "domains",
+  "profile",
+  "digest",
+] as const;
 
 const COLUMN_TYPES = `id text, cik bigint, name text, name_key text, legal_key text, ticker_keys text[], industry text, sector text,
   state text, employees integer, fortune_rank integer, domains text[], profile jsonb, digest text`;
@@ -40,7 +55,9 @@ async function writeCompanies(db: Queryable, rows: ReturnType<typeof companyRow>
   await db.query(
     `INSERT INTO companies (${COLUMNS.join(", ")})
      SELECT ${COLUMNS.join(", ")} FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMN_TYPES})
-     ON CONFLICT (id) DO UPDATE SET ${COLUMNS.filter((c) => c !== "id").map((c) => `${c} = EXCLUDED.${c}`).join(", ")}`,
+     ON CONFLICT (id) DO UPDATE SET ${COLUMNS.filter((c) => c !== "id")
+       .map((c) => `${c} = EXCLUDED.${c}`)
+       .join(", ")}`,
     [json],
   );
 }

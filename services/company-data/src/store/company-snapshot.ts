@@ -56,13 +56,15 @@ export function sharedFreshReads<T>(read: () => Promise<T>): () => Promise<T> {
   };
   return () => {
     if (running === null) return start();
-    next ??= running.then(
-      () => undefined,
-      () => undefined,
-    ).then(() => {
-      next = null;
-      return start();
-    });
+    next ??= running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        next = null;
+        return start();
+      });
     return next;
   };
 }
@@ -76,19 +78,21 @@ async function loadCompanySearch(db: Queryable): Promise<CompanySearch> {
   const { rows } = await db.query<ShownFields & Omit<SearchableCompany, keyof ShownFields>>(
     `SELECT ${HIT_COLUMNS}, c.name_key, c.legal_key, c.ticker_keys, c.state FROM companies c`,
   );
-  const index = new CompanyIndex<IndexedCompany>(rows.map(({ name_key, legal_key, ticker_keys, state, ...shown }) => ({
-    id: shown.id,
-    name_key,
-    legal_key,
-    ticker_keys,
-    industry: shown.industry,
-    sector: shown.sector,
-    state,
-    employees: shown.employees,
-    fortune_rank: shown.fortune_rank,
-    shown,
-    unscored: { ...shown, match_score: null },
-  })));
+  const index = new CompanyIndex<IndexedCompany>(
+    rows.map(({ name_key, legal_key, ticker_keys, state, ...shown }) => ({
+      id: shown.id,
+      name_key,
+      legal_key,
+      ticker_keys,
+      industry: shown.industry,
+      sector: shown.sector,
+      state,
+      employees: shown.employees,
+      fortune_rank: shown.fortune_rank,
+      shown,
+      unscored: { ...shown, match_score: null },
+    })),
+  );
   return {
     search(filters, page) {
       const { total, matches } = index.search(filters, page);

@@ -19,7 +19,24 @@ const SPECS = {
   submission: {
     table: "sec_submissions",
     key: ["cik"],
-    columns: ["cik", "name", "entity_type", "sic", "sic_description", "ein", "category", "fiscal_year_end", "state_of_incorporation", "phone", "tickers", "exchanges", "business_address", "former_names", "website", "source"],
+    columns: [
+      "cik",
+      "name",
+      "entity_type",
+      "sic",
+      "sic_description",
+      "ein",
+      "category",
+      "fiscal_year_end",
+      "state_of_incorporation",
+      "phone",
+      "tickers",
+      "exchanges",
+      "business_address",
+      "former_names",
+      "website",
+      "source",
+    ],
   },
   fortune: {
     table: "fortune_companies",
@@ -30,9 +47,25 @@ const SPECS = {
   pdl: {
     table: "pdl_companies",
     key: ["pdl_id"],
-    columns: ["pdl_id", "name", "domain", "founded_year", "industry", "size_range", "locality", "country", "linkedin_url", "current_employee_estimate", "total_employee_estimate"],
+    columns: [
+      "pdl_id",
+      "name",
+      "domain",
+      "founded_year",
+      "industry",
+      "size_range",
+      "locality",
+      "country",
+      "linkedin_url",
+      "current_employee_estimate",
+      "total_employee_estimate",
+    ],
   },
-  filings: { table: "filings", key: ["cik", "accession_number"], columns: ["cik", "accession_number", "form", "filed_on", "filer_name", "description", "url", "source"] },
+  filings: {
+    table: "filings",
+    key: ["cik", "accession_number"],
+    columns: ["cik", "accession_number", "form", "filed_on", "filer_name", "description", "url", "source"],
+  },
 } as const;
 
 const JSON_COLUMNS = new Set(["business_address", "former_names"]);

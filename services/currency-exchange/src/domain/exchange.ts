@@ -26,7 +26,11 @@ function quoteOf(quotes: QuoteSet, code: string): Quote | "EUR" {
 /** Newest and oldest publication date of the quotes used; EUR alone (the pivot) takes the newest of the set. */
 function dateSpan(quotes: QuoteSet, used: Array<Quote | "EUR">): { date: string; oldest: string } {
   let dates = used.flatMap((q) => (q === "EUR" ? [] : [q.date])).sort();
-  if (dates.length === 0) dates = [...quotes.values()].map((q) => q.date).sort().slice(-1);
+  if (dates.length === 0)
+    dates = [...quotes.values()]
+      .map((q) => q.date)
+      .sort()
+      .slice(-1);
   if (dates.length === 0) throw new Error("empty quote set");
   return { date: dates[dates.length - 1], oldest: dates[0] };
 }
@@ -78,7 +82,11 @@ export function convert(quotes: QuoteSet, from: string, to: string, amount: stri
   const span = dateSpan(quotes, [fromQuote, toQuote]);
   const rate = from === to ? "1" : crossRate(fromQuote, toQuote);
   const provenance: Record<string, Provenance> = {};
-  for (const [code, q] of [[from, fromQuote], [to, toQuote]] as const) if (q !== "EUR") provenance[code] = { source: q.source, date: q.date };
+  for (const [code, q] of [
+    [from, fromQuote],
+    [to, toQuote],
+  ] as const)
+    if (q !== "EUR") provenance[code] = { source: q.source, date: q.date };
   return {
     from,
     to,

@@ -40,16 +40,12 @@ export function daysBetween(from: string, to: string): number {
 
 /** Units of the currency worth as much as `homeUnits` of the table's home currency (one division at most). */
 function inForeign(table: RateTable, rate: PublishedRate, homeUnits: Dec): Dec {
-  return table.quoteStyle === "foreign_per_home"
-    ? homeUnits.times(rate.value).div(rate.units)
-    : homeUnits.times(rate.units).div(rate.value);
+  return table.quoteStyle === "foreign_per_home" ? homeUnits.times(rate.value).div(rate.units) : homeUnits.times(rate.units).div(rate.value);
 }
 
 /** Home-currency units per 1 unit of the rate's currency, kept exact where the bank quotes that way. */
 function homePerUnit(table: RateTable, rate: PublishedRate): Dec {
-  return table.quoteStyle === "home_per_foreign"
-    ? new Dec(rate.value).div(rate.units)
-    : new Dec(rate.units).div(rate.value);
+  return table.quoteStyle === "home_per_foreign" ? new Dec(rate.value).div(rate.units) : new Dec(rate.units).div(rate.value);
 }
 
 /**
@@ -63,7 +59,10 @@ export class RateBook {
   private readonly bySource = new Map<SourceId, RateTable[]>();
   private readonly candidateCache = new WeakMap<RateTable, Quote[]>();
 
-  constructor(tables: RateTable[], private readonly rule: SelectionRule = DEFAULT_RULE) {
+  constructor(
+    tables: RateTable[],
+    private readonly rule: SelectionRule = DEFAULT_RULE,
+  ) {
     for (const table of tables) {
       const list = this.bySource.get(table.source) ?? [];
       list.push(table);

@@ -85,7 +85,11 @@ export class FeedFetcher {
       try {
         const tables = await this.tablesOf(feed);
         await this.store.saveTables(tables, `fetch:${feed.source}`, this.now());
-        const latestDate = tables.map((t) => t.date).sort().at(-1) ?? null;
+        const latestDate =
+          tables
+            .map((t) => t.date)
+            .sort()
+            .at(-1) ?? null;
         outcome = { source: feed.source, ok: true, attempts, tables: tables.length, latestDate, error: null };
         break;
       } catch (error) {

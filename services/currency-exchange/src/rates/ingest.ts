@@ -25,7 +25,10 @@ async function filesOf(target: string): Promise<string[]> {
   const info = await stat(target);
   if (!info.isDirectory()) return [target];
   const entries = await readdir(target, { withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => path.join(target, e.name)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.join(target, e.name))
+    .sort();
 }
 
 /**

@@ -30,7 +30,10 @@ export interface RateRoutesOptions {
 
 function parseSymbols(raw: string | undefined): string[] | null {
   if (raw === undefined) return null;
-  const codes = raw.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean);
+  const codes = raw
+    .split(",")
+    .map((s) => s.trim().toUpperCase())
+    .filter(Boolean);
   const malformed = codes.filter((c) => !/^[A-Z]{3}$/.test(c));
   if (codes.length === 0) throw errors.validation("symbols", "must list at least one currency code");
   if (malformed.length) throw errors.validation("symbols", `must be comma-separated 3-letter ISO 4217 codes; not codes: ${malformed.join(", ")}`);
@@ -72,7 +75,6 @@ function notFoundForDate(date: string): never {
 }
 
 export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (app, { rates, store }) => {
-
   /**
    * The answer for `key` from the one-hour response cache or computed; X-Cache says which. Cache-Control and
    * ETag are set once the answer exists, so errors never carry them.
@@ -109,7 +111,10 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
         const quotes = await rates.latestQuotes();
         if (quotes.size === 0) throw errors.unavailable("No rates are loaded yet; the first fetch or ingest has not run.");
         const today = rates.today();
-        requireCodes(quotes, today, [["base", [base]], ["symbols", symbols ?? []]]);
+        requireCodes(quotes, today, [
+          ["base", [base]],
+          ["symbols", symbols ?? []],
+        ]);
         const { provenance: sources, ...view } = ratesView(quotes, base, symbols);
         return { ...view, age_days: ageDays(view.date, rates.now()), ...(provenance ? { provenance: sources } : {}) };
       });
@@ -141,7 +146,10 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
       return cached(reply, key, etag, async () => {
         const quotes = await rates.historicalQuotes(date);
         if (quotes.size === 0) notFoundForDate(date);
-        requireCodes(quotes, date, [["base", [base]], ["symbols", symbols ?? []]]);
+        requireCodes(quotes, date, [
+          ["base", [base]],
+          ["symbols", symbols ?? []],
+        ]);
         const { provenance: sources, ...view } = ratesView(quotes, base, symbols);
         return { ...view, requested_date: date, age_days: ageDays(view.date, rates.now()), ...(provenance ? { provenance: sources } : {}) };
       });
@@ -166,13 +174,17 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
       checkDay("start", start, today);
       checkDay("end", end, today);
       if (end < start) throw errors.validation("end", "must not be before start");
-      if (daysBetween(start, end) + 1 > MAX_TIMESERIES_DAYS) throw errors.validation("end", `must be at most ${MAX_TIMESERIES_DAYS} days from start, both counted`);
+      if (daysBetween(start, end) + 1 > MAX_TIMESERIES_DAYS)
+        throw errors.validation("end", `must be at most ${MAX_TIMESERIES_DAYS} days from start, both counted`);
       const base = (request.query.base ?? DEFAULT_BASE).toUpperCase();
       const symbols = parseSymbols(request.query.symbols);
       const key = ["timeseries", start, end, base, symbols?.join(",") ?? "*"];
       const etag = etagFor(key);
       if (answerNotModified(request, reply, etag, CACHE_TTL_SECONDS)) return reply;
-      requireKnown([["base", [base]], ["symbols", symbols ?? []]]);
+      requireKnown([
+        ["base", [base]],
+        ["symbols", symbols ?? []],
+      ]);
       return cached(reply, key, etag, async () => {
         const series = await rates.seriesQuotes(start, end, symbols ? new Set([base, ...symbols]) : undefined);
         const byDate: Record<string, Record<string, number>> = {};
@@ -218,7 +230,10 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
           if (date) notFoundForDate(date);
           throw errors.unavailable("No rates are loaded yet; the first fetch or ingest has not run.");
         }
-        requireCodes(quotes, date ?? today, [["from", [from]], ["to", [to]]]);
+        requireCodes(quotes, date ?? today, [
+          ["from", [from]],
+          ["to", [to]],
+        ]);
         const { provenance: sources, ...conversion } = convert(quotes, from, to, amount.trim(), places);
         return { ...conversion, age_days: ageDays(conversion.date, rates.now()), ...(provenance ? { provenance: sources } : {}) };
       });

@@ -81,10 +81,10 @@ export class RateStore {
         storedAt,
       ],
     );
-    await tx.query(
-      `DELETE FROM currency_rates r USING unnest($1::text[], $2::text[]) AS x(s, d) WHERE r.source = x.s AND r.rate_date = x.d::date`,
-      [tables.map((t) => t.source), tables.map((t) => t.date)],
-    );
+    await tx.query(`DELETE FROM currency_rates r USING unnest($1::text[], $2::text[]) AS x(s, d) WHERE r.source = x.s AND r.rate_date = x.d::date`, [
+      tables.map((t) => t.source),
+      tables.map((t) => t.date),
+    ]);
   }
 
   private async upsertRates(tx: Queryable, rows: ReadonlyArray<readonly [string, string, string, string, number]>): Promise<void> {
@@ -147,9 +147,7 @@ export class RateStore {
         source,
         latest_date: stat?.latest_date ?? null,
         tables: stat ? Number(stat.tables) : 0,
-        last_fetch: run
-          ? { ok: run.ok, finished_at: new Date(run.finished_at).toISOString(), attempts: Number(run.attempts), error: run.error }
-          : null,
+        last_fetch: run ? { ok: run.ok, finished_at: new Date(run.finished_at).toISOString(), attempts: Number(run.attempts), error: run.error } : null,
       };
     });
   }

@@ -45,10 +45,22 @@ export class EventRecorder {
   }
 
   /** The outcome of a delivery attempt on a message the caller holds leased (one statement). */
-  async recordAttempt(message: Pick<MessageRow, "id" | "account_id" | "status" | "tags" | "metadata">, input: Omit<EventInput, "messageId" | "accountId">, queue: QueueChange): Promise<string> {
+  async recordAttempt(
+    message: Pick<MessageRow, "id" | "account_id" | "status" | "tags" | "metadata">,
+    input: Omit<EventInput, "messageId" | "accountId">,
+    queue: QueueChange,
+  ): Promise<string> {
     const status = await recordAttemptOutcome(
       this.db,
-      { eventId: newEventId(), messageId: message.id, accountId: message.account_id, type: input.type, recipient: input.recipient ?? null, detail: input.detail ?? {}, at: this.now() },
+      {
+        eventId: newEventId(),
+        messageId: message.id,
+        accountId: message.account_id,
+        type: input.type,
+        recipient: input.recipient ?? null,
+        detail: input.detail ?? {},
+        at: this.now(),
+      },
       message,
       queue,
     );

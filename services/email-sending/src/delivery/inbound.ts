@@ -82,14 +82,19 @@ export class ReportApplier {
       case "dsn": {
         const about = interpreted.recipients.filter((r) => r.email === recipient || r.originalRecipient === recipient);
         const others = interpreted.recipients.filter((r) => !about.includes(r)).map((r) => r.email);
-        if (others.length > 0) this.log.warn({ message_id: message.id, reported: others }, "DSN names recipients its return path was not made for: those dropped");
+        if (others.length > 0)
+          this.log.warn({ message_id: message.id, reported: others }, "DSN names recipients its return path was not made for: those dropped");
         for (const r of about) await this.applyRecipientStatus(message, { ...r, email: recipient }, interpreted.reportingMta);
         return about.length > 0 ? "dsn" : "dropped";
       }
       case "unstructured_bounce": {
         const base = { messageId: message.id, accountId: message.account_id, recipient };
         const bounceType = interpreted.permanent ? "hard" : "soft";
-        await this.events.record({ ...base, type: "bounced", detail: { bounce_type: bounceType, diagnostic: interpreted.diagnostic, source: "bounce message" } }, undefined, message.recipients.length > 1);
+        await this.events.record(
+          { ...base, type: "bounced", detail: { bounce_type: bounceType, diagnostic: interpreted.diagnostic, source: "bounce message" } },
+          undefined,
+          message.recipients.length > 1,
+        );
         if (interpreted.permanent) await this.events.suppress(message.account_id, recipient, "hard_bounce", interpreted.diagnostic, message.id);
         return "bounce";
       }

@@ -12,7 +12,10 @@ export class LocalSink {
   private server: SMTPServer | null = null;
   port = 0;
 
-  constructor(readonly outboxDir: string, private readonly maxBytes: number) {}
+  constructor(
+    readonly outboxDir: string,
+    private readonly maxBytes: number,
+  ) {}
 
   async start(): Promise<void> {
     await mkdir(this.outboxDir, { recursive: true, mode: 0o700 });

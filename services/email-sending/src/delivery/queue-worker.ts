@@ -226,7 +226,11 @@ export class DeliveryWorker {
     const recipients = message.pending_recipients ?? message.recipients;
     const outcomes = await Promise.all(recipients.map((r) => this.sendTo(relay, message, composed, r)));
     for (const o of outcomes) {
-      if (o.failure) log.info({ message_id: message.id, relay: relay.description, code: o.failure.code, reply: o.failure.message }, "email queue: the relay did not take a recipient");
+      if (o.failure)
+        log.info(
+          { message_id: message.id, relay: relay.description, code: o.failure.code, reply: o.failure.message },
+          "email queue: the relay did not take a recipient",
+        );
     }
     await this.recordOutcomes(message, outcomes, relay.isLocalSink);
   }
@@ -262,18 +266,37 @@ export class DeliveryWorker {
     for (const [i, o] of refused.entries()) {
       await events.suppress(message.account_id, o.recipient, "hard_bounce", o.failure!.message, message.id);
       const last = i === refused.length - 1 && temporary.length === 0;
-      await events.record({ ...ref, type: "bounced", recipient: o.recipient, detail: { ...failureDetail(o.failure!), bounce_type: "hard" } }, last ? take() : undefined, alreadySent || !last);
+      await events.record(
+        { ...ref, type: "bounced", recipient: o.recipient, detail: { ...failureDetail(o.failure!), bounce_type: "hard" } },
+        last ? take() : undefined,
+        alreadySent || !last,
+      );
     }
     if (temporary.length === 0) return;
     const detail = { ...failureDetail(temporary[0].failure!), recipients: temporary.map((o) => o.recipient) };
     const recipient = temporary.length === 1 ? temporary[0].recipient : null;
     if (retryAt) {
       const change = take();
-      if (change) await events.recordAttempt(message, { type: "deferred", recipient, detail: { ...detail, attempt: message.attempts, next_attempt_at: retryAt.toISOString() } }, change);
-      else await events.record({ ...ref, type: "deferred", recipient, detail: { ...detail, attempt: message.attempts, next_attempt_at: retryAt.toISOString() } }, undefined, true);
+      if (change)
+        await events.recordAttempt(
+          message,
+          { type: "deferred", recipient, detail: { ...detail, attempt: message.attempts, next_attempt_at: retryAt.toISOString() } },
+          change,
+        );
+      else
+        await events.record(
+          { ...ref, type: "deferred", recipient, detail: { ...detail, attempt: message.attempts, next_attempt_at: retryAt.toISOString() } },
+          undefined,
+          true,
+        );
     } else {
       await events.record(
-        { ...ref, type: "bounced", recipient, detail: { ...detail, bounce_type: "soft", reason: "temporary failures for the whole retry window", last_failure: detail.reason } },
+        {
+          ...ref,
+          type: "bounced",
+          recipient,
+          detail: { ...detail, bounce_type: "soft", reason: "temporary failures for the whole retry window", last_failure: detail.reason },
+        },
         take(),
         alreadySent,
       );
@@ -310,5 +333,9 @@ export function failureDetail(failure: SmtpFailure): { smtp_code: number | null;
     };
   }
   const timedOut = failure.code === "ETIMEDOUT" || /timed? ?out/i.test(failure.message);
-  return { smtp_code: null, smtp_response: null, reason: timedOut ? "the receiving server did not answer in time" : "the receiving server could not be reached" };
+  return {
+    smtp_code: null,
+    smtp_response: null,
+    reason: timedOut ? "the receiving server did not answer in time" : "the receiving server could not be reached",
+  };
 }

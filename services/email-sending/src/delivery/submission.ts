@@ -2,15 +2,7 @@ import { randomBytes } from "node:crypto";
 import { ApiError, errors, type PlanName } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { addressKey, type Mailbox } from "../domain/addresses.js";
-import {
-  MAX_ATTACHMENT_BYTES,
-  allRecipients,
-  prepareMessage,
-  senderDomain,
-  withoutRecipients,
-  type Draft,
-  type SendInput,
-} from "../domain/message.js";
+import { MAX_ATTACHMENT_BYTES, allRecipients, prepareMessage, senderDomain, withoutRecipients, type Draft, type SendInput } from "../domain/message.js";
 import { findDomain } from "../store/domains.js";
 import { insertMessage, type NewMessage } from "../store/messages.js";
 import { optedIn, suppressionsAmong } from "../store/recipients.js";
@@ -152,14 +144,20 @@ export class Submission {
     }
     const row = await findDomain(this.options.db, accountId, domain);
     if (!row) {
-      throw new ApiError(422, "UNPROCESSABLE", `The sending domain ${domain} is not registered for this account: register it with POST /domains and verify it.`, [
-        { field: "from", issue: `${domain} is not a sending domain of this account` },
-      ]);
+      throw new ApiError(
+        422,
+        "UNPROCESSABLE",
+        `The sending domain ${domain} is not registered for this account: register it with POST /domains and verify it.`,
+        [{ field: "from", issue: `${domain} is not a sending domain of this account` }],
+      );
     }
     if (!row.verified_at) {
-      throw new ApiError(422, "UNPROCESSABLE", `The sending domain ${domain} is not verified yet: publish its DNS records, then POST /domains/${domain}/verify.`, [
-        { field: "from", issue: `${domain} is not verified` },
-      ]);
+      throw new ApiError(
+        422,
+        "UNPROCESSABLE",
+        `The sending domain ${domain} is not verified yet: publish its DNS records, then POST /domains/${domain}/verify.`,
+        [{ field: "from", issue: `${domain} is not verified` }],
+      );
     }
   }
 
@@ -172,7 +170,8 @@ export class Submission {
     for (const email of emails) {
       const reason = suppressed.get(email);
       if (reason && (reason !== "unsubscribed" || draft.category === "marketing")) refused.push({ email, reason: `suppressed (${reason})` });
-      else if (consented && !consented.has(email)) refused.push({ email, reason: "not on the account's opt-in list (marketing mail needs consent: POST /contacts)" });
+      else if (consented && !consented.has(email))
+        refused.push({ email, reason: "not on the account's opt-in list (marketing mail needs consent: POST /contacts)" });
     }
     return refused;
   }

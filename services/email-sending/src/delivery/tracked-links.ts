@@ -30,7 +30,10 @@ export class TrackedLinkCheck {
       else malformed.push({ field: "html", issue: `has a link that cannot be tracked (${shown(link)}): it ${result.issue}` });
     }
     if (malformed.length > 0) {
-      throw errors.unprocessable(`${malformed.length === 1 ? "A link" : "Links"} of this message cannot be tracked; fix ${malformed.length === 1 ? "it" : "them"} or mark ${malformed.length === 1 ? "it" : "them"} data-no-track.`, malformed);
+      throw errors.unprocessable(
+        `${malformed.length === 1 ? "A link" : "Links"} of this message cannot be tracked; fix ${malformed.length === 1 ? "it" : "them"} or mark ${malformed.length === 1 ? "it" : "them"} data-no-track.`,
+        malformed,
+      );
     }
     const urls = [...normalized.values()];
     const verdicts = await this.safety.check(urls);
@@ -38,7 +41,14 @@ export class TrackedLinkCheck {
       throw errors.unavailable("The link safety check cannot answer right now, so this message with tracked links was not accepted; retry shortly.");
     }
     const flagged = verdicts.flatMap((verdict, i) =>
-      verdict.kind === "unsafe" ? [{ field: "html", issue: `links to ${shown(urls[i])}, flagged as ${verdict.threatType} by ${verdict.source === "safe_browsing" ? "Google Safe Browsing" : "the blocklist"}` }] : [],
+      verdict.kind === "unsafe"
+        ? [
+            {
+              field: "html",
+              issue: `links to ${shown(urls[i])}, flagged as ${verdict.threatType} by ${verdict.source === "safe_browsing" ? "Google Safe Browsing" : "the blocklist"}`,
+            },
+          ]
+        : [],
     );
     if (flagged.length > 0) {
       throw errors.unsafeUrl(`This message was not accepted: its HTML ${flagged.map((f) => f.issue).join("; ")}.`, flagged);

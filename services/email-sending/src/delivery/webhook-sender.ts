@@ -71,7 +71,12 @@ export class WebhookSender {
     const jobs = await claimWebhookDeliveries(db, now(), timeoutMs + LEASE_MARGIN_MS, this.options.concurrency);
     await Promise.all(
       jobs.map(async (job) => {
-        const attempt = await sendSignedWebhook(outbound, { url: job.url, messageId: job.id, body: job.payload, secrets: [job.secret] }, Math.floor(now().getTime() / 1000), timeoutMs);
+        const attempt = await sendSignedWebhook(
+          outbound,
+          { url: job.url, messageId: job.id, body: job.payload, secrets: [job.secret] },
+          Math.floor(now().getTime() / 1000),
+          timeoutMs,
+        );
         const delay = nextRetryDelayMs(job.attempts, attempt, now(), this.options.random(), retryPolicy);
         const succeeded = attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300;
         await finishWebhookAttempt(db, job.id, {

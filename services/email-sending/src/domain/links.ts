@@ -40,7 +40,10 @@ export class LinkSigner {
   private readonly recipientTagKey: Buffer;
   private readonly macKeys: Record<"unsubscribe", Buffer>;
 
-  constructor(secret: string, private readonly baseUrl: string) {
+  constructor(
+    secret: string,
+    private readonly baseUrl: string,
+  ) {
     this.clickKey = deriveKey(secret, "click");
     this.openKey = deriveKey(secret, "open");
     this.unsubscribeKey = deriveKey(secret, "unsubscribe");
@@ -53,7 +56,10 @@ export class LinkSigner {
   }
 
   private mac(purpose: "unsubscribe", messageId: string, email: string): string {
-    return createHmac("sha256", this.macKeys[purpose]).update(`${messageId}\n${addressKey(email)}`).digest("hex").slice(0, 32);
+    return createHmac("sha256", this.macKeys[purpose])
+      .update(`${messageId}\n${addressKey(email)}`)
+      .digest("hex")
+      .slice(0, 32);
   }
 
   private recipientToken(purpose: "unsubscribe", messageId: string, email: string): string {
@@ -100,7 +106,8 @@ export class LinkSigner {
     const token = LinkSigner.parseRecipientToken(raw);
     if (token) return { kind: "token", token };
     const t = verifyToken<LegacyUnsubscribeToken>(this.unsubscribeKey, raw);
-    return t && typeof t.a === "string" && typeof t.e === "string" && typeof t.m === "string" ? { kind: "legacy", accountId: t.a, email: t.e, messageId: t.m } : null;
+    return t && typeof t.a === "string" && typeof t.e === "string" && typeof t.m === "string"
+      ? { kind: "legacy", accountId: t.a, email: t.e, messageId: t.m }
+      : null;
   }
-
 }

@@ -39,7 +39,26 @@ export const RESERVED_HEADERS = new Set([
 ]);
 
 /** Attachment types mail providers refuse because they run when opened. */
-const BLOCKED_EXTENSIONS = new Set(["exe", "bat", "cmd", "com", "cpl", "js", "jse", "msi", "scr", "vbs", "vbe", "wsf", "ps1", "jar", "reg", "pif", "hta", "lnk"]);
+const BLOCKED_EXTENSIONS = new Set([
+  "exe",
+  "bat",
+  "cmd",
+  "com",
+  "cpl",
+  "js",
+  "jse",
+  "msi",
+  "scr",
+  "vbs",
+  "vbe",
+  "wsf",
+  "ps1",
+  "jar",
+  "reg",
+  "pif",
+  "hta",
+  "lnk",
+]);
 
 export type Category = "transactional" | "marketing";
 
@@ -154,7 +173,8 @@ function checkHeaders(headers: Record<string, string>, issues: Issue[]): void {
   if (names.length > MAX_CUSTOM_HEADERS) issues.push({ field: "headers", issue: `must have at most ${MAX_CUSTOM_HEADERS} headers` });
   for (const name of names) {
     const value = headers[name];
-    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(name)) issues.push({ field: "headers", issue: `must have valid header names (letters, digits and !#$%&'*+.^_\`|~-); "${name.slice(0, 100)}" is not one` });
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(name))
+      issues.push({ field: "headers", issue: `must have valid header names (letters, digits and !#$%&'*+.^_\`|~-); "${name.slice(0, 100)}" is not one` });
     else if (RESERVED_HEADERS.has(name.toLowerCase())) issues.push({ field: `headers.${name}`, issue: "is set by the service and may not be given" });
     else if (/[\r\n\0]/.test(value) || value.length > 998) issues.push({ field: `headers.${name}`, issue: "must be one line of at most 998 characters" });
   }
@@ -224,7 +244,10 @@ export function prepareMessage(input: SendInput, context: PrepareContext): Prepa
 
   const category = input.category ?? "transactional";
   if (category === "marketing" && (uniqueTo.length > 1 || uniqueCc.length > 0 || uniqueBcc.length > 0)) {
-    issues.push({ field: "to", issue: "must name one recipient: marketing mail goes to one recipient per message (each carries its own unsubscribe link); use /send/batch for many" });
+    issues.push({
+      field: "to",
+      issue: "must name one recipient: marketing mail goes to one recipient per message (each carries its own unsubscribe link); use /send/batch for many",
+    });
   }
   if (input.headers) checkHeaders(input.headers, issues);
 

@@ -10,7 +10,10 @@ import { deriveKey } from "./tokens.js";
 export class SharedSender {
   private readonly key: Buffer;
 
-  constructor(secret: string, readonly domain: string) {
+  constructor(
+    secret: string,
+    readonly domain: string,
+  ) {
     this.key = deriveKey(secret, "shared-domain-sender");
   }
 

@@ -1,8 +1,10 @@
 /** Message statuses and how events move them. */
 
-export const STATUSES = [
-  "queued",
-  "scheduled",
+export const STATUSES = ["queued", "scheduled", "sent", "delivered", "deferred", "opened", "clicked", "bounced", "complained", "failed", "cancelled"] as const;
+export type MessageStatus = (typeof STATUSES)[number];
+
+/** Events a webhook may subscribe to: every status a message can move to after it was accepted. */
+export const WEBHOOK_EVENT_TYPES = [
   "sent",
   "delivered",
   "deferred",
@@ -12,11 +14,8 @@ export const STATUSES = [
   "complained",
   "failed",
   "cancelled",
+  "unsubscribed",
 ] as const;
-export type MessageStatus = (typeof STATUSES)[number];
-
-/** Events a webhook may subscribe to: every status a message can move to after it was accepted. */
-export const WEBHOOK_EVENT_TYPES = ["sent", "delivered", "deferred", "opened", "clicked", "bounced", "complained", "failed", "cancelled", "unsubscribed"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Progress of a message on its way to a reader; a later event never moves the status backwards. */

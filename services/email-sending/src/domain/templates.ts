@@ -152,7 +152,10 @@ export function describeBudget(budget: BudgetName): { bound: string; remedy: str
     };
   }
   if (budget === "output") {
-    return { bound: `its output budget of ${formatted(RENDER_BUDGET.outputChars)} characters (5 MiB), the most one message may carry`, remedy: "send shorter values" };
+    return {
+      bound: `its output budget of ${formatted(RENDER_BUDGET.outputChars)} characters (5 MiB), the most one message may carry`,
+      remedy: "send shorter values",
+    };
   }
   return { bound: `its render budget of ${formatted(RENDER_BUDGET.cpuMs)} ms of CPU time`, remedy: "send shorter lists or simplify the template" };
 }

@@ -33,7 +33,10 @@ export class ReturnPaths {
   }
 
   private mac(messageId: string, recipient: string): string {
-    return createHmac("sha256", this.macKey).update(`${messageId}\n${addressKey(recipient)}`).digest("hex").slice(0, 16);
+    return createHmac("sha256", this.macKey)
+      .update(`${messageId}\n${addressKey(recipient)}`)
+      .digest("hex")
+      .slice(0, 16);
   }
 
   address(messageId: string, recipient: string, bounceDomain: string): string {

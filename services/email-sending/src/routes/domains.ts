@@ -80,13 +80,26 @@ export const domainRoutes: FastifyPluginAsyncTypebox<DomainRoutesOptions> = asyn
 
   app.get(
     "/domains",
-    { schema: { summary: "List sending domains", description: "The account's domains with their records and verification state.", response: { 200: successSchema(Type.Object({ domains: Type.Array(S.Domain) })) } } },
+    {
+      schema: {
+        summary: "List sending domains",
+        description: "The account's domains with their records and verification state.",
+        response: { 200: successSchema(Type.Object({ domains: Type.Array(S.Domain) })) },
+      },
+    },
     async (request) => ok({ domains: (await listDomains(db, request.subscriber.accountId)).map((row) => domainView(row, platform)) }),
   );
 
   app.get(
     "/domains/:domain",
-    { schema: { summary: "Read a sending domain", description: "Its DNS records and verification state.", params: S.DomainParams, response: { 200: successSchema(S.Domain) } } },
+    {
+      schema: {
+        summary: "Read a sending domain",
+        description: "Its DNS records and verification state.",
+        params: S.DomainParams,
+        response: { 200: successSchema(S.Domain) },
+      },
+    },
     async (request) => {
       const row = await findDomain(db, request.subscriber.accountId, normalize(request.params.domain));
       if (!row) throw errors.notFound(`No sending domain ${request.params.domain} on this account.`);
@@ -99,7 +112,8 @@ export const domainRoutes: FastifyPluginAsyncTypebox<DomainRoutesOptions> = asyn
     {
       schema: {
         summary: "Check a domain's DNS records",
-        description: "Looks up the SPF, DKIM and return-path records. SPF and DKIM make the domain verified; a verified return-path CNAME moves bounces onto the domain's own bounce subdomain.",
+        description:
+          "Looks up the SPF, DKIM and return-path records. SPF and DKIM make the domain verified; a verified return-path CNAME moves bounces onto the domain's own bounce subdomain.",
         params: S.DomainParams,
         response: { 200: successSchema(S.Domain) },
       },
@@ -122,7 +136,14 @@ export const domainRoutes: FastifyPluginAsyncTypebox<DomainRoutesOptions> = asyn
 
   app.delete(
     "/domains/:domain",
-    { schema: { summary: "Remove a sending domain", description: "Its key is deleted; mail from it is refused from now on.", params: S.DomainParams, response: { 204: Type.Null() } } },
+    {
+      schema: {
+        summary: "Remove a sending domain",
+        description: "Its key is deleted; mail from it is refused from now on.",
+        params: S.DomainParams,
+        response: { 204: Type.Null() },
+      },
+    },
     async (request, reply) => {
       const accountId = request.subscriber.accountId;
       const domain = normalize(request.params.domain);

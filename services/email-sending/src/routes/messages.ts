@@ -94,4 +94,3 @@ export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesOptions> = as
     },
   );
 };
-

@@ -38,13 +38,24 @@ function page(title: string, body: string): string {
 
 export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = async (app, { db, links, events, now }) => {
   // RFC 8058 one-click POSTs come as a form ("List-Unsubscribe=One-Click"); the body carries nothing we need.
-  app.addContentTypeParser(["application/x-www-form-urlencoded", "multipart/form-data", "text/plain"], { parseAs: "string", bodyLimit: 4096 }, (_req, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    ["application/x-www-form-urlencoded", "multipart/form-data", "text/plain"],
+    { parseAs: "string", bodyLimit: 4096 },
+    (_req, body, done) => done(null, body),
   );
 
   app.get(
     "/t/o/*",
-    { ...publicRoute, schema: { summary: "Open pixel (public)", description: "A 1×1 GIF that records an open; opens by privacy proxies and scanners are flagged as machine opens.", params: S.WildcardToken, ...noKey, response: { 200: answer("A transparent 1×1 GIF (43 bytes)", "image/gif") } } },
+    {
+      ...publicRoute,
+      schema: {
+        summary: "Open pixel (public)",
+        description: "A 1×1 GIF that records an open; opens by privacy proxies and scanners are flagged as machine opens.",
+        params: S.WildcardToken,
+        ...noKey,
+        response: { 200: answer("A transparent 1×1 GIF (43 bytes)", "image/gif") },
+      },
+    },
     async (request, reply) => {
       const token = links.readOpen(request.params["*"]);
       const message = token ? await findMessageById(db, token.m) : null;
@@ -52,7 +63,13 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
         const machine = machineAgent(request.headers["user-agent"]);
         const recipient = message.recipients.length === 1 ? message.recipients[0] : null;
         await events.record(
-          { messageId: message.id, accountId: message.account_id, type: "opened", recipient, detail: { machine_open: machine !== null, machine, user_agent: request.headers["user-agent"] ?? null } },
+          {
+            messageId: message.id,
+            accountId: message.account_id,
+            type: "opened",
+            recipient,
+            detail: { machine_open: machine !== null, machine, user_agent: request.headers["user-agent"] ?? null },
+          },
           undefined,
           machine !== null,
         );
@@ -64,7 +81,16 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
 
   app.get(
     "/t/c/*",
-    { ...publicRoute, schema: { summary: "Tracked link (public)", description: "Records the click and redirects to the link's target. Only links the service signed redirect: no open redirect.", params: S.WildcardToken, ...noKey, response: { 302: Type.Null({ description: "A redirect to the link's target (Location)" }) } } },
+    {
+      ...publicRoute,
+      schema: {
+        summary: "Tracked link (public)",
+        description: "Records the click and redirects to the link's target. Only links the service signed redirect: no open redirect.",
+        params: S.WildcardToken,
+        ...noKey,
+        response: { 302: Type.Null({ description: "A redirect to the link's target (Location)" }) },
+      },
+    },
     async (request, reply) => {
       const token = links.readClick(request.params["*"]);
       if (!token) throw errors.notFound("This link is not valid: it was altered or never issued.");
@@ -73,7 +99,13 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
         const machine = machineAgent(request.headers["user-agent"]);
         const recipient = message.recipients.length === 1 ? message.recipients[0] : null;
         await events.record(
-          { messageId: message.id, accountId: message.account_id, type: "clicked", recipient, detail: { url: token.u, machine_click: machine !== null, machine, user_agent: request.headers["user-agent"] ?? null } },
+          {
+            messageId: message.id,
+            accountId: message.account_id,
+            type: "clicked",
+            recipient,
+            detail: { url: token.u, machine_click: machine !== null, machine, user_agent: request.headers["user-agent"] ?? null },
+          },
           undefined,
           machine !== null,
         );
@@ -86,7 +118,8 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
   const unsubscribeTarget = async (rawToken: string) => {
     const link = links.readUnsubscribe(rawToken);
     if (!link) return null;
-    if (link.kind === "legacy") return { accountId: link.accountId, email: link.email.toLowerCase(), messageId: link.messageId, message: await findMessageById(db, link.messageId) };
+    if (link.kind === "legacy")
+      return { accountId: link.accountId, email: link.email.toLowerCase(), messageId: link.messageId, message: await findMessageById(db, link.messageId) };
     const message = await findMessageById(db, link.token.messageId);
     const email = message ? links.recipientOf("unsubscribe", link.token, message.recipients) : null;
     return message && email ? { accountId: message.account_id, email, messageId: message.id, message } : null;
@@ -97,24 +130,49 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
     if (!target) throw errors.notFound("This unsubscribe link is not valid: it was altered or never issued.");
     const added = await events.suppress(target.accountId, target.email, "unsubscribed", "unsubscribe link", target.messageId);
     if (added && target.message) {
-      await events.record({ messageId: target.messageId, accountId: target.accountId, type: "unsubscribed", recipient: target.email, detail: {} }, undefined, true);
+      await events.record(
+        { messageId: target.messageId, accountId: target.accountId, type: "unsubscribed", recipient: target.email, detail: {} },
+        undefined,
+        true,
+      );
     }
     return { email: target.email, resubscribeUrl: links.resubscribeUrl(rawToken) };
   };
 
   app.get(
     "/unsubscribe/*",
-    { ...publicRoute, schema: { summary: "Unsubscribe link (public)", description: "Unsubscribes the reader at once (no login) and shows a confirmation page; idempotent.", params: S.WildcardToken, ...noKey, response: { 200: answer("A confirmation page", "text/html") } } },
+    {
+      ...publicRoute,
+      schema: {
+        summary: "Unsubscribe link (public)",
+        description: "Unsubscribes the reader at once (no login) and shows a confirmation page; idempotent.",
+        params: S.WildcardToken,
+        ...noKey,
+        response: { 200: answer("A confirmation page", "text/html") },
+      },
+    },
     async (request, reply) => {
       const done = await unsubscribe(request.params["*"]);
       const undo = resubscribeForm(done.resubscribeUrl, "Unsubscribed by mistake?", "Re-subscribe");
-      return reply.headers(NO_STORE).type("text/html; charset=utf-8").send(page("You are unsubscribed", `${escapeAttribute(done.email)} will get no more marketing mail from this sender.${undo}`));
+      return reply
+        .headers(NO_STORE)
+        .type("text/html; charset=utf-8")
+        .send(page("You are unsubscribed", `${escapeAttribute(done.email)} will get no more marketing mail from this sender.${undo}`));
     },
   );
 
   app.post(
     "/unsubscribe/*",
-    { ...publicRoute, schema: { summary: "One-click unsubscribe (public, RFC 8058)", description: "What mail clients POST for List-Unsubscribe-Post: takes effect at once; idempotent.", params: S.WildcardToken, ...noKey, response: { 200: answer('"unsubscribed"', "text/plain") } } },
+    {
+      ...publicRoute,
+      schema: {
+        summary: "One-click unsubscribe (public, RFC 8058)",
+        description: "What mail clients POST for List-Unsubscribe-Post: takes effect at once; idempotent.",
+        params: S.WildcardToken,
+        ...noKey,
+        response: { 200: answer('"unsubscribed"', "text/plain") },
+      },
+    },
     async (request, reply) => {
       await unsubscribe(request.params["*"]);
       return reply.headers(NO_STORE).type("text/plain; charset=utf-8").send("unsubscribed\n");
@@ -130,7 +188,16 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
 
   app.get(
     "/resubscribe/*",
-    { ...publicRoute, schema: { summary: "Re-subscribe page (public)", description: "Asks the reader to confirm with a button (a POST): opening the link changes nothing.", params: S.WildcardToken, ...noKey, response: { 200: answer("A page with a re-subscribe button", "text/html") } } },
+    {
+      ...publicRoute,
+      schema: {
+        summary: "Re-subscribe page (public)",
+        description: "Asks the reader to confirm with a button (a POST): opening the link changes nothing.",
+        params: S.WildcardToken,
+        ...noKey,
+        response: { 200: answer("A page with a re-subscribe button", "text/html") },
+      },
+    },
     async (request, reply) => {
       const target = await resubscribeTarget(request.params["*"]);
       const form = resubscribeForm(`${request.params["*"]}`, `Get marketing mail from this sender at ${escapeAttribute(target.email)} again?`, "Re-subscribe");
@@ -140,12 +207,24 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
 
   app.post(
     "/resubscribe/*",
-    { ...publicRoute, schema: { summary: "Re-subscribe (public)", description: "Lifts the reader's own unsubscribe or complaint for this sender and records it as their consent; idempotent.", params: S.WildcardToken, ...noKey, response: { 200: answer("A confirmation page", "text/html") } } },
+    {
+      ...publicRoute,
+      schema: {
+        summary: "Re-subscribe (public)",
+        description: "Lifts the reader's own unsubscribe or complaint for this sender and records it as their consent; idempotent.",
+        params: S.WildcardToken,
+        ...noKey,
+        response: { 200: answer("A confirmation page", "text/html") },
+      },
+    },
     async (request, reply) => {
       const target = await resubscribeTarget(request.params["*"]);
       const at = now();
       await liftWithConsent(db, target.accountId, target.email, { liftedBy: "recipient", source: "re-subscribe link", consentedAt: at, recordedAt: at });
-      return reply.headers(NO_STORE).type("text/html; charset=utf-8").send(page("You are subscribed again", `${escapeAttribute(target.email)} will get marketing mail from this sender again.`));
+      return reply
+        .headers(NO_STORE)
+        .type("text/html; charset=utf-8")
+        .send(page("You are subscribed again", `${escapeAttribute(target.email)} will get marketing mail from this sender again.`));
     },
   );
 };

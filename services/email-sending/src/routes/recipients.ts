@@ -25,7 +25,12 @@ export interface RecipientRoutesOptions {
   now: () => Date;
 }
 
-const contactView = (row: ContactRow) => ({ email: row.email, consent_at: row.consent_at.toISOString(), source: row.source, created_at: row.created_at.toISOString() });
+const contactView = (row: ContactRow) => ({
+  email: row.email,
+  consent_at: row.consent_at.toISOString(),
+  source: row.source,
+  created_at: row.created_at.toISOString(),
+});
 const suppressionView = (row: SuppressionRow) => ({ ...row, created_at: row.created_at.toISOString() });
 
 function emailParam(value: string, field = "email"): string {
@@ -40,7 +45,8 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
     {
       schema: {
         summary: "Add a contact to the opt-in list",
-        description: "Marketing mail goes only to contacts on this list. Records when and where consent was given; adding an existing contact updates its consent.",
+        description:
+          "Marketing mail goes only to contacts on this list. Records when and where consent was given; adding an existing contact updates its consent.",
         body: S.ContactBody,
         response: { 201: successSchema(S.Contact) },
       },
@@ -64,7 +70,12 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
         response: { 200: successSchema(Type.Object({ contacts: Type.Array(S.Contact) })) },
       },
     },
-    async (request) => ok({ contacts: (await listContacts(db, request.subscriber.accountId, request.query.after?.toLowerCase() ?? null, request.query.limit ?? 100)).map(contactView) }),
+    async (request) =>
+      ok({
+        contacts: (await listContacts(db, request.subscriber.accountId, request.query.after?.toLowerCase() ?? null, request.query.limit ?? 100)).map(
+          contactView,
+        ),
+      }),
   );
 
   app.get(
@@ -79,9 +90,17 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
 
   app.delete(
     "/contacts/:email",
-    { schema: { summary: "Remove a contact", description: "Marketing mail to the address is refused from now on.", params: S.EmailParams, response: { 204: Type.Null() } } },
+    {
+      schema: {
+        summary: "Remove a contact",
+        description: "Marketing mail to the address is refused from now on.",
+        params: S.EmailParams,
+        response: { 204: Type.Null() },
+      },
+    },
     async (request, reply) => {
-      if (!(await deleteContact(db, request.subscriber.accountId, emailParam(request.params.email)))) throw errors.notFound(`${request.params.email} is not on the opt-in list.`);
+      if (!(await deleteContact(db, request.subscriber.accountId, emailParam(request.params.email))))
+        throw errors.notFound(`${request.params.email} is not on the opt-in list.`);
       return reply.code(204).send(null);
     },
   );
@@ -108,7 +127,8 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
     {
       schema: {
         summary: "Suppress an address yourself",
-        description: "Adds the address with reason manual (mail to it is refused from now on); you may remove it again with DELETE. An address already suppressed keeps its first reason.",
+        description:
+          "Adds the address with reason manual (mail to it is refused from now on); you may remove it again with DELETE. An address already suppressed keeps its first reason.",
         body: S.SuppressionBody,
         response: { 201: successSchema(S.Suppression) },
       },
@@ -172,7 +192,10 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
       const at = now();
       if (consentedAt.getTime() > at.getTime() + 5 * 60_000) throw errors.validation("consented_at", "must not be in the future");
       if (consentedAt.getTime() <= held.created_at.getTime()) {
-        throw errors.validation("consented_at", `must be after the address was suppressed (${held.created_at.toISOString()}): a consent given before the ${held.reason === "complaint" ? "complaint" : "unsubscribe"} does not outlive it`);
+        throw errors.validation(
+          "consented_at",
+          `must be after the address was suppressed (${held.created_at.toISOString()}): a consent given before the ${held.reason === "complaint" ? "complaint" : "unsubscribe"} does not outlive it`,
+        );
       }
       const source = request.body.source;
       const lifted = await liftWithConsent(db, accountId, email, { liftedBy: "sender", source, consentedAt, recordedAt: at });

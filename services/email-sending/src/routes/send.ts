@@ -19,7 +19,9 @@ export interface SendRoutesOptions {
 }
 
 const IdempotencyHeaders = Type.Object({
-  "idempotency-key": Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "a retried request with the same key returns the first answer for 24 hours" })),
+  "idempotency-key": Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: "a retried request with the same key returns the first answer for 24 hours" }),
+  ),
 });
 
 type Answer = { statusCode: number; data: unknown };
@@ -36,7 +38,9 @@ async function idempotent(db: Database, now: () => Date, request: FastifyRequest
   };
   if (!key) return send(await work(), false);
   const accountId = request.subscriber.accountId;
-  const hash = createHash("sha256").update(`${request.routeOptions.url}\n${JSON.stringify(request.body)}`).digest("hex");
+  const hash = createHash("sha256")
+    .update(`${request.routeOptions.url}\n${JSON.stringify(request.body)}`)
+    .digest("hex");
   const reservation = await reserveKey(db, accountId, key, hash, now());
   if (reservation.kind !== "reserved") {
     if (reservation.requestHash !== hash) {
@@ -104,7 +108,8 @@ export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (a
     {
       schema: {
         summary: "Send up to 100 messages",
-        description: "Each message is checked and queued on its own: one bad message does not fail the others. The answer lists one result per message, in order.",
+        description:
+          "Each message is checked and queued on its own: one bad message does not fail the others. The answer lists one result per message, in order.",
         headers: IdempotencyHeaders,
         body: S.BatchBody,
         response: { 202: successSchema(S.BatchResult) },
@@ -142,7 +147,11 @@ export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (a
         const inline = S.INLINE_CONTENT_FIELDS.filter((field) => (request.body as Record<string, unknown>)[field] !== undefined);
         if (inline.length > 0) {
           throw errors.validationMany(
-            inline.map((field) => ({ field, issue: "is not accepted here: the saved template gives the content (change it with PUT /templates/{name}, or send your own content with POST /send)" })),
+            inline.map((field) => ({
+              field,
+              issue:
+                "is not accepted here: the saved template gives the content (change it with PUT /templates/{name}, or send your own content with POST /send)",
+            })),
           );
         }
         const { template: name, version, variables = {}, ...envelope } = request.body;
@@ -150,7 +159,12 @@ export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (a
         const template = await findTemplate(db, accountId, name, version);
         if (!template) throw errors.notFound(version ? `No version ${version} of the template ${name}.` : `No template named ${name}.`);
         const rendered = renderSaved(name, { subject: template.subject, html: template.html, text: template.text_body }, variables);
-        const input: SendInput = { ...(envelope as Omit<SendInput, "subject">), subject: rendered.subject || name, html: rendered.html, text: rendered.text ?? textFromHtml(rendered.html) };
+        const input: SendInput = {
+          ...(envelope as Omit<SendInput, "subject">),
+          subject: rendered.subject || name,
+          html: rendered.html,
+          text: rendered.text ?? textFromHtml(rendered.html),
+        };
         return {
           statusCode: 202,
           data: await submission.submit(accountId, request.subscriber.plan, input, { name: template.name, version: template.version }),
@@ -158,4 +172,3 @@ export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (a
       }),
   );
 };
-

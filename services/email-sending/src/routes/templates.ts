@@ -99,7 +99,8 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = 
     {
       schema: {
         summary: "Save a template",
-        description: "Saves version 1 of a named template (Mustache: subject, HTML, optional text). {{x}} is HTML-escaped in the HTML part; {{{x}}} and {{& x}} are raw.",
+        description:
+          "Saves version 1 of a named template (Mustache: subject, HTML, optional text). {{x}} is HTML-escaped in the HTML part; {{{x}}} and {{& x}} are raw.",
         body: S.TemplateBody,
         response: { 201: successSchema(S.Template) },
       },
@@ -119,13 +120,27 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = 
 
   app.get(
     "/templates",
-    { schema: { summary: "List templates", description: "The newest version of each template, by name.", response: { 200: successSchema(Type.Object({ templates: Type.Array(S.Template) })) } } },
+    {
+      schema: {
+        summary: "List templates",
+        description: "The newest version of each template, by name.",
+        response: { 200: successSchema(Type.Object({ templates: Type.Array(S.Template) })) },
+      },
+    },
     async (request) => ok({ templates: (await listTemplates(db, request.subscriber.accountId)).map(view) }),
   );
 
   app.get(
     "/templates/:name",
-    { schema: { summary: "Read a template", description: "The newest version, or ?version=N.", params: S.TemplateParams, querystring: S.TemplateQuery, response: { 200: successSchema(S.Template) } } },
+    {
+      schema: {
+        summary: "Read a template",
+        description: "The newest version, or ?version=N.",
+        params: S.TemplateParams,
+        querystring: S.TemplateQuery,
+        response: { 200: successSchema(S.Template) },
+      },
+    },
     async (request) => ok(view(await load(request.subscriber.accountId, request.params.name, request.query.version))),
   );
 
@@ -145,7 +160,12 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = 
       const { subject, html, text } = request.body;
       checkParts({ subject, html, text });
       const name = request.params.name;
-      const version = await saveTemplateVersion(db, { account_id: accountId, name, subject, html, text_body: text ?? null, created_at: now() }, false, MAX_TEMPLATE_VERSIONS);
+      const version = await saveTemplateVersion(
+        db,
+        { account_id: accountId, name, subject, html, text_body: text ?? null, created_at: now() },
+        false,
+        MAX_TEMPLATE_VERSIONS,
+      );
       if (version === null) {
         if ((await countVersions(db, accountId, name)) === 0) throw errors.notFound(`No template named ${name}.`);
         throw errors.conflict(

@@ -39,11 +39,11 @@ export function domainView(row: DomainRow, platform: PlatformDomains): Static<ty
     domain: row.domain,
     status: row.verified_at ? "verified" : "pending",
     dkim_selector: row.dkim_selector,
-    records: recordsFor(
-      { domain: row.domain, selector: row.dkim_selector, publicKey: row.dkim_public_key },
-      platform,
-      { spf: row.spf_verified, dkim: row.dkim_verified, returnPath: row.return_path_verified },
-    ),
+    records: recordsFor({ domain: row.domain, selector: row.dkim_selector, publicKey: row.dkim_public_key }, platform, {
+      spf: row.spf_verified,
+      dkim: row.dkim_verified,
+      returnPath: row.return_path_verified,
+    }),
     created_at: row.created_at.toISOString(),
     verified_at: iso(row.verified_at),
     last_checked_at: iso(row.last_checked_at),

@@ -30,7 +30,13 @@ async function checkWebhookUrl(checkUrl: WebhookRoutesOptions["checkUrl"], url: 
   }
 }
 
-const view = (row: WebhookRow) => ({ id: row.id, url: row.url, event_types: row.event_types, signing_secret: row.secret, created_at: row.created_at.toISOString() });
+const view = (row: WebhookRow) => ({
+  id: row.id,
+  url: row.url,
+  event_types: row.event_types,
+  signing_secret: row.secret,
+  created_at: row.created_at.toISOString(),
+});
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (app, { db, now, checkUrl, maxWebhooksPerAccount }) => {
   app.post(
@@ -65,7 +71,13 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
 
   app.get(
     "/webhooks",
-    { schema: { summary: "List webhooks", description: "The account's webhooks with their signing secrets.", response: { 200: successSchema(Type.Object({ webhooks: Type.Array(S.Webhook) })) } } },
+    {
+      schema: {
+        summary: "List webhooks",
+        description: "The account's webhooks with their signing secrets.",
+        response: { 200: successSchema(Type.Object({ webhooks: Type.Array(S.Webhook) })) },
+      },
+    },
     async (request) => ok({ webhooks: (await listWebhooks(db, request.subscriber.accountId)).map(view) }),
   );
 

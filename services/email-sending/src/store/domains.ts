@@ -22,8 +22,19 @@ export async function insertDomain(db: Queryable, row: DomainRow): Promise<boole
     `INSERT INTO email_domains (account_id, domain, dkim_selector, dkim_public_key, dkim_private_key_enc, spf_verified, dkim_verified,
        return_path_verified, verified_at, last_checked_at, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
-    [row.account_id, row.domain, row.dkim_selector, row.dkim_public_key, row.dkim_private_key_enc, row.spf_verified, row.dkim_verified,
-      row.return_path_verified, row.verified_at, row.last_checked_at, row.created_at],
+    [
+      row.account_id,
+      row.domain,
+      row.dkim_selector,
+      row.dkim_public_key,
+      row.dkim_private_key_enc,
+      row.spf_verified,
+      row.dkim_verified,
+      row.return_path_verified,
+      row.verified_at,
+      row.last_checked_at,
+      row.created_at,
+    ],
   );
   return rowCount === 1;
 }

@@ -33,7 +33,10 @@ export async function reserveKey(db: Queryable, accountId: string, key: string, 
 
 export async function completeKey(db: Queryable, accountId: string, key: string, statusCode: number, response: unknown): Promise<void> {
   await db.query("UPDATE email_idempotency SET status_code = $3, response = $4 WHERE account_id = $1 AND key = $2", [
-    accountId, key, statusCode, JSON.stringify(response),
+    accountId,
+    key,
+    statusCode,
+    JSON.stringify(response),
   ]);
 }
 

@@ -49,9 +49,33 @@ export interface EventRow {
 }
 
 const INSERT_COLUMNS = [
-  "id", "account_id", "status", "category", "from_address", "from_name", "recipients", "to_addresses", "cc_addresses", "bcc_addresses",
-  "reply_to", "subject", "html", "text_body", "headers", "tags", "metadata", "track_opens", "track_clicks", "template_name",
-  "template_version", "has_attachments", "submitted_at", "send_at", "queue_state", "priority", "next_attempt_at",
+  "id",
+  "account_id",
+  "status",
+  "category",
+  "from_address",
+  "from_name",
+  "recipients",
+  "to_addresses",
+  "cc_addresses",
+  "bcc_addresses",
+  "reply_to",
+  "subject",
+  "html",
+  "text_body",
+  "headers",
+  "tags",
+  "metadata",
+  "track_opens",
+  "track_clicks",
+  "template_name",
+  "template_version",
+  "has_attachments",
+  "submitted_at",
+  "send_at",
+  "queue_state",
+  "priority",
+  "next_attempt_at",
 ] as const;
 export type NewMessage = Pick<MessageRow, (typeof INSERT_COLUMNS)[number]>;
 
@@ -72,10 +96,14 @@ export async function insertMessage(db: Queryable, message: NewMessage, eventId:
     [...insertValues(message), eventId],
   );
   for (const [position, a] of attachments.entries()) {
-    await db.query(
-      "INSERT INTO email_attachments (message_id, position, filename, content_type, content_id, content) VALUES ($1, $2, $3, $4, $5, $6)",
-      [message.id, position, a.filename, a.contentType, a.contentId, a.content],
-    );
+    await db.query("INSERT INTO email_attachments (message_id, position, filename, content_type, content_id, content) VALUES ($1, $2, $3, $4, $5, $6)", [
+      message.id,
+      position,
+      a.filename,
+      a.contentType,
+      a.contentId,
+      a.content,
+    ]);
   }
 }
 
@@ -91,10 +119,9 @@ export async function findMessageById(db: Queryable, id: string): Promise<Messag
 }
 
 export async function listEvents(db: Queryable, messageId: string): Promise<EventRow[]> {
-  const { rows } = await db.query<EventRow>(
-    "SELECT event_id, type, recipient, detail, created_at FROM email_events WHERE message_id = $1 ORDER BY id",
-    [messageId],
-  );
+  const { rows } = await db.query<EventRow>("SELECT event_id, type, recipient, detail, created_at FROM email_events WHERE message_id = $1 ORDER BY id", [
+    messageId,
+  ]);
   return rows;
 }
 
@@ -209,13 +236,7 @@ export function webhookPayload(event: NewEvent, status: string, tags: string[], 
   });
 }
 
-async function insertEventAndFanOut(
-  db: Queryable,
-  event: NewEvent,
-  status: string,
-  tags: string[],
-  metadata: Record<string, string>,
-): Promise<void> {
+async function insertEventAndFanOut(db: Queryable, event: NewEvent, status: string, tags: string[], metadata: Record<string, string>): Promise<void> {
   await db.query(
     `WITH e AS (
        INSERT INTO email_events (event_id, message_id, account_id, type, recipient, detail, created_at)
@@ -224,7 +245,16 @@ async function insertEventAndFanOut(
      SELECT $1 || '_' || w.id, w.id, w.account_id, $8, 'waiting', $7, $7
        FROM email_webhooks w, e
       WHERE w.account_id = $3 AND $4 = ANY(w.event_types)`,
-    [event.eventId, event.messageId, event.accountId, event.type, event.recipient, JSON.stringify(event.detail), event.at, webhookPayload(event, status, tags, metadata)],
+    [
+      event.eventId,
+      event.messageId,
+      event.accountId,
+      event.type,
+      event.recipient,
+      JSON.stringify(event.detail),
+      event.at,
+      webhookPayload(event, status, tags, metadata),
+    ],
   );
 }
 
@@ -276,7 +306,12 @@ export async function applyEvent(db: Database, event: NewEvent, queue?: QueueCha
  * A delivery attempt's outcome in one statement: the worker holds the message's lease, so it knows the status the
  * event moves from, and no transaction around a read is needed (the hot path: one round trip per message).
  */
-export async function recordAttemptOutcome(db: Queryable, event: NewEvent, message: Pick<MessageRow, "status" | "tags" | "metadata">, queue: QueueChange): Promise<string> {
+export async function recordAttemptOutcome(
+  db: Queryable,
+  event: NewEvent,
+  message: Pick<MessageRow, "status" | "tags" | "metadata">,
+  queue: QueueChange,
+): Promise<string> {
   const status = statusAfter(message.status, event.type);
   await db.query(
     `WITH m AS (
@@ -293,10 +328,22 @@ export async function recordAttemptOutcome(db: Queryable, event: NewEvent, messa
        FROM email_webhooks w, e
       WHERE w.account_id = $3 AND $4 = ANY(w.event_types)`,
     [
-      event.eventId, event.messageId, event.accountId, event.type, event.recipient, JSON.stringify(event.detail), event.at,
+      event.eventId,
+      event.messageId,
+      event.accountId,
+      event.type,
+      event.recipient,
+      JSON.stringify(event.detail),
+      event.at,
       webhookPayload(event, status, message.tags, message.metadata),
-      status, queue.state, queue.nextAttemptAt ?? null, queue.sentAt ?? null, queue.lastError !== undefined, queue.lastError ?? null,
-      queue.pendingRecipients !== undefined, queue.pendingRecipients ?? null,
+      status,
+      queue.state,
+      queue.nextAttemptAt ?? null,
+      queue.sentAt ?? null,
+      queue.lastError !== undefined,
+      queue.lastError ?? null,
+      queue.pendingRecipients !== undefined,
+      queue.pendingRecipients ?? null,
     ],
   );
   return status;

@@ -28,7 +28,10 @@ export async function upsertContact(db: Queryable, accountId: string, contact: C
 }
 
 export async function findContact(db: Queryable, accountId: string, email: string): Promise<ContactRow | null> {
-  const { rows } = await db.query<ContactRow>("SELECT email, consent_at, source, created_at FROM email_contacts WHERE account_id = $1 AND email = $2", [accountId, email]);
+  const { rows } = await db.query<ContactRow>("SELECT email, consent_at, source, created_at FROM email_contacts WHERE account_id = $1 AND email = $2", [
+    accountId,
+    email,
+  ]);
   return rows[0] ?? null;
 }
 

@@ -44,7 +44,12 @@ export async function countTemplates(db: Queryable, accountId: string): Promise<
  * Saves `row` as the next version; `expectNew` makes it a create that fails (null) if the name exists. A change
  * fails (null) when the name does not exist or already keeps `maxVersions` versions.
  */
-export async function saveTemplateVersion(db: Queryable, row: Omit<TemplateRow, "version">, expectNew: boolean, maxVersions = Number.MAX_SAFE_INTEGER): Promise<number | null> {
+export async function saveTemplateVersion(
+  db: Queryable,
+  row: Omit<TemplateRow, "version">,
+  expectNew: boolean,
+  maxVersions = Number.MAX_SAFE_INTEGER,
+): Promise<number | null> {
   const { rows } = await db.query<{ version: number }>(
     `INSERT INTO email_templates (account_id, name, version, subject, html, text_body, created_at)
      SELECT $1, $2, COALESCE(max(version), 0) + 1, $3, $4, $5, $6 FROM email_templates WHERE account_id = $1 AND name = $2

@@ -11,7 +11,12 @@ export interface WebhookRow {
 
 export async function insertWebhook(db: Queryable, row: WebhookRow): Promise<void> {
   await db.query("INSERT INTO email_webhooks (id, account_id, url, event_types, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6)", [
-    row.id, row.account_id, row.url, row.event_types, row.secret, row.created_at,
+    row.id,
+    row.account_id,
+    row.url,
+    row.event_types,
+    row.secret,
+    row.created_at,
   ]);
 }
 

@@ -91,7 +91,8 @@ export const CATALOGUE: readonly ModelSpec[] = [
     defaultRank: 2,
     multilingual: false,
     licence: "Apache-2.0",
-    install: "Put onnx/model_quantized.onnx from the Hugging Face repository Xenova/all-MiniLM-L6-v2 in MODELS_DIR/Xenova/all-MiniLM-L6-v2/ (the Docker build argument EMBEDDING_MODELS=all does it).",
+    install:
+      "Put onnx/model_quantized.onnx from the Hugging Face repository Xenova/all-MiniLM-L6-v2 in MODELS_DIR/Xenova/all-MiniLM-L6-v2/ (the Docker build argument EMBEDDING_MODELS=all does it).",
   },
   {
     id: "all-mpnet-base-v2",
@@ -115,7 +116,8 @@ export const CATALOGUE: readonly ModelSpec[] = [
     defaultRank: 3,
     multilingual: false,
     licence: "Apache-2.0",
-    install: "Put onnx/model_qint8_avx512_vnni.onnx from the Hugging Face repository sentence-transformers/all-mpnet-base-v2 in MODELS_DIR/sentence-transformers/all-mpnet-base-v2/ (the Docker build argument EMBEDDING_MODELS=all does it).",
+    install:
+      "Put onnx/model_qint8_avx512_vnni.onnx from the Hugging Face repository sentence-transformers/all-mpnet-base-v2 in MODELS_DIR/sentence-transformers/all-mpnet-base-v2/ (the Docker build argument EMBEDDING_MODELS=all does it).",
   },
   {
     id: "paraphrase-multilingual-mpnet-base-v2",
@@ -133,7 +135,8 @@ export const CATALOGUE: readonly ModelSpec[] = [
     defaultRank: 0,
     multilingual: true,
     licence: "Apache-2.0",
-    install: "Put config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx from the Hugging Face repository sentence-transformers/paraphrase-multilingual-mpnet-base-v2 in MODELS_DIR/sentence-transformers/paraphrase-multilingual-mpnet-base-v2/ and set EMBEDDINGS_MULTILINGUAL_SHA256 to the sha256 of model.onnx (the Docker build argument EMBEDDING_MODELS=all does both).",
+    install:
+      "Put config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx from the Hugging Face repository sentence-transformers/paraphrase-multilingual-mpnet-base-v2 in MODELS_DIR/sentence-transformers/paraphrase-multilingual-mpnet-base-v2/ and set EMBEDDINGS_MULTILINGUAL_SHA256 to the sha256 of model.onnx (the Docker build argument EMBEDDING_MODELS=all does both).",
   },
 ];
 

@@ -25,16 +25,28 @@ const MIN_LETTERS_FOR_TRIGRAMS = 200;
 const ENGLISH_FUNCTION_WORD_SHARE = 0.05;
 
 const ENGLISH = new Set(
-  ("the a an is are was were be been of to in on at for with by from and or but not this that these those it its i you he she we they " +
+  (
+    "the a an is are was were be been of to in on at for with by from and or but not this that these those it its i you he she we they " +
     "my your his her our their me him us them do does did how what where when why who which will would can could should have has had " +
-    "there here as if so than then all any some no about over into up out just also very").split(" "),
+    "there here as if so than then all any some no about over into up out just also very"
+  ).split(" "),
 );
 
 /** Frequent function words that are not also English words. */
 const FUNCTION_WORDS: Record<string, ReadonlySet<string>> = {
-  fra: new Set("le la les des du est sont une et sur dans pour avec pas que qui ce cette il elle nous vous ils au aux mais ou très je tu ne se sa son ses leur chez été être avoir était un ces où".split(" ")),
-  deu: new Set("der die das und ist nicht ein eine einen dem den des mit auf für von zu sich auch ich sie wir ihr es im am wie oder aber wird sind hat haben noch nach bei aus über schon dass".split(" ")),
-  spa: new Set("el la los las de del que y en un una es son por para con se su sus lo al como más pero está este esta muy también sobre hay yo tú él ella".split(" ")),
+  fra: new Set(
+    "le la les des du est sont une et sur dans pour avec pas que qui ce cette il elle nous vous ils au aux mais ou très je tu ne se sa son ses leur chez été être avoir était un ces où".split(
+      " ",
+    ),
+  ),
+  deu: new Set(
+    "der die das und ist nicht ein eine einen dem den des mit auf für von zu sich auch ich sie wir ihr es im am wie oder aber wird sind hat haben noch nach bei aus über schon dass".split(
+      " ",
+    ),
+  ),
+  spa: new Set(
+    "el la los las de del que y en un una es son por para con se su sus lo al como más pero está este esta muy también sobre hay yo tú él ella".split(" "),
+  ),
   ita: new Set("il lo la gli le di del della che e è un una per con non sono si da nel nella al alla ma come anche più questo questa sul sulla".split(" ")),
   por: new Set("o os de do da dos das que e é um uma em na nos nas para com não se por mais mas como ao está são muito também onde".split(" ")),
   nld: new Set("de het een en van dat die niet op te zijn voor met als er maar om ook aan bij hij zij wij ik je naar wordt nog dit deze waar".split(" ")),
@@ -67,7 +79,7 @@ export function detectNonEnglish(text: string): DetectedLanguage | null {
     return code === "und" ? { code: "und", name: "a script other than Latin" } : { code, name: nameOf(code) };
   }
 
-  const words = (sample.toLowerCase().match(WORD) ?? []);
+  const words = sample.toLowerCase().match(WORD) ?? [];
   const english = words.filter((word) => ENGLISH.has(word)).length;
   let best: { code: string; hits: number } | null = null;
   for (const [code, list] of Object.entries(FUNCTION_WORDS)) {
@@ -78,7 +90,9 @@ export function detectNonEnglish(text: string): DetectedLanguage | null {
   if (best && best.hits >= 2 && best.hits > 2 * english) {
     // Several languages share words (de, la, que): franc names the language among those that scored as high.
     const hitsOf = (list: ReadonlySet<string>) => words.filter((word) => list.has(word)).length;
-    const tied = Object.entries(FUNCTION_WORDS).filter(([, list]) => hitsOf(list) === best.hits).map(([code]) => code);
+    const tied = Object.entries(FUNCTION_WORDS)
+      .filter(([, list]) => hitsOf(list) === best.hits)
+      .map(([code]) => code);
     const code = tied.length > 1 ? franc(sample, { only: tied, minLength: 1 }) : best.code;
     const chosen = code === "und" ? best.code : code;
     return { code: chosen, name: nameOf(chosen) };

@@ -89,7 +89,10 @@ export class EmbeddingEngine {
     for (const [key, promise] of promises) {
       this.inFlight.set(key, promise);
       // Settled either way: no unhandled rejection when no caller awaits this shared promise any more.
-      promise.then(() => this.inFlight.delete(key), () => this.inFlight.delete(key));
+      promise.then(
+        () => this.inFlight.delete(key),
+        () => this.inFlight.delete(key),
+      );
     }
     let queue = this.queues.get(model.id);
     if (!queue) this.queues.set(model.id, (queue = { model, waiting: [] }));
@@ -123,23 +126,26 @@ export class EmbeddingEngine {
     if (batch.length === 0) return;
     this.running++;
     const started = performance.now();
-    this.options.run({ model: queue.model, texts: batch.map((w) => w.text) }).then(
-      (result) => {
-        this.computedTotal += batch.length;
-        const perText = (performance.now() - started) / 1000 / batch.length;
-        this.secondsPerText = 0.8 * this.secondsPerText + 0.2 * perText;
-        batch.forEach((waiting, i) => {
-          const value = { vector: result.vectors[i], tokens: result.tokens[i] };
-          this.options.cache.set(waiting.key, value);
-          waiting.resolve(value);
-        });
-      },
-      (error) => batch.forEach((waiting) => waiting.reject(error)),
-    ).finally(() => {
-      this.queued -= batch.length;
-      this.running--;
-      this.next();
-    });
+    this.options
+      .run({ model: queue.model, texts: batch.map((w) => w.text) })
+      .then(
+        (result) => {
+          this.computedTotal += batch.length;
+          const perText = (performance.now() - started) / 1000 / batch.length;
+          this.secondsPerText = 0.8 * this.secondsPerText + 0.2 * perText;
+          batch.forEach((waiting, i) => {
+            const value = { vector: result.vectors[i], tokens: result.tokens[i] };
+            this.options.cache.set(waiting.key, value);
+            waiting.resolve(value);
+          });
+        },
+        (error) => batch.forEach((waiting) => waiting.reject(error)),
+      )
+      .finally(() => {
+        this.queued -= batch.length;
+        this.running--;
+        this.next();
+      });
   }
 
   /** Fails whatever still waits (at shutdown). */

@@ -28,7 +28,11 @@ async function sha256Of(file: string): Promise<string> {
   return hash.digest("hex");
 }
 
-const exists = (file: string) => access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 async function checkTransformersModel(spec: ModelSpec, modelsDir: string): Promise<RegisteredModel> {
   const folder = path.join(modelsDir, spec.folder ?? spec.id);
@@ -71,13 +75,10 @@ async function checkUseLite(spec: ModelSpec): Promise<RegisteredModel> {
 
 /** Checks every model of the catalogue once (hashing the weights takes about a second per 100 MB). */
 export async function loadRegistry(catalogue: readonly ModelSpec[], modelsDir: string): Promise<ModelRegistry> {
-  const models = await Promise.all(
-    catalogue.map((spec) => (spec.runtime === "tfjs-use" ? checkUseLite(spec) : checkTransformersModel(spec, modelsDir))),
-  );
+  const models = await Promise.all(catalogue.map((spec) => (spec.runtime === "tfjs-use" ? checkUseLite(spec) : checkTransformersModel(spec, modelsDir))));
   return {
     models,
     get: (id) => models.find((m) => m.spec.id === id),
-    defaultModel: () =>
-      models.filter((m) => m.installed && m.spec.defaultRank > 0).sort((a, b) => b.spec.defaultRank - a.spec.defaultRank)[0],
+    defaultModel: () => models.filter((m) => m.installed && m.spec.defaultRank > 0).sort((a, b) => b.spec.defaultRank - a.spec.defaultRank)[0],
   };
 }

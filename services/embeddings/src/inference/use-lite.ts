@@ -89,14 +89,20 @@ export async function loadUseLite(model: WorkerModel, backend: "wasm" | "cpu"): 
       });
       const rowVectors: Float32Array[] = new Array(rows.length);
       for (const execution of planExecutions(rows.map((row) => row.ids.length))) {
-        const data = await run(execution.rows.map((i) => rows[i].ids), execution.paddedLength);
+        const data = await run(
+          execution.rows.map((i) => rows[i].ids),
+          execution.paddedLength,
+        );
         execution.rows.forEach((rowIndex, position) => {
           rowVectors[rowIndex] = data.slice(position * model.dimensions, (position + 1) * model.dimensions);
         });
       }
       const vectors = texts.map((_, text) => {
         const windows = rows.flatMap((row, index) => (row.text === text ? [index] : []));
-        return poolWindows(windows.map((index) => rowVectors[index]), windows.map((index) => rows[index].ids.length));
+        return poolWindows(
+          windows.map((index) => rowVectors[index]),
+          windows.map((index) => rows[index].ids.length),
+        );
       });
       return { vectors, tokens: all.map((tokens) => tokens.length) };
     },

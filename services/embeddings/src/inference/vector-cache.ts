@@ -15,8 +15,7 @@ export class VectorCache {
   private readonly lru: LRUCache<string, CachedVector> | null;
 
   constructor(maxBytes: number) {
-    this.lru =
-      maxBytes > 0 ? new LRUCache({ maxSize: maxBytes, sizeCalculation: (value) => value.vector.byteLength + ENTRY_OVERHEAD_BYTES }) : null;
+    this.lru = maxBytes > 0 ? new LRUCache({ maxSize: maxBytes, sizeCalculation: (value) => value.vector.byteLength + ENTRY_OVERHEAD_BYTES }) : null;
   }
 
   /** A content address: the model and the exact text, hashed so that a long text costs 32 bytes of key. */

@@ -49,7 +49,8 @@ export const embedRoutes: FastifyPluginAsyncTypebox<EmbedRoutesOptions> = async 
     {
       schema: {
         summary: "Embed texts in any of 50+ languages",
-        description: "As /embed, with the multilingual model (paraphrase-multilingual-mpnet-base-v2): 503 MODEL_UNAVAILABLE while its weights are not installed.",
+        description:
+          "As /embed, with the multilingual model (paraphrase-multilingual-mpnet-base-v2): 503 MODEL_UNAVAILABLE while its weights are not installed.",
         body: S.EmbedBody,
         response: { 200: successSchema(S.Embeddings) },
       },

@@ -99,7 +99,16 @@ export async function installTinyBert(modelsDir: string, tokenizerDir: string, m
   const target = path.join(modelsDir, folder);
   await mkdir(path.join(target, "onnx"), { recursive: true });
   for (const file of TOKENIZER_FILES) await copyFile(path.join(tokenizerDir, file), path.join(target, file));
-  const config = { model_type: "bert", architectures: ["BertModel"], hidden_size: HIDDEN, vocab_size: VOCAB, max_position_embeddings: POSITIONS, num_attention_heads: 1, num_hidden_layers: 1, type_vocab_size: 2 };
+  const config = {
+    model_type: "bert",
+    architectures: ["BertModel"],
+    hidden_size: HIDDEN,
+    vocab_size: VOCAB,
+    max_position_embeddings: POSITIONS,
+    num_attention_heads: 1,
+    num_hidden_layers: 1,
+    type_vocab_size: 2,
+  };
   await writeFile(path.join(target, "config.json"), JSON.stringify(config));
   const bytes = tinyBertOnnx();
   await writeFile(path.join(target, "onnx", "model.onnx"), bytes);

@@ -293,9 +293,7 @@ export class Gazetteer {
   private namesIn(language: string): LocalizedNames {
     let names = this.loadedNames.get(language);
     if (names === undefined) {
-      names = this.supportedLanguages.has(language)
-        ? this.localizedNames.load(language)
-        : { places: new Map(), regions: new Map(), countries: new Map() };
+      names = this.supportedLanguages.has(language) ? this.localizedNames.load(language) : { places: new Map(), regions: new Map(), countries: new Map() };
       this.loadedNames.set(language, names);
     }
     return names;

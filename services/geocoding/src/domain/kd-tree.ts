@@ -143,8 +143,7 @@ export class SphereKdTree {
     if (end - start === 1) return;
     const axis = this.axes[middle];
     const split = target[axis] - this.xyz[offset + axis];
-    const [nearStart, nearEnd, farStart, farEnd] =
-      split < 0 ? [start, middle, middle + 1, end] : [middle + 1, end, start, middle];
+    const [nearStart, nearEnd, farStart, farEnd] = split < 0 ? [start, middle, middle + 1, end] : [middle + 1, end, start, middle];
     this.search(nearStart, nearEnd, target, best);
     if (split * split <= best.squared) this.search(farStart, farEnd, target, best);
   }
@@ -168,7 +167,6 @@ export function greatCircleKm(lat1: number, lon1: number, lat2: number, lon2: nu
   const toRad = Math.PI / 180;
   const dPhi = (lat2 - lat1) * toRad;
   const dLambda = (lon2 - lon1) * toRad;
-  const a =
-    Math.sin(dPhi / 2) ** 2 + Math.cos(lat1 * toRad) * Math.cos(lat2 * toRad) * Math.sin(dLambda / 2) ** 2;
+  const a = Math.sin(dPhi / 2) ** 2 + Math.cos(lat1 * toRad) * Math.cos(lat2 * toRad) * Math.sin(dLambda / 2) ** 2;
   return 2 * Math.asin(Math.min(1, Math.sqrt(a))) * EARTH_RADIUS_KM;
 }

@@ -72,7 +72,12 @@ export class NameIndex {
     const valueOf = collected.postingValues;
 
     const [blob, keyStart] = encodeKeys(sortedKeys);
-    const [exactStart, exactPostings] = groupBy(sortedKeys.length, keyOf.length, (i) => keyOf[i], (i) => valueOf[i]);
+    const [exactStart, exactPostings] = groupBy(
+      sortedKeys.length,
+      keyOf.length,
+      (i) => keyOf[i],
+      (i) => valueOf[i],
+    );
     const bucketOfKey = assignBuckets(sortedKeys);
     const bucketCount = bucketOfKey.reduce((highest, bucket) => Math.max(highest, bucket), -1) + 1;
 
@@ -111,12 +116,7 @@ export class NameIndex {
    * Postings of names that start with `prefix` and are longer than it, best first by
    * (main name before alternate at `alternatePenalty`) + importance; `visit` returns false to stop.
    */
-  scanPrefix(
-    prefix: string,
-    importance: Float64Array,
-    alternatePenalty: number,
-    visit: (posting: number) => boolean,
-  ): void {
+  scanPrefix(prefix: string, importance: Float64Array, alternatePenalty: number, visit: (posting: number) => boolean): void {
     if (codePointLength(prefix) < PREFIX_BUCKET_LENGTH) return;
     let first = this.lowerBound(prefix);
     const end = this.lowerBound(prefix + KEY_END);
@@ -239,12 +239,7 @@ class GrowableInt32 {
 }
 
 /** Compressed rows: values grouped by their group id, with start offsets. */
-function groupBy(
-  groupCount: number,
-  itemCount: number,
-  groupOf: (item: number) => number,
-  valueOf: (item: number) => number,
-): [Int32Array, Int32Array] {
+function groupBy(groupCount: number, itemCount: number, groupOf: (item: number) => number, valueOf: (item: number) => number): [Int32Array, Int32Array] {
   const order = countingOrder(groupCount, itemCount, groupOf);
   return [groupStarts(groupCount, order, groupOf), order.map(valueOf)];
 }

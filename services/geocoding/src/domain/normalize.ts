@@ -1,14 +1,14 @@
 const LETTER_FOLDS: Record<string, string> = {
-  "ß": "ss",
-  "æ": "ae",
-  "œ": "oe",
-  "ø": "o",
-  "ł": "l",
-  "đ": "d",
-  "ð": "d",
-  "þ": "th",
-  "ı": "i",
-  "ħ": "h",
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  ø: "o",
+  ł: "l",
+  đ: "d",
+  ð: "d",
+  þ: "th",
+  ı: "i",
+  ħ: "h",
 };
 const FOLDABLE_LETTERS = /[ßæœøłđðþıħ]/g;
 const LATIN_DIACRITICS = /[\u0300-\u036f]/g;

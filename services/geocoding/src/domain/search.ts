@@ -113,12 +113,7 @@ export class PlaceSearch {
 
   private rank(places: number[]): number[] {
     const { bestScore, gazetteer } = this;
-    return places.sort(
-      (a, b) =>
-        bestScore[b] - bestScore[a] ||
-        gazetteer.populations[b] - gazetteer.populations[a] ||
-        gazetteer.ids[a] - gazetteer.ids[b],
-    );
+    return places.sort((a, b) => bestScore[b] - bestScore[a] || gazetteer.populations[b] - gazetteer.populations[a] || gazetteer.ids[a] - gazetteer.ids[b]);
   }
 
   private passes(place: number, countryFilter: number, qualifiers: Qualifier[]): boolean {
@@ -149,4 +144,3 @@ export class PlaceSearch {
     return this.query;
   }
 }
-

@@ -143,4 +143,3 @@ export function parseMoCatalog(buffer: Buffer): Map<string, string> {
   }
   return entries;
 }
-

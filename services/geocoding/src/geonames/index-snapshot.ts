@@ -36,8 +36,7 @@ export function snapshotToBytes(parts: GazetteerParts): Buffer {
     return { $array: arrays.length - 1 };
   });
   const header = Buffer.from(
-    JSON.stringify({ arrays: arrays.map((array) => ({ type: typeNameOf(array), length: array.length })) }).slice(0, -1) +
-      `,"value":${value}}`,
+    JSON.stringify({ arrays: arrays.map((array) => ({ type: typeNameOf(array), length: array.length })) }).slice(0, -1) + `,"value":${value}}`,
   );
   let size = align(MAGIC.length + 4 + header.length);
   const offsets = arrays.map((array) => {

@@ -18,10 +18,7 @@ export interface IndexLoadOptions {
  * builds it from the files and saves the snapshot, which is then read (in-process build if the child
  * fails). buildMs covers everything.
  */
-export function loadGeocodingIndex(
-  files: GazetteerFiles = defaultGazetteerFiles(),
-  options: IndexLoadOptions = {},
-): GeocodingIndex {
+export function loadGeocodingIndex(files: GazetteerFiles = defaultGazetteerFiles(), options: IndexLoadOptions = {}): GeocodingIndex {
   const started = performance.now();
   const snapshotDir = options.snapshotDir === undefined ? DEFAULT_SNAPSHOT_DIR : options.snapshotDir;
   const snapshot = snapshotDir === null ? undefined : snapshotPath(snapshotDir, files);

@@ -3,16 +3,7 @@ import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { GeocodingIndex } from "../domain/build.js";
 import { reverseGeocode } from "../domain/reverse.js";
 import { QueryError } from "../domain/search.js";
-import {
-  LanguagesData,
-  PlaceParams,
-  PlaceQuery,
-  PlaceSchema,
-  ReverseData,
-  ReverseQuery,
-  SearchData,
-  SearchQuery,
-} from "../schemas.js";
+import { LanguagesData, PlaceParams, PlaceQuery, PlaceSchema, ReverseData, ReverseQuery, SearchData, SearchQuery } from "../schemas.js";
 
 export interface GeocodingRoutesOptions {
   index: GeocodingIndex;
@@ -96,14 +87,10 @@ export const geocodingRoutes: FastifyPluginAsyncTypebox<GeocodingRoutesOptions> 
 
   // Counting each catalogue's names reads every catalogue: done on the first call, not at start-up.
   let languages: ReturnType<typeof gazetteer.languages> | undefined;
-  app.get(
-    "/languages",
-    { schema: { summary: "Languages the language parameter accepts", response: { 200: successSchema(LanguagesData) } } },
-    async () => {
-      languages ??= gazetteer.languages();
-      return ok({ count: languages.length, languages });
-    },
-  );
+  app.get("/languages", { schema: { summary: "Languages the language parameter accepts", response: { 200: successSchema(LanguagesData) } } }, async () => {
+    languages ??= gazetteer.languages();
+    return ok({ count: languages.length, languages });
+  });
 };
 
 /**

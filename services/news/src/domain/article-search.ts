@@ -18,7 +18,15 @@ interface Ranked {
 export type ArticleFacets = Record<"category" | "country" | "source", FacetCount[]>;
 
 const listOf = (value: string | undefined) =>
-  value === undefined ? null : new Set(value.toLowerCase().split(",").map((part) => part.trim()).filter(Boolean));
+  value === undefined
+    ? null
+    : new Set(
+        value
+          .toLowerCase()
+          .split(",")
+          .map((part) => part.trim())
+          .filter(Boolean),
+      );
 
 function matchesFilters(filters: Omit<ArticleFilters, "text">): (row: ArticleRow) => boolean {
   const categories = listOf(filters.categories);
@@ -68,9 +76,12 @@ export function searchMatches(
   const facets = withFacets
     ? facetCountsIn(
         kept.map((r) => r.row),
-        { category: { value: (r) => r.category, limit: 10 }, country: { value: (r) => r.country, limit: 10 }, source: { value: (r) => r.source_id, limit: 10 } },
+        {
+          category: { value: (r) => r.category, limit: 10 },
+          country: { value: (r) => r.country, limit: 10 },
+          source: { value: (r) => r.source_id, limit: 10 },
+        },
       )
     : undefined;
   return { total: kept.length, articles, facets };
 }
-

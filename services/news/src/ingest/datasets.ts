@@ -43,15 +43,38 @@ export interface ArticleRow {
 }
 
 const ARTICLE_COLUMNS = [
-  "id", "dataset", "source_id", "source_name", "author", "title", "description", "url", "domain", "image_url",
-  "published_at", "category", "country", "language", "text_config", "story_id", "revision",
+  "id",
+  "dataset",
+  "source_id",
+  "source_name",
+  "author",
+  "title",
+  "description",
+  "url",
+  "domain",
+  "image_url",
+  "published_at",
+  "category",
+  "country",
+  "language",
+  "text_config",
+  "story_id",
+  "revision",
 ] as const;
 const PUBLISHER_COLUMNS = ["id", "name", "url", "category", "language", "country"] as const;
 
 /** Publishers first (an article names its publisher), then the articles, both by natural key. */
 export async function upsertArticles(db: Queryable, rows: ArticleRow[]): Promise<UpsertCounts> {
-  await upsertRows(db, { table: "news_sources", key: ["id"], columns: PUBLISHER_COLUMNS }, rows.map((r) => r.publisher));
-  return upsertRows(db, { table: "articles", key: ["id"], columns: ARTICLE_COLUMNS, revision: "revision" }, rows.map((r) => r.article));
+  await upsertRows(
+    db,
+    { table: "news_sources", key: ["id"], columns: PUBLISHER_COLUMNS },
+    rows.map((r) => r.publisher),
+  );
+  return upsertRows(
+    db,
+    { table: "articles", key: ["id"], columns: ARTICLE_COLUMNS, revision: "revision" },
+    rows.map((r) => r.article),
+  );
 }
 
 /** After a load: publishers' counts and date ranges, story sizes (UCI's popularity signal), the search vocabulary. */
@@ -73,7 +96,14 @@ export async function refreshDerived(db: Database): Promise<void> {
 
 const HUFFPOST: Publisher = { id: "huffpost", name: "HuffPost", url: "https://www.huffpost.com", category: null, language: "en", country: "us" };
 const ABC: Publisher = { id: "abc-news-au", name: "ABC News (AU)", url: "https://www.abc.net.au/news", category: null, language: "en", country: "au" };
-const TIMES_OF_INDIA: Publisher = { id: "the-times-of-india", name: "The Times of India", url: "https://timesofindia.indiatimes.com", category: null, language: "en", country: "in" };
+const TIMES_OF_INDIA: Publisher = {
+  id: "the-times-of-india",
+  name: "The Times of India",
+  url: "https://timesofindia.indiatimes.com",
+  category: null,
+  language: "en",
+  country: "in",
+};
 
 function required(value: string | null, field: string): string {
   if (!value) throw new MalformedRow(`${field} is missing`);
@@ -83,7 +113,10 @@ function required(value: string | null, field: string): string {
 function article(
   publisher: Publisher,
   line: number,
-  { canonical, ...fields }: Omit<Article, "source_id" | "source_name" | "language" | "text_config" | "image_url" | "domain" | "country" | "revision"> & {
+  {
+    canonical,
+    ...fields
+  }: Omit<Article, "source_id" | "source_name" | "language" | "text_config" | "image_url" | "domain" | "country" | "revision"> & {
     country?: string | null;
     /** The canonical URL: the article's identity and domain (its `url` is the source's own). */
     canonical: string | null;
@@ -104,7 +137,6 @@ function article(
     },
   };
 }
-
 
 export function huffPostSource(): IngestionSource<HuffPostRecord, ArticleRow> {
   return {

@@ -68,7 +68,8 @@ export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = as
     },
     async (request) => {
       const query = request.query;
-      if (query.topic !== undefined && query.category !== undefined) throw errors.validation("topic", "give topic or category, not both (they are the same filter)");
+      if (query.topic !== undefined && query.category !== undefined)
+        throw errors.validation("topic", "give topic or category, not both (they are the same filter)");
       const page = pageOf(query);
       await refuseUnknown(db, "country", "country", query.country);
       await refuseUnknown(db, "sources", "source", query.sources);

@@ -43,7 +43,10 @@ export const trendingRoutes: FastifyPluginAsyncTypebox<TrendingRoutesOptions> = 
       for (const term of scored) {
         const headlines = await headlinesWith(db, scope, term.lexeme, middle, end, 50);
         topics.push({
-          topic: surfaceForm(term.lexeme, headlines.map((h) => h.title)),
+          topic: surfaceForm(
+            term.lexeme,
+            headlines.map((h) => h.title),
+          ),
           count: term.count,
           previous_count: term.previous_count,
           growth: term.growth,

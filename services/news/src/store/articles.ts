@@ -29,8 +29,7 @@ export interface ArticleFilters {
 
 export type ArticleSort = "relevancy" | "published_at" | "popularity";
 
-export const ARTICLE_COLUMNS =
-  "id, source_id, source_name, author, title, description, url, image_url, published_at, category, country, language, popularity";
+export const ARTICLE_COLUMNS = "id, source_id, source_name, author, title, description, url, image_url, published_at, category, country, language, popularity";
 
 const lower = (list: string | undefined) => (list === undefined ? undefined : splitList(list.toLowerCase()));
 
@@ -42,7 +41,10 @@ function buildFilter(filters: ArticleFilters): { filter: SqlFilter; rank: string
     .oneOf("country", lower(filters.countries))
     .equals("language", filters.language?.toLowerCase())
     .oneOf("source_id", lower(filters.sources))
-    .oneOf("domain", lower(filters.domains)?.map((d) => d.replace(/^www\./, "")))
+    .oneOf(
+      "domain",
+      lower(filters.domains)?.map((d) => d.replace(/^www\./, "")),
+    )
     .dateRange("published_at", filters.range ?? {});
   return { filter, rank };
 }
@@ -58,7 +60,11 @@ export async function newestPublishedOf(db: Queryable, filters: Omit<ArticleFilt
  * Which of the given values of a filter no article has (for a 400 naming them, as NewsAPI does), and, only then,
  * the values articles do have: countries and categories of articles, ids of sources with articles.
  */
-export async function unknownValues(db: Queryable, field: "country" | "category" | "source", values: readonly string[]): Promise<{ unknown: string[]; known: string[] }> {
+export async function unknownValues(
+  db: Queryable,
+  field: "country" | "category" | "source",
+  values: readonly string[],
+): Promise<{ unknown: string[]; known: string[] }> {
   const column = field === "source" ? "source_id" : field;
   const { rows } = await db.query<{ value: string }>(
     `SELECT value FROM unnest($1::text[]) AS wanted(value) WHERE NOT EXISTS (SELECT 1 FROM articles WHERE ${column} = wanted.value)`,

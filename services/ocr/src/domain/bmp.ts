@@ -33,8 +33,14 @@ function readHeader(bytes: Buffer): BmpHeader {
   const headerSize = bytes.readUInt32LE(14);
   if (headerSize === 12) {
     return {
-      pixelOffset: bytes.readUInt32LE(10), headerSize, width: bytes.readUInt16LE(18), height: bytes.readUInt16LE(20),
-      topDown: false, bitsPerPixel: bytes.readUInt16LE(24), compression: BI_RGB, paletteSize: 0,
+      pixelOffset: bytes.readUInt32LE(10),
+      headerSize,
+      width: bytes.readUInt16LE(18),
+      height: bytes.readUInt16LE(20),
+      topDown: false,
+      bitsPerPixel: bytes.readUInt16LE(24),
+      compression: BI_RGB,
+      paletteSize: 0,
     };
   }
   if (headerSize < 40 || bytes.length < 14 + headerSize) throw new BmpError("unsupported BMP header");
@@ -84,13 +90,19 @@ function pixelReader(bytes: Buffer, header: BmpHeader): PixelReader {
       const byte = bytes[rowStart + Math.floor(x / perByte)];
       const shift = 8 - bitsPerPixel * ((x % perByte) + 1);
       const entry = palette[(byte >> shift) & mask] ?? [0, 0, 0];
-      out[at] = entry[0]; out[at + 1] = entry[1]; out[at + 2] = entry[2]; out[at + 3] = 255;
+      out[at] = entry[0];
+      out[at + 1] = entry[1];
+      out[at + 2] = entry[2];
+      out[at + 3] = 255;
     };
   }
   if (bitsPerPixel === 24) {
     return (rowStart, x, out, at) => {
       const p = rowStart + x * 3;
-      out[at] = bytes[p + 2]; out[at + 1] = bytes[p + 1]; out[at + 2] = bytes[p]; out[at + 3] = 255;
+      out[at] = bytes[p + 2];
+      out[at + 1] = bytes[p + 1];
+      out[at + 2] = bytes[p];
+      out[at + 3] = 255;
     };
   }
   const masks = readMasks(bytes, header);
@@ -125,7 +137,11 @@ function readMasks(bytes: Buffer, header: BmpHeader): [number, number, number, n
   return [bytes.readUInt32LE(at), bytes.readUInt32LE(at + 4), bytes.readUInt32LE(at + 8), alpha];
 }
 
-interface MaskShape { shift: number; max: number; mask: number }
+interface MaskShape {
+  shift: number;
+  max: number;
+  mask: number;
+}
 
 function maskShape(mask: number): MaskShape {
   if (mask === 0) return { shift: 0, max: 0, mask: 0 };

@@ -1,12 +1,18 @@
 /** Failures the HTTP layer turns into the shared error envelope. */
 export class InputLimitError extends Error {
-  constructor(readonly field: string, readonly issue: string) {
+  constructor(
+    readonly field: string,
+    readonly issue: string,
+  ) {
     super(`${field} ${issue}`);
   }
 }
 
 export class InvalidOptionError extends Error {
-  constructor(readonly field: string, readonly issue: string) {
+  constructor(
+    readonly field: string,
+    readonly issue: string,
+  ) {
     super(`${field} ${issue}`);
   }
 }

@@ -50,11 +50,7 @@ export function parsePgm(bytes: Buffer): GrayImage {
 
 /** Transparent areas become white paper, colour becomes luminance; EXIF orientation was applied by the caller. */
 export async function grayFromPipeline(pipeline: sharp.Sharp): Promise<GrayImage> {
-  const { data, info } = await pipeline
-    .flatten({ background: "#ffffff" })
-    .grayscale()
-    .raw({ depth: "uchar" })
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await pipeline.flatten({ background: "#ffffff" }).grayscale().raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
   if (info.channels !== 1) throw new Error(`expected one channel, got ${info.channels}`);
   return { width: info.width, height: info.height, data };
 }

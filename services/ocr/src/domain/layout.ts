@@ -2,16 +2,55 @@ import { makeBox, toUnitConfidence, type Box, type PageSize } from "./geometry.j
 import type { TableWord } from "./table-types.js";
 
 /** The parts of Tesseract's result tree this service reads. */
-export interface EngineBbox { x0: number; y0: number; x1: number; y1: number }
-export interface EngineWord { text: string; confidence: number; bbox: EngineBbox }
-export interface EngineLine { text: string; confidence: number; bbox: EngineBbox; words: EngineWord[] }
-export interface EngineParagraph { lines: EngineLine[] }
-export interface EngineBlock { text: string; confidence: number; bbox: EngineBbox; paragraphs: EngineParagraph[] }
-export interface EnginePage { text: string; confidence: number; blocks: EngineBlock[] | null }
+export interface EngineBbox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+export interface EngineWord {
+  text: string;
+  confidence: number;
+  bbox: EngineBbox;
+}
+export interface EngineLine {
+  text: string;
+  confidence: number;
+  bbox: EngineBbox;
+  words: EngineWord[];
+}
+export interface EngineParagraph {
+  lines: EngineLine[];
+}
+export interface EngineBlock {
+  text: string;
+  confidence: number;
+  bbox: EngineBbox;
+  paragraphs: EngineParagraph[];
+}
+export interface EnginePage {
+  text: string;
+  confidence: number;
+  blocks: EngineBlock[] | null;
+}
 
-export interface WordOut { text: string; confidence: number; box: Box }
-export interface LineOut { text: string; confidence: number; box: Box; words: WordOut[] }
-export interface BlockOut { text: string; confidence: number; box: Box; lines: LineOut[] }
+export interface WordOut {
+  text: string;
+  confidence: number;
+  box: Box;
+}
+export interface LineOut {
+  text: string;
+  confidence: number;
+  box: Box;
+  words: WordOut[];
+}
+export interface BlockOut {
+  text: string;
+  confidence: number;
+  box: Box;
+  lines: LineOut[];
+}
 
 const boxOf = (bbox: EngineBbox, page: PageSize) => makeBox(bbox.x0, bbox.y0, bbox.x1, bbox.y1, page);
 
@@ -24,7 +63,10 @@ const SPACE_BETWEEN_UNSPACED = new RegExp(`(?<=[${UNSPACED}]) +(?=[${UNSPACED}])
  * Japanese "word" it segments; keep the line breaks, drop trailing spaces and the spaces inside CJK runs.
  */
 export function cleanText(text: string): string {
-  return text.replace(SPACE_BETWEEN_UNSPACED, "").replace(/(?<![ \t])[ \t]+\n/g, "\n").trimEnd();
+  return text
+    .replace(SPACE_BETWEEN_UNSPACED, "")
+    .replace(/(?<![ \t])[ \t]+\n/g, "\n")
+    .trimEnd();
 }
 
 export function toBlocks(page: EnginePage, size: PageSize): BlockOut[] {
@@ -33,20 +75,23 @@ export function toBlocks(page: EnginePage, size: PageSize): BlockOut[] {
       text: cleanText(block.text),
       confidence: toUnitConfidence(block.confidence),
       box: boxOf(block.bbox, size),
-      lines: block.paragraphs.flatMap((paragraph) => paragraph.lines).map((line) => ({
-        text: cleanText(line.text),
-        confidence: toUnitConfidence(line.confidence),
-        box: boxOf(line.bbox, size),
-        words: line.words
-          .filter((word) => word.text.trim() !== "")
-          .map((word) => ({ text: word.text, confidence: toUnitConfidence(word.confidence), box: boxOf(word.bbox, size) })),
-      })),
+      lines: block.paragraphs
+        .flatMap((paragraph) => paragraph.lines)
+        .map((line) => ({
+          text: cleanText(line.text),
+          confidence: toUnitConfidence(line.confidence),
+          box: boxOf(line.bbox, size),
+          words: line.words
+            .filter((word) => word.text.trim() !== "")
+            .map((word) => ({ text: word.text, confidence: toUnitConfidence(word.confidence), box: boxOf(word.bbox, size) })),
+        })),
     }))
     .filter((block) => block.text !== "");
 }
 
 export function wordsInReadingOrder(page: EnginePage): TableWord[] {
-  return (page.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines.flatMap((line) => line.words)))
+  return (page.blocks ?? [])
+    .flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines.flatMap((line) => line.words)))
     .filter((word) => word.text.trim() !== "")
     .map((word) => ({
       text: word.text,

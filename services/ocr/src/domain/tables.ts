@@ -68,7 +68,10 @@ class RunCollector {
   private readonly lastDark: Int32Array;
   readonly runs: Array<Array<[number, number]>>;
 
-  constructor(lineCount: number, private readonly minLength: number) {
+  constructor(
+    lineCount: number,
+    private readonly minLength: number,
+  ) {
     this.runStart = new Int32Array(lineCount).fill(-1);
     this.lastDark = new Int32Array(lineCount);
     this.runs = Array.from({ length: lineCount }, () => []);
@@ -138,8 +141,12 @@ function findLineSegments(image: GrayImage, threshold: number, minLength: number
 }
 
 function crosses(horizontal: Segment, vertical: Segment): boolean {
-  return vertical.from - CROSS_TOLERANCE <= horizontal.end && vertical.to + CROSS_TOLERANCE >= horizontal.start
-    && horizontal.from - CROSS_TOLERANCE <= vertical.end && horizontal.to + CROSS_TOLERANCE >= vertical.start;
+  return (
+    vertical.from - CROSS_TOLERANCE <= horizontal.end &&
+    vertical.to + CROSS_TOLERANCE >= horizontal.start &&
+    horizontal.from - CROSS_TOLERANCE <= vertical.end &&
+    horizontal.to + CROSS_TOLERANCE >= vertical.start
+  );
 }
 
 function clusterPositions(positions: number[], tolerance: number): number[] {
@@ -227,8 +234,14 @@ export function detectTables(image: GrayImage, words: TableWord[], options: Tabl
 
 function buildTable(group: LineGroup, words: TableWord[], page: { width: number; height: number }, maxThickness: number): Table | null {
   const tolerance = maxThickness + 4;
-  const rowEdges = clusterPositions(group.horizontals.map((h) => (h.from + h.to) / 2), tolerance);
-  const columnEdges = clusterPositions(group.verticals.map((v) => (v.from + v.to) / 2), tolerance);
+  const rowEdges = clusterPositions(
+    group.horizontals.map((h) => (h.from + h.to) / 2),
+    tolerance,
+  );
+  const columnEdges = clusterPositions(
+    group.verticals.map((v) => (v.from + v.to) / 2),
+    tolerance,
+  );
   const rowCount = rowEdges.length - 1;
   const columnCount = columnEdges.length - 1;
   if (rowCount < 1 || columnCount < 1 || rowCount * columnCount < 2) return null;

@@ -57,9 +57,10 @@ function selectPages(selection: string | undefined, pageCount: number, maxPages:
     pages = parsed.pages;
   }
   if (pages.length > maxPages) {
-    const issue = selection === undefined
-      ? `the document has ${pageCount} pages and at most ${maxPages} are read per request; choose them with 'pages', e.g. '1-${maxPages}'`
-      : `selects ${pages.length} pages; at most ${maxPages} are read per request`;
+    const issue =
+      selection === undefined
+        ? `the document has ${pageCount} pages and at most ${maxPages} are read per request; choose them with 'pages', e.g. '1-${maxPages}'`
+        : `selects ${pages.length} pages; at most ${maxPages} are read per request`;
     throw new InputLimitError("pages", issue);
   }
   return pages;
@@ -160,4 +161,3 @@ async function openRasterImage(bytes: Buffer, format: InputFormat, options: Docu
     close: async () => {},
   };
 }
-

@@ -97,7 +97,10 @@ export const AUTO_ROTATE_BELOW_CONFIDENCE = 0.7;
 const DEFAULT_IMAGE_DPI = 300;
 
 export class Extractor<E extends RecognizingEngine> {
-  constructor(private readonly pool: EnginePool<E>, private readonly limits: ExtractionLimits) {}
+  constructor(
+    private readonly pool: EnginePool<E>,
+    private readonly limits: ExtractionLimits,
+  ) {}
 
   async extract(request: ExtractionRequest): Promise<ExtractionResult> {
     const started = Date.now();
@@ -108,11 +111,15 @@ export class Extractor<E extends RecognizingEngine> {
       return left;
     };
     const decodeStarted = Date.now();
-    const source = await openDocument(request.bytes, { pages: request.pages, dpi: request.dpi }, {
-      maxPixels: this.limits.maxPixels,
-      maxPages: this.limits.maxPages,
-      toolTimeoutMs: this.limits.timeoutMs,
-    });
+    const source = await openDocument(
+      request.bytes,
+      { pages: request.pages, dpi: request.dpi },
+      {
+        maxPixels: this.limits.maxPixels,
+        maxPages: this.limits.maxPages,
+        toolTimeoutMs: this.limits.timeoutMs,
+      },
+    );
     clock.decodeMs += Date.now() - decodeStarted;
     try {
       const pages: PageResult[] = [];
@@ -141,13 +148,7 @@ export class Extractor<E extends RecognizingEngine> {
     }
   }
 
-  private async extractPage(
-    source: PageSource,
-    pageNumber: number,
-    request: ExtractionRequest,
-    clock: Clock,
-    remaining: () => number,
-  ): Promise<PageResult> {
+  private async extractPage(source: PageSource, pageNumber: number, request: ExtractionRequest, clock: Clock, remaining: () => number): Promise<PageResult> {
     remaining();
     const decodeStarted = Date.now();
     const rendered = await source.render(pageNumber);
@@ -189,10 +190,8 @@ export class Extractor<E extends RecognizingEngine> {
   private async detectOrientation(image: GrayImage, context: ReadContext): Promise<OrientationGuess | null> {
     const started = Date.now();
     const region = inkedRegion(image) ?? undefined;
-    const { result, queuedMs } = await this.pool.run(
-      context.request.language,
-      context.remaining(),
-      (engine) => engine.detectOrientation(image, { dpi: context.dpi, region }),
+    const { result, queuedMs } = await this.pool.run(context.request.language, context.remaining(), (engine) =>
+      engine.detectOrientation(image, { dpi: context.dpi, region }),
     );
     context.clock.queueMs += queuedMs;
     context.clock.orientationMs += Date.now() - started - queuedMs;
@@ -210,12 +209,9 @@ export class Extractor<E extends RecognizingEngine> {
     const read = region ?? image;
     const options = { psm: context.request.psm, dpi: context.dpi, structured: context.request.structured, region };
     const started = Date.now();
-    const { result, queuedMs } = await this.pool.run(
-      context.request.language,
-      context.remaining(),
-      (engine) => engine.recognize(image, options),
-      { retireAfter: read.width * read.height > this.limits.recycleAbovePixels },
-    );
+    const { result, queuedMs } = await this.pool.run(context.request.language, context.remaining(), (engine) => engine.recognize(image, options), {
+      retireAfter: read.width * read.height > this.limits.recycleAbovePixels,
+    });
     context.clock.queueMs += queuedMs;
     context.clock.recognizeMs += Date.now() - started - queuedMs;
     return { image, skew, page: region ? toPageCoordinates(result.page, region) : result.page };

@@ -19,5 +19,8 @@ export async function listInstalledLanguages(langPath: string): Promise<Set<stri
 
 /** Whether the data of Tesseract's orientation and script detection (osd.traineddata) is in `langPath`. */
 export async function hasOrientationData(langPath: string): Promise<boolean> {
-  return access(join(langPath, "osd.traineddata")).then(() => true, () => false);
+  return access(join(langPath, "osd.traineddata")).then(
+    () => true,
+    () => false,
+  );
 }

@@ -59,17 +59,19 @@ export class EnginePool<E extends OcrEngine> {
 
   /** Starts engines ahead of the first request so that it does not pay for loading. */
   async warm(languages: string): Promise<void> {
-    await Promise.all(this.slots.map(async (slot) => {
-      if (slot.engine === null && !slot.busy) {
-        slot.busy = true;
-        try {
-          slot.engine = await this.options.createEngine(languages);
-          slot.languages = languages;
-        } finally {
-          this.release(slot);
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        if (slot.engine === null && !slot.busy) {
+          slot.busy = true;
+          try {
+            slot.engine = await this.options.createEngine(languages);
+            slot.languages = languages;
+          } finally {
+            this.release(slot);
+          }
         }
-      }
-    }));
+      }),
+    );
   }
 
   /**
@@ -116,11 +118,13 @@ export class EnginePool<E extends OcrEngine> {
   async close(): Promise<void> {
     this.closed = true;
     for (const waiter of this.waiters.splice(0)) waiter.grant(null as never);
-    await Promise.all(this.slots.map(async (slot) => {
-      const engine = slot.engine;
-      slot.engine = null;
-      if (engine) await engine.terminate().catch(() => {});
-    }));
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        const engine = slot.engine;
+        slot.engine = null;
+        if (engine) await engine.terminate().catch(() => {});
+      }),
+    );
   }
 
   private acquire(languages: string): Promise<Slot<E>> {
@@ -142,9 +146,11 @@ export class EnginePool<E extends OcrEngine> {
 
   private pickIdle(languages: string): Slot<E> | undefined {
     const idle = this.slots.filter((slot) => !slot.busy);
-    return idle.find((slot) => slot.languages === languages && slot.engine !== null)
-      ?? idle.find((slot) => slot.engine === null)
-      ?? idle.sort((a, b) => a.lastUsed - b.lastUsed)[0];
+    return (
+      idle.find((slot) => slot.languages === languages && slot.engine !== null) ??
+      idle.find((slot) => slot.engine === null) ??
+      idle.sort((a, b) => a.lastUsed - b.lastUsed)[0]
+    );
   }
 
   private release(slot: Slot<E>): void {

@@ -33,7 +33,10 @@ export class TesseractEngine implements OcrEngine {
   /** The orientation detector: a second thread, started on first use (see detectOrientation). */
   private osd: Promise<{ worker: TesseractWorker; died: Promise<never> }> | null = null;
 
-  private constructor(private readonly worker: TesseractWorker, private readonly langPath: string) {
+  private constructor(
+    private readonly worker: TesseractWorker,
+    private readonly langPath: string,
+  ) {
     this.died = watchThread(worker);
   }
 
@@ -55,11 +58,14 @@ export class TesseractEngine implements OcrEngine {
   }
 
   async recognize(image: GrayImage, options: RecognizeOptions): Promise<RecognizeOutput> {
-    await Promise.race([this.worker.setParameters({
-      tessedit_pageseg_mode: String(options.psm) as never,
-      user_defined_dpi: String(options.dpi),
-      preserve_interword_spaces: "0",
-    }), this.died]).catch((error) => {
+    await Promise.race([
+      this.worker.setParameters({
+        tessedit_pageseg_mode: String(options.psm) as never,
+        user_defined_dpi: String(options.dpi),
+        preserve_interword_spaces: "0",
+      }),
+      this.died,
+    ]).catch((error) => {
       throw asError(error, "could not set recognition parameters");
     });
     const output = { text: true, blocks: options.structured };
@@ -104,7 +110,10 @@ export class TesseractEngine implements OcrEngine {
     this.osd = null;
     await Promise.all([
       this.worker.terminate(),
-      osd?.then(({ worker }) => worker.terminate(), () => {}),
+      osd?.then(
+        ({ worker }) => worker.terminate(),
+        () => {},
+      ),
     ]);
   }
 
@@ -157,7 +166,10 @@ async function startWorker(
     return await Promise.race([pending, startFailed]);
   } catch (error) {
     // A worker that comes up after all is not leaked.
-    pending.then((worker) => worker.terminate(), () => {});
+    pending.then(
+      (worker) => worker.terminate(),
+      () => {},
+    );
     throw error;
   } finally {
     starting = false;

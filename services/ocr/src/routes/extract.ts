@@ -5,9 +5,7 @@ import { ResponseTooLargeError, type OutboundClient } from "@apiplat/outbound-gu
 import { InputLimitError, InvalidOptionError, OcrBusyError, OcrTimeoutError, UnreadableInputError, UnsupportedFormatError } from "../domain/errors.js";
 import type { Extractor, ExtractionRequest, RecognizingEngine } from "../engine/extract.js";
 import { parseLanguageSpec } from "../domain/languages.js";
-import {
-  ExtractResultSchema, ROTATIONS, StructuredResultSchema, SUPPORTED_PSM, extractBodySchema, type ExtractBody,
-} from "../schemas.js";
+import { ExtractResultSchema, ROTATIONS, StructuredResultSchema, SUPPORTED_PSM, extractBodySchema, type ExtractBody } from "../schemas.js";
 import type { OcrSettings } from "../settings.js";
 
 export interface ExtractRoutesOptions {
@@ -21,8 +19,16 @@ export interface ExtractRoutesOptions {
 }
 
 const routeErrors = {
-  400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 413: ErrorSchema, 415: ErrorSchema, 422: ErrorSchema,
-  429: ErrorSchema, 502: ErrorSchema, 503: ErrorSchema, 504: ErrorSchema,
+  400: ErrorSchema,
+  401: ErrorSchema,
+  403: ErrorSchema,
+  413: ErrorSchema,
+  415: ErrorSchema,
+  422: ErrorSchema,
+  429: ErrorSchema,
+  502: ErrorSchema,
+  503: ErrorSchema,
+  504: ErrorSchema,
 };
 
 /** POST /extract and POST /extract/structured: the same input, text only or text with layout and tables. */
@@ -33,12 +39,16 @@ export const extractRoutes: FastifyPluginAsyncTypebox<ExtractRoutesOptions> = as
   acceptMultipart(
     app,
     { maxFiles: 1, maxFileBytes: settings.maxImageBytes, maxTotalBytes: settings.maxImageBytes, maxFields: 10, maxFieldBytes: 4096 },
-    { tooLarge: () => ({ field: "file", issue: `must be at most ${settings.maxImageBytes} bytes` }), tooManyFiles: { field: "file", issue: "must be a single file" } },
+    {
+      tooLarge: () => ({ field: "file", issue: `must be at most ${settings.maxImageBytes} bytes` }),
+      tooManyFiles: { field: "file", issue: "must be a single file" },
+    },
     formToBody,
   );
 
   const bodySchema = extractBodySchema(settings.maxImageBytes);
-  const description = "An image (PNG, JPEG, TIFF, WebP, GIF, BMP) or PDF by `url`, base64 `image`, or multipart upload in field `file`. " +
+  const description =
+    "An image (PNG, JPEG, TIFF, WebP, GIF, BMP) or PDF by `url`, base64 `image`, or multipart upload in field `file`. " +
     "Each page's orientation is detected and turned upright unless `rotate` is given or `auto_rotate` is false.";
 
   const handle = async (body: ExtractBody, structured: boolean) => {
@@ -50,25 +60,33 @@ export const extractRoutes: FastifyPluginAsyncTypebox<ExtractRoutesOptions> = as
     }
   };
 
-  app.post("/extract", {
-    schema: {
-      summary: "Extract the text of an image or PDF",
-      description,
-      consumes: ["application/json", "multipart/form-data"],
-      body: bodySchema,
-      response: { 200: successSchema(ExtractResultSchema), ...routeErrors },
+  app.post(
+    "/extract",
+    {
+      schema: {
+        summary: "Extract the text of an image or PDF",
+        description,
+        consumes: ["application/json", "multipart/form-data"],
+        body: bodySchema,
+        response: { 200: successSchema(ExtractResultSchema), ...routeErrors },
+      },
     },
-  }, async (request) => ok(await handle(request.body, false)));
+    async (request) => ok(await handle(request.body, false)),
+  );
 
-  app.post("/extract/structured", {
-    schema: {
-      summary: "Extract text with blocks, lines, words, bounding boxes and tables",
-      description,
-      consumes: ["application/json", "multipart/form-data"],
-      body: bodySchema,
-      response: { 200: successSchema(StructuredResultSchema), ...routeErrors },
+  app.post(
+    "/extract/structured",
+    {
+      schema: {
+        summary: "Extract text with blocks, lines, words, bounding boxes and tables",
+        description,
+        consumes: ["application/json", "multipart/form-data"],
+        body: bodySchema,
+        response: { 200: successSchema(StructuredResultSchema), ...routeErrors },
+      },
     },
-  }, async (request) => ok((await handle(request.body, true)) as Static<typeof StructuredResultSchema>));
+    async (request) => ok((await handle(request.body, true)) as Static<typeof StructuredResultSchema>),
+  );
 };
 
 /** Form fields arrive as text: the numeric and boolean options become what the body schema expects; files keep their field name. */
@@ -177,4 +195,3 @@ function toApiError(error: unknown, settings: OcrSettings): unknown {
   // Anything else is ours (a failed worker, missing data): a 500 in the envelope, the cause in the log.
   return error instanceof Error ? error : new Error(String(error));
 }
-

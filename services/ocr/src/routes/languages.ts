@@ -11,18 +11,22 @@ export interface LanguageRoutesOptions {
 }
 
 export const languageRoutes: FastifyPluginAsyncTypebox<LanguageRoutesOptions> = async (app, { settings, installedLanguages }) => {
-  app.get("/languages", {
-    schema: {
-      summary: "Languages Tesseract has data for, and which of them this deployment has installed",
-      response: { 200: successSchema(LanguagesResultSchema), 401: ErrorSchema, 403: ErrorSchema, 429: ErrorSchema },
+  app.get(
+    "/languages",
+    {
+      schema: {
+        summary: "Languages Tesseract has data for, and which of them this deployment has installed",
+        response: { 200: successSchema(LanguagesResultSchema), 401: ErrorSchema, 403: ErrorSchema, 429: ErrorSchema },
+      },
     },
-  }, async () => {
-    const installed = await installedLanguages();
-    return ok({
-      default_language: settings.defaultLanguage,
-      installed_count: installed.size,
-      max_languages_per_request: MAX_LANGUAGES_PER_REQUEST,
-      languages: describeLanguages(installed),
-    });
-  });
+    async () => {
+      const installed = await installedLanguages();
+      return ok({
+        default_language: settings.defaultLanguage,
+        installed_count: installed.size,
+        max_languages_per_request: MAX_LANGUAGES_PER_REQUEST,
+        languages: describeLanguages(installed),
+      });
+    },
+  );
 };

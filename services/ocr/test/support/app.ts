@@ -14,7 +14,11 @@ export async function withMegaKey(started: StartedService): Promise<OcrTestConte
 }
 
 /** A multipart/form-data body as a browser or curl would send it. */
-export async function multipartBody(file: Buffer | null, fields: Record<string, string> = {}, filename = "scan.png"): Promise<{ payload: Buffer; contentType: string }> {
+export async function multipartBody(
+  file: Buffer | null,
+  fields: Record<string, string> = {},
+  filename = "scan.png",
+): Promise<{ payload: Buffer; contentType: string }> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   if (file) form.append("file", new Blob([new Uint8Array(file)]), filename);

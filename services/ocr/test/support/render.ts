@@ -21,11 +21,11 @@ export async function renderTextImage(text: string, options: TextImageOptions = 
   // Pango draws white text on black: turn it into ink on paper, then add the page margin.
   const ink = await sharp({
     text: { text: escapeMarkup(text), font: `${font} ${pointSize}`, dpi, align, rgba: false },
-  }).negate().png().toBuffer();
-  const png = await sharp(ink)
-    .extend({ top: margin, bottom: margin, left: margin, right: margin, background: "#ffffff" })
+  })
+    .negate()
     .png()
     .toBuffer();
+  const png = await sharp(ink).extend({ top: margin, bottom: margin, left: margin, right: margin, background: "#ffffff" }).png().toBuffer();
   return sharp(png);
 }
 
@@ -33,11 +33,15 @@ export async function renderTextPng(text: string, options: TextImageOptions = {}
   return (await renderTextImage(text, options)).png().toBuffer();
 }
 
-
 /** A page as a flatbed scan would give it: turned a few degrees, slightly blurred, speckled, grey paper, JPEG. */
 export async function simulateScan(png: Buffer, degrees: number, seed = 7): Promise<Buffer> {
-  const rotated = await sharp(png).rotate(degrees, { background: "#ffffff" }).flatten({ background: "#ffffff" }).grayscale()
-    .blur(0.7).raw().toBuffer({ resolveWithObject: true });
+  const rotated = await sharp(png)
+    .rotate(degrees, { background: "#ffffff" })
+    .flatten({ background: "#ffffff" })
+    .grayscale()
+    .blur(0.7)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const random = seededRandom(seed);
   const pixels = rotated.data;
   for (let i = 0; i < pixels.length; i++) {
@@ -46,7 +50,9 @@ export async function simulateScan(png: Buffer, degrees: number, seed = 7): Prom
     const speck = random() < 0.0015 ? -160 : 0;
     pixels[i] = Math.max(0, Math.min(255, Math.round(paper + grain + speck)));
   }
-  return sharp(pixels, { raw: { width: rotated.info.width, height: rotated.info.height, channels: 1 } }).jpeg({ quality: 70 }).toBuffer();
+  return sharp(pixels, { raw: { width: rotated.info.width, height: rotated.info.height, channels: 1 } })
+    .jpeg({ quality: 70 })
+    .toBuffer();
 }
 
 export interface TableLayout {
@@ -114,7 +120,10 @@ export function inkBox(gray: { width: number; data: Buffer }, region: { left: nu
   for (let y = region.top; y < region.bottom; y++) {
     for (let x = region.left; x < region.right; x++) {
       if (gray.data[y * gray.width + x] < 128) {
-        left = Math.min(left, x); top = Math.min(top, y); right = Math.max(right, x); bottom = Math.max(bottom, y);
+        left = Math.min(left, x);
+        top = Math.min(top, y);
+        right = Math.max(right, x);
+        bottom = Math.max(bottom, y);
       }
     }
   }
@@ -139,14 +148,21 @@ export function pdfOfJpegPages(pages: Array<{ jpeg: Buffer; width: number; heigh
     const [pageId, contentId, imageId] = [3 + i * 3, 4 + i * 3, 5 + i * 3];
     const widthPt = (page.width * 72) / page.dpi;
     const heightPt = (page.height * 72) / page.dpi;
-    addObject(`${pageId} 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${widthPt.toFixed(2)} ${heightPt.toFixed(2)}] /Resources << /XObject << /Im0 ${imageId} 0 R >> >> /Contents ${contentId} 0 R >>\nendobj\n`);
+    addObject(
+      `${pageId} 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${widthPt.toFixed(2)} ${heightPt.toFixed(2)}] /Resources << /XObject << /Im0 ${imageId} 0 R >> >> /Contents ${contentId} 0 R >>\nendobj\n`,
+    );
     const content = `q ${widthPt.toFixed(2)} 0 0 ${heightPt.toFixed(2)} 0 0 cm /Im0 Do Q`;
     addObject(`${contentId} 0 obj\n<< /Length ${content.length} >>\nstream\n${content}\nendstream\nendobj\n`);
-    addObject(Buffer.concat([
-      Buffer.from(`${imageId} 0 obj\n<< /Type /XObject /Subtype /Image /Width ${page.width} /Height ${page.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode /Length ${page.jpeg.length} >>\nstream\n`, "latin1"),
-      page.jpeg,
-      Buffer.from("\nendstream\nendobj\n", "latin1"),
-    ]));
+    addObject(
+      Buffer.concat([
+        Buffer.from(
+          `${imageId} 0 obj\n<< /Type /XObject /Subtype /Image /Width ${page.width} /Height ${page.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode /Length ${page.jpeg.length} >>\nstream\n`,
+          "latin1",
+        ),
+        page.jpeg,
+        Buffer.from("\nendstream\nendobj\n", "latin1"),
+      ]),
+    );
   });
   const xrefAt = length;
   const xref = [`xref\n0 ${offsets.length + 1}\n`, "0000000000 65535 f \n", ...offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`)].join("");
@@ -173,7 +189,9 @@ export function encodeBmp24(gray: { width: number; height: number; data: Buffer 
     const row = 54 + (gray.height - 1 - y) * rowBytes;
     for (let x = 0; x < gray.width; x++) {
       const v = gray.data[y * gray.width + x];
-      out[row + x * 3] = v; out[row + x * 3 + 1] = v; out[row + x * 3 + 2] = v;
+      out[row + x * 3] = v;
+      out[row + x * 3 + 1] = v;
+      out[row + x * 3 + 2] = v;
     }
   }
   return out;
@@ -195,7 +213,9 @@ export function encodeBmp8TopDown(gray: { width: number; height: number; data: B
   out.writeUInt16LE(8, 28);
   out.writeUInt32LE(256, 46);
   for (let i = 0; i < 256; i++) {
-    out[54 + i * 4] = i; out[54 + i * 4 + 1] = i; out[54 + i * 4 + 2] = i;
+    out[54 + i * 4] = i;
+    out[54 + i * 4 + 1] = i;
+    out[54 + i * 4 + 2] = i;
   }
   for (let y = 0; y < gray.height; y++) gray.data.copy(out, offset + y * rowBytes, y * gray.width, (y + 1) * gray.width);
   return out;

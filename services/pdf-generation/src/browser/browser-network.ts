@@ -63,7 +63,10 @@ export function closePopups(browser: Browser, onPopup?: (url: string) => void): 
   browser.on("targetcreated", (target: Target) => {
     if (target.type() !== "page" || target.opener() === undefined) return;
     onPopup?.(target.url());
-    void target.page().then((page) => page?.close()).catch(() => undefined);
+    void target
+      .page()
+      .then((page) => page?.close())
+      .catch(() => undefined);
   });
 }
 
@@ -160,4 +163,3 @@ export function throttledRefusalLog(warn: (fields: Record<string, unknown>, mess
     warn({ refusal }, "the outbound guard refused a connection the browser opened");
   };
 }
-

@@ -101,7 +101,16 @@ export class BrowserPool {
   private readonly profileRemovals = new Set<Promise<void>>();
 
   constructor(private options: BrowserPoolOptions) {
-    this.slots = Array.from({ length: options.browsers }, (_, index) => ({ index, browser: null, launching: null, active: 0, jobsServed: 0, retiring: null, spare: null, shared: null }));
+    this.slots = Array.from({ length: options.browsers }, (_, index) => ({
+      index,
+      browser: null,
+      launching: null,
+      active: 0,
+      jobsServed: 0,
+      retiring: null,
+      spare: null,
+      shared: null,
+    }));
     this.freePages = options.browsers * options.pagesPerBrowser;
   }
 
@@ -211,7 +220,8 @@ export class BrowserPool {
         const page = taken.page;
         let onCrash: (() => void) | undefined;
         const crashed = new Promise<never>((_, reject) => {
-          onCrash = () => reject(new RenderError("renderer_crashed", "The document crashed the browser tab while rendering; it is probably too large or too complex."));
+          onCrash = () =>
+            reject(new RenderError("renderer_crashed", "The document crashed the browser tab while rendering; it is probably too large or too complex."));
           page.once("error", onCrash);
         });
         try {
@@ -360,9 +370,10 @@ export class BrowserPool {
   /** Chromium writes into its profile until it exits; the directory goes once the process has. */
   private removeProfileOnExit(browser: Browser, dir: string): void {
     const child = browser.process();
-    const exited = child && child.exitCode === null && child.signalCode === null
-      ? new Promise<void>((resolve) => child.once("exit", () => resolve()))
-      : new Promise<void>((resolve) => browser.once("disconnected", () => resolve()));
+    const exited =
+      child && child.exitCode === null && child.signalCode === null
+        ? new Promise<void>((resolve) => child.once("exit", () => resolve()))
+        : new Promise<void>((resolve) => browser.once("disconnected", () => resolve()));
     const removal = exited.then(() => removeProfileDir(dir));
     this.profileRemovals.add(removal);
     void removal.finally(() => this.profileRemovals.delete(removal));

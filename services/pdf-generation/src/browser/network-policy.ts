@@ -143,7 +143,9 @@ function responseHeaders(headers: GuardedResponse["headers"], mode: NetworkPolic
 }
 
 function decodeBody(response: GuardedResponse): Buffer {
-  const encoding = String(response.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const encoding = String(response.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
   try {
     if (encoding === "gzip" || encoding === "x-gzip") return gunzipSync(response.body);
     if (encoding === "br") return brotliDecompressSync(response.body);

@@ -87,7 +87,13 @@ export class PdfRenderer {
     try {
       await this.checkUrl(url);
     } catch (error) {
-      throw new RenderError("blocked_url", error instanceof Error ? error.message : "The URL is not allowed.", "url", "is refused by the outbound URL guard", error);
+      throw new RenderError(
+        "blocked_url",
+        error instanceof Error ? error.message : "The URL is not allowed.",
+        "url",
+        "is refused by the outbound URL guard",
+        error,
+      );
     }
   }
 
@@ -145,7 +151,12 @@ function explainNavigationError(error: unknown, url: string, { blocked, failed }
   const message = error instanceof Error ? error.message : String(error);
   if (message.includes("ERR_BLOCKED_BY_CLIENT")) {
     const refusal = blocked.find((b) => b.url === url) ?? blocked[blocked.length - 1];
-    return new RenderError("blocked_url", `The page or one of its redirects was refused: ${refusal?.reason ?? "not allowed"}.`, "url", "is refused by the outbound URL guard");
+    return new RenderError(
+      "blocked_url",
+      `The page or one of its redirects was refused: ${refusal?.reason ?? "not allowed"}.`,
+      "url",
+      "is refused by the outbound URL guard",
+    );
   }
   if (error instanceof Error && error.name === "TimeoutError") {
     return new RenderError("timeout", "The page did not finish loading within the timeout.");
@@ -190,7 +201,12 @@ async function waitForSelector(page: Page, selector: string, timeoutMs: number):
     await page.waitForSelector(selector, { timeout: timeoutMs });
   } catch (error) {
     if (error instanceof Error && error.name === "TimeoutError") {
-      throw new RenderError("wait_for_timeout", `The selector ${JSON.stringify(selector)} did not appear within ${timeoutMs} ms.`, "wait_for", "never appeared on the page");
+      throw new RenderError(
+        "wait_for_timeout",
+        `The selector ${JSON.stringify(selector)} did not appear within ${timeoutMs} ms.`,
+        "wait_for",
+        "never appeared on the page",
+      );
     }
     if (error instanceof Error && /not a valid selector|SyntaxError/i.test(error.message)) {
       throw new RenderError("invalid_option", "wait_for is not a valid CSS selector.", "wait_for", "must be a valid CSS selector");
@@ -222,11 +238,23 @@ async function finishDocument(page: Page, options: RenderOptions): Promise<{ tit
         mark.setAttribute("aria-hidden", "true");
         mark.textContent = args.watermark.text;
         mark.style.cssText = [
-          "position:fixed", "top:50%", "left:50%", "transform:translate(-50%,-50%) rotate(-45deg)",
-          `font-size:${args.watermark.fontSizePt}pt`, "font-weight:700", "white-space:nowrap", "color:#000",
-          `opacity:${args.watermark.opacity}`, "z-index:2147483647", "pointer-events:none", "margin:0", "padding:0",
+          "position:fixed",
+          "top:50%",
+          "left:50%",
+          "transform:translate(-50%,-50%) rotate(-45deg)",
+          `font-size:${args.watermark.fontSizePt}pt`,
+          "font-weight:700",
+          "white-space:nowrap",
+          "color:#000",
+          `opacity:${args.watermark.opacity}`,
+          "z-index:2147483647",
+          "pointer-events:none",
+          "margin:0",
+          "padding:0",
           "font-family:'Noto Sans','Noto Sans CJK SC','Noto Naskh Arabic','DejaVu Sans',sans-serif",
-        ].map((rule) => `${rule} !important`).join(";");
+        ]
+          .map((rule) => `${rule} !important`)
+          .join(";");
         (document.body ?? root).appendChild(mark);
       }
       return { title: document.title, lang: root.lang };

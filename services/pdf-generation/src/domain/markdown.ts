@@ -51,7 +51,11 @@ function escapeHtml(text: string): string {
 /** The text of the first heading, a natural document title when the request names none. */
 export function firstHeading(source: string): string | undefined {
   const token = markdown.parse(source, {}).find((t, i, all) => t.type === "inline" && all[i - 1]?.type === "heading_open");
-  const text = token?.children?.filter((c) => c.type === "text" || c.type === "code_inline").map((c) => c.content).join("").trim();
+  const text = token?.children
+    ?.filter((c) => c.type === "text" || c.type === "code_inline")
+    .map((c) => c.content)
+    .join("")
+    .trim();
   return text ? text : undefined;
 }
 

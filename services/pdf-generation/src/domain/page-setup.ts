@@ -24,7 +24,13 @@ const LENGTH_PATTERN = /^(\d+(?:\.\d+)?)(mm|cm|in|pt|px)?$/;
 /** A CSS length in mm; a bare number is read as px, as CSS and Chromium do. */
 function lengthToMm(length: string, field: string): number {
   const match = LENGTH_PATTERN.exec(length.trim());
-  if (!match) throw new RenderError("invalid_option", `${field} must be a length such as "15mm", "1in", "0.5cm", "20pt" or "40px".`, field, "must be a number followed by mm, cm, in, pt or px");
+  if (!match)
+    throw new RenderError(
+      "invalid_option",
+      `${field} must be a length such as "15mm", "1in", "0.5cm", "20pt" or "40px".`,
+      field,
+      "must be a number followed by mm, cm, in, pt or px",
+    );
   return Number(match[1]) * MM_PER_UNIT[match[2] ?? "px"];
 }
 
@@ -54,10 +60,20 @@ export function assertMarginsFit(margins: Margins, pageSize: PageSize, orientati
   const mm = (value: string) => Number(value.replace("mm", ""));
   const minContentMm = 20;
   if (toMm(widthPt) - mm(margins.left) - mm(margins.right) < minContentMm) {
-    throw new RenderError("invalid_option", `margin: left and right margins leave less than ${minContentMm}mm of page width.`, "margin", `left + right must leave at least ${minContentMm}mm of the page width`);
+    throw new RenderError(
+      "invalid_option",
+      `margin: left and right margins leave less than ${minContentMm}mm of page width.`,
+      "margin",
+      `left + right must leave at least ${minContentMm}mm of the page width`,
+    );
   }
   if (toMm(heightPt) - mm(margins.top) - mm(margins.bottom) < minContentMm) {
-    throw new RenderError("invalid_option", `margin: top and bottom margins leave less than ${minContentMm}mm of page height.`, "margin", `top + bottom must leave at least ${minContentMm}mm of the page height`);
+    throw new RenderError(
+      "invalid_option",
+      `margin: top and bottom margins leave less than ${minContentMm}mm of page height.`,
+      "margin",
+      `top + bottom must leave at least ${minContentMm}mm of the page height`,
+    );
   }
 }
 

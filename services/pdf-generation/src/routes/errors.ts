@@ -15,7 +15,9 @@ export function toApiError(error: unknown, fromUrl = false): unknown {
     case "merge_too_heavy":
       return errors.unprocessable(error.message, details);
     case "timeout":
-      return fromUrl ? errors.upstreamTimeout(error.message) : errors.unprocessable(`${error.message} The document is too heavy to render in time; simplify it or raise timeout_ms.`);
+      return fromUrl
+        ? errors.upstreamTimeout(error.message)
+        : errors.unprocessable(`${error.message} The document is too heavy to render in time; simplify it or raise timeout_ms.`);
     case "budget_exceeded":
       return fromUrl ? errors.upstreamTimeout(error.message) : errors.unprocessable(error.message);
     case "wait_for_timeout":

@@ -48,7 +48,12 @@ export const renderRoutes: FastifyPluginAsyncTypebox<RenderRoutesOptions> = asyn
   app.post("/from-html", { schema: routeSchema("Render an HTML document to PDF", FromHtmlBody) }, async (request, reply) => {
     const body = request.body;
     const options = withDomainErrors(() => renderOptionsFrom(body));
-    const source: RenderSource = { kind: "document", html: body.html, javascript: body.javascript ?? false, allowedOrigins: normalizeOrigins(body.allowed_origins) };
+    const source: RenderSource = {
+      kind: "document",
+      html: body.html,
+      javascript: body.javascript ?? false,
+      allowedOrigins: normalizeOrigins(body.allowed_origins),
+    };
     return respond(request, reply, body, source, options);
   });
 

@@ -89,9 +89,10 @@ const SORT_KEYS: Record<ProductSort, (a: Ranked, b: Ranked) => number> = {
 /** The SQL's `title IS NULL` first: products the source names nothing come after every titled one, in each sort. */
 const titledFirst = (a: Ranked, b: Ranked) => Number(a.row.title === null) - Number(b.row.title === null);
 
-const ORDERS = Object.fromEntries(
-  Object.entries(SORT_KEYS).map(([sort, keys]) => [sort, (a: Ranked, b: Ranked) => titledFirst(a, b) || keys(a, b)]),
-) as Record<ProductSort, (a: Ranked, b: Ranked) => number>;
+const ORDERS = Object.fromEntries(Object.entries(SORT_KEYS).map(([sort, keys]) => [sort, (a: Ranked, b: Ranked) => titledFirst(a, b) || keys(a, b)])) as Record<
+  ProductSort,
+  (a: Ranked, b: Ranked) => number
+>;
 
 /**
  * A search over `rows`: `matches` the text search's matches and ranks, or null for a listing (every row, rank 0 as
@@ -115,7 +116,12 @@ export function searchRows(
     kept.push({ row: rows[matches.docs[i]], rank: matches.ranks[i] });
     counter?.add(matches.docs[i]);
   }
-  const products = page.offset >= kept.length ? [] : firstInOrder(kept, ORDERS[sort], page.offset + page.limit).slice(page.offset).map((r) => r.row);
+  const products =
+    page.offset >= kept.length
+      ? []
+      : firstInOrder(kept, ORDERS[sort], page.offset + page.limit)
+          .slice(page.offset)
+          .map((r) => r.row);
   return { total: kept.length, products, ...(counter ? { facets: counter.facets() } : {}) };
 }
 
@@ -259,4 +265,3 @@ export function unknownCategoriesIn(rows: readonly ProductRecord[], ids: readonl
 function categoryIdsOf(rows: readonly ProductRecord[]): ReadonlySet<string> {
   return new Set(factsOf(rows).categories.map((category) => category.id));
 }
-

@@ -10,12 +10,41 @@ import { amazonCaProduct, fineFoodReview, InvalidRecord, type ProductRow, type R
 import { refreshReviewAggregates } from "../store/reviews.js";
 
 const PRODUCT_COLUMNS = [
-  "asin", "locale", "dataset", "title", "brand", "image_url", "product_url", "currency", "price", "list_price", "rating",
-  "ratings_count", "rating_basis", "category_id", "category_name", "is_best_seller", "bought_last_month", "data_as_of", "revision",
+  "asin",
+  "locale",
+  "dataset",
+  "title",
+  "brand",
+  "image_url",
+  "product_url",
+  "currency",
+  "price",
+  "list_price",
+  "rating",
+  "ratings_count",
+  "rating_basis",
+  "category_id",
+  "category_name",
+  "is_best_seller",
+  "bought_last_month",
+  "data_as_of",
+  "revision",
 ] as const;
 const REVIEW_COLUMNS = [
-  "id", "asin", "locale", "dataset", "rating", "title", "body", "author", "author_id", "reviewed_on", "helpful_votes",
-  "total_votes", "verified_purchase", "revision",
+  "id",
+  "asin",
+  "locale",
+  "dataset",
+  "rating",
+  "title",
+  "body",
+  "author",
+  "author_id",
+  "reviewed_on",
+  "helpful_votes",
+  "total_votes",
+  "verified_purchase",
+  "revision",
 ] as const;
 
 export function upsertProducts(db: Queryable, rows: ProductRow[]): Promise<UpsertCounts> {
@@ -70,7 +99,7 @@ export function datasetSources(): ProductDataSource[] {
       file: "amazon_ca_products.csv",
       attribution: {
         title: "Amazon Canada Products 2023, a sample of 6,999 amazon.ca products (Motorcycle Accessories & Parts, Industrial & Scientific), prices in CAD",
-        upstream: "Kaggle asaniczka \"Amazon Canada Products 2023 (2.1M products)\"",
+        upstream: 'Kaggle asaniczka "Amazon Canada Products 2023 (2.1M products)"',
         licence: "ODC-By 1.0, attribution required (as understood from the Kaggle page; not re-checked offline)",
         copied_from: "github.com/saifutdinov2008/rec_sys_amazon @ 8ccc54e4a58d96c7fb0ac1eda825f9e126fad3a3 (amz_ca_total_products_data_processed.csv)",
       },
@@ -82,7 +111,8 @@ export function datasetSources(): ProductDataSource[] {
       file: "amazon_fine_food_reviews_sample.csv",
       attribution: {
         title: "Amazon Fine Food Reviews, the first 5,003 reviews (731 amazon.com products, 2000 to 2012)",
-        upstream: "SNAP \"Amazon Fine Food Reviews\": J. McAuley and J. Leskovec, \"From amateurs to connoisseurs: modeling the evolution of user expertise through online reviews\", WWW 2013 (Kaggle snap/amazon-fine-food-reviews)",
+        upstream:
+          'SNAP "Amazon Fine Food Reviews": J. McAuley and J. Leskovec, "From amateurs to connoisseurs: modeling the evolution of user expertise through online reviews", WWW 2013 (Kaggle snap/amazon-fine-food-reviews)',
         licence: "CC0 1.0 (as stated on the Kaggle page; recalled, not re-checked offline); cite the SNAP paper",
         copied_from: "github.com/MounikaKoppole/Amazon-Reviews-Sentimental-Analysis @ 7ea7588c3ec1a168eaf660e6bfe66cdeb7cda16c (Reviews.csv)",
       },

@@ -53,7 +53,8 @@ export const productRoutes: FastifyPluginAsyncTypebox<ProductRoutesOptions> = as
       if (query.min_price !== undefined && query.max_price !== undefined && query.min_price > query.max_price) {
         throw errors.validation("max_price", "must be at least min_price");
       }
-      if (query.sort === "relevance" && query.q === undefined) throw errors.validation("sort", "relevance needs q; use best_sellers, price_asc, price_desc, rating or reviews");
+      if (query.sort === "relevance" && query.q === undefined)
+        throw errors.validation("sort", "relevance needs q; use best_sellers, price_asc, price_desc, rating or reviews");
       const page = pageOf(query);
       const text = query.q === undefined ? undefined : await catalogue.prepare(query.q);
       const locales = localesOf(query.locale);

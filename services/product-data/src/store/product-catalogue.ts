@@ -2,7 +2,16 @@
  * The products held in memory for /search (see @apiplat/catalogue's memoryCatalogue): every product's fields and its
  * weighted tsvector, read again after each ingestion run. 7,730 products take about 21 MB of heap.
  */
-import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, withSearchTimeout, type MemoryCatalogue, type Page, type TextMatches, type TextQuery } from "@apiplat/catalogue";
+import {
+  memoryCatalogue,
+  RANK_NORMALIZATION,
+  tsquerySql,
+  withSearchTimeout,
+  type MemoryCatalogue,
+  type Page,
+  type TextMatches,
+  type TextQuery,
+} from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import { searchRows, type ProductSearchResult } from "../domain/product-search.js";
 import { PRODUCT_COLUMNS, productFacets, searchProducts, type ProductFilters, type ProductRecord, type ProductSort } from "./products.js";

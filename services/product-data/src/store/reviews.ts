@@ -68,10 +68,9 @@ export async function searchReviews(
 
 /** How many reviews of the product have each rating; `null` counts the reviews without one. */
 export async function ratingCounts(db: Queryable, asin: string): Promise<{ rated: Map<number, number>; unrated: number }> {
-  const { rows } = await db.query<{ rating: number | null; n: number }>(
-    "SELECT rating, count(*)::int AS n FROM reviews WHERE asin = $1 GROUP BY rating",
-    [asin],
-  );
+  const { rows } = await db.query<{ rating: number | null; n: number }>("SELECT rating, count(*)::int AS n FROM reviews WHERE asin = $1 GROUP BY rating", [
+    asin,
+  ]);
   const rated = new Map<number, number>();
   let unrated = 0;
   for (const row of rows) {

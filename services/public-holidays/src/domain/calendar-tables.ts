@@ -16,8 +16,20 @@ export const LAST_SERVED_YEAR = 2100;
 
 /** Hebrew month names as ICU gives them -> the table's month indexes (Nisan first; a common year's Adar fills both). */
 const HEBREW_INDEXES: Record<string, number[]> = {
-  Nisan: [0], Iyar: [1], Sivan: [2], Tamuz: [3], Av: [4], Elul: [5], Tishri: [6], Heshvan: [7], Kislev: [8], Tevet: [9],
-  Shevat: [10], "Adar I": [11], "Adar II": [12], Adar: [11, 12],
+  Nisan: [0],
+  Iyar: [1],
+  Sivan: [2],
+  Tamuz: [3],
+  Av: [4],
+  Elul: [5],
+  Tishri: [6],
+  Heshvan: [7],
+  Kislev: [8],
+  Tevet: [9],
+  Shevat: [10],
+  "Adar I": [11],
+  "Adar II": [12],
+  Adar: [11, 12],
 };
 
 /**
@@ -43,7 +55,12 @@ export function extendTable(table: MonthTable, calendar: "islamic-umalqura" | "h
  * and the month's year and month there (a number, or the Hebrew month's name).
  */
 export function* monthStarts(calendar: "islamic-umalqura" | "hebrew", from: number, to: number): Generator<{ date: Date; year: number; month: string }> {
-  const format = new Intl.DateTimeFormat(`en-u-ca-${calendar}`, { timeZone: "UTC", year: "numeric", month: calendar === "hebrew" ? "long" : "numeric", day: "numeric" });
+  const format = new Intl.DateTimeFormat(`en-u-ca-${calendar}`, {
+    timeZone: "UTC",
+    year: "numeric",
+    month: calendar === "hebrew" ? "long" : "numeric",
+    day: "numeric",
+  });
   for (let time = Date.UTC(from, 0, 1); time < Date.UTC(to + 1, 0, 1); time += DAY) {
     const date = new Date(time);
     const parts = Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));

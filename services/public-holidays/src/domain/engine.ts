@@ -115,10 +115,16 @@ export class HolidayEngine {
       ...national.map((evaluated) => {
         const keptIn = new Set(keptBy.get(identityKeys(evaluated)[0]));
         const byLaw = this.corrections.find(
-          (correction) => correction.action === "nationwide" && correction.country === country.code && correction.rule === evaluated.raw.rule && appliesIn(correction, year, undefined),
+          (correction) =>
+            correction.action === "nationwide" &&
+            correction.country === country.code &&
+            correction.rule === evaluated.raw.rule &&
+            appliesIn(correction, year, undefined),
         );
         const without = byLaw ? [] : country.subdivisions.map((subdivision) => subdivision.code).filter((code) => !keptIn.has(code));
-        return toHoliday(country, byLaw ? { ...evaluated, correction: byLaw } : evaluated, localNames(evaluated), { exceptCounties: sortedOrNull(new Set(without)) });
+        return toHoliday(country, byLaw ? { ...evaluated, correction: byLaw } : evaluated, localNames(evaluated), {
+          exceptCounties: sortedOrNull(new Set(without)),
+        });
       }),
       ...regional.map(({ evaluated, counties, regions }) =>
         toHoliday(country, evaluated, localNames(evaluated), {
@@ -139,11 +145,13 @@ export class HolidayEngine {
       .map((raw): Evaluated => ({ raw, area }));
     const added = calendar.additions
       .getHolidays(year, "en")
-      .map((raw): Evaluated => ({
-        raw,
-        area,
-        correction: calendar.added.get(raw.rule)?.find((correction) => appliesIn(correction, year, subdivision)),
-      }))
+      .map(
+        (raw): Evaluated => ({
+          raw,
+          area,
+          correction: calendar.added.get(raw.rule)?.find((correction) => appliesIn(correction, year, subdivision)),
+        }),
+      )
       .filter(({ correction }) => correction !== undefined);
     return [...kept, ...added];
   }
@@ -161,8 +169,7 @@ export class HolidayEngine {
       await yieldToEventLoop();
       lists.set(area.key, this.calendar(country, area).engine.getHolidays(year, localLanguage));
     }
-    return ({ raw, area, correction }) =>
-      correction ? (correction.name?.[localLanguage] ?? raw.name) : localNameOf(raw, lists.get(area.key) ?? []);
+    return ({ raw, area, correction }) => (correction ? (correction.name?.[localLanguage] ?? raw.name) : localNameOf(raw, lists.get(area.key) ?? []));
   }
 
   private calendar(country: Country, { key, subdivision, regionCode }: Area): AreaCalendar {
@@ -245,9 +252,10 @@ function subdivisionsOf(library: Holidays, countryCode: string): Subdivision[] {
   return Object.entries(states)
     .map(([stateCode, name]) => {
       const code = `${countryCode}-${stateCode}`;
-      const regions = Object.entries(library.getRegions(countryCode, stateCode, "en") ?? {}).map(
-        ([regionCode, regionName]) => ({ code: `${code}-${regionCode}`, name: regionName }),
-      );
+      const regions = Object.entries(library.getRegions(countryCode, stateCode, "en") ?? {}).map(([regionCode, regionName]) => ({
+        code: `${code}-${regionCode}`,
+        name: regionName,
+      }));
       return { code, name, regions: regions.sort((a, b) => a.code.localeCompare(b.code)) };
     })
     .sort((a, b) => a.code.localeCompare(b.code));
@@ -310,9 +318,7 @@ function englishLanguageOf(country: Country): string {
 }
 
 function localNameOf(raw: HolidaysTypes.Holiday, local: HolidaysTypes.Holiday[]): string {
-  const same = local.find(
-    (candidate) => candidate.date === raw.date && candidate.rule === raw.rule && candidate.type === raw.type,
-  );
+  const same = local.find((candidate) => candidate.date === raw.date && candidate.rule === raw.rule && candidate.type === raw.type);
   return same?.name ?? raw.name;
 }
 
@@ -327,7 +333,8 @@ interface Scope {
 }
 
 /** Rules in a lunar or lunisolar calendar (Islamic, Hebrew, Chinese, Korean, Vietnamese months). */
-const LUNAR_RULE = /Muharram|Safar|Rabi al-|Jumada al-|Rajab|Shaban|Ramadan|Shawwal|Dhu al-|Nisan|Iyyar|Sivan|Tamuz|\bAv\b|Elul|Tishrei|Cheshvan|Kislev|Tevet|Shvat|Adar|^(chinese|korean|vietnamese) /;
+const LUNAR_RULE =
+  /Muharram|Safar|Rabi al-|Jumada al-|Rajab|Shaban|Ramadan|Shawwal|Dhu al-|Nisan|Iyyar|Sivan|Tamuz|\bAv\b|Elul|Tishrei|Cheshvan|Kislev|Tevet|Shvat|Adar|^(chinese|korean|vietnamese) /;
 
 function lunarDateOf({ raw, correction }: Evaluated): Holiday["lunar_date"] {
   if (correction?.lunarDate) return correction.lunarDate;
@@ -359,10 +366,5 @@ function toHoliday(country: Country, evaluated: Evaluated, localName: string, sc
 }
 
 function compareHolidays(a: Holiday, b: Holiday): number {
-  return (
-    a.date.localeCompare(b.date) ||
-    a.start.localeCompare(b.start) ||
-    Number(b.global) - Number(a.global) ||
-    a.name.localeCompare(b.name)
-  );
+  return a.date.localeCompare(b.date) || a.start.localeCompare(b.start) || Number(b.global) - Number(a.global) || a.name.localeCompare(b.name);
 }

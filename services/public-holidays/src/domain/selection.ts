@@ -46,11 +46,7 @@ function observedIn(holiday: Holiday, match: SubdivisionMatch): boolean {
 
 export function select(holidays: Holiday[], selection: Selection): Holiday[] {
   const { types, subdivision } = selection;
-  return holidays.filter(
-    (holiday) =>
-      holiday.types.some((type) => types.includes(type)) &&
-      (subdivision === null || observedIn(holiday, subdivision)),
-  );
+  return holidays.filter((holiday) => holiday.types.some((type) => types.includes(type)) && (subdivision === null || observedIn(holiday, subdivision)));
 }
 
 export interface UpcomingHoliday extends Holiday {

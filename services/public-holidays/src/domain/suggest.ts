@@ -31,8 +31,7 @@ export function hintFor(input: string, countries: Country[]): CountryHint {
     for (const code of closeNames(trimmed, countries)) add(code);
   }
 
-  const unsupportedName =
-    /^[A-Z]{2}$/.test(upper) && !byCode.has(upper) ? (isoCountries.getName(upper, "en") ?? null) : null;
+  const unsupportedName = /^[A-Z]{2}$/.test(upper) && !byCode.has(upper) ? (isoCountries.getName(upper, "en") ?? null) : null;
   return { suggestions: codes.slice(0, MAX_SUGGESTIONS).map((code) => byCode.get(code)!), unsupportedName };
 }
 

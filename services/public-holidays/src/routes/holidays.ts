@@ -3,29 +3,11 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { answerNotModified, ApiError, errors, etagOf, ok, RenderedCache, sendSerializedData, setCacheHeaders, successSchema } from "@apiplat/service-kit";
 import { localDate, secondsUntilLocalMidnight } from "../domain/calendar.js";
 import type { HolidayEngine } from "../domain/engine.js";
-import {
-  findSubdivision,
-  lookAheadEnd,
-  mergeYears,
-  onDate,
-  parseTypes,
-  select,
-  upcoming,
-  yearsCovering,
-  type Selection,
-} from "../domain/selection.js";
+import { findSubdivision, lookAheadEnd, mergeYears, onDate, parseTypes, select, upcoming, yearsCovering, type Selection } from "../domain/selection.js";
 import { describeHint, hintFor } from "../domain/suggest.js";
 import { DEFAULT_TYPES, HOLIDAY_TYPES, MAX_YEAR, MIN_YEAR, type Country } from "../domain/types.js";
 import { CACHE_TTL_SECONDS, type HolidayCache } from "../cache/holiday-cache.js";
-import {
-  CountriesData,
-  HolidaysData,
-  HolidaysQuery,
-  IsHolidayData,
-  IsHolidayQuery,
-  NextData,
-  NextQuery,
-} from "../schemas.js";
+import { CountriesData, HolidaysData, HolidaysQuery, IsHolidayData, IsHolidayQuery, NextData, NextQuery } from "../schemas.js";
 
 export interface HolidayRoutesOptions {
   engine: HolidayEngine;
@@ -71,8 +53,7 @@ export const holidayRoutes: FastifyPluginAsyncTypebox<HolidayRoutesOptions> = as
     {
       schema: {
         summary: "Upcoming holidays",
-        description:
-          "Holidays of the given types (default: public) from today, in the country's main time zone, through 365 days ahead.",
+        description: "Holidays of the given types (default: public) from today, in the country's main time zone, through 365 days ahead.",
         querystring: NextQuery,
         response: { 200: successSchema(NextData) },
       },

@@ -62,7 +62,10 @@ export function calibrate(
       low_log: low,
       high_log: high,
       calibrated_on: residuals.length,
-      median_ape: quantile([...apes].sort((a, b) => a - b), 0.5),
+      median_ape: quantile(
+        [...apes].sort((a, b) => a - b),
+        0.5,
+      ),
       coverage_in_sample: residuals.length ? residuals.filter((r) => r >= low && r <= high).length / residuals.length : 0,
     },
     spread_terciles: [quantile(sortedSpreads, 1 / 3), quantile(sortedSpreads, 2 / 3)],

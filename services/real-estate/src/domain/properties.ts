@@ -70,9 +70,28 @@ export function coordinates(latText: string | undefined, lonText: string | undef
 }
 
 const STREET_WORDS: Record<string, string> = {
-  street: "st", avenue: "ave", av: "ave", road: "rd", drive: "dr", boulevard: "blvd", lane: "ln", court: "ct",
-  place: "pl", terrace: "ter", circle: "cir", parkway: "pkwy", highway: "hwy", square: "sq", way: "way",
-  north: "n", south: "s", east: "e", west: "w", apartment: "apt", unit: "unit", "#": "unit",
+  street: "st",
+  avenue: "ave",
+  av: "ave",
+  road: "rd",
+  drive: "dr",
+  boulevard: "blvd",
+  lane: "ln",
+  court: "ct",
+  place: "pl",
+  terrace: "ter",
+  circle: "cir",
+  parkway: "pkwy",
+  highway: "hwy",
+  square: "sq",
+  way: "way",
+  north: "n",
+  south: "s",
+  east: "e",
+  west: "w",
+  apartment: "apt",
+  unit: "unit",
+  "#": "unit",
 };
 
 /** An address reduced for matching: lower case, no punctuation, street words abbreviated ("Street" -> "st"). */
@@ -94,7 +113,10 @@ export function titleCase(text: string): string {
 
 /** A type name as an identifier: "Multi-family home" -> "multi_family_home". */
 export function typeId(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_|_$/g, "");
 }
 
 /** The city of a ZIP code (the USPS mailing city), or null when the table does not know it. */
@@ -124,7 +146,16 @@ export function kingCountyProperty(record: Record<string, string>, line: number,
   const soldDate = `${date[1]}-${date[2]}-${date[3]}`;
   const renovated = positiveOrNull(numberOf(record.yr_renovated, "yr_renovated"));
   const details: Property["details"] = {};
-  for (const [field, name] of [["floors", "floors"], ["condition", "condition"], ["grade", "grade"], ["view", "view"], ["sqft_above", "sqft_above"], ["sqft_basement", "sqft_basement"], ["sqft_living15", "neighbors_living_sqft"], ["sqft_lot15", "neighbors_lot_sqft"]] as const) {
+  for (const [field, name] of [
+    ["floors", "floors"],
+    ["condition", "condition"],
+    ["grade", "grade"],
+    ["view", "view"],
+    ["sqft_above", "sqft_above"],
+    ["sqft_basement", "sqft_basement"],
+    ["sqft_living15", "neighbors_living_sqft"],
+    ["sqft_lot15", "neighbors_lot_sqft"],
+  ] as const) {
     const value = numberOf(record[field], field);
     if (value !== null) details[name] = value;
   }
@@ -162,7 +193,20 @@ export function kingCountyProperty(record: Record<string, string>, line: number,
   };
 }
 
-const MONTHS: Record<string, string> = { Jan: "01", Feb: "02", Mar: "03", Apr: "04", May: "05", Jun: "06", Jul: "07", Aug: "08", Sep: "09", Oct: "10", Nov: "11", Dec: "12" };
+const MONTHS: Record<string, string> = {
+  Jan: "01",
+  Feb: "02",
+  Mar: "03",
+  Apr: "04",
+  May: "05",
+  Jun: "06",
+  Jul: "07",
+  Aug: "08",
+  Sep: "09",
+  Oct: "10",
+  Nov: "11",
+  Dec: "12",
+};
 
 /** "Wed May 21 00:00:00 EDT 2008" -> "2008-05-21". */
 export function parseSacramentoDate(text: string): string | null {

@@ -147,7 +147,10 @@ export function usableSales(sales: Sale[], model: Pick<ValuationModel, "features
 /** Fits the hedonic coefficients of one market (without its interval: see calibrate). */
 export function fitHedonicModel(market: string, allSales: Sale[]): Omit<ValuationModel, "interval" | "spread_terciles"> {
   const sized = allSales.filter((s) => s.price > 0 && s.living_sqft && s.living_sqft > 0);
-  const dates = sized.map((s) => s.date).filter((d): d is string => d !== null).sort();
+  const dates = sized
+    .map((s) => s.date)
+    .filter((d): d is string => d !== null)
+    .sort();
   const firstDate = dates[0] ?? null;
   const newestDate = dates.at(-1) ?? null;
   const features = supportedFeatures(sized, firstDate, newestDate);
@@ -157,7 +160,13 @@ export function fitHedonicModel(market: string, allSales: Sale[]): Omit<Valuatio
   const [low, high] = [quantile(ppsf, 0.01), quantile(ppsf, 0.99)];
   const fitted = sales.filter((s) => s.price / s.living_sqft! >= low && s.price / s.living_sqft! <= high);
   const rows = fitted.map((s) => [1, ...features.map((f) => featureValue(f, saleAttributes(s), firstDate)!)]);
-  const coefficients = rows.length > features.length + 1 ? leastSquares(rows, fitted.map((s) => Math.log(s.price))) : [0, ...features.map(() => 0)];
+  const coefficients =
+    rows.length > features.length + 1
+      ? leastSquares(
+          rows,
+          fitted.map((s) => Math.log(s.price)),
+        )
+      : [0, ...features.map(() => 0)];
   return { market, features, coefficients, first_date: firstDate, newest_date: newestDate, sales: sales.length };
 }
 
@@ -288,16 +297,23 @@ export const DATE_MARGIN_DAYS = 31;
  * newest sale; for a market without dates (New York's listings), the date its records are as of (`undatedAsOf`),
  * and no other. An error names why a date cannot be used.
  */
-export function valuationDate(model: Pick<ValuationModel, "first_date" | "newest_date">, requested: string | undefined, undatedAsOf: string | null): { date: string } | { error: string } {
+export function valuationDate(
+  model: Pick<ValuationModel, "first_date" | "newest_date">,
+  requested: string | undefined,
+  undatedAsOf: string | null,
+): { date: string } | { error: string } {
   if (!model.first_date || !model.newest_date) {
-    if (requested !== undefined) return { error: `cannot be chosen here: these records carry no dates (their prices are as of ${undatedAsOf ?? "an unknown date"})` };
+    if (requested !== undefined)
+      return { error: `cannot be chosen here: these records carry no dates (their prices are as of ${undatedAsOf ?? "an unknown date"})` };
     return undatedAsOf ? { date: undatedAsOf } : { error: "cannot be stated: these records carry no dates" };
   }
   if (requested === undefined) return { date: model.newest_date };
   const shift = (date: string, days: number) => new Date(Date.parse(date) + days * DAY_MS).toISOString().slice(0, 10);
   const [earliest, latest] = [shift(model.first_date, -DATE_MARGIN_DAYS), shift(model.newest_date, DATE_MARGIN_DAYS)];
   if (requested < earliest || requested > latest) {
-    return { error: `must be between ${earliest} and ${latest}: the market's sales run from ${model.first_date} to ${model.newest_date}, and values are not dated further than a month beyond them` };
+    return {
+      error: `must be between ${earliest} and ${latest}: the market's sales run from ${model.first_date} to ${model.newest_date}, and values are not dated further than a month beyond them`,
+    };
   }
   return { date: requested };
 }

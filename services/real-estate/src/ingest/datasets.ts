@@ -5,23 +5,38 @@
 import path from "node:path";
 import { type IngestionSource, MalformedRow, readCsv, settleTables, type UpsertCounts, upsertRows } from "@apiplat/catalogue";
 import type { Database, Queryable } from "@apiplat/storage";
-import {
-  InvalidRecord,
-  kingCountyProperty,
-  newYorkProperty,
-  sacramentoProperty,
-  type Market,
-  type Property,
-} from "../domain/properties.js";
+import { InvalidRecord, kingCountyProperty, newYorkProperty, sacramentoProperty, type Market, type Property } from "../domain/properties.js";
 import { refitModel } from "../store/valuation.js";
 import { uspsCityOfZip } from "./zip-cities.js";
 
 type PropertyRow = Omit<Property, "details"> & { details: string };
 
 const COLUMNS = [
-  "id", "dataset", "market", "address", "address_key", "city", "county", "state", "zip", "price", "price_kind", "bedrooms",
-  "bathrooms", "living_sqft", "lot_sqft", "year_built", "year_renovated", "property_type", "status", "latitude",
-  "longitude", "sold_date", "listed_date", "details", "revision",
+  "id",
+  "dataset",
+  "market",
+  "address",
+  "address_key",
+  "city",
+  "county",
+  "state",
+  "zip",
+  "price",
+  "price_kind",
+  "bedrooms",
+  "bathrooms",
+  "living_sqft",
+  "lot_sqft",
+  "year_built",
+  "year_renovated",
+  "property_type",
+  "status",
+  "latitude",
+  "longitude",
+  "sold_date",
+  "listed_date",
+  "details",
+  "revision",
 ] as const;
 
 export function upsertProperties(db: Queryable, rows: PropertyRow[]): Promise<UpsertCounts> {
@@ -82,7 +97,7 @@ export function datasetSources(now: () => Date = () => new Date()): IngestionSou
       now,
       attribution: {
         title: "Sacramento real estate transactions (985 sales, May 2008)",
-        upstream: "SpatialKey sample file \"Sacramento real estate transactions\"",
+        upstream: 'SpatialKey sample file "Sacramento real estate transactions"',
         licence: "unclear (distributed as free sample data; no explicit licence found)",
         copied_from: "github.com/Cathy-duan/Project4 @ 316faf1968f9a3931faca00d2cf15ce2d613439d",
       },

@@ -38,18 +38,22 @@ const round100 = (value: number) => Math.round(value / 100) * 100;
 async function propertyAt(db: Queryable, snapshot: CatalogueSnapshot, address: string): Promise<SnapshotRecord> {
   const [street, ...rest] = address.split(",");
   const key = addressKey(street);
-  if (key.length < 3) throw errors.validation("address", "must start with a street address such as \"3526 High St\"");
+  if (key.length < 3) throw errors.validation("address", 'must start with a street address such as "3526 High St"');
   const matches = snapshot.atAddress(key);
   const hint = rest.join(" ").toLowerCase();
   const zip = /\b(\d{5})\b/.exec(hint)?.[1];
-  const chosen = matches.find((m) => (zip ? m.zip === zip : hint.trim() ? hint.includes((m.city ?? "").toLowerCase()) : true)) ?? (zip || hint.trim() ? undefined : matches[0]);
+  const chosen =
+    matches.find((m) => (zip ? m.zip === zip : hint.trim() ? hint.includes((m.city ?? "").toLowerCase()) : true)) ??
+    (zip || hint.trim() ? undefined : matches[0]);
   if (chosen) return chosen;
   const close = await closeAddresses(db, key);
   const list = close.map((c) => `${c.address}, ${c.city ?? ""} ${c.zip ?? ""}`.replace(/\s+/g, " ").trim());
   throw new ApiError(
     404,
     "NOT_FOUND",
-    list.length ? `No catalogued property is at "${address}". Close matches: ${list.join("; ")}.` : `No catalogued property is at "${address}", and no address is close to it.`,
+    list.length
+      ? `No catalogued property is at "${address}". Close matches: ${list.join("; ")}.`
+      : `No catalogued property is at "${address}", and no address is close to it.`,
     close.map((c) => ({ field: "address", issue: `close match: ${c.address}, ${c.city ?? ""} ${c.zip ?? ""} (id ${c.id})`.replace(/\s+/g, " ") })),
   );
 }
@@ -63,9 +67,16 @@ interface ResolvedSubject extends Subject {
 }
 
 function onlyOneOf(query: S.EstimateQuery): void {
-  const given = [query.property_id !== undefined && "property_id", query.address !== undefined && "address", (query.lat !== undefined || query.lon !== undefined) && "lat/lon"]
-    .filter((g): g is string => typeof g === "string");
-  if (given.length > 1) throw errors.validation(given[0] === "lat/lon" ? "lat" : given[0], `cannot be combined with ${given.slice(1).join(" or ")}: give one way of naming the subject`);
+  const given = [
+    query.property_id !== undefined && "property_id",
+    query.address !== undefined && "address",
+    (query.lat !== undefined || query.lon !== undefined) && "lat/lon",
+  ].filter((g): g is string => typeof g === "string");
+  if (given.length > 1)
+    throw errors.validation(
+      given[0] === "lat/lon" ? "lat" : given[0],
+      `cannot be combined with ${given.slice(1).join(" or ")}: give one way of naming the subject`,
+    );
 }
 
 async function subjectOf(db: Queryable, snapshot: CatalogueSnapshot, query: S.EstimateQuery): Promise<ResolvedSubject> {
@@ -98,7 +109,9 @@ async function subjectOf(db: Queryable, snapshot: CatalogueSnapshot, query: S.Es
   }
   const missing = (["lat", "lon", "sqft"] as const).filter((f) => query[f] === undefined);
   if (missing.length) {
-    throw errors.validationMany(missing.map((field) => ({ field, issue: "is required without address or property_id (give one of them, or lat, lon and sqft)" })));
+    throw errors.validationMany(
+      missing.map((field) => ({ field, issue: "is required without address or property_id (give one of them, or lat, lon and sqft)" })),
+    );
   }
   return { record: null, identifiedBy: null, latitude: query.lat!, longitude: query.lon!, living_sqft: query.sqft!, ...attributes };
 }
@@ -127,7 +140,11 @@ export const estimateRoutes: FastifyPluginAsyncTypebox<EstimateRoutesOptions> = 
       let identifiedBy = subject.identifiedBy;
       let propertyKey = subject.record?.property_key ?? null;
       if (!subject.record) {
-        const lookalikeKeys = new Set(onSpot.filter((r) => looksLikeSubject(subject, r, distanceKm(subject.latitude, subject.longitude, r.latitude, r.longitude))).map((r) => r.property_key));
+        const lookalikeKeys = new Set(
+          onSpot
+            .filter((r) => looksLikeSubject(subject, r, distanceKm(subject.latitude, subject.longitude, r.latitude, r.longitude)))
+            .map((r) => r.property_key),
+        );
         if (lookalikeKeys.size === 1 && !lookalikeKeys.has(null)) {
           propertyKey = [...lookalikeKeys][0];
           identifiedBy = "location_and_attributes";
@@ -135,16 +152,21 @@ export const estimateRoutes: FastifyPluginAsyncTypebox<EstimateRoutesOptions> = 
       }
       const candidates = catalogue.comparables.candidates(subject.latitude, subject.longitude, own.excludes);
       if (candidates.length === 0) {
-        throw errors.unprocessable("No sale or listing within 60 km of this point: the catalogue covers King County (WA), the Sacramento area (CA) and New York City.", [
-          { field: "lat", issue: "is more than 60 km from every catalogued property" },
-        ]);
+        throw errors.unprocessable(
+          "No sale or listing within 60 km of this point: the catalogue covers King County (WA), the Sacramento area (CA) and New York City.",
+          [{ field: "lat", issue: "is more than 60 km from every catalogued property" }],
+        );
       }
       const market = subject.record?.market ?? candidates[0].market;
       const model = await loadModel(market);
       if (!model) throw errors.unavailable(`The valuation model of ${market} is not fitted yet: run npm run ingest -- real-estate.`);
       const dated = valuationDate(model, query.date, undatedAsOf(market));
       if ("error" in dated) throw errors.unprocessable(`date ${dated.error}.`, [{ field: "date", issue: dated.error }]);
-      const valuation = valueFromComparables({ ...subject, date: dated.date }, candidates.filter((c) => c.market === market), model);
+      const valuation = valueFromComparables(
+        { ...subject, date: dated.date },
+        candidates.filter((c) => c.market === market),
+        model,
+      );
       if (!valuation) throw errors.unprocessable(`No comparable with a known living area near this point in ${market}.`);
       const value = Math.exp(valuation.log_value);
       const priceKind = market === "new-york" ? "list" : "sale";
@@ -166,7 +188,12 @@ export const estimateRoutes: FastifyPluginAsyncTypebox<EstimateRoutesOptions> = 
         valuation_date: dated.date,
         valuation_date_basis: query.date !== undefined ? ("requested" as const) : model.newest_date ? ("newest_sale" as const) : ("listings_as_of" as const),
         last_sale: lastSale
-          ? { id: lastSale.id, date: lastSale.sold_date!, price: lastSale.price, adjusted_price: Math.round(priceAt(lastSale.price, lastSale.sold_date, dated.date, model)) }
+          ? {
+              id: lastSale.id,
+              date: lastSale.sold_date!,
+              price: lastSale.price,
+              adjusted_price: Math.round(priceAt(lastSale.price, lastSale.sold_date, dated.date, model)),
+            }
           : null,
         listing: listing ? { id: listing.id, price: listing.price, status: listing.status } : null,
         subject: {

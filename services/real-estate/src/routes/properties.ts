@@ -31,11 +31,14 @@ export function parseBbox(text: string): Box {
 
 function filtersOf(query: S.SearchQuery): PropertyFilters {
   const hasPoint = query.lat !== undefined || query.lon !== undefined;
-  if (hasPoint && (query.lat === undefined || query.lon === undefined)) throw errors.validation(query.lat === undefined ? "lat" : "lon", "is required with the other coordinate (give lat and lon together)");
+  if (hasPoint && (query.lat === undefined || query.lon === undefined))
+    throw errors.validation(query.lat === undefined ? "lat" : "lon", "is required with the other coordinate (give lat and lon together)");
   if (query.radius_km !== undefined && !hasPoint) throw errors.validation("radius_km", "needs lat and lon");
   if (hasPoint && query.bbox !== undefined) throw errors.validation("bbox", "cannot be combined with lat/lon: give a point and radius, or a box");
-  if (query.min_price !== undefined && query.max_price !== undefined && query.min_price > query.max_price) throw errors.validation("max_price", "must be at least min_price");
-  if (query.min_sqft !== undefined && query.max_sqft !== undefined && query.min_sqft > query.max_sqft) throw errors.validation("max_sqft", "must be at least min_sqft");
+  if (query.min_price !== undefined && query.max_price !== undefined && query.min_price > query.max_price)
+    throw errors.validation("max_price", "must be at least min_price");
+  if (query.min_sqft !== undefined && query.max_sqft !== undefined && query.min_sqft > query.max_sqft)
+    throw errors.validation("max_sqft", "must be at least min_sqft");
   if (query.bedrooms_exact && query.bedrooms === undefined) throw errors.validation("bedrooms_exact", "needs bedrooms");
   if (query.sort === "distance" && !hasPoint) throw errors.validation("sort", "distance needs lat and lon");
   return {

@@ -34,7 +34,11 @@ export async function areaStats(db: Queryable, zip: string, priceKind: string): 
 }
 
 /** The closest addresses by trigram similarity, for a 404 that helps. */
-export async function closeAddresses(db: Queryable, key: string, limit = 5): Promise<{ id: string; address: string; city: string | null; zip: string | null }[]> {
+export async function closeAddresses(
+  db: Queryable,
+  key: string,
+  limit = 5,
+): Promise<{ id: string; address: string; city: string | null; zip: string | null }[]> {
   const { rows } = await db.query<{ id: string; address: string; city: string | null; zip: string | null }>(
     `SELECT id, address, city, zip FROM properties WHERE address_key % $1
      ORDER BY similarity(address_key, $1) DESC, id LIMIT ${Math.trunc(limit)}`,

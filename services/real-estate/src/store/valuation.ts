@@ -33,7 +33,10 @@ export async function loadModel(db: Queryable, market: string): Promise<Valuatio
 /** Refits one market's model on every sale the catalogue holds for it (run after each ingestion of the market). */
 export async function refitModel(db: Database, market: string, now: Date): Promise<ValuationModel | null> {
   const { rows: found } = await db.query<SaleRow>(`SELECT ${SALE_COLUMNS} FROM properties WHERE market = $1 ORDER BY id`, [market]);
-  const rows: CandidateRecord[] = found.map(({ address_key, zip, parcel_id, ...sale }) => ({ ...sale, property_key: propertyKey({ market, address_key, zip, parcel_id }) }));
+  const rows: CandidateRecord[] = found.map(({ address_key, zip, parcel_id, ...sale }) => ({
+    ...sale,
+    property_key: propertyKey({ market, address_key, zip, parcel_id }),
+  }));
   if (rows.length < 50) {
     await db.query("DELETE FROM valuation_models WHERE market = $1", [market]);
     return null;

@@ -65,13 +65,17 @@ const ALL_WORDS_BOOST = 1;
  */
 function keeps<Entry extends IndexedEntry>(table: Entry["table"], filters: Filters): (entry: IndexedEntry) => entry is Entry {
   const language = filters.language || null;
-  const languageOk = (entry: IndexedEntry) =>
-    language === null || (entry.table === "web_pages" ? entry.language === language : language === "en");
+  const languageOk = (entry: IndexedEntry) => language === null || (entry.table === "web_pages" ? entry.language === language : language === "en");
   return (entry): entry is Entry => entry.table === table && languageOk(entry) && !(filters.safe && entry.explicit);
 }
 
 /** The matches of one table that pass the filters, with their ts_rank_cd. */
-export function keptMatches<Entry extends IndexedEntry>(entries: readonly IndexedEntry[], matches: TextMatches, table: Entry["table"], filters: Filters): Ranked<Entry>[] {
+export function keptMatches<Entry extends IndexedEntry>(
+  entries: readonly IndexedEntry[],
+  matches: TextMatches,
+  table: Entry["table"],
+  filters: Filters,
+): Ranked<Entry>[] {
   const keep = keeps<Entry>(table, filters);
   const kept: Ranked<Entry>[] = [];
   for (let i = 0; i < matches.docs.length; i++) {
@@ -128,10 +132,19 @@ export function webPage(entries: readonly IndexedEntry[], matches: WebMatches, f
   const inTitle = new Set(matches.titles.docs);
   const boosted = ({ doc, entry }: Ranked<WebEntry>, rank: number) => ({ doc, entry, rank: rank + (inTitle.has(doc) ? boost : 0) });
   const allWords = keptMatches<WebEntry>(entries, matches.allWords, "web_pages", filters);
-  if (!ranking.anyWord) return pageOf(allWords.map((r) => boosted(r, r.rank)), allWords.length, false);
+  if (!ranking.anyWord)
+    return pageOf(
+      allWords.map((r) => boosted(r, r.rank)),
+      allWords.length,
+      false,
+    );
   if (window.offset + ranking.fetched <= allWords.length) {
     const total = countKept(entries, matches.matchedDocs(), "web_pages", filters);
-    return pageOf(allWords.map((r) => boosted(r, r.rank)), total, true);
+    return pageOf(
+      allWords.map((r) => boosted(r, r.rank)),
+      total,
+      true,
+    );
   }
   const allRanks = rankByDoc(matches.allWords);
   const matched = keptMatches<WebEntry>(entries, matches.matched(), "web_pages", filters);
@@ -172,4 +185,3 @@ export function newsPage(entries: readonly IndexedEntry[], matches: TextMatches,
   const top = firstInOrder(kept, order, window.offset + window.limit).slice(window.offset);
   return { total: kept.length, entries: top.map((r) => r.entry) };
 }
-

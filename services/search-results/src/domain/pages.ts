@@ -23,7 +23,10 @@ export function canonicalUrl(raw: string): string | null {
 /** The link as a results page shows it: `https://en.wikipedia.org › wiki › Buster_Keaton` (SerpAPI's displayed_link). */
 export function displayedLink(link: string): string {
   const url = new URL(link);
-  const segments = url.pathname.split("/").filter(Boolean).map((s) => safeDecode(s));
+  const segments = url.pathname
+    .split("/")
+    .filter(Boolean)
+    .map((s) => safeDecode(s));
   return [`${url.protocol}//${url.host}`, ...segments].join(" › ");
 }
 
@@ -79,7 +82,10 @@ function tagsAsSpaces(html: string): string {
 /** Collapses whitespace and trims. */
 export function collapse(text: string): string {
   // Control characters never belong in a page's text (and two of them mark highlights in snippets).
-  return text.replace(/[\u0000-\u001f\u007f]/g, " ").replace(/\s+/g, " ").trim();
+  return text
+    .replace(/[\u0000-\u001f\u007f]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** Collapses whitespace; null for an empty text. */
@@ -131,9 +137,37 @@ export function unescapeName(name: string): string {
  * otherwise.
  */
 export const EXPLICIT_TERMS = [
-  "porn", "porno", "pornography", "pornographic", "xxx", "nude", "nudes", "nudity", "naked", "sex", "sexual", "sexually",
-  "sexy", "erotic", "erotica", "fetish", "orgy", "orgasm", "prostitute", "prostitutes", "prostitution", "stripper",
-  "strippers", "hooker", "hookers", "rape", "raped", "incest", "genitals", "masturbation", "brothel",
+  "porn",
+  "porno",
+  "pornography",
+  "pornographic",
+  "xxx",
+  "nude",
+  "nudes",
+  "nudity",
+  "naked",
+  "sex",
+  "sexual",
+  "sexually",
+  "sexy",
+  "erotic",
+  "erotica",
+  "fetish",
+  "orgy",
+  "orgasm",
+  "prostitute",
+  "prostitutes",
+  "prostitution",
+  "stripper",
+  "strippers",
+  "hooker",
+  "hookers",
+  "rape",
+  "raped",
+  "incest",
+  "genitals",
+  "masturbation",
+  "brothel",
 ] as const;
 
 const EXPLICIT_PATTERN = new RegExp(`(?<![\\p{L}\\p{N}])(${EXPLICIT_TERMS.join("|")})(?![\\p{L}\\p{N}])`, "iu");

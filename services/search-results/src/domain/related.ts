@@ -7,12 +7,14 @@
  */
 
 const STOP_WORDS = new Set(
-  ("a about above after again against all am an and any are as at be because been before being below between both but by " +
+  (
+    "a about above after again against all am an and any are as at be because been before being below between both but by " +
     "can could did do does doing down during each few for from further had has have having he her here hers herself him " +
     "himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other " +
     "our ours out over own same she should so some such than that the their theirs them then there these they this those " +
     "through to too under until up very was we were what when where which while who whom why will with would you your " +
-    "yours also one two get got use used using can't don't does doesn't is there what's i'm it's way much many make like").split(" "),
+    "yours also one two get got use used using can't don't does doesn't is there what's i'm it's way much many make like"
+  ).split(" "),
 );
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;

@@ -174,19 +174,21 @@ export function crawlSource(options: CrawlOptions): IngestionSource<CrawledPage,
       const title = cleanText(page.title) ?? page.url;
       const body = cleanText(page.text);
       if (!body) throw new MalformedRow(`${page.url}: has no text to index`);
-      return [{
-        id: page.url,
-        dataset: "crawl",
-        url: page.url,
-        title,
-        body,
-        keywords: "",
-        published_at: page.lastModified,
-        language: page.language,
-        explicit: isExplicit(title, body),
-        text_config: textSearchConfig(page.language ?? "en"),
-        revision: page.fetchedAt.getTime(),
-      }];
+      return [
+        {
+          id: page.url,
+          dataset: "crawl",
+          url: page.url,
+          title,
+          body,
+          keywords: "",
+          published_at: page.lastModified,
+          language: page.language,
+          explicit: isExplicit(title, body),
+          text_config: textSearchConfig(page.language ?? "en"),
+          revision: page.fetchedAt.getTime(),
+        },
+      ];
     },
     upsert: upsertPages,
     finish: refreshIndex,

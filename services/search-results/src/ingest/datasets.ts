@@ -31,7 +31,17 @@ import {
   unescapeName,
   wikipediaUrlOfDbpedia,
 } from "../domain/pages.js";
-import { refreshIndex, upsertCaptions, upsertImages, upsertNews, upsertPages, type CaptionRow, type ImageRow, type NewsRow, type WebPageRow } from "../store/index-writes.js";
+import {
+  refreshIndex,
+  upsertCaptions,
+  upsertImages,
+  upsertNews,
+  upsertPages,
+  type CaptionRow,
+  type ImageRow,
+  type NewsRow,
+  type WebPageRow,
+} from "../store/index-writes.js";
 
 function required(value: string | null | undefined, field: string): string {
   if (!value) throw new MalformedRow(`${field} is missing`);
@@ -178,7 +188,8 @@ function stackExchangeSource(site: "coffee" | "beer", copiedFrom: string, title:
         const title = required(cleanText(fields.title), "Title");
         return page({ dataset, url: `${host}/questions/${fields.id}`, title, body: fields.text, keywords, published_at: publishedAt, revision: line });
       };
-      if (row.PostTypeId === "1") return [questionPage({ id: row.Id, title: row.Title, tags: row.Tags ?? "", creationDate: row.CreationDate, text: htmlToText(row.Body ?? "") })];
+      if (row.PostTypeId === "1")
+        return [questionPage({ id: row.Id, title: row.Title, tags: row.Tags ?? "", creationDate: row.CreationDate, text: htmlToText(row.Body ?? "") })];
       if (!question) throw new MalformedRow(`answer to question ${row.ParentId ?? "(none)"}, which the file does not hold before it`);
       if (!htmlToText(row.Body ?? "")) throw new MalformedRow("Body is empty");
       return [questionPage(question)];
@@ -189,9 +200,17 @@ function stackExchangeSource(site: "coffee" | "beer", copiedFrom: string, title:
 }
 
 export const coffeeSource = () =>
-  stackExchangeSource("coffee", "github.com/Yoav-Shafir/Elasticsearch-Coffee-Search-Engine-JS @ 97e93c92aaa379fed6d0ee9be94b2024371d6aba", "Coffee Stack Exchange posts (592 posts, 225 questions, 2015-01-27 to 2015-03-07)");
+  stackExchangeSource(
+    "coffee",
+    "github.com/Yoav-Shafir/Elasticsearch-Coffee-Search-Engine-JS @ 97e93c92aaa379fed6d0ee9be94b2024371d6aba",
+    "Coffee Stack Exchange posts (592 posts, 225 questions, 2015-01-27 to 2015-03-07)",
+  );
 export const beerSource = () =>
-  stackExchangeSource("beer", "github.com/kevswanberg/beer_tentrr @ 9573647bff33c61bdce2f07a9000a4098fd3074d", "Beer, Wine & Spirits Stack Exchange posts (2,354 posts, 663 questions, 2014-01-21 to 2017-03-13)");
+  stackExchangeSource(
+    "beer",
+    "github.com/kevswanberg/beer_tentrr @ 9573647bff33c61bdce2f07a9000a4098fd3074d",
+    "Beer, Wine & Spirits Stack Exchange posts (2,354 posts, 663 questions, 2014-01-21 to 2017-03-13)",
+  );
 
 const COCO_FILE = "search-results/images/coco_captions_val2017.json";
 const COCO_ATTRIBUTION = {
@@ -234,17 +253,19 @@ export function cocoImagesSource(): IngestionSource<{ image: CocoImage; licence?
       const id = positive(image.id);
       if (id === null) throw new MalformedRow("id is missing");
       const original = required(canonicalUrl(image.coco_url ?? ""), "coco_url");
-      return [{
-        id,
-        file_name: required(image.file_name, "file_name"),
-        original,
-        flickr_url: canonicalUrl(image.flickr_url ?? ""),
-        width: positive(image.width),
-        height: positive(image.height),
-        licence_name: licence?.name ?? null,
-        licence_url: licence?.url ?? null,
-        revision: line,
-      }];
+      return [
+        {
+          id,
+          file_name: required(image.file_name, "file_name"),
+          original,
+          flickr_url: canonicalUrl(image.flickr_url ?? ""),
+          width: positive(image.width),
+          height: positive(image.height),
+          licence_name: licence?.name ?? null,
+          licence_url: licence?.url ?? null,
+          revision: line,
+        },
+      ];
     },
     upsert: upsertImages,
     finish: refreshIndex,
@@ -268,7 +289,6 @@ export function cocoCaptionsSource(): IngestionSource<{ id?: number; image_id?: 
   };
 }
 
-
 function newsRow(fields: Omit<NewsRow, "id" | "explicit">): NewsRow {
   return { ...fields, id: fields.url, explicit: isExplicit(fields.title, fields.snippet) };
 }
@@ -282,7 +302,17 @@ export function huffPostSource(): IngestionSource<HuffPostRecord, NewsRow> {
       const url = required(canonicalUrl(record.link ?? ""), "link");
       const title = required(cleanText(record.headline), "headline");
       const publishedAt = huffPostDay(record).date;
-      return [newsRow({ dataset: "news-huffpost", url, title, snippet: cleanText(record.short_description), source_name: "HuffPost", published_at: publishedAt, revision: line })];
+      return [
+        newsRow({
+          dataset: "news-huffpost",
+          url,
+          title,
+          snippet: cleanText(record.short_description),
+          source_name: "HuffPost",
+          published_at: publishedAt,
+          revision: line,
+        }),
+      ];
     },
     upsert: upsertNews,
     finish: refreshIndex,
@@ -310,4 +340,3 @@ export function uciSource(): IngestionSource<Record<string, string>, NewsRow> {
 export function datasetSources(): IngestionSource<any, any>[] {
   return [filmsSource(), peopleSource(), coffeeSource(), beerSource(), cocoImagesSource(), cocoCaptionsSource(), huffPostSource(), uciSource()];
 }
-

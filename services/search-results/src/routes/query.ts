@@ -23,7 +23,10 @@ export async function prepareSearch(db: Queryable, catalogue: SearchCatalogue, q
   if (!/[\p{L}\p{N}]/u.test(query.q)) throw errors.validation("q", "must contain at least one letter or digit");
   const offset = (page - 1) * num;
   if (offset >= MAX_POSITION) {
-    throw errors.validation("page", `must be at most ${Math.ceil(MAX_POSITION / num)} with num=${num}: results past position ${MAX_POSITION} are not served, narrow the query instead`);
+    throw errors.validation(
+      "page",
+      `must be at most ${Math.ceil(MAX_POSITION / num)} with num=${num}: results past position ${MAX_POSITION} are not served, narrow the query instead`,
+    );
   }
   const language = query.language?.toLowerCase();
   const text = await correctedQuery(db, query.q, catalogue);

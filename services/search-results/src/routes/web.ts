@@ -31,7 +31,13 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebRoutesOptions> = async (app
       const prepared = await prepareSearch(db, catalogue, request.query);
       const { total, hits } = await searchWebInMemory(catalogue, db, prepared.request, ranking);
       const shown = hits.slice(0, prepared.num);
-      const related = prepared.request.offset === 0 ? relatedQueries(prepared.request.query.corrected ?? request.query.q, hits.map((h) => h.opening)) : [];
+      const related =
+        prepared.request.offset === 0
+          ? relatedQueries(
+              prepared.request.query.corrected ?? request.query.q,
+              hits.map((h) => h.opening),
+            )
+          : [];
       return ok({
         ...envelope(request.query, prepared, total),
         organic_results: shown.map((hit, index) => ({

@@ -11,7 +11,18 @@ import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, withSearchTimeout, wor
 import type { Queryable } from "@apiplat/storage";
 import { imagePage, newsPage, webPage, type ImageEntry, type IndexedEntry, type NewsEntry, type WebEntry } from "../domain/memory-search.js";
 import { markedSnippet } from "../domain/snippets.js";
-import { anyWordQuery, fetchedFor, searchImages, searchNews, searchWeb, type ImageHit, type NewsHit, type Ranking, type SearchRequest, type WebHit } from "./search.js";
+import {
+  anyWordQuery,
+  fetchedFor,
+  searchImages,
+  searchNews,
+  searchWeb,
+  type ImageHit,
+  type NewsHit,
+  type Ranking,
+  type SearchRequest,
+  type WebHit,
+} from "./search.js";
 import { RARE_DOCUMENTS } from "./spelling.js";
 
 export interface SearchCatalogue {
@@ -58,7 +69,12 @@ export function searchCatalogue(db: Queryable): SearchCatalogue {
  * A page of web results from memory; the SQL search answers a query the TextIndex leaves to the database (a weight
  * restriction, which websearch syntax cannot write).
  */
-export async function searchWebInMemory(catalogue: SearchCatalogue, db: Queryable, request: SearchRequest, ranking: Ranking): Promise<{ total: number; hits: WebHit[] }> {
+export async function searchWebInMemory(
+  catalogue: SearchCatalogue,
+  db: Queryable,
+  request: SearchRequest,
+  ranking: Ranking,
+): Promise<{ total: number; hits: WebHit[] }> {
   const anyQuery = ranking.anyWord ? anyWordQuery(request.query) : null;
   const { snapshot, tsqueries } = await catalogue.entries.compile((filter) => ({
     matched: tsquerySql(filter, anyQuery ?? request.query, request.config),
@@ -87,14 +103,16 @@ export async function searchWebInMemory(catalogue: SearchCatalogue, db: Queryabl
   );
   // The snippets highlight what was matched: every word when only the pages holding them all were ranked.
   const matcher = wordMatcher(page.allWordsOnly || !anyQuery ? tsqueries.allWords : tsqueries.matched);
-  const hits = page.entries.map((entry, index): WebHit => ({
-    dataset: entry.dataset,
-    url: entry.url,
-    title: entry.title,
-    published_at: entry.published_at,
-    marked: index < request.limit ? markedSnippet(entry, matcher) : null,
-    opening: entry.opening,
-  }));
+  const hits = page.entries.map(
+    (entry, index): WebHit => ({
+      dataset: entry.dataset,
+      url: entry.url,
+      title: entry.title,
+      published_at: entry.published_at,
+      marked: index < request.limit ? markedSnippet(entry, matcher) : null,
+      opening: entry.opening,
+    }),
+  );
   return { total: page.total, hits };
 }
 

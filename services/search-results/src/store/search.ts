@@ -108,9 +108,10 @@ async function rankedPage(db: Queryable, request: SearchRequest, ranking: Rankin
   const allWords = matched.allWords();
   // Pages holding every word rank as the every-word query ranks them (covers of all the words close together),
   // above the pages holding only some, which rank by covers of any word.
-  const textRank = tsquery === allWords
-    ? `ts_rank_cd(document, ${allWords}, ${RANK_NORMALIZATION})`
-    : `CASE WHEN document @@ ${allWords} THEN ${ALL_WORDS_BOOST} + ts_rank_cd(document, ${allWords}, ${RANK_NORMALIZATION}) ELSE ts_rank_cd(document, ${tsquery}, ${RANK_NORMALIZATION}) END`;
+  const textRank =
+    tsquery === allWords
+      ? `ts_rank_cd(document, ${allWords}, ${RANK_NORMALIZATION})`
+      : `CASE WHEN document @@ ${allWords} THEN ${ALL_WORDS_BOOST} + ts_rank_cd(document, ${allWords}, ${RANK_NORMALIZATION}) ELSE ts_rank_cd(document, ${tsquery}, ${RANK_NORMALIZATION}) END`;
   const rank = `${textRank} + ${filter.param(ranking.titleBoost)}::float4 * (title_document @@ ${allWords})::int`;
   const fetched = fetchedFor(request, ranking);
   // ordinal counts from the first result of all pages: the page shown ends at offset + limit.

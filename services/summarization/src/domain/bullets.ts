@@ -2,7 +2,30 @@ import type { Language } from "./languages.js";
 
 /** Connectives that open a sentence by pointing at the one before it; a takeaway stands alone without them. */
 const LEADING_CONNECTIVES: Record<Language, string[]> = {
-  en: ["however", "but", "and", "also", "moreover", "furthermore", "in addition", "additionally", "meanwhile", "so", "still", "yet", "besides", "then", "therefore", "thus", "instead", "nevertheless", "as a result", "in fact", "indeed", "of course"],
+  en: [
+    "however",
+    "but",
+    "and",
+    "also",
+    "moreover",
+    "furthermore",
+    "in addition",
+    "additionally",
+    "meanwhile",
+    "so",
+    "still",
+    "yet",
+    "besides",
+    "then",
+    "therefore",
+    "thus",
+    "instead",
+    "nevertheless",
+    "as a result",
+    "in fact",
+    "indeed",
+    "of course",
+  ],
   es: ["sin embargo", "pero", "y", "además", "también", "mientras tanto", "por lo tanto", "así", "entonces", "no obstante", "de hecho"],
   fr: ["cependant", "mais", "et", "de plus", "en outre", "aussi", "pourtant", "toutefois", "par ailleurs", "ainsi", "donc", "en effet"],
   de: ["aber", "und", "außerdem", "jedoch", "auch", "dennoch", "allerdings", "zudem", "deshalb", "also", "trotzdem"],
@@ -15,7 +38,10 @@ const LEADING_CONNECTIVES: Record<Language, string[]> = {
 
 const PATTERNS = new Map<Language, RegExp>(
   (Object.entries(LEADING_CONNECTIVES) as [Language, string[]][]).map(([language, list]) => {
-    const alternatives = [...list].sort((a, b) => b.length - a.length).map(escape).join("|");
+    const alternatives = [...list]
+      .sort((a, b) => b.length - a.length)
+      .map(escape)
+      .join("|");
     const tail = language === "zh" ? "[，,]?" : "(?:\\s*,\\s*|\\s+)";
     const head = language === "zh" ? "" : "(?<![\\p{L}])";
     return [language, new RegExp(`^${head}(?:${alternatives})${tail}`, "iu")];

@@ -6,7 +6,8 @@ export type Style = (typeof STYLES)[number];
 const QUESTION_OR_EXCLAMATION = /[?!？！]["'”’»)]*$/u;
 const PERSONAL_PRONOUN_EN = /\b(?:I|me|my|mine|we|us|our|ours|you|your|yours)\b/iu;
 const DIGIT = /\p{Nd}/u;
-const TECHNICAL_TOKEN = /\b\p{Lu}{2,6}s?\b|\b\w+_\w+|\b\w+\(\)|\b[a-z]+[A-Z]\w*|\b\d+(?:\.\d+)?\s?(?:%|ms|s|kb|mb|gb|tb|ghz|mhz|hz|km|kg|mm|cm|nm|°c|v|w|kw|mw)\b/u;
+const TECHNICAL_TOKEN =
+  /\b\p{Lu}{2,6}s?\b|\b\w+_\w+|\b\w+\(\)|\b[a-z]+[A-Z]\w*|\b\d+(?:\.\d+)?\s?(?:%|ms|s|kb|mb|gb|tb|ghz|mhz|hz|km|kg|mm|cm|nm|°c|v|w|kw|mw)\b/u;
 const WORDS_BEFORE_CASUAL_PENALTY = 20;
 
 /**

@@ -119,9 +119,7 @@ function graphPositions(all: readonly AnalyzedSentence[], fits: (sentence: Analy
  * round(3 x sentences / sqrt(words)): 7 sentences of 170 words give 2, 32 sentences of 500 words give 4.
  */
 export function summaryLength(source: { sentences: number; words: number; news: boolean }, min: number, max: number): number {
-  const wanted = source.news
-    ? NEWS_SENTENCES
-    : Math.round((WORDS_PER_SQRT_WORD * source.sentences) / Math.sqrt(Math.max(source.words, 1)));
+  const wanted = source.news ? NEWS_SENTENCES : Math.round((WORDS_PER_SQRT_WORD * source.sentences) / Math.sqrt(Math.max(source.words, 1)));
   return Math.min(source.sentences, Math.max(min, Math.min(max, wanted)));
 }
 
@@ -135,12 +133,11 @@ export interface SummaryPlan {
 }
 
 /** The length and the position prior's weight of a summary of `sentences` within [min, max]. */
-export function summaryPlan(
-  sentences: readonly AnalyzedSentence[],
-  tools: LanguageTools,
-  bounds: { min: number; max: number },
-): SummaryPlan {
-  const news = looksLikeNews(sentences.map((s) => s.text), tools.language);
+export function summaryPlan(sentences: readonly AnalyzedSentence[], tools: LanguageTools, bounds: { min: number; max: number }): SummaryPlan {
+  const news = looksLikeNews(
+    sentences.map((s) => s.text),
+    tools.language,
+  );
   const words = sentences.reduce((sum, s) => sum + s.words, 0);
   return {
     news,

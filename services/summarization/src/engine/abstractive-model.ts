@@ -34,10 +34,7 @@ export function abstractiveSetup(model: AbstractiveModel): string {
  * the subscriber is told no paths or settings (abstractiveSetup says them to the operator).
  */
 export function abstractiveUnavailable(model: AbstractiveModel): ApiError {
-  return new ApiError(
-    503,
-    "MODEL_UNAVAILABLE",
-    `The abstractive model ${model.name} is not available on this deployment; send mode extractive.`,
-    [{ field: "mode", issue: `abstractive needs the ${model.name} model, which this deployment does not have` }],
-  );
+  return new ApiError(503, "MODEL_UNAVAILABLE", `The abstractive model ${model.name} is not available on this deployment; send mode extractive.`, [
+    { field: "mode", issue: `abstractive needs the ${model.name} model, which this deployment does not have` },
+  ]);
 }

@@ -130,7 +130,12 @@ async function readPdf(body: Buffer, url: string): Promise<Page> {
     const title = typeof meta.info?.Title === "string" && meta.info.Title.trim() ? meta.info.Title.trim() : null;
     await pdf.cleanup();
     // PDF text comes in lines; a blank line (or a page break) ends a paragraph, a single line break does not.
-    const pages = text.map((page) => page.split(/\n\s*\n/).map((block) => block.replace(/(?<!\s)\s*\n\s*/g, " ").trim()).join("\n\n"));
+    const pages = text.map((page) =>
+      page
+        .split(/\n\s*\n/)
+        .map((block) => block.replace(/(?<!\s)\s*\n\s*/g, " ").trim())
+        .join("\n\n"),
+    );
     return { title, url, kind: "pdf", text: pages.join("\n\n") };
   } catch {
     throw errors.unprocessable("The page is a PDF that could not be read (damaged or encrypted).", [{ field: "url", issue: "points to an unreadable PDF" }]);

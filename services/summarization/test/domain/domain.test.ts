@@ -66,7 +66,11 @@ describe("detectLanguage", () => {
 
 describe("ranking", () => {
   it("gives identical sentences cosine 1 and disjoint ones 0", () => {
-    const [a, b, c] = tfidfVectors([["librari", "budget"], ["librari", "budget"], ["road", "repair"]]);
+    const [a, b, c] = tfidfVectors([
+      ["librari", "budget"],
+      ["librari", "budget"],
+      ["road", "repair"],
+    ]);
     expect(cosine(a!, b!)).toBeCloseTo(1, 10);
     expect(cosine(a!, c!)).toBe(0);
   });
@@ -123,7 +127,7 @@ describe("looksLikeNews", () => {
 
   it("counts first-person words in quotes as quoted speech, and US as a country", () => {
     const quoted = [
-      'Maria Lopez, the head of the Riverton Library Board, opened the new Northern Branch in Riverton.',
+      "Maria Lopez, the head of the Riverton Library Board, opened the new Northern Branch in Riverton.",
       '"I have waited ten years for this," Lopez told the Riverton Daily News.',
       "The US Department of Education paid for the Reading Rooms of the Northern Branch.",
     ];
@@ -158,7 +162,7 @@ describe("joinSentences", () => {
     );
     expect(joinSentences(["他说：“预算很好。”", "投票结果是七比二。"])).toBe("他说：“预算很好。”投票结果是七比二。");
     expect(joinSentences(["今日は晴れです。", "公園に行きましょう…", "いいですね。"])).toBe("今日は晴れです。公園に行きましょう…いいですね。");
-    expect(joinSentences(["The council met.", "\"It passed.\"", "Wait…", "Done."])).toBe('The council met. "It passed." Wait… Done.');
+    expect(joinSentences(["The council met.", '"It passed."', "Wait…", "Done."])).toBe('The council met. "It passed." Wait… Done.');
     expect(joinSentences(["Het plan werkt.", "市议会批准了。", "Le vote a eu lieu."])).toBe("Het plan werkt. 市议会批准了。Le vote a eu lieu.");
     expect(joinSentences([])).toBe("");
   });

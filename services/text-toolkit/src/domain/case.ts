@@ -37,9 +37,13 @@ export function convertCase(text: string, type: CaseType): string {
     case "title":
       return titleCase(text);
     case "snake":
-      return words(text).map((w) => w.toLowerCase()).join("_");
+      return words(text)
+        .map((w) => w.toLowerCase())
+        .join("_");
     case "kebab":
-      return words(text).map((w) => w.toLowerCase()).join("-");
+      return words(text)
+        .map((w) => w.toLowerCase())
+        .join("-");
     case "camel":
       return words(text)
         .map((w, i) => (i === 0 ? w.toLowerCase() : capitalize(w)))

@@ -16,38 +16,68 @@ function boundedText(text: string): string {
 }
 
 export const textRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.post("/hash", { schema: { summary: "Hex digest (md5, sha1, sha256, sha512) of a text's UTF-8 bytes", body: S.HashBody, response: { 200: successSchema(S.HashData) } } }, async (request) => {
-    const algorithm = request.body.algorithm ?? "sha256";
-    return ok({ algorithm, hash: hexDigest(boundedText(request.body.text), algorithm), encoding: "hex" as const });
-  });
+  app.post(
+    "/hash",
+    { schema: { summary: "Hex digest (md5, sha1, sha256, sha512) of a text's UTF-8 bytes", body: S.HashBody, response: { 200: successSchema(S.HashData) } } },
+    async (request) => {
+      const algorithm = request.body.algorithm ?? "sha256";
+      return ok({ algorithm, hash: hexDigest(boundedText(request.body.text), algorithm), encoding: "hex" as const });
+    },
+  );
 
-  app.get("/uuid", { schema: { summary: "Random version 4 UUIDs", querystring: S.UuidQuery, response: { 200: successSchema(S.UuidData) } } }, async (request) => {
-    const uuids = Array.from({ length: request.query.count }, () => randomUUID());
-    return ok({ version: 4 as const, count: uuids.length, uuids });
-  });
+  app.get(
+    "/uuid",
+    { schema: { summary: "Random version 4 UUIDs", querystring: S.UuidQuery, response: { 200: successSchema(S.UuidData) } } },
+    async (request) => {
+      const uuids = Array.from({ length: request.query.count }, () => randomUUID());
+      return ok({ version: 4 as const, count: uuids.length, uuids });
+    },
+  );
 
-  app.post("/case", { schema: { summary: "A text in another letter case (camel, snake, kebab, title...)", body: S.CaseBody, response: { 200: successSchema(S.CaseData) } } }, async (request) => {
-    const { text, type } = request.body;
-    return ok({ type, result: convertCase(boundedText(text), type) });
-  });
+  app.post(
+    "/case",
+    { schema: { summary: "A text in another letter case (camel, snake, kebab, title...)", body: S.CaseBody, response: { 200: successSchema(S.CaseData) } } },
+    async (request) => {
+      const { text, type } = request.body;
+      return ok({ type, result: convertCase(boundedText(text), type) });
+    },
+  );
 
   app.post("/slug", { schema: { summary: "A URL slug of a text", body: S.SlugBody, response: { 200: successSchema(S.SlugData) } } }, async (request) => {
     const slug = toSlug(boundedText(request.body.text), request.body.max_length, request.body.separator);
     return ok({ slug, length: slug.length });
   });
 
-  app.post("/count", { schema: { summary: "Characters, words, sentences, paragraphs and reading time of a text", body: S.CountBody, response: { 200: successSchema(S.CountData) } } }, async (request) => {
-    return ok(countText(boundedText(request.body.text), request.body.words_per_minute));
-  });
+  app.post(
+    "/count",
+    {
+      schema: {
+        summary: "Characters, words, sentences, paragraphs and reading time of a text",
+        body: S.CountBody,
+        response: { 200: successSchema(S.CountData) },
+      },
+    },
+    async (request) => {
+      return ok(countText(boundedText(request.body.text), request.body.words_per_minute));
+    },
+  );
 
-  app.get("/lorem", { schema: { summary: "Lorem ipsum paragraphs", querystring: S.LoremQuery, response: { 200: successSchema(S.LoremData) } } }, async (request) => {
-    const paragraphs = loremParagraphs(request.query.paragraphs, request.query.start_with_lorem);
-    const text = paragraphs.join("\n\n");
-    return ok({ paragraphs, text, words: text.split(/\s+/).length });
-  });
+  app.get(
+    "/lorem",
+    { schema: { summary: "Lorem ipsum paragraphs", querystring: S.LoremQuery, response: { 200: successSchema(S.LoremData) } } },
+    async (request) => {
+      const paragraphs = loremParagraphs(request.query.paragraphs, request.query.start_with_lorem);
+      const text = paragraphs.join("\n\n");
+      return ok({ paragraphs, text, words: text.split(/\s+/).length });
+    },
+  );
 
-  app.get("/password", { schema: { summary: "A random password from the chosen character sets", querystring: S.PasswordQuery, response: { 200: successSchema(S.PasswordData) } } }, async (request) => {
-    const q = request.query;
-    return ok(generatePassword({ length: q.length, symbols: q.symbols, digits: q.digits, uppercase: q.uppercase, excludeAmbiguous: q.exclude_ambiguous }));
-  });
+  app.get(
+    "/password",
+    { schema: { summary: "A random password from the chosen character sets", querystring: S.PasswordQuery, response: { 200: successSchema(S.PasswordData) } } },
+    async (request) => {
+      const q = request.query;
+      return ok(generatePassword({ length: q.length, symbols: q.symbols, digits: q.digits, uppercase: q.uppercase, excludeAmbiguous: q.exclude_ambiguous }));
+    },
+  );
 };

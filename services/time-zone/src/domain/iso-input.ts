@@ -5,8 +5,7 @@ import { civilToSeconds, daysInMonth, type CivilDateTime } from "./civil.js";
 export const MIN_YEAR = 1800;
 export const MAX_YEAR = 2200;
 
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issue: string };
 

@@ -133,16 +133,8 @@ export function parsePosixTz(text: string): PosixTz {
 
 /** RFC 8536 3.3.1: DST starting January 1 at 00:00 and ending December 31 at 24:00 plus the DST amount is all year. */
 function isAllYearDaylight(start: TransitionRule, end: TransitionRule, save: number): boolean {
-  const startsNewYear =
-    (start.date.kind === "julian-no-leap" && start.date.day === 1) ||
-    (start.date.kind === "julian-zero" && start.date.day === 0);
-  return (
-    startsNewYear &&
-    start.timeSeconds === 0 &&
-    end.date.kind === "julian-no-leap" &&
-    end.date.day === 365 &&
-    end.timeSeconds === 24 * 3600 + save
-  );
+  const startsNewYear = (start.date.kind === "julian-no-leap" && start.date.day === 1) || (start.date.kind === "julian-zero" && start.date.day === 0);
+  return startsNewYear && start.timeSeconds === 0 && end.date.kind === "julian-no-leap" && end.date.day === 365 && end.timeSeconds === 24 * 3600 + save;
 }
 
 /** Days since the epoch of the day a rule names in `year`. */

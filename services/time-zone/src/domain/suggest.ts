@@ -31,7 +31,10 @@ export function editDistance(a: string, b: string, max = Infinity): number {
 }
 
 export function normalizeZoneText(text: string): string {
-  return text.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
 }
 
 interface Candidate {

@@ -51,15 +51,7 @@ function readHeader(bytes: Buffer, at: number): Header {
 }
 
 function dataBlockLength(h: Header, timeSize: 4 | 8): number {
-  return (
-    h.timeCount * timeSize +
-    h.timeCount +
-    h.typeCount * 6 +
-    h.charCount +
-    h.leapCount * (timeSize + 4) +
-    h.isStdCount +
-    h.isUtCount
-  );
+  return h.timeCount * timeSize + h.timeCount + h.typeCount * 6 + h.charCount + h.leapCount * (timeSize + 4) + h.isStdCount + h.isUtCount;
 }
 
 function readAbbreviation(bytes: Buffer, start: number, end: number): string {

@@ -11,11 +11,7 @@ export interface TimeZoneRouteOptions {
 
 function unknownZone(error: UnknownZoneError) {
   const hint = error.suggestions.length > 0 ? `did you mean ${error.suggestions.join(", ")}?` : "see /list for every name";
-  return errors.validation(
-    error.field,
-    `is not a known IANA time zone (${hint})`,
-    `${error.field} "${error.input}" is not a known IANA time zone; ${hint}`,
-  );
+  return errors.validation(error.field, `is not a known IANA time zone (${hint})`, `${error.field} "${error.input}" is not a known IANA time zone; ${hint}`);
 }
 
 /** Maps the domain's refusals to the shared error envelope. */

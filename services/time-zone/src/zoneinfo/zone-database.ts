@@ -143,11 +143,7 @@ function loadRules(zoneinfoDir: string, name: string): ZoneRules {
 }
 
 /** Links normally name a Zone; follow link chains too, in case a data release introduces one. */
-function resolveLinkTarget(
-  target: string,
-  links: { name: string; target: string }[],
-  canonical: Map<string, ZoneEntry>,
-): ZoneEntry | undefined {
+function resolveLinkTarget(target: string, links: { name: string; target: string }[], canonical: Map<string, ZoneEntry>): ZoneEntry | undefined {
   let current = target;
   for (let hops = 0; hops < 8; hops++) {
     const zone = canonical.get(current);

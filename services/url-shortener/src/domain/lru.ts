@@ -11,7 +11,10 @@ export class LruCache<V> {
   /** Counts inserts and moves: an entry's `movedAt` says how far from the recent end it can be. */
   private moves = 0;
 
-  constructor(private readonly maxEntries: number, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   get(key: string): V | undefined {
     const entry = this.entries.get(key);

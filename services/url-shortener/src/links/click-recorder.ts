@@ -58,7 +58,12 @@ export class ClickRecorder {
       onError: options.onError,
       onDrop: options.onDrop,
     });
-    this.log = new ClickLog(options.kv, (id, batch) => this.write(batch, id), options.batchSize, (error) => options.onError(error, this.buffer.size));
+    this.log = new ClickLog(
+      options.kv,
+      (id, batch) => this.write(batch, id),
+      options.batchSize,
+      (error) => options.onError(error, this.buffer.size),
+    );
   }
 
   /** Drains the shared log and this process's buffer every `intervalMs`. */

@@ -12,7 +12,10 @@ const V6_RECORD = 34; // start 16 bytes, end 16 bytes, country 2 bytes
  * city data we do not use. Nothing is downloaded: the files are part of the installed package.
  */
 export class CountryLookup {
-  private constructor(private readonly v4: Buffer, private readonly v6: Buffer) {}
+  private constructor(
+    private readonly v4: Buffer,
+    private readonly v6: Buffer,
+  ) {}
 
   static fromInstalledPackage(): CountryLookup {
     const require = createRequire(import.meta.url);

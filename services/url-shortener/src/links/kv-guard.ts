@@ -9,7 +9,10 @@ const RETRY_AFTER_MS = 2_000;
 export class GuardedKv {
   private downUntil = 0;
 
-  constructor(readonly store: KeyValueStore, private readonly onFailure: (error: unknown) => void = () => {}) {}
+  constructor(
+    readonly store: KeyValueStore,
+    private readonly onFailure: (error: unknown) => void = () => {},
+  ) {}
 
   get available(): boolean {
     return Date.now() >= this.downUntil;

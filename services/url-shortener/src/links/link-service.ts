@@ -79,7 +79,10 @@ export class LinkService {
       if (item.alias === null) generated.push(i);
       else results[i] = await this.insertAlias(caller, item, item.alias).catch(asApiError);
     }
-    const rows = await this.insertGenerated(caller, generated.map((i) => prepared[i] as PreparedLink));
+    const rows = await this.insertGenerated(
+      caller,
+      generated.map((i) => prepared[i] as PreparedLink),
+    );
     generated.forEach((index, n) => (results[index] = rows[n]));
     return results as Array<LinkRow | ApiError>;
   }
@@ -239,7 +242,6 @@ export class LinkService {
     return rows;
   }
 }
-
 
 export function requireCustomDomainPlan(caller: Caller): void {
   if (caller.plan === "BASIC") {

@@ -17,9 +17,7 @@ export interface Visit {
 
 export type RedirectOutcome =
   /** `recorded`: resolves once the click is kept (answer only then, or a crash could lose it). */
-  | { kind: "target"; location: string; status: 301 | 302; recorded: Promise<void> }
-  | { kind: "fallback"; location: string }
-  | { kind: "not_found" };
+  { kind: "target"; location: string; status: 301 | 302; recorded: Promise<void> } | { kind: "fallback"; location: string } | { kind: "not_found" };
 
 export interface RedirectorDeps {
   db: Queryable;

@@ -16,10 +16,8 @@ const SettingsSchema = Type.Object({ fallback_url: Type.Union([Type.String(), Ty
 export const accountRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, core) => {
   const { settings } = core;
 
-  app.get(
-    "/settings",
-    { schema: { summary: "The account's link settings", response: { 200: successSchema(SettingsSchema) } } },
-    async (request) => ok({ fallback_url: await getFallbackUrl(core.db, request.subscriber.accountId) }),
+  app.get("/settings", { schema: { summary: "The account's link settings", response: { 200: successSchema(SettingsSchema) } } }, async (request) =>
+    ok({ fallback_url: await getFallbackUrl(core.db, request.subscriber.accountId) }),
   );
 
   app.put(

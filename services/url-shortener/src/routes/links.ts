@@ -66,10 +66,7 @@ export const linkRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, 
     async (request) => {
       const { urls } = request.body;
       if (request.subscriber.plan === "BASIC" && urls.length > MAX_BULK_ITEMS_BASIC) {
-        throw errors.validation(
-          "urls",
-          `must have at most ${MAX_BULK_ITEMS_BASIC} items on the BASIC plan (${MAX_BULK_ITEMS} on PRO, ULTRA and MEGA)`,
-        );
+        throw errors.validation("urls", `must have at most ${MAX_BULK_ITEMS_BASIC} items on the BASIC plan (${MAX_BULK_ITEMS} on PRO, ULTRA and MEGA)`);
       }
       const parsed = urls.map(parseBulkItem);
       const valid = parsed.filter((item) => !(item instanceof ApiError));

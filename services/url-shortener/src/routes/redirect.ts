@@ -26,7 +26,10 @@ interface VisitorRequest {
 function clientIp(request: VisitorRequest, trustedProxyHops: number): string {
   if (trustedProxyHops === 0) return request.ip;
   const header = request.headers["x-forwarded-for"];
-  const chain = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").map((s) => s.trim()).filter(Boolean);
+  const chain = (Array.isArray(header) ? header.join(",") : (header ?? ""))
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return chain[chain.length - trustedProxyHops] ?? chain[0] ?? request.ip;
 }
 
@@ -70,23 +73,17 @@ function wantsHtml(request: FastifyRequest): boolean {
 export const redirectRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, core) => {
   app.addFrontRoute({ route: "/:code", handler: (request) => redirectFromMemory(core, request) });
   // No params schema: any unknown or malformed code is a 404 like every other, never a 400.
-  app.get<{ Params: { code: string } }>(
-    "/:code",
-    { config: { public: true }, logLevel: "warn", schema: { hide: true } },
-    async (request, reply) => {
-      const outcome = await core.redirector
-        .visit(visitOf(request, request.params.code, core.settings.trustedProxyHops))
-        .catch((error: unknown) => {
-          request.log.error({ err: error }, "redirect lookup failed");
-          throw errors.unavailable("Short links cannot be looked up right now; retry in a moment.");
-        });
-      if (outcome.kind === "target") {
-        await outcome.recorded;
-        return reply.header("cache-control", cacheControlFor(outcome.status)).redirect(outcome.location, outcome.status);
-      }
-      if (outcome.kind === "fallback") return reply.header("cache-control", "private, no-cache").redirect(outcome.location, 302);
-      if (wantsHtml(request)) return reply.code(404).type("text/html; charset=utf-8").header("cache-control", "no-store").send(NOT_FOUND_PAGE);
-      throw errors.notFound(`There is no active short link with the code ${request.params.code}.`);
-    },
-  );
+  app.get<{ Params: { code: string } }>("/:code", { config: { public: true }, logLevel: "warn", schema: { hide: true } }, async (request, reply) => {
+    const outcome = await core.redirector.visit(visitOf(request, request.params.code, core.settings.trustedProxyHops)).catch((error: unknown) => {
+      request.log.error({ err: error }, "redirect lookup failed");
+      throw errors.unavailable("Short links cannot be looked up right now; retry in a moment.");
+    });
+    if (outcome.kind === "target") {
+      await outcome.recorded;
+      return reply.header("cache-control", cacheControlFor(outcome.status)).redirect(outcome.location, outcome.status);
+    }
+    if (outcome.kind === "fallback") return reply.header("cache-control", "private, no-cache").redirect(outcome.location, 302);
+    if (wantsHtml(request)) return reply.code(404).type("text/html; charset=utf-8").header("cache-control", "no-store").send(NOT_FOUND_PAGE);
+    throw errors.notFound(`There is no active short link with the code ${request.params.code}.`);
+  });
 };

@@ -48,7 +48,15 @@ export async function writeClicks(
      FROM json_to_recordset($1::json) AS c(l bigint, t bigint, r text, c text, d text, b text, o text, bot boolean, v text)`,
     [
       asJsonRows(clicks, (c) => ({
-        l: c.linkId, t: c.at, r: c.referrerDomain, c: c.country, d: c.deviceType, b: c.browser, o: c.os, bot: c.isBot, v: c.visitorHash,
+        l: c.linkId,
+        t: c.at,
+        r: c.referrerDomain,
+        c: c.country,
+        d: c.deviceType,
+        b: c.browser,
+        o: c.os,
+        bot: c.isBot,
+        v: c.visitorHash,
       })),
     ],
   );
@@ -194,7 +202,16 @@ async function updateRollups(tx: Queryable, clicks: readonly ClickRecord[], know
      DO UPDATE SET hits = shortener_click_daily.hits + excluded.hits, visitors = shortener_click_daily.visitors + excluded.visitors`,
     [
       asJsonRows(ordered, (r) => ({
-        l: r.linkId, d: r.day, bot: r.isBot, r: r.values[0], c: r.values[1], dt: r.values[2], b: r.values[3], o: r.values[4], h: r.hits, v: r.visitors,
+        l: r.linkId,
+        d: r.day,
+        bot: r.isBot,
+        r: r.values[0],
+        c: r.values[1],
+        dt: r.values[2],
+        b: r.values[3],
+        o: r.values[4],
+        h: r.hits,
+        v: r.visitors,
       })),
     ],
   );

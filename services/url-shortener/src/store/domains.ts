@@ -27,10 +27,7 @@ export async function findDomain(db: Queryable, domain: string): Promise<DomainR
 }
 
 export async function listDomains(db: Queryable, accountId: string): Promise<DomainRow[]> {
-  const result = await db.query<DomainRow>(
-    `SELECT ${COLUMNS} FROM shortener_domains WHERE account_id = $1 ORDER BY created_at, domain`,
-    [accountId],
-  );
+  const result = await db.query<DomainRow>(`SELECT ${COLUMNS} FROM shortener_domains WHERE account_id = $1 ORDER BY created_at, domain`, [accountId]);
   return result.rows;
 }
 

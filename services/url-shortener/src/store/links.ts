@@ -68,10 +68,7 @@ export async function listOwnedLinks(
 
 /** Marks the link deleted; the code stays taken so that an old short URL can never lead somewhere new. */
 export async function softDeleteLink(db: Queryable, linkId: number, at: Date): Promise<LinkRow | null> {
-  const result = await db.query<LinkRow>(
-    `UPDATE shortener_links SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL RETURNING ${COLUMNS}`,
-    [linkId, at],
-  );
+  const result = await db.query<LinkRow>(`UPDATE shortener_links SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL RETURNING ${COLUMNS}`, [linkId, at]);
   return result.rows[0] ?? null;
 }
 
@@ -137,9 +134,9 @@ export async function updateLink(db: Queryable, linkId: number, changes: LinkCha
   const keys = (Object.keys(changes) as Array<keyof LinkChanges>).filter((key) => changes[key] !== undefined);
   const assignments = keys.map((key, i) => `${CHANGE_COLUMNS[key]} = $${i + 2}`);
   if (assignments.length === 0) assignments.push("url = url");
-  const result = await db.query<LinkRow>(
-    `UPDATE shortener_links SET ${assignments.join(", ")} WHERE id = $1 AND deleted_at IS NULL RETURNING ${COLUMNS}`,
-    [linkId, ...keys.map((key) => changes[key])],
-  );
+  const result = await db.query<LinkRow>(`UPDATE shortener_links SET ${assignments.join(", ")} WHERE id = $1 AND deleted_at IS NULL RETURNING ${COLUMNS}`, [
+    linkId,
+    ...keys.map((key) => changes[key]),
+  ]);
   return result.rows[0] ?? null;
 }

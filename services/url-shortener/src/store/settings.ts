@@ -1,10 +1,7 @@
 import type { Queryable } from "@apiplat/storage";
 
 export async function getFallbackUrl(db: Queryable, accountId: string): Promise<string | null> {
-  const result = await db.query<{ fallback_url: string | null }>(
-    "SELECT fallback_url FROM shortener_settings WHERE account_id = $1",
-    [accountId],
-  );
+  const result = await db.query<{ fallback_url: string | null }>("SELECT fallback_url FROM shortener_settings WHERE account_id = $1", [accountId]);
   return result.rows[0]?.fallback_url ?? null;
 }
 

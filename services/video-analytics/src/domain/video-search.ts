@@ -156,4 +156,3 @@ export function searchMatches(
     .map((r) => rows[r.ordinal]);
   return { total: kept.length, videos };
 }
-

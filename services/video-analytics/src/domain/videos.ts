@@ -49,7 +49,7 @@ export function parseFlag(text: string | undefined): boolean | null {
 /** (likes + comments) / views; null without views. */
 export function engagementRate(views: number, likes: number | null, comments: number | null): number | null {
   if (views <= 0) return null;
-  return round((( likes ?? 0) + (comments ?? 0)) / views, 6);
+  return round(((likes ?? 0) + (comments ?? 0)) / views, 6);
 }
 
 export function round(value: number, digits: number): number {

@@ -50,8 +50,19 @@ export type SnapshotRow = {
 export type TrendingRows = { video: VideoRow; snapshot: SnapshotRow };
 
 const VIDEO_COLUMNS = [
-  "video_id", "title", "channel_id", "channel_title", "category_id", "category_country", "published_at", "tags",
-  "description", "thumbnail_url", "comments_disabled", "ratings_disabled", "revision",
+  "video_id",
+  "title",
+  "channel_id",
+  "channel_title",
+  "category_id",
+  "category_country",
+  "published_at",
+  "tags",
+  "description",
+  "thumbnail_url",
+  "comments_disabled",
+  "ratings_disabled",
+  "revision",
 ] as const;
 const SNAPSHOT_COLUMNS = ["video_id", "country", "trending_date", "views", "likes", "dislikes", "comments", "list_position", "revision"] as const;
 
@@ -62,7 +73,11 @@ const LINE_SLOTS = 10_000_000;
 const FULL_FILE_PRECEDENCE = 1_000_000_000_000;
 
 export async function upsertTrending(db: Queryable, rows: TrendingRows[], mode: "upsert" | "insert-only"): Promise<UpsertCounts> {
-  await upsertRows(db, { table: "videos", key: ["video_id"], columns: VIDEO_COLUMNS, revision: "revision", mode }, rows.map((r) => r.video));
+  await upsertRows(
+    db,
+    { table: "videos", key: ["video_id"], columns: VIDEO_COLUMNS, revision: "revision", mode },
+    rows.map((r) => r.video),
+  );
   return upsertRows(
     db,
     { table: "snapshots", key: ["video_id", "country", "trending_date"], columns: SNAPSHOT_COLUMNS, revision: "revision" },
@@ -241,15 +256,95 @@ const DASH = "github.com/Abhijeet2729/YouTube-Trending-Dashboard @ bf37de2e2d147
 export function datasetSources(): IngestionSource<any, any>[] {
   return [
     categoriesSource(),
-    trendingSource({ name: "trending-us", file: "USvideos.csv", country: "us", index: 1, full: true, copiedFrom: KARAN, title: "US, 3,000 rows, 2017-11-14 to 11-28" }),
-    trendingSource({ name: "trending-fr", file: "FRvideos.csv", country: "fr", index: 2, full: true, copiedFrom: KARAN, title: "FR, 2,999 rows, 2017-11-14 to 11-28" }),
-    trendingSource({ name: "trending-ca", file: "CAvideos.csv", country: "ca", index: 3, full: true, copiedFrom: DEVDIO, title: "CA, 786 rows, 2017-11-14 to 11-17" }),
-    trendingSource({ name: "trending-gb", file: "GBvideos.csv", country: "gb", index: 4, full: true, copiedFrom: DEVDIO, title: "GB, 760 rows, 2017-11-14 to 11-17" }),
-    trendingSource({ name: "trending-in", file: "INvideos.csv", country: "in", index: 5, full: true, copiedFrom: "github.com/suhanasooh/YOUTUBE-DATA-ANALYSIS @ b15589d368992314e06b4ca986114e9a1f0860c6", title: "IN, 966 rows, 2017-11-14 to 11-18" }),
-    trendingSource({ name: "trending-mx", file: "MXvideos.csv", country: "mx", index: 6, full: true, copiedFrom: "github.com/Carrizal1218/dataSet @ 3a487504ca0faa7b78710d9e58233d184083a260", title: "MX, 25 rows, 2018-06-14" }),
-    trendingSource({ name: "us-last-trending", file: "extended/US_videos_last_trending.csv", country: "us", index: 7, full: false, copiedFrom: TEAM, title: "US, one row per video from its last trending day, 2017-11-14 to 2018-06-14" }),
-    trendingSource({ name: "gb-last-trending", file: "extended/GB_videos_last_trending.csv", country: "gb", index: 8, full: false, copiedFrom: TEAM, title: "GB, one row per video from its last trending day, 2017-11-14 to 2018-06-14" }),
-    trendingSource({ name: "us-daily-stats", file: "extended/US_videos_daily_stats.csv", country: "us", index: 9, full: false, copiedFrom: DASH, title: "US daily statistics, 2017-11-14 to 2018-01-29" }),
-    trendingSource({ name: "in-daily-stats", file: "extended/IN_videos_daily_stats.csv", country: "in", index: 10, full: false, copiedFrom: DASH, title: "IN daily statistics, 2017-11-14 to 2018-02-03" }),
+    trendingSource({
+      name: "trending-us",
+      file: "USvideos.csv",
+      country: "us",
+      index: 1,
+      full: true,
+      copiedFrom: KARAN,
+      title: "US, 3,000 rows, 2017-11-14 to 11-28",
+    }),
+    trendingSource({
+      name: "trending-fr",
+      file: "FRvideos.csv",
+      country: "fr",
+      index: 2,
+      full: true,
+      copiedFrom: KARAN,
+      title: "FR, 2,999 rows, 2017-11-14 to 11-28",
+    }),
+    trendingSource({
+      name: "trending-ca",
+      file: "CAvideos.csv",
+      country: "ca",
+      index: 3,
+      full: true,
+      copiedFrom: DEVDIO,
+      title: "CA, 786 rows, 2017-11-14 to 11-17",
+    }),
+    trendingSource({
+      name: "trending-gb",
+      file: "GBvideos.csv",
+      country: "gb",
+      index: 4,
+      full: true,
+      copiedFrom: DEVDIO,
+      title: "GB, 760 rows, 2017-11-14 to 11-17",
+    }),
+    trendingSource({
+      name: "trending-in",
+      file: "INvideos.csv",
+      country: "in",
+      index: 5,
+      full: true,
+      copiedFrom: "github.com/suhanasooh/YOUTUBE-DATA-ANALYSIS @ b15589d368992314e06b4ca986114e9a1f0860c6",
+      title: "IN, 966 rows, 2017-11-14 to 11-18",
+    }),
+    trendingSource({
+      name: "trending-mx",
+      file: "MXvideos.csv",
+      country: "mx",
+      index: 6,
+      full: true,
+      copiedFrom: "github.com/Carrizal1218/dataSet @ 3a487504ca0faa7b78710d9e58233d184083a260",
+      title: "MX, 25 rows, 2018-06-14",
+    }),
+    trendingSource({
+      name: "us-last-trending",
+      file: "extended/US_videos_last_trending.csv",
+      country: "us",
+      index: 7,
+      full: false,
+      copiedFrom: TEAM,
+      title: "US, one row per video from its last trending day, 2017-11-14 to 2018-06-14",
+    }),
+    trendingSource({
+      name: "gb-last-trending",
+      file: "extended/GB_videos_last_trending.csv",
+      country: "gb",
+      index: 8,
+      full: false,
+      copiedFrom: TEAM,
+      title: "GB, one row per video from its last trending day, 2017-11-14 to 2018-06-14",
+    }),
+    trendingSource({
+      name: "us-daily-stats",
+      file: "extended/US_videos_daily_stats.csv",
+      country: "us",
+      index: 9,
+      full: false,
+      copiedFrom: DASH,
+      title: "US daily statistics, 2017-11-14 to 2018-01-29",
+    }),
+    trendingSource({
+      name: "in-daily-stats",
+      file: "extended/IN_videos_daily_stats.csv",
+      country: "in",
+      index: 10,
+      full: false,
+      copiedFrom: DASH,
+      title: "IN daily statistics, 2017-11-14 to 2018-02-03",
+    }),
   ];
 }

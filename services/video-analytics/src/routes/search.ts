@@ -11,7 +11,11 @@ import { videoSummary } from "./views.js";
 export async function resolveCategory(db: Queryable, value: string | undefined): Promise<number | undefined> {
   if (value === undefined) return undefined;
   if (/^\d{1,4}$/.test(value)) {
-    if (!(await categoryExists(db, Number(value)))) throw errors.validation("category", `${value} is not the id of a YouTube category of the data; give the category_id of a video or a name such as Music or Entertainment`);
+    if (!(await categoryExists(db, Number(value))))
+      throw errors.validation(
+        "category",
+        `${value} is not the id of a YouTube category of the data; give the category_id of a video or a name such as Music or Entertainment`,
+      );
     return Number(value);
   }
   const id = await categoryIdByName(db, value);

@@ -39,7 +39,10 @@ export const trendingRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = asyn
       const previousRanks = new Map<string, number>();
       if (before) (await trendingDay(db, country, before, categoryId)).forEach((v, i) => previousRanks.set(v.video_id, i + 1));
       const slice = today.slice(page.offset, page.offset + page.limit);
-      const details = await videosByIds(db, slice.map((v) => v.video_id));
+      const details = await videosByIds(
+        db,
+        slice.map((v) => v.video_id),
+      );
       return ok({
         country,
         date: day,

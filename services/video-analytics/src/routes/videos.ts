@@ -12,7 +12,8 @@ export const videoRoutes: FastifyPluginAsyncTypebox<{ db: Queryable }> = async (
     {
       schema: {
         summary: "A video's details, metrics and analytics",
-        description: "Metadata and the latest snapshot's metrics, with analytics over every snapshot: daily gains, growth, engagement, days and countries trending, peak rank.",
+        description:
+          "Metadata and the latest snapshot's metrics, with analytics over every snapshot: daily gains, growth, engagement, days and countries trending, peak rank.",
         params: S.VideoParams,
         response: { 200: successSchema(S.VideoDetails) },
       },

@@ -4,7 +4,15 @@
  * sort. The full catalogue (18,365 videos) takes about 112 MB: 25 MB of rows, 86 MB of TextIndex (94,000 lexemes),
  * 1 MB of sort orders and filter columns.
  */
-import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, withSearchTimeout, type CatalogueSnapshot, type MemoryCatalogue, type Page } from "@apiplat/catalogue";
+import {
+  memoryCatalogue,
+  RANK_NORMALIZATION,
+  tsquerySql,
+  withSearchTimeout,
+  type CatalogueSnapshot,
+  type MemoryCatalogue,
+  type Page,
+} from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import { listVideos, prepareSearch, searchMatches } from "../domain/video-search.js";
 import { searchVideos, VIDEO_COLUMNS, type VideoFilters, type VideoRecord, type VideoSort } from "./videos.js";

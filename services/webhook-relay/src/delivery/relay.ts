@@ -132,7 +132,10 @@ export class Relay {
     this.unannounced = new Map();
     for (const [inboxId, events] of batches) {
       const publishing = this.feed
-        .publish(inboxId, events.sort((a, b) => a.seq - b.seq))
+        .publish(
+          inboxId,
+          events.sort((a, b) => a.seq - b.seq),
+        )
         .catch((error) => this.log.warn({ err: error, inbox_id: inboxId }, "publishing captures to live streams failed"))
         .finally(() => this.publishing.delete(publishing));
       this.publishing.add(publishing);

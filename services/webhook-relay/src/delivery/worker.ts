@@ -52,10 +52,14 @@ export class DeliveryWorker {
     private readonly log: Logger,
     private readonly options: DeliveryWorkerOptions,
   ) {
-    this.results = new BatchWriter<FinishedDelivery, void>(async (items) => {
-      await finishDeliveryAttempts(db, items);
-      return items.map(() => undefined);
-    }, 2, 100);
+    this.results = new BatchWriter<FinishedDelivery, void>(
+      async (items) => {
+        await finishDeliveryAttempts(db, items);
+        return items.map(() => undefined);
+      },
+      2,
+      100,
+    );
   }
 
   start(): void {

@@ -21,7 +21,16 @@ export const forwardingRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = asy
 
   app.post(
     "/forward/:id",
-    { schema: { params: InboxParams, body: ForwardBody, response: { 200: successSchema(ForwardingSchema) }, summary: "Set or clear the forwarding URL; rotate the signing secret", description: "Every request captured from then on is sent to the URL (through the outbound guard), signed with Standard Webhooks headers, and retried on failure; null stops forwarding. rotate_secret makes a new signing secret." } },
+    {
+      schema: {
+        params: InboxParams,
+        body: ForwardBody,
+        response: { 200: successSchema(ForwardingSchema) },
+        summary: "Set or clear the forwarding URL; rotate the signing secret",
+        description:
+          "Every request captured from then on is sent to the URL (through the outbound guard), signed with Standard Webhooks headers, and retried on failure; null stops forwarding. rotate_secret makes a new signing secret.",
+      },
+    },
     async (request) => {
       let inbox = await relay.ownedInbox(request, request.params.id);
       const { url, rotate_secret } = request.body;
@@ -36,14 +45,35 @@ export const forwardingRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = asy
     },
   );
 
-  app.get("/forward/:id", { schema: { params: InboxParams, response: { 200: successSchema(ForwardingSchema) }, summary: "The forwarding URL and signing secret", description: "The inbox's forwarding URL (null when none) and the secret its deliveries are signed with." } }, async (request) => {
-    const inbox = await relay.ownedInbox(request, request.params.id);
-    return ok(forwardingView(inbox, now()));
-  });
+  app.get(
+    "/forward/:id",
+    {
+      schema: {
+        params: InboxParams,
+        response: { 200: successSchema(ForwardingSchema) },
+        summary: "The forwarding URL and signing secret",
+        description: "The inbox's forwarding URL (null when none) and the secret its deliveries are signed with.",
+      },
+    },
+    async (request) => {
+      const inbox = await relay.ownedInbox(request, request.params.id);
+      return ok(forwardingView(inbox, now()));
+    },
+  );
 
   app.post(
     "/replay/:id/:request_id",
-    { preValidation: emptyBodyAsObject, schema: { params: RequestParams, body: ReplayBody, response: { 200: successSchema(ReplaySchema) }, summary: "Send a captured request again, now, and return the answer", description: "Replays one captured request to the forwarding URL (or the url given in the body) and answers with the destination's status, headers and body." } },
+    {
+      preValidation: emptyBodyAsObject,
+      schema: {
+        params: RequestParams,
+        body: ReplayBody,
+        response: { 200: successSchema(ReplaySchema) },
+        summary: "Send a captured request again, now, and return the answer",
+        description:
+          "Replays one captured request to the forwarding URL (or the url given in the body) and answers with the destination's status, headers and body.",
+      },
+    },
     async (request) => {
       const inbox = await relay.ownedInbox(request, request.params.id);
       requireStorableText(request.body.url, "url");
@@ -51,7 +81,8 @@ export const forwardingRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = asy
       const row = await findRequest(db, inbox.id, request.params.request_id);
       if (!row) throw errors.notFound(`Inbox ${inbox.id} has no request ${request.params.request_id}.`);
       const base = request.body.url ?? inbox.forward_url;
-      if (!base) throw errors.conflict("This inbox has no forwarding URL; give one in url.", [{ field: "url", issue: "is required when the inbox does not forward" }]);
+      if (!base)
+        throw errors.conflict("This inbox has no forwarding URL; give one in url.", [{ field: "url", issue: "is required when the inbox does not forward" }]);
       await relay.outbound.check(base, "url");
       const startedAt = now();
       const target = destinationUrl(base, row.path, row.query_string);

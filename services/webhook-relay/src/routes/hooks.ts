@@ -62,13 +62,9 @@ function refuseUnlessAllowed(inbox: InboxRow, sourceIp: string, headers: HeaderE
 
 function rateLimited(limit: RateLimit, retryAfterSeconds: number): ApiError {
   const issue = `at most ${limit.perSecond} captures per second (bursts of ${limit.burst})`;
-  return new ApiError(
-    429,
-    "RATE_LIMITED",
-    `This inbox accepts ${issue}; retry after ${retryAfterSeconds} second(s).`,
-    [{ field: "inbox", issue }],
-    { "retry-after": String(retryAfterSeconds) },
-  );
+  return new ApiError(429, "RATE_LIMITED", `This inbox accepts ${issue}; retry after ${retryAfterSeconds} second(s).`, [{ field: "inbox", issue }], {
+    "retry-after": String(retryAfterSeconds),
+  });
 }
 
 function storageFull(inbox: InboxRow, bytes: number): ApiError {
@@ -260,7 +256,9 @@ export const hookRoutes: FastifyPluginAsyncTypebox<HookRoutesOptions> = async (a
     handler,
   });
   const documented = {
-    summary: "The hook URL (public, no gateway key): captures any method, any sub-path below it, any body up to 10 MiB", description: "Captures the request (method, path, headers, body) and answers with the inbox's default response when one is set, else 200 with the envelope naming the inbox_id and request_id (204 to a CORS preflight when CORS is on).",
+    summary: "The hook URL (public, no gateway key): captures any method, any sub-path below it, any body up to 10 MiB",
+    description:
+      "Captures the request (method, path, headers, body) and answers with the inbox's default response when one is set, else 200 with the envelope naming the inbox_id and request_id (204 to a CORS preflight when CORS is on).",
     security: [],
     response: {
       200: {

@@ -10,7 +10,17 @@ import { requireStorableText, settingsChange } from "./inbox-settings.js";
 import { LIMITS } from "../domain/limits.js";
 import type { Relay } from "../delivery/relay.js";
 import { CaptureSchema, DeletedInboxSchema, InboxListSchema, InboxWithRequestsSchema, UpdatedInboxSchema } from "../schemas.js";
-import { CreateInboxBody, emptyBodyAsObject, OwnerInboxSchema, InboxParams, PageQuery, RequestListQuery, RequestParams, UpdateInboxBody, type RequestListQueryInput } from "../schemas.js";
+import {
+  CreateInboxBody,
+  emptyBodyAsObject,
+  OwnerInboxSchema,
+  InboxParams,
+  PageQuery,
+  RequestListQuery,
+  RequestParams,
+  UpdateInboxBody,
+  type RequestListQueryInput,
+} from "../schemas.js";
 import { attemptsOf } from "../store/deliveries.js";
 import { countLiveInboxes, deleteInbox, insertInbox, listInboxes, updateInboxSettings } from "../store/inboxes.js";
 import { findRequest, listRequests, type RequestFilters } from "../store/requests.js";
@@ -53,39 +63,71 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxRoutesOptions> = async 
   const { hooksUrl } = options;
   app.setSerializerCompiler(serializeAsWritten);
 
-  app.post("/create", { preValidation: emptyBodyAsObject, schema: { body: CreateInboxBody, summary: "Create an inbox (a hook URL)", description: "Answers 201 with the new inbox: its hook_url takes any request, which is captured until the inbox expires (the plan's retention).", response: { 201: successSchema(OwnerInboxSchema) } } }, async (request, reply) => {
-    const subscriber = request.subscriber;
-    const createdAt = now();
-    const change = settingsChange(request.body);
-    if ((await countLiveInboxes(db, subscriber.accountId, createdAt)) >= options.maxInboxesPerAccount) {
-      throw errors.conflict(`An account may hold at most ${options.maxInboxesPerAccount} live inboxes; delete one first.`);
-    }
-    const inbox = await insertInbox(db, {
-      id: randomUUID(),
-      accountId: subscriber.accountId,
-      createdAt,
-      expiresAt: expiresAt(createdAt, subscriber.plan),
-      maxRequests: maxRequestsPerInbox(subscriber.plan),
-      maxStoredBytes: storageQuotaBytes(subscriber.plan, relay.settings.storageQuotaBytes),
-      signingSecret: generateSigningSecret(),
-      settings: change,
-    });
-    return reply.code(201).send(ok(ownerInboxView(inbox, hooksUrl)));
-  });
+  app.post(
+    "/create",
+    {
+      preValidation: emptyBodyAsObject,
+      schema: {
+        body: CreateInboxBody,
+        summary: "Create an inbox (a hook URL)",
+        description: "Answers 201 with the new inbox: its hook_url takes any request, which is captured until the inbox expires (the plan's retention).",
+        response: { 201: successSchema(OwnerInboxSchema) },
+      },
+    },
+    async (request, reply) => {
+      const subscriber = request.subscriber;
+      const createdAt = now();
+      const change = settingsChange(request.body);
+      if ((await countLiveInboxes(db, subscriber.accountId, createdAt)) >= options.maxInboxesPerAccount) {
+        throw errors.conflict(`An account may hold at most ${options.maxInboxesPerAccount} live inboxes; delete one first.`);
+      }
+      const inbox = await insertInbox(db, {
+        id: randomUUID(),
+        accountId: subscriber.accountId,
+        createdAt,
+        expiresAt: expiresAt(createdAt, subscriber.plan),
+        maxRequests: maxRequestsPerInbox(subscriber.plan),
+        maxStoredBytes: storageQuotaBytes(subscriber.plan, relay.settings.storageQuotaBytes),
+        signingSecret: generateSigningSecret(),
+        settings: change,
+      });
+      return reply.code(201).send(ok(ownerInboxView(inbox, hooksUrl)));
+    },
+  );
 
-  app.get("/inboxes", { schema: { querystring: PageQuery, response: { 200: successSchema(InboxListSchema) }, summary: "List the account's inboxes, newest first", description: "The account's live inboxes, newest first, a page at a time (limit and cursor)." } }, async (request) => {
-    const { limit, cursor } = request.query;
-    const rows = await listInboxes(db, request.subscriber.accountId, now(), limit + 1, cursorPosition(cursor));
-    const page = rows.slice(0, limit);
-    return ok({
-      inboxes: page.map((inbox) => ownerInboxView(inbox, hooksUrl)),
-      next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null,
-    });
-  });
+  app.get(
+    "/inboxes",
+    {
+      schema: {
+        querystring: PageQuery,
+        response: { 200: successSchema(InboxListSchema) },
+        summary: "List the account's inboxes, newest first",
+        description: "The account's live inboxes, newest first, a page at a time (limit and cursor).",
+      },
+    },
+    async (request) => {
+      const { limit, cursor } = request.query;
+      const rows = await listInboxes(db, request.subscriber.accountId, now(), limit + 1, cursorPosition(cursor));
+      const page = rows.slice(0, limit);
+      return ok({
+        inboxes: page.map((inbox) => ownerInboxView(inbox, hooksUrl)),
+        next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null,
+      });
+    },
+  );
 
   app.get(
     "/inbox/:id",
-    { schema: { params: InboxParams, querystring: RequestListQuery, response: { 200: successSchema(InboxWithRequestsSchema) }, summary: "An inbox and its captured requests, newest first", description: "The inbox (public view) and its captured requests, newest first, filtered by method, time (since, until) or text (q) and paged by cursor." } },
+    {
+      schema: {
+        params: InboxParams,
+        querystring: RequestListQuery,
+        response: { 200: successSchema(InboxWithRequestsSchema) },
+        summary: "An inbox and its captured requests, newest first",
+        description:
+          "The inbox (public view) and its captured requests, newest first, filtered by method, time (since, until) or text (q) and paged by cursor.",
+      },
+    },
     async (request) => {
       const { inbox, owner } = await relay.readableInbox(request, request.params.id);
       const { limit, cursor } = request.query;
@@ -99,23 +141,53 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxRoutesOptions> = async 
     },
   );
 
-  app.patch("/inbox/:id", { schema: { params: InboxParams, body: UpdateInboxBody, response: { 200: successSchema(UpdatedInboxSchema) }, summary: "Change an inbox's settings", description: "Changes the default answer, CORS, Basic auth, IP allow-list or limits; fields left out keep their value." } }, async (request) => {
-    const inbox = await relay.ownedInbox(request, request.params.id);
-    const updated = await updateInboxSettings(db, inbox.id, settingsChange(request.body));
-    await relay.inboxes.changed(inbox.id);
-    return ok(ownerInboxView(updated, hooksUrl));
-  });
+  app.patch(
+    "/inbox/:id",
+    {
+      schema: {
+        params: InboxParams,
+        body: UpdateInboxBody,
+        response: { 200: successSchema(UpdatedInboxSchema) },
+        summary: "Change an inbox's settings",
+        description: "Changes the default answer, CORS, Basic auth, IP allow-list or limits; fields left out keep their value.",
+      },
+    },
+    async (request) => {
+      const inbox = await relay.ownedInbox(request, request.params.id);
+      const updated = await updateInboxSettings(db, inbox.id, settingsChange(request.body));
+      await relay.inboxes.changed(inbox.id);
+      return ok(ownerInboxView(updated, hooksUrl));
+    },
+  );
 
-  app.delete("/inbox/:id", { schema: { params: InboxParams, response: { 200: successSchema(DeletedInboxSchema) }, summary: "Delete an inbox and everything it captured", description: "Deletes the inbox, its captured requests, their bodies and delivery attempts; its hook URL then answers 404." } }, async (request) => {
-    const inbox = await relay.ownedInbox(request, request.params.id);
-    await deleteInbox(db, inbox.id);
-    await relay.inboxes.changed(inbox.id);
-    return ok({ id: inbox.id, deleted: true });
-  });
+  app.delete(
+    "/inbox/:id",
+    {
+      schema: {
+        params: InboxParams,
+        response: { 200: successSchema(DeletedInboxSchema) },
+        summary: "Delete an inbox and everything it captured",
+        description: "Deletes the inbox, its captured requests, their bodies and delivery attempts; its hook URL then answers 404.",
+      },
+    },
+    async (request) => {
+      const inbox = await relay.ownedInbox(request, request.params.id);
+      await deleteInbox(db, inbox.id);
+      await relay.inboxes.changed(inbox.id);
+      return ok({ id: inbox.id, deleted: true });
+    },
+  );
 
   app.get(
     "/inbox/:id/requests/:request_id",
-    { schema: { params: RequestParams, response: { 200: successSchema(CaptureSchema) }, summary: "One captured request with its whole body and delivery attempts", description: "One captured request: method, path, query, headers, body (text or base64) and every forwarding attempt." } },
+    {
+      schema: {
+        params: RequestParams,
+        response: { 200: successSchema(CaptureSchema) },
+        summary: "One captured request with its whole body and delivery attempts",
+        description: "One captured request: method, path, query, headers, body (text or base64) and every forwarding attempt.",
+      },
+    },
     async (request) => {
       const { inbox, owner } = await relay.readableInbox(request, request.params.id);
       const found = await findRequest(db, inbox.id, request.params.request_id);
@@ -132,7 +204,19 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxRoutesOptions> = async 
 
   app.get(
     "/inbox/:id/requests/:request_id/raw",
-    { schema: { params: RequestParams, response: { 200: { description: "The captured body, with the Content-Type the sender gave", content: { "*/*": { schema: Type.Unsafe<unknown>({ type: "string", format: "binary" }) } } } }, summary: "The body of a captured request, byte for byte, with its Content-Type", description: "The captured body exactly as received, with the Content-Type the sender gave." } },
+    {
+      schema: {
+        params: RequestParams,
+        response: {
+          200: {
+            description: "The captured body, with the Content-Type the sender gave",
+            content: { "*/*": { schema: Type.Unsafe<unknown>({ type: "string", format: "binary" }) } },
+          },
+        },
+        summary: "The body of a captured request, byte for byte, with its Content-Type",
+        description: "The captured body exactly as received, with the Content-Type the sender gave.",
+      },
+    },
     async (request, reply) => {
       const { inbox } = await relay.readableInbox(request, request.params.id);
       const row = await findRequest(db, inbox.id, request.params.request_id);

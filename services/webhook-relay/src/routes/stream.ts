@@ -25,7 +25,21 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = async (
 
   app.get(
     "/inbox/:id/stream",
-    { schema: { params: InboxParams, querystring: StreamQuery, response: { 200: { description: "Server-Sent Events: retry, then one `request` event per capture (data: the capture as JSON)", content: { "text/event-stream": { schema: Type.String() } } } }, summary: "Captured requests as Server-Sent Events, live", description: "An event stream (text/event-stream): one event per captured request as it arrives, keep-alive comments between them; Last-Event-ID resumes." } },
+    {
+      schema: {
+        params: InboxParams,
+        querystring: StreamQuery,
+        response: {
+          200: {
+            description: "Server-Sent Events: retry, then one `request` event per capture (data: the capture as JSON)",
+            content: { "text/event-stream": { schema: Type.String() } },
+          },
+        },
+        summary: "Captured requests as Server-Sent Events, live",
+        description:
+          "An event stream (text/event-stream): one event per captured request as it arrives, keep-alive comments between them; Last-Event-ID resumes.",
+      },
+    },
     async (request, reply) => {
       const { inbox, owner } = await relay.readableInbox(request, request.params.id);
       const header = request.headers["last-event-id"];

@@ -24,10 +24,10 @@ export async function insertBodyParts(tx: SqlClient, requestId: string, body: Bu
 export async function* bodyParts(db: SqlClient, requestId: string): AsyncGenerator<Buffer> {
   for (let part = 0; ; part++) {
     if (part > 0) await nextTurn();
-    const { rows } = await db.query<{ hex: string }>(
-      "SELECT encode(bytes, 'hex') AS hex FROM webhook_request_bodies WHERE request_id = $1 AND part = $2",
-      [requestId, part],
-    );
+    const { rows } = await db.query<{ hex: string }>("SELECT encode(bytes, 'hex') AS hex FROM webhook_request_bodies WHERE request_id = $1 AND part = $2", [
+      requestId,
+      part,
+    ]);
     if (rows.length === 0) return;
     yield Buffer.from(rows[0].hex, "hex");
   }

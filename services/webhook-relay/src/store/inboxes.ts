@@ -88,20 +88,11 @@ export async function findLiveInbox(db: SqlClient, id: string, now: Date): Promi
 }
 
 export async function countLiveInboxes(db: SqlClient, accountId: string, now: Date): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM webhook_inboxes WHERE account_id = $1 AND expires_at > $2",
-    [accountId, now],
-  );
+  const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_inboxes WHERE account_id = $1 AND expires_at > $2", [accountId, now]);
   return rows[0].n;
 }
 
-export async function listInboxes(
-  db: SqlClient,
-  accountId: string,
-  now: Date,
-  limit: number,
-  beforeSeq: number | null,
-): Promise<InboxRow[]> {
+export async function listInboxes(db: SqlClient, accountId: string, now: Date, limit: number, beforeSeq: number | null): Promise<InboxRow[]> {
   const { rows } = await db.query<InboxRow>(
     `SELECT ${COLUMNS} FROM webhook_inboxes
      WHERE account_id = $1 AND expires_at > $2 AND ($3::bigint IS NULL OR seq < $3)
@@ -142,10 +133,10 @@ export async function deleteInbox(db: SqlClient, id: string): Promise<void> {
 /** Sets or clears the destination; clearing it also cancels deliveries still waiting for a retry. */
 export async function setForwardUrl(db: SqlClient, id: string, url: string | null, now: Date): Promise<InboxRow> {
   if (url === null) {
-    await db.query(
-      "UPDATE webhook_deliveries SET state = 'cancelled', next_attempt_at = NULL, updated_at = $2 WHERE inbox_id = $1 AND state = 'pending'",
-      [id, now],
-    );
+    await db.query("UPDATE webhook_deliveries SET state = 'cancelled', next_attempt_at = NULL, updated_at = $2 WHERE inbox_id = $1 AND state = 'pending'", [
+      id,
+      now,
+    ]);
   }
   const { rows } = await db.query<InboxRow>(`UPDATE webhook_inboxes SET forward_url = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [id, url]);
   return rows[0];

@@ -61,8 +61,22 @@ export interface StoredCapture {
 
 /** One VALUES row; "$" is the column's parameter. The body goes as hex text, for the reason given in store/bodies.ts. */
 const CAPTURE_PLACEHOLDERS = [
-  "$::uuid", "$::uuid", "$::timestamptz", "$::text", "$::text", "$::text", "$::jsonb", "decode($::text, 'hex')", "$::int", "$::text", "$::text",
-  "$::text", "$::timestamptz", "$::text", "$::bigint", "$::bigint",
+  "$::uuid",
+  "$::uuid",
+  "$::timestamptz",
+  "$::text",
+  "$::text",
+  "$::text",
+  "$::jsonb",
+  "decode($::text, 'hex')",
+  "$::int",
+  "$::text",
+  "$::text",
+  "$::text",
+  "$::timestamptz",
+  "$::text",
+  "$::bigint",
+  "$::bigint",
 ];
 const CAPTURE_COLUMNS = CAPTURE_PLACEHOLDERS.length;
 

@@ -4,7 +4,12 @@ import { asArray, fiatRate, isoDate } from "./common.js";
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", parseAttributeValue: false, parseTagValue: false });
 
-interface Valute { ID?: string; CharCode?: string; Nominal?: string; Value?: string }
+interface Valute {
+  ID?: string;
+  CharCode?: string;
+  Nominal?: string;
+  Value?: string;
+}
 
 /** The declared encoding of an XML document (CBR publishes windows-1251). */
 function decodeXml(body: Buffer): string {

@@ -5,7 +5,12 @@ import { asArray, fiatRate, isoDate } from "./common.js";
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", removeNSPrefix: true, parseAttributeValue: false, parseTagValue: false });
 
-interface CubeNode { time?: string; currency?: string; rate?: string; Cube?: CubeNode | CubeNode[] }
+interface CubeNode {
+  time?: string;
+  currency?: string;
+  rate?: string;
+  Cube?: CubeNode | CubeNode[];
+}
 
 /** eurofxref-daily.xml, eurofxref-hist-90d.xml and eurofxref-hist.xml: <Cube time><Cube currency rate/></Cube>. */
 export function parseEcbXml(text: string): RateTable[] {
@@ -27,7 +32,7 @@ export function parseEcbCsv(text: string): RateTable[] {
   if (!header || !ECB_CSV_HEADER.test(header.slice(0, 3).join(",") + ",")) throw new FeedFormatError("ECB CSV: the header must start Date,USD,JPY");
   return rows.slice(1).map((row) => {
     const seen = new Set<string>();
-    const rates = header.slice(1).flatMap((code, i) => (code ? fiatRate(seen, code, row[i + 1]) ?? [] : []));
+    const rates = header.slice(1).flatMap((code, i) => (code ? (fiatRate(seen, code, row[i + 1]) ?? []) : []));
     return { source: "ecb", date: isoDate(row[0], "ECB CSV"), home: "EUR", quoteStyle: "foreign_per_home", rates };
   });
 }

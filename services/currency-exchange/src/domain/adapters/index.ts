@@ -33,8 +33,7 @@ export const SOURCES: readonly SourceInfo[] = [
     id: "bdi",
     name: "Banca d'Italia daily exchange rates against the euro",
     home: "EUR",
-    defaultUrl:
-      "https://tassidicambio.bancaditalia.it/terzevalute-wf-web/rest/v1.0/dailyRates?currencyIsoCode=EUR&lang=en&referenceDate={date}",
+    defaultUrl: "https://tassidicambio.bancaditalia.it/terzevalute-wf-web/rest/v1.0/dailyRates?currencyIsoCode=EUR&lang=en&referenceDate={date}",
     publishes: "in the afternoon (CET) of each Italian working day",
     accept: "text/csv",
     parse: parseBancaDItalia,
@@ -96,7 +95,9 @@ export function detectSource(body: Buffer): SourceId | null {
 }
 
 export function parseFeed(source: SourceId, body: Buffer): RateTable[] {
-  const tables = sourceInfo(source).parse(body).filter((t) => t.rates.length > 0);
+  const tables = sourceInfo(source)
+    .parse(body)
+    .filter((t) => t.rates.length > 0);
   if (tables.length === 0) throw new FeedFormatError(`${source}: the feed holds no rates`);
   return tables;
 }

@@ -1,7 +1,12 @@
 import { FeedFormatError, type RateTable } from "../types.js";
 import { fiatRate, isoDate } from "./common.js";
 
-interface NbpTable { table?: string; no?: string; effectiveDate?: string; rates?: Array<{ code?: string; mid?: number | string }> }
+interface NbpTable {
+  table?: string;
+  no?: string;
+  effectiveDate?: string;
+  rates?: Array<{ code?: string; mid?: number | string }>;
+}
 
 /**
  * NBP API tables (api.nbp.pl/api/exchangerates/tables/{A|B}/?format=json): a JSON array of tables, each with

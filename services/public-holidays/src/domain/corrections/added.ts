@@ -28,7 +28,5 @@ export function datedByYear(
   name: Names,
   extra: Partial<Correction> = {},
 ): Correction[] {
-  return Object.entries(firstDays).map(([year, monthDay]) =>
-    holiday(`${id}-${year}`, `${year}-${monthDay}${days > 1 ? ` P${days}D` : ""}`, name, extra),
-  );
+  return Object.entries(firstDays).map(([year, monthDay]) => holiday(`${id}-${year}`, `${year}-${monthDay}${days > 1 ? ` P${days}D` : ""}`, name, extra));
 }

@@ -35,7 +35,40 @@ import { TV, TUVALU } from "./countries/tv.js";
 import { WS, SAMOA } from "./countries/ws.js";
 
 /** Every correction to date-holidays' data, one file per country, each entry with its legal source. */
-export const CORRECTIONS: readonly Correction[] = [...AL, ...AU, ...BR, ...DK, ...GB, ...IM, ...IQ, ...KH, ...LV, ...MA, ...MN, ...PG, ...PR, ...RO, ...SE, ...SK, ...SY, ...TR, ...US, ...YE, ...ZA, ...FK, ...KI, ...MH, ...NR, ...NU, ...PN, ...PW, ...SB, ...TK, ...TV, ...WS];
+export const CORRECTIONS: readonly Correction[] = [
+  ...AL,
+  ...AU,
+  ...BR,
+  ...DK,
+  ...GB,
+  ...IM,
+  ...IQ,
+  ...KH,
+  ...LV,
+  ...MA,
+  ...MN,
+  ...PG,
+  ...PR,
+  ...RO,
+  ...SE,
+  ...SK,
+  ...SY,
+  ...TR,
+  ...US,
+  ...YE,
+  ...ZA,
+  ...FK,
+  ...KI,
+  ...MH,
+  ...NR,
+  ...NU,
+  ...PN,
+  ...PW,
+  ...SB,
+  ...TK,
+  ...TV,
+  ...WS,
+];
 
 /** Countries date-holidays does not cover, served from their corrections alone. */
 export const ADDED_COUNTRIES: readonly AddedCountry[] = [

@@ -4,7 +4,8 @@ import { calendarOf } from "../added.js";
 /** date-holidays has no calendar for the Falkland Islands: the whole calendar is served from here. */
 export const FALKLAND_ISLANDS: AddedCountry = { code: "FK", timezone: "Atlantic/Stanley", languages: ["en"] };
 
-const holiday = calendarOf("FK",
+const holiday = calendarOf(
+  "FK",
   "Transcribed from Nager.Date's Falkland Islands provider (github.com/nager/Nager.Date, MIT, commit 39125fd8), which cites only Wikipedia's article on the Falkland Islands' public holidays and gives no validity years; no law of the Falkland Islands was read offline. Here the sovereign's birthday is served from 2023 only, as the King's: Nager.Date names it the King's in every year and the Queen's birthday of earlier years (its date and name) is not in its provider; a day on a Saturday or Sunday moves to the Monday for New Year's Day, Liberation Day, the King's Birthday and Battle Day, as in Nager.Date.",
 );
 

@@ -1,7 +1,7 @@
 import type { Correction } from "../types.js";
 
 const BANK_HOLIDAYS =
-  "Bank Holidays Act 1989 (Isle of Man) and the bank holidays appointed under it, as published by the Isle of Man Government (gov.im, \"Bank holidays\"); not verified offline when this entry was written.";
+  'Bank Holidays Act 1989 (Isle of Man) and the bank holidays appointed under it, as published by the Isle of Man Government (gov.im, "Bank holidays"); not verified offline when this entry was written.';
 
 export const IM: Correction[] = [
   {

@@ -17,22 +17,37 @@ export const IQ: Correction[] = [
   holiday("army-day", "01-06", { en: "Army Day", ar: "عيد الجيش" }),
   holiday("nowruz", "03-21", { en: "Nowruz", ar: "عيد نوروز" }),
   holiday("labour-day", "05-01", { en: "Labour Day", ar: "عيد العمال" }),
-  holiday("national-day", "10-03", { en: "National Day", ar: "اليوم الوطني" }, {
-    years: { from: 2020 },
-    source: `${NAGER} National Day (independence and the end of the British mandate, 3 October 1932) was made a yearly holiday by the Council of Ministers on 1 September 2020.`,
-  }),
-  holiday("victory-day", "12-10", { en: "Victory Day", ar: "يوم النصر" }, {
-    years: { from: 2017 },
-    source: `${NAGER} Victory Day marks the declared victory over ISIS of December 2017; no earlier year has it.`,
-  }),
+  holiday(
+    "national-day",
+    "10-03",
+    { en: "National Day", ar: "اليوم الوطني" },
+    {
+      years: { from: 2020 },
+      source: `${NAGER} National Day (independence and the end of the British mandate, 3 October 1932) was made a yearly holiday by the Council of Ministers on 1 September 2020.`,
+    },
+  ),
+  holiday(
+    "victory-day",
+    "12-10",
+    { en: "Victory Day", ar: "يوم النصر" },
+    {
+      years: { from: 2017 },
+      source: `${NAGER} Victory Day marks the declared victory over ISIS of December 2017; no earlier year has it.`,
+    },
+  ),
   holiday("christmas-day", "12-25", { en: "Christmas Day", ar: "عيد الميلاد" }),
   lunar("islamic-new-year", "1 Muharram", { en: "Islamic New Year", ar: "رأس السنة الهجرية" }),
   lunar("ashura", "10 Muharram", { en: "Ashura", ar: "عاشوراء" }),
   lunar("mawlid", "12 Rabi al-awwal", { en: "The Prophet's Birthday", ar: "المولد النبوي" }),
   lunar("eid-al-fitr", "1 Shawwal P3D", { en: "Eid al-Fitr", ar: "عيد الفطر" }),
   lunar("eid-al-adha", "10 Dhu al-Hijjah P4D", { en: "Eid al-Adha", ar: "عيد الأضحى" }),
-  lunar("eid-al-ghadir", "18 Dhu al-Hijjah", { en: "Eid al-Ghadir", ar: "عيد الغدير" }, {
-    years: { from: 2024 },
-    source: `${LUNAR} Eid al-Ghadir was added by the Official Holidays Law of 22 May 2024.`,
-  }),
+  lunar(
+    "eid-al-ghadir",
+    "18 Dhu al-Hijjah",
+    { en: "Eid al-Ghadir", ar: "عيد الغدير" },
+    {
+      years: { from: 2024 },
+      source: `${LUNAR} Eid al-Ghadir was added by the Official Holidays Law of 22 May 2024.`,
+    },
+  ),
 ];

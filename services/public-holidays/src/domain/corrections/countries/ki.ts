@@ -4,7 +4,8 @@ import { calendarOf } from "../added.js";
 /** date-holidays has no calendar for Kiribati: the whole calendar is served from here. */
 export const KIRIBATI: AddedCountry = { code: "KI", timezone: "Pacific/Tarawa", languages: ["en"] };
 
-const holiday = calendarOf("KI",
+const holiday = calendarOf(
+  "KI",
   "Transcribed from Nager.Date's Kiribati provider (github.com/nager/Nager.Date, MIT, commit 39125fd8), which cites only Wikipedia's article on Kiribati's public holidays and gives no validity years; no law of Kiribati was read offline.",
 );
 

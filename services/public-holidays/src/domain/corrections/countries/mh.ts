@@ -4,7 +4,8 @@ import { calendarOf } from "../added.js";
 /** date-holidays has no calendar for the Marshall Islands: the whole calendar is served from here. */
 export const MARSHALL_ISLANDS: AddedCountry = { code: "MH", timezone: "Pacific/Majuro", languages: ["en"] };
 
-const holiday = calendarOf("MH",
+const holiday = calendarOf(
+  "MH",
   "Transcribed from Nager.Date's Marshall Islands provider (github.com/nager/Nager.Date, MIT, commit 39125fd8), which cites only Wikipedia's article on the Marshall Islands' public holidays and gives no validity years; no law of the Marshall Islands was read offline.",
 );
 

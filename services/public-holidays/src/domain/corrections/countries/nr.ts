@@ -4,7 +4,8 @@ import { calendarOf } from "../added.js";
 /** date-holidays has no calendar for Nauru: the whole calendar is served from here. */
 export const NAURU: AddedCountry = { code: "NR", timezone: "Pacific/Nauru", languages: ["en"] };
 
-const holiday = calendarOf("NR",
+const holiday = calendarOf(
+  "NR",
   "Transcribed from Nager.Date's Nauru provider (github.com/nager/Nager.Date, MIT, commit 39125fd8), which cites only Wikipedia's article on Nauru's public holidays and gives no validity years; no law of Nauru was read offline.",
 );
 

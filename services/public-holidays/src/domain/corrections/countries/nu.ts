@@ -4,7 +4,8 @@ import { calendarOf } from "../added.js";
 /** date-holidays has no calendar for Niue: the whole calendar is served from here. */
 export const NIUE: AddedCountry = { code: "NU", timezone: "Pacific/Niue", languages: ["en"] };
 
-const holiday = calendarOf("NU",
+const holiday = calendarOf(
+  "NU",
   "Transcribed from Nager.Date's Niue provider (github.com/nager/Nager.Date, MIT, commit 39125fd8), which cites only Wikipedia's article on Niue's public holidays and gives no validity years; no law of Niue was read offline. Here the sovereign's birthday is served from 2023 only, as the King's: Nager.Date names it the King's in every year and the Queen's birthday of earlier years (its date and name) is not in its provider.",
 );
 

@@ -4,7 +4,7 @@ import type { AddedCountry, Correction } from "../types.js";
 export const PAPUA_NEW_GUINEA: AddedCountry = { code: "PG", timezone: "Pacific/Port_Moresby", languages: ["en"] };
 
 const UNVERIFIED =
-  "Public Holidays Act (Chapter 321) of Papua New Guinea, as amended; the Act's text and the National Gazette notices were not available offline when this entry was written, so the list follows the public record (Wikipedia, \"Public holidays in Papua New Guinea\"; the same list in Nager.Date), not the Act itself.";
+  'Public Holidays Act (Chapter 321) of Papua New Guinea, as amended; the Act\'s text and the National Gazette notices were not available offline when this entry was written, so the list follows the public record (Wikipedia, "Public holidays in Papua New Guinea"; the same list in Nager.Date), not the Act itself.';
 
 function national(id: string, rule: string, en: string, extra: Partial<Correction> = {}): Correction {
   return { id: `PG-${id}`, country: "PG", action: "add", rule, name: { en }, source: UNVERIFIED, ...extra };

@@ -4,7 +4,8 @@ import { calendarOf } from "../added.js";
 /** date-holidays has no calendar for Palau: the whole calendar is served from here. */
 export const PALAU: AddedCountry = { code: "PW", timezone: "Pacific/Palau", languages: ["en"] };
 
-const holiday = calendarOf("PW",
+const holiday = calendarOf(
+  "PW",
   "Transcribed from Nager.Date's Palau provider (github.com/nager/Nager.Date, MIT, commit 39125fd8), which cites only Wikipedia's article on Palau's public holidays and gives no validity years; no law of Palau was read offline.",
 );
 

@@ -4,7 +4,8 @@ import { calendarOf } from "../added.js";
 /** date-holidays has no calendar for the Solomon Islands: the whole calendar is served from here. */
 export const SOLOMON_ISLANDS: AddedCountry = { code: "SB", timezone: "Pacific/Guadalcanal", languages: ["en"] };
 
-const holiday = calendarOf("SB",
+const holiday = calendarOf(
+  "SB",
   "Transcribed from Nager.Date's Solomon Islands provider (github.com/nager/Nager.Date, MIT, commit 39125fd8), which cites only Wikipedia's article on the Solomon Islands' public holidays and gives no validity years; no law of the Solomon Islands was read offline. Here the sovereign's birthday is served from 2023 only, as the King's: Nager.Date names it the King's in every year and the Queen's birthday of earlier years (its date and name) is not in its provider.",
 );
 

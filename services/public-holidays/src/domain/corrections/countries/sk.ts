@@ -1,7 +1,7 @@
 import type { Correction } from "../types.js";
 
 const LAW =
-  "Zákon č. 241/1993 Z. z. o štátnych sviatkoch, dňoch pracovného pokoja a pamätných dňoch, as amended by the 2024 consolidation act: Constitution Day (1 September) stopped being a day of rest from 2025, not 2024; Slovak Ministry of Foreign Affairs, mzv.sk \"Public holidays\"; the amending act's number was not verified offline when this entry was written.";
+  'Zákon č. 241/1993 Z. z. o štátnych sviatkoch, dňoch pracovného pokoja a pamätných dňoch, as amended by the 2024 consolidation act: Constitution Day (1 September) stopped being a day of rest from 2025, not 2024; Slovak Ministry of Foreign Affairs, mzv.sk "Public holidays"; the amending act\'s number was not verified offline when this entry was written.';
 
 export const SK: Correction[] = [
   {

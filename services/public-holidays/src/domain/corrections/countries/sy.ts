@@ -12,19 +12,23 @@ const BEFORE_THE_DECREE = `${DECREE_188} The days it abolished are served for th
 const holiday = calendarOf("SY", DECREE_188);
 // Nowruz shares 21 March with Mother's Day: its rule names its first year so that the two rules differ.
 const lunar = (id: string, rule: string, name: { en: string; ar: string }) => holiday(id, rule, name, { source: LUNAR });
-const abolished = (id: string, rule: string, name: { en: string; ar: string }) =>
-  holiday(id, rule, name, { years: { to: 2024 }, source: BEFORE_THE_DECREE });
+const abolished = (id: string, rule: string, name: { en: string; ar: string }) => holiday(id, rule, name, { years: { to: 2024 }, source: BEFORE_THE_DECREE });
 
 export const SY: Correction[] = [
   holiday("new-years-day", "01-01", { en: "New Year's Day", ar: "عيد رأس السنة الميلادية" }),
   abolished("revolution-of-8-march", "03-08", { en: "Revolution of 8 March", ar: "ثورة الثامن من آذار" }),
   holiday("syrian-revolution-day", "03-18", { en: "Syrian Revolution Day", ar: "عيد الثورة السورية" }, { years: { from: 2026 } }),
   holiday("mothers-day", "03-21", { en: "Mother's Day", ar: "عيد الأم" }),
-  holiday("nowruz", "03-21 since 2026", { en: "Newroz", ar: "عيد النوروز" }, {
-    years: { from: 2026 },
-    source:
-      "Presidential Decree No. 13 of 2026 (16 January 2026), art. 5: Nowruz, 21 March, is an official paid holiday throughout the Syrian Arab Republic (press reports of the decree read offline). Name as in Nager.Date's Syria provider, which has it in every year.",
-  }),
+  holiday(
+    "nowruz",
+    "03-21 since 2026",
+    { en: "Newroz", ar: "عيد النوروز" },
+    {
+      years: { from: 2026 },
+      source:
+        "Presidential Decree No. 13 of 2026 (16 January 2026), art. 5: Nowruz, 21 March, is an official paid holiday throughout the Syrian Arab Republic (press reports of the decree read offline). Name as in Nager.Date's Syria provider, which has it in every year.",
+    },
+  ),
   holiday("evacuation-day", "04-17", { en: "Independence Day", ar: "عيد الجلاء" }),
   holiday("easter-western", "easter", { en: "Easter Sunday (Western churches)", ar: "عيد الفصح غريغوري" }),
   holiday("easter-eastern", "orthodox", { en: "Easter Sunday (Eastern churches)", ar: "عيد الفصح اليوليوسي" }),

@@ -4,7 +4,8 @@ import { calendarOf } from "../added.js";
 /** date-holidays has no calendar for Tokelau: the whole calendar is served from here. */
 export const TOKELAU: AddedCountry = { code: "TK", timezone: "Pacific/Fakaofo", languages: ["en"] };
 
-const holiday = calendarOf("TK",
+const holiday = calendarOf(
+  "TK",
   "Transcribed from Nager.Date's Tokelau provider (github.com/nager/Nager.Date, MIT, commit 39125fd8), which cites only Wikipedia's article on Tokelau's public holidays and gives no validity years; no law of Tokelau was read offline.",
 );
 

@@ -23,17 +23,26 @@ function diyanetEids(eids: readonly EidFirstDay[], lunarDate: "observed" | "calc
   const years = new Set(eids.map(({ kind, firstDay }) => `${kind} ${firstDay.slice(0, 4)}`));
   const removals = [...years].map((key): Correction => {
     const [kind, year] = key.split(" ") as ["fitr" | "adha", string];
-    return { id: `TR-eid-al-${kind}-${year}-engine-date`, country: "TR", action: "remove", rule: ENGINE_RULES[kind], years: { from: Number(year), to: Number(year) }, source };
+    return {
+      id: `TR-eid-al-${kind}-${year}-engine-date`,
+      country: "TR",
+      action: "remove",
+      rule: ENGINE_RULES[kind],
+      years: { from: Number(year), to: Number(year) },
+      source,
+    };
   });
-  const additions = eids.map(({ kind, firstDay }): Correction => ({
-    id: `TR-eid-al-${kind}-${firstDay}-${lunarDate}`,
-    country: "TR",
-    action: "add",
-    rule: `${firstDay} P${DAYS[kind]}D`,
-    name: NAMES[kind],
-    lunarDate,
-    source,
-  }));
+  const additions = eids.map(
+    ({ kind, firstDay }): Correction => ({
+      id: `TR-eid-al-${kind}-${firstDay}-${lunarDate}`,
+      country: "TR",
+      action: "add",
+      rule: `${firstDay} P${DAYS[kind]}D`,
+      name: NAMES[kind],
+      lunarDate,
+      source,
+    }),
+  );
   return [...removals, ...additions];
 }
 

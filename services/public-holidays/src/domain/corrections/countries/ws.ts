@@ -4,7 +4,8 @@ import { calendarOf } from "../added.js";
 /** date-holidays has no calendar for Samoa: the whole calendar is served from here. */
 export const SAMOA: AddedCountry = { code: "WS", timezone: "Pacific/Apia", languages: ["en"] };
 
-const holiday = calendarOf("WS",
+const holiday = calendarOf(
+  "WS",
   "Transcribed from Nager.Date's Samoa provider (github.com/nager/Nager.Date, MIT, commit 39125fd8), which cites only Wikipedia's article on Samoa's public holidays and gives no validity years; no law of Samoa was read offline.",
 );
 

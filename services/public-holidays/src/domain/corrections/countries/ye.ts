@@ -13,10 +13,15 @@ const lunar = (id: string, rule: string, name: { en: string; ar: string }) => ho
 
 export const YE: Correction[] = [
   holiday("labour-day", "05-01", { en: "Labour Day", ar: "عيد العمال" }),
-  holiday("unity-day", "05-22", { en: "Unity Day", ar: "اليوم الوطني للجمهورية اليمنية" }, {
-    years: { from: 1990 },
-    note: "Nager.Date dates it 5 February, a slip for 22 May: the National Day of the Republic of Yemen is the anniversary of unification, 22 May 1990.",
-  }),
+  holiday(
+    "unity-day",
+    "05-22",
+    { en: "Unity Day", ar: "اليوم الوطني للجمهورية اليمنية" },
+    {
+      years: { from: 1990 },
+      note: "Nager.Date dates it 5 February, a slip for 22 May: the National Day of the Republic of Yemen is the anniversary of unification, 22 May 1990.",
+    },
+  ),
   holiday("revolution-day", "09-26", { en: "Revolution Day", ar: "ثورة 26 سبتمبر المجيدة" }),
   holiday("liberation-day", "10-14", { en: "Liberation Day", ar: "ثورة 14 أكتوبر المجيدة" }),
   holiday("independence-day", "11-30", { en: "Independence Day", ar: "عيد الجلاء" }),

@@ -76,6 +76,7 @@ export default defineService<ShortenerSettings, ShortenerInject>({
     await blocklist?.reload(true);
     const safety = new SafetyChecker({
       ownHosts,
+      ownBaseUrl: settings.baseUrl,
       isCustomDomain: async (host) => customDomains.has(host),
       urlSafety: new UrlSafety({
         blocklist,

@@ -32,3 +32,26 @@ describe("short_url by default", () => {
     expect(followed.headers.location).toBe("https://example.com/landing");
   });
 });
+
+describe("links to the shortener itself", () => {
+  it("are loops however its address is spelt: compared by resolved address and port, not by text", async () => {
+    // Loopback allowed as a destination (as on a machine that runs its own targets): only the loop check refuses these.
+    const started = await startService(service, { env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8,::1/128" }, settings: { clickFlushMs: 600_000 } });
+    try {
+      const { headers } = await started.subscribe("MEGA");
+      const shorten = (url: string) => started.app.inject({ method: "POST", url: "/shorten", headers, payload: { url } });
+      for (const url of [
+        "http://[::ffff:7f00:1]:3001/abcdefg",
+        "http://127.0.0.2:3001/abcdefg",
+        "http://2130706433:3001/x",
+        "http://[::1]:3001/x",
+        "http://127.1:3001/x",
+      ]) {
+        const res = await shorten(url);
+        expect([res.statusCode, res.json().error?.details], url).toEqual([422, [{ field: "url", issue: "flagged: SHORT_LINK_LOOP" }]]);
+      }
+    } finally {
+      await started.close();
+    }
+  });
+});

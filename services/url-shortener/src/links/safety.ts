@@ -1,3 +1,5 @@
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
 import type { SafetyVerdict, UrlSafety } from "@apiplat/url-safety";
 import { hostOf } from "../domain/url.js";
 
@@ -6,6 +8,8 @@ export type { SafetyVerdict } from "@apiplat/url-safety";
 export interface SafetyCheckerOptions {
   /** Host names this service answers on (the short-link host, the edge host). */
   ownHosts: ReadonlySet<string>;
+  /** The short links' base URL: a target reaching the same address and port is this service, however it is spelt. */
+  ownBaseUrl: string;
   /** True when a host is a custom domain registered with this service (any account). */
   isCustomDomain: (host: string) => Promise<boolean>;
   /** The shared destination check: blocklist, then Safe Browsing. */
@@ -14,6 +18,8 @@ export interface SafetyCheckerOptions {
 
 /** Refuses links to this service's own hosts (a short link to a short link), then runs the shared destination check. */
 export class SafetyChecker {
+  private ownEndpoint: Promise<Endpoint | null> | null = null;
+
   constructor(private readonly options: SafetyCheckerOptions) {}
 
   async check(urls: readonly string[]): Promise<SafetyVerdict[]> {
@@ -24,7 +30,50 @@ export class SafetyChecker {
   }
 
   private async isLoop(url: string): Promise<boolean> {
-    const host = hostOf(new URL(url));
-    return this.options.ownHosts.has(host) || (await this.options.isCustomDomain(host));
+    const target = new URL(url);
+    const host = hostOf(target).replace(/\.$/, "");
+    if (this.options.ownHosts.has(host) || (await this.options.isCustomDomain(host))) return true;
+    // Another spelling of our own address ([::ffff:7f00:1], 127.0.0.2, 2130706433, localhost.) is compared by what it
+    // resolves to and the port it reaches, not by its text.
+    this.ownEndpoint ??= endpointOf(new URL(this.options.ownBaseUrl));
+    const own = await this.ownEndpoint;
+    const reached = await endpointOf(target);
+    return own !== null && reached !== null && own.port === reached.port && reached.addresses.some((a) => own.addresses.some((b) => sameMachine(a, b)));
   }
+}
+
+interface Endpoint {
+  addresses: string[];
+  port: number;
+}
+
+const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443 };
+
+/** The addresses a URL's host resolves to (IPv4-mapped IPv6 written as IPv4) and the port it reaches; null when unresolvable. */
+async function endpointOf(url: URL): Promise<Endpoint | null> {
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const port = url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol];
+  if (port === undefined) return null;
+  try {
+    const addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+    return { addresses: addresses.map(unmapped), port };
+  } catch {
+    return null;
+  }
+}
+
+function unmapped(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1];
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return address.toLowerCase();
+  const high = Number.parseInt(hex[1], 16);
+  const low = Number.parseInt(hex[2], 16);
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+}
+
+/** Every loopback address (127.0.0.0/8, ::1) and the unspecified ones reach this machine: one machine, whichever is named. */
+function sameMachine(a: string, b: string): boolean {
+  const local = (address: string) => address.startsWith("127.") || address === "::1" || address === "0.0.0.0" || address === "::";
+  return a === b || (local(a) && local(b));
 }

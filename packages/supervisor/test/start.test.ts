@@ -264,8 +264,9 @@ describe("npm start", () => {
     );
     console.log(`heavy: ${Math.round(heavyMs)} ms; /health: ${JSON.stringify(Object.fromEntries(stats))}`);
     expect(answers.filter((answer) => answer.status !== 200).map((answer) => JSON.stringify(answer.body))).toEqual([]);
-    // The load was real: summarization's own /health waited behind it as long as a shared event loop would make everyone.
-    expect(stats.get("summarization")!.max).toBeGreaterThan(3_000);
+    // The load was real: summarization's own /health waited behind it past the bound the others are held to (how far
+    // past depends on the machine: 6.7 s on a loaded one, 1.5 s on a quiet one), as a shared event loop would make everyone.
+    expect(stats.get("summarization")!.max).toBeGreaterThan(1_000);
     const others = [...stats].filter(([name]) => name !== "summarization");
     expect(others.map(([name]) => name).sort()).toEqual(["admin", ...deployed.filter((name) => name !== "summarization")].sort());
     // Within 1 s, bar the odd answer a machine loaded far past its two cores delays on its own (seen: 1.07 s at load

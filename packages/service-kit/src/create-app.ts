@@ -62,7 +62,8 @@ export async function createBaseApp(options: BaseAppOptions): Promise<ServiceApp
     genReqId: requestIdFor,
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: deps.config.env.LOG_REQUESTS === "false" }),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    forceCloseConnections: "idle",
+    // The front door's server closes idle connections itself, after a grace period (front-door.ts).
+    forceCloseConnections: false,
     // A request that reached the instance before it began to stop is served (and the stop waits for it), not refused
     // with 503: behind a load balancer, only the connections the closed listener refuses go to another replica.
     return503OnClosing: false,

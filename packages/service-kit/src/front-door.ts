@@ -1,3 +1,4 @@
+import { Server as NetServer, type Socket } from "node:net";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import proxyAddr from "@fastify/proxy-addr";
 import type { FastifyBaseLogger } from "fastify";
@@ -57,6 +58,14 @@ function lastEntry(header: string | string[]): string {
   const value = Array.isArray(header) ? header[header.length - 1] : header;
   const comma = value.lastIndexOf(",");
   return (comma < 0 ? value : value.slice(comma + 1)).trim();
+}
+
+/** How long connections without a request may stay open once the instance begins to stop. */
+const IDLE_CLOSE_GRACE_MS = 1_000;
+
+function closeIdleWhenNoneFresh(server: Server, fresh: ReadonlySet<Socket>, deadline: number): void {
+  if (fresh.size === 0 || Date.now() >= deadline) server.closeIdleConnections();
+  else setTimeout(() => closeIdleWhenNoneFresh(server, fresh, deadline), 10).unref();
 }
 
 /** The server settings Fastify passes to its `serverFactory` with its defaults filled in. */
@@ -130,7 +139,11 @@ export class FrontDoor {
     const serve = (request: IncomingMessage, response: ServerResponse) => {
       if (this.routes.length === 0 || !this.answer(request, response)) fastifyHandler(request, response);
     };
+    let closing = false;
     const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
+      // While the instance stops, every answer ends its connection: a keep-alive client or proxy reconnects to
+      // another replica instead of reusing a socket about to be closed.
+      if (closing) response.setHeader("connection", "close");
       if (tracing.on) serveInSpan(request, response, () => serve(request, response));
       else serve(request, response);
     });
@@ -139,6 +152,21 @@ export class FrontDoor {
     if (this.headersTimeout) server.headersTimeout = Math.min(this.headersTimeout, options.requestTimeout || Infinity);
     server.setTimeout(options.connectionTimeout);
     if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+    // Connections accepted whose first request has not arrived yet: the proxy may already have sent it.
+    const fresh = new Set<Socket>();
+    server.on("connection", (socket: Socket) => {
+      fresh.add(socket);
+      socket.once("close", () => fresh.delete(socket));
+    });
+    server.on("request", (request: IncomingMessage) => fresh.delete(request.socket));
+    server.close = ((callback?: (error?: Error) => void) => {
+      closing = true;
+      // Node's own close drops every connection without a request in progress, a just-accepted one whose request is
+      // still on its way included, and a proxy does not send a POST it has sent elsewhere. Only the listener closes
+      // now; the idle connections close once the fresh ones have their request, or after a grace period.
+      closeIdleWhenNoneFresh(server, fresh, Date.now() + IDLE_CLOSE_GRACE_MS);
+      return NetServer.prototype.close.call(server, callback);
+    }) as Server["close"];
     return server;
   };
 

@@ -39,17 +39,22 @@ function replaceOnce(text: string, find: string | RegExp, replacement: string): 
  */
 export function writeEdgeConfig(dir: string, listenPort: number, ports: readonly number[], source = PRODUCTION_DIR): void {
   for (const file of readdirSync(source).filter((name) => name.endsWith(".conf"))) copyFileSync(path.join(source, file), path.join(dir, file));
-  const servers = ports.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=2s;`).join("\n");
-  writeFileSync(
-    path.join(dir, "service-addresses.conf"),
-    `upstream replicas {\n${servers}\n}\nmap $service $service_address {\n    default replicas;\n}\n` +
-      `log_format replicas '$request_method $request_uri $status $upstream_addr $upstream_status';\n`,
-  );
+  writeUpstreams(dir, ports, new Set());
   let conf = readFileSync(path.join(source, "nginx.conf"), "utf8");
   conf = replaceOnce(conf, "worker_processes auto;", "worker_processes 1;");
   conf = replaceOnce(conf, /access_log [^;]+;/, `access_log ${path.join(dir, "access.log")} replicas;`);
   conf = replaceOnce(conf, "listen 8080 default_server;", `listen 127.0.0.1:${listenPort} default_server;`);
   writeFileSync(path.join(dir, "nginx.conf"), conf);
+}
+
+/** The upstream group of `ports`, those in `down` marked as out of rotation. */
+function writeUpstreams(dir: string, ports: readonly number[], down: ReadonlySet<number>): void {
+  const servers = ports.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=2s${down.has(port) ? " down" : ""};`).join("\n");
+  writeFileSync(
+    path.join(dir, "service-addresses.conf"),
+    `upstream replicas {\n${servers}\n}\nmap $service $service_address {\n    default replicas;\n}\n` +
+      `log_format replicas '$request_method $request_uri $status $upstream_addr $upstream_status';\n`,
+  );
 }
 
 export interface Edge {
@@ -58,8 +63,16 @@ export interface Edge {
   port: number;
   /** One line per request: method, URI, status, the replicas tried (`127.0.0.1:p1, 127.0.0.1:p2`) and their statuses. */
   accessLog(): string[];
+  /**
+   * Takes the replica on `port` out of rotation (or puts it back) and reloads nginx, as an orchestrator does before it
+   * stops a replica: requests already sent to it finish, new ones go to the others.
+   */
+  setInRotation(port: number, inRotation: boolean): Promise<void>;
   close(): Promise<void>;
 }
+
+/** How long a reload takes to reach new requests: nginx starts new workers and the old ones stop accepting. */
+const RELOAD_SETTLE_MS = 500;
 
 async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -97,9 +110,18 @@ export async function startEdge(ports: readonly number[], timeoutMs = 20_000, so
     } catch {}
     throw new Error(`${(error as Error).message}\n${log}`);
   }
+  const down = new Set<number>();
   return {
     url,
     port,
+    async setInRotation(replicaPort, inRotation) {
+      if (down.has(replicaPort) !== inRotation) return;
+      if (inRotation) down.delete(replicaPort);
+      else down.add(replicaPort);
+      writeUpstreams(dir, ports, down);
+      child.kill("SIGHUP");
+      await new Promise((resolve) => setTimeout(resolve, RELOAD_SETTLE_MS));
+    },
     accessLog() {
       try {
         return readFileSync(path.join(dir, "access.log"), "utf8").split("\n").filter(Boolean);

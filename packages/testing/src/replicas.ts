@@ -67,6 +67,8 @@ export interface ReplicaSet {
   request(request: EdgeRequest): Promise<EdgeAnswer>;
   /** Sends the signal and waits for the process to end. */
   stop(index: number, signal: "SIGTERM" | "SIGKILL"): Promise<ReplicaExit>;
+  /** A rolling restart's stop: the replica leaves nginx's rotation first, then gets SIGTERM; `start` puts it back. */
+  drainAndStop(index: number): Promise<ReplicaExit>;
   /** Starts a stopped replica again on its port (extra environment for this start only) and waits until it answers. */
   start(index: number, env?: Record<string, string>): Promise<void>;
   close(): Promise<void>;
@@ -177,6 +179,7 @@ export async function startReplicas(service: AppName, options: ReplicaSetOptions
     throw error;
   }
   const edgeUrl = edge.url;
+  const balancer = edge;
 
   return {
     service,
@@ -185,12 +188,28 @@ export async function startReplicas(service: AppName, options: ReplicaSetOptions
     edge,
     request: (req) => send(agent, req.replica === undefined ? edgeUrl : replicas[req.replica].url, req),
     stop: (index, signal) => replicas[index].stop(signal),
-    start: (index, env = {}) => replicas[index].start(env, timeoutMs),
+    drainAndStop: async (index) => {
+      await balancer.setInRotation(replicas[index].port, false);
+      return replicas[index].stop("SIGTERM");
+    },
+    start: async (index, env = {}) => {
+      await replicas[index].start(env, timeoutMs);
+      await balancer.setInRotation(replicas[index].port, true);
+    },
     close,
   };
 }
 
 function send(agent: Agent, base: string, req: EdgeRequest): Promise<EdgeAnswer> {
+  return sendOnce(agent, base, req).catch((error: Error & { reusedSocket?: boolean }) => {
+    // A kept-alive connection the server closed as the request went out (nginx's old workers close theirs on a
+    // reload): nothing of the request was read, and an HTTP client sends it again on a new connection.
+    if (error.reusedSocket && (error as NodeJS.ErrnoException).code === "ECONNRESET") return sendOnce(agent, base, req);
+    throw error;
+  });
+}
+
+function sendOnce(agent: Agent, base: string, req: EdgeRequest): Promise<EdgeAnswer> {
   const body = req.body === undefined ? undefined : typeof req.body === "string" ? req.body : JSON.stringify(req.body);
   const headers: Record<string, string> = { ...req.headers };
   if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) headers["content-type"] = "application/json";
@@ -202,7 +221,7 @@ function send(agent: Agent, base: string, req: EdgeRequest): Promise<EdgeAnswer>
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, json: () => JSON.parse(text) }));
       res.on("error", reject);
     });
-    outgoing.on("error", reject);
+    outgoing.on("error", (error) => reject(Object.assign(error, { reusedSocket: outgoing.reusedSocket })));
     outgoing.end(body);
   });
 }

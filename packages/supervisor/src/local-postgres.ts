@@ -135,22 +135,25 @@ function initialize(binDir: string, dataDir: string, user: ServerUser): void {
 }
 
 /**
- * A postmaster.pid left by a server killed with SIGKILL names a process that is gone, and PostgreSQL starts over it
- * by itself. It refuses when that process id now belongs to a live process of the same user (ids are reused): then,
- * if that process is not a postgres on this folder, the stale file is removed.
+ * A postmaster.pid, or the socket's lock file, left by a server killed with SIGKILL names a process that is gone, and
+ * PostgreSQL starts over it by itself. It refuses when that process id is still taken: by a live process of the same
+ * user (ids are reused), or by the killed server itself until its new parent has reaped it. Unless that process is a
+ * running postgres on this folder, the stale file is removed.
  */
-function removeStaleLockFile(dataDir: string): void {
-  const lockFile = path.join(dataDir, "postmaster.pid");
+function removeStaleLockFile(lockFile: string, dataDir: string): void {
   if (!existsSync(lockFile)) return;
   const pid = Number(readFileSync(lockFile, "utf8").split("\n")[0]);
   if (!Number.isInteger(pid) || pid <= 0) return;
   let commandLine: string;
+  let state: string;
   try {
     commandLine = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    state = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "")[0];
   } catch {
     return;
   }
-  const isOurServer = commandLine.split("\0")[0].endsWith("postgres") && commandLine.includes(dataDir);
+  const running = state !== "Z" && state !== "X";
+  const isOurServer = running && commandLine.split("\0")[0].endsWith("postgres") && commandLine.includes(dataDir);
   if (isOurServer) throw new Error(`The local database in ${dataDir} is already running (process ${pid}): stop the other \`npm start\` first.`);
   rmSync(lockFile);
 }
@@ -200,7 +203,8 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
   initialize(binDir, dataDir, user);
   privateDir(dataDir, user);
   privateDir(socketDir, user);
-  removeStaleLockFile(dataDir);
+  removeStaleLockFile(path.join(dataDir, "postmaster.pid"), dataDir);
+  removeStaleLockFile(path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}.lock`), dataDir);
 
   const url = localPostgresUrl(dataRoot);
   const command = [

@@ -66,6 +66,14 @@ async function startPlatform(only?: string[]): Promise<Start> {
   const pids = new Map<string, number>();
   for (const match of output.matchAll(/^ {2}(\S+)(?: API)? +http:\S+ .*\(pid (\d+)\)$/gm))
     pids.set(match[1] === "admin" ? "admin" : match[1], Number(match[2]));
+  // A service slow to start on a loaded machine is listed as still starting; the log says when it serves.
+  for (const [, name, pid] of output.matchAll(/^ {2}(\S+) +still starting \(pid (\d+)\)/gm)) {
+    while (!output.includes(`supervisor: ${name} is serving now (pid ${pid},`)) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${name} did not come up:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    pids.set(name, Number(pid));
+  }
   const databasePid = Number(/local PostgreSQL in .*, pid (\d+)/.exec(output)?.[1]);
   return { child, output: () => output, pids, databasePid };
 }
@@ -127,7 +135,7 @@ function killEverything(start: Start): void {
 }
 
 async function stopPlatform(start: Start): Promise<number | null> {
-  if (start.child.exitCode !== null) return start.child.exitCode;
+  if (start.child.exitCode !== null || start.child.signalCode !== null) return start.child.exitCode;
   const exited = new Promise<number | null>((resolve) => start.child.once("exit", (code) => resolve(code)));
   start.child.kill("SIGTERM");
   return exited;

@@ -1,6 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import type { SafetyVerdict, UrlSafety } from "@apiplat/url-safety";
+import { LruCache } from "../domain/lru.js";
 import { hostOf } from "../domain/url.js";
 
 export type { SafetyVerdict } from "@apiplat/url-safety";
@@ -19,6 +20,7 @@ export interface SafetyCheckerOptions {
 /** Refuses links to this service's own hosts (a short link to a short link), then runs the shared destination check. */
 export class SafetyChecker {
   private ownEndpoint: Promise<Endpoint | null> | null = null;
+  private readonly endpoints = new LruCache<Promise<Endpoint | null>>(10_000);
 
   constructor(private readonly options: SafetyCheckerOptions) {}
 
@@ -37,8 +39,21 @@ export class SafetyChecker {
     // resolves to and the port it reaches, not by its text.
     this.ownEndpoint ??= endpointOf(new URL(this.options.ownBaseUrl));
     const own = await this.ownEndpoint;
-    const reached = await endpointOf(target);
-    return own !== null && reached !== null && own.port === reached.port && reached.addresses.some((a) => own.addresses.some((b) => sameMachine(a, b)));
+    // Another port is another service, whatever the address: no lookup needed.
+    if (own === null || own.port !== portOf(target)) return false;
+    const reached = await this.resolved(target);
+    return reached !== null && reached.addresses.some((a) => own.addresses.some((b) => sameMachine(a, b)));
+  }
+
+  /** One lookup per host for a while: a bulk request of one hundred URLs on one host resolves it once. */
+  private resolved(url: URL): Promise<Endpoint | null> {
+    const key = `${url.hostname}:${portOf(url)}`;
+    let endpoint = this.endpoints.get(key);
+    if (!endpoint) {
+      endpoint = endpointOf(url);
+      this.endpoints.set(key, endpoint, RESOLVED_TTL_MS);
+    }
+    return endpoint;
   }
 }
 
@@ -48,11 +63,16 @@ interface Endpoint {
 }
 
 const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443 };
+const RESOLVED_TTL_MS = 60_000;
+
+function portOf(url: URL): number | undefined {
+  return url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol];
+}
 
 /** The addresses a URL's host resolves to (IPv4-mapped IPv6 written as IPv4) and the port it reaches; null when unresolvable. */
 async function endpointOf(url: URL): Promise<Endpoint | null> {
   const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
-  const port = url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol];
+  const port = portOf(url);
   if (port === undefined) return null;
   try {
     const addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);

@@ -224,7 +224,13 @@ export async function runIngestionExclusively<R, Row>(
 export async function runIngestions(
   db: Database,
   sources: readonly IngestionSource<any, any>[],
-  options: IngestOptions & { onRun?: (summary: IngestRunSummary) => void; shouldStop?: () => boolean; coordination?: CatalogueCoordination },
+  options: IngestOptions & {
+    onRun?: (summary: IngestRunSummary) => void;
+    shouldStop?: () => boolean;
+    coordination?: CatalogueCoordination;
+    /** A bound per source name, in place of `limit` (tests and benchmarks load a subset of each file). */
+    limits?: Readonly<Record<string, number>>;
+  },
 ): Promise<IngestRunSummary[]> {
   const summaries: IngestRunSummary[] = [];
   let finishOwed = false;
@@ -233,7 +239,8 @@ export async function runIngestions(
     if (options.shouldStop?.()) break;
     const next = sources[index + 1];
     const deferred = source.finish !== undefined && next?.finish === source.finish && !options.shouldStop?.();
-    const runOptions: IngestOptions & { shouldStop?: () => boolean } = { ...options, skipFinish: deferred, finishCoversEarlierChanges: groupChanged };
+    const limit = options.limits?.[source.name] ?? options.limit;
+    const runOptions: IngestOptions & { shouldStop?: () => boolean } = { ...options, limit, skipFinish: deferred, finishCoversEarlierChanges: groupChanged };
     const summary: IngestRunSummary | null = options.coordination
       ? await runIngestionExclusively(options.coordination, db, source, runOptions)
       : await runIngestion(db, source, runOptions);

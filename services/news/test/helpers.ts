@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { runIngestion } from "@apiplat/catalogue";
+import { runIngestions } from "@apiplat/catalogue";
 import { loadConfig } from "@apiplat/config";
 import { startService, type StartedService } from "@apiplat/testing";
 import { parse } from "csv-parse/sync";
@@ -20,10 +20,10 @@ export async function startNews(options: Record<string, never> = {}): Promise<St
     settings: { autoLoad: false, feeds: [] },
     env: { DATASETS_DIR: datasetsDir },
   });
-  for (const source of datasetSources()) {
-    const summary = await runIngestion(started.platform.deps.db, source, { datasetsDir, limit: LIMITS[source.name], now: () => new Date() });
-    if (summary.status !== "succeeded") throw new Error(`${source.name}: ${summary.error}`);
-  }
+  // One run per source, their shared finish once after the last: as `npm run ingest` does.
+  const summaries = await runIngestions(started.platform.deps.db, datasetSources(), { datasetsDir, limits: LIMITS, now: () => new Date() });
+  const failed = summaries.find((summary) => summary.status !== "succeeded");
+  if (failed) throw new Error(`${failed.source}: ${failed.error}`);
   return started;
 }
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { runIngestion } from "@apiplat/catalogue";
+import { runIngestions } from "@apiplat/catalogue";
 import { loadConfig } from "@apiplat/config";
 import { startService, type StartedService } from "@apiplat/testing";
 import { parse } from "csv-parse/sync";
@@ -27,14 +27,10 @@ export const LIMITS: Record<string, number> = {
 
 export async function startIndexed(options: { limits?: Record<string, number> } = {}): Promise<StartedService> {
   const started = await startService(service, { settings: { autoLoad: false }, env: { DATASETS_DIR: datasetsDir } });
-  for (const source of datasetSources()) {
-    const summary = await runIngestion(started.platform.deps.db, source, {
-      datasetsDir,
-      limit: (options.limits ?? LIMITS)[source.name],
-      now: () => new Date(),
-    });
-    if (summary.status !== "succeeded") throw new Error(`${source.name}: ${summary.error}`);
-  }
+  // One run per source, their shared finish (vocabulary, statistics) once after the last: as `npm run ingest` does.
+  const summaries = await runIngestions(started.platform.deps.db, datasetSources(), { datasetsDir, limits: options.limits ?? LIMITS, now: () => new Date() });
+  const failed = summaries.find((summary) => summary.status !== "succeeded");
+  if (failed) throw new Error(`${failed.source}: ${failed.error}`);
   return started;
 }
 

@@ -16,6 +16,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { SERVICE_NAMES, envPrefix } from "@apiplat/config";
+import { longText } from "@apiplat/testing";
 
 const checkout = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, "../.."));
 const HEAVY_REQUESTS = 24;
@@ -63,42 +64,6 @@ function rssBytes(pids: number[]): number {
     }
   }
   return total;
-}
-
-function longText(seed: number): string {
-  const words = [
-    "market",
-    "river",
-    "council",
-    "energy",
-    "harbor",
-    "season",
-    "railway",
-    "teacher",
-    "village",
-    "budget",
-    "storm",
-    "factory",
-    "museum",
-    "orchard",
-    "bridge",
-    "festival",
-    "doctor",
-    "library",
-    "garden",
-    "election",
-  ];
-  const paragraphs: string[] = [];
-  let n = seed;
-  for (let count = 0; count < WORDS; ) {
-    const sentences: string[] = [];
-    for (let s = 0; s < 8 && count < WORDS; s++, count += 15) {
-      const sentence = Array.from({ length: 14 }, () => words[(n = (n * 1103515245 + 12345) % 2147483648) % words.length]);
-      sentences.push(`The ${sentence.join(" ")}.`);
-    }
-    paragraphs.push(sentences.join(" "));
-  }
-  return paragraphs.join("\n\n");
 }
 
 async function admin(method: string, route: string, body?: unknown): Promise<any> {
@@ -164,7 +129,7 @@ const { key } = await admin("POST", `/admin/accounts/${account.id}/keys`);
 
 const probed = ["admin", ...services];
 // Built before the probes start: building 1.2 million words takes the driver's own event loop seconds.
-const bodies = Array.from({ length: HEAVY_REQUESTS }, (_, i) => JSON.stringify({ text: longText(i + 1) }));
+const bodies = Array.from({ length: HEAVY_REQUESTS }, (_, i) => JSON.stringify({ text: longText(i + 1, WORDS) }));
 // The probes run in a process of their own, so that nothing this driver does (sending 24 large bodies) delays them.
 const PROBE = `
   for (const [name, url] of JSON.parse(process.argv[1])) (async () => {

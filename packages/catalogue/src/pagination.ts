@@ -24,12 +24,6 @@ export const CursorQuery = Type.String({
   description: "the next_cursor of the previous page, unchanged; the other parameters must be the same",
 });
 
-export const PageInfo = Type.Object({
-  limit: Type.Integer(),
-  next_cursor: Type.Union([Type.String(), Type.Null()], { description: "pass as cursor for the next page; null on the last page" }),
-  total_results: Type.Integer({ description: "results matching the query, all pages together" }),
-});
-
 export interface Page {
   offset: number;
   limit: number;

@@ -144,11 +144,6 @@ export function matchText(filter: SqlFilter, query: TextQuery, options: { vector
   return { rank: `ts_rank_cd(${options.vector}, ${tsquery}, ${RANK_NORMALIZATION})`, tsquery };
 }
 
-/** A snippet of `text` with the matched words between <b> and </b>. */
-export function headlineSql(config: string, text: string, tsquery: string, maxWords = 30): string {
-  return `ts_headline(${config}, ${text}, ${tsquery}, 'StartSel=<b>, StopSel=</b>, MaxWords=${maxWords}, MinWords=${Math.ceil(maxWords / 2)}, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "')`;
-}
-
 /**
  * Rebuilds the vocabulary typo correction draws on: every word of the catalogue's text (unstemmed, `simple`
  * configuration) with the number of documents holding it. `textSql` selects one text column, e.g.

@@ -2,7 +2,7 @@ import { Type } from "typebox";
 import { ApiError, createServiceApp, ok, type ServiceApp } from "../src/index.js";
 import { createTestPlatform, type TestDeps } from "@apiplat/testing";
 
-/** A small service on the platform, standing for any of the eighteen. */
+/** A small service on the platform, standing for any of the product's services. */
 export async function buildProbeApp(deps: TestDeps): Promise<ServiceApp> {
   const app = await createServiceApp({ service: "text-toolkit", deps, bodyLimit: 1024 });
   app.post(

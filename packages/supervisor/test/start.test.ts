@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { SERVICE_NAMES, envPrefix } from "@apiplat/config";
 import { deployedServiceNames } from "@apiplat/deployment";
+import { longText } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { fixture, runScript, scratchDir } from "./helpers.js";
 
@@ -139,47 +140,6 @@ async function stopPlatform(start: Start): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => start.child.once("exit", (code) => resolve(code)));
   start.child.kill("SIGTERM");
   return exited;
-}
-
-/** 50,000 words in paragraphs of ordinary sentences (the summarizer's CPU grows with sentences and words). */
-function longText(seed: number): string {
-  const words = [
-    "market",
-    "river",
-    "council",
-    "energy",
-    "harbor",
-    "season",
-    "railway",
-    "teacher",
-    "village",
-    "budget",
-    "storm",
-    "factory",
-    "museum",
-    "orchard",
-    "bridge",
-    "festival",
-    "doctor",
-    "library",
-    "garden",
-    "election",
-  ];
-  const paragraphs: string[] = [];
-  let count = 0;
-  let n = seed;
-  while (count < 50_000) {
-    const sentences: string[] = [];
-    for (let s = 0; s < 8 && count < 50_000; s++) {
-      const sentence: string[] = [];
-      for (let w = 0; w < 14; w++) sentence.push(words[(n = (n * 1103515245 + 12345) % 2147483648) % words.length]);
-      count += sentence.length;
-      sentences.push(`The ${sentence.join(" ")}.`);
-      count += 1;
-    }
-    paragraphs.push(sentences.join(" "));
-  }
-  return paragraphs.join("\n\n");
 }
 
 let start: Start;

@@ -8,7 +8,7 @@ import type { ServiceApp } from "@apiplat/service-kit";
 import { SERVICE_NAMES } from "@apiplat/config";
 import { buildAdminApp } from "../src/app.js";
 
-/** A platform that deploys all but two of the eighteen services. */
+/** A platform that deploys every service but two. */
 const DEPLOYED = SERVICE_NAMES.filter((name) => name !== "news" && name !== "embeddings");
 
 const TOKEN = "admin-token-for-tests";

@@ -1,25 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestSubscriber } from "@apiplat/testing";
-import { CaptureServer, startEmail, waitForMessage, type EmailService } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { CaptureServer, emailUnderTest, startEmail, waitForMessage } from "./helpers.js";
 
 /** How delivery reacts to the relay: temporary failures retry with backoff, permanent ones bounce and suppress. */
 
-let capture: CaptureServer;
-let started: EmailService;
-let caller: TestSubscriber;
+const email = emailUnderTest({ retryBaseMs: 40 });
 
-beforeAll(async () => {
-  capture = new CaptureServer();
-  await capture.start();
-  started = await startEmail(capture, { retryBaseMs: 40 });
-  caller = await started.subscribe("PRO");
-});
-afterAll(async () => {
-  await started.close();
-  await capture.stop();
-});
-
-const send = async (payload: object, service = started, headers = caller.headers) => {
+const send = async (payload: object, service = email.started, headers = email.caller.headers) => {
   const res = await service.app.inject({ method: "POST", url: "/send", headers, payload });
   expect(res.statusCode, res.body).toBe(202);
   return res.json().data as { id: string; rejected: { email: string; reason: string }[] };
@@ -28,11 +14,11 @@ const send = async (payload: object, service = started, headers = caller.headers
 describe("temporary failures", () => {
   it("retry with backoff (4xx at DATA), each attempt a deferred event, until the relay takes the message", async () => {
     let refusals = 2;
-    capture.verdict = ({ to }) =>
+    email.capture.verdict = ({ to }) =>
       to.includes("retry@example.com") && refusals-- > 0 ? { code: 451, message: "451 4.3.0 Temporary local problem" } : { accept: true };
     const { id } = await send({ to: "retry@example.com", subject: "retry", html: "<p>x</p>" });
-    const message = await waitForMessage(started, caller.headers, id, (m) => m.status === "sent");
-    capture.verdict = () => ({ accept: true });
+    const message = await waitForMessage(email.started, email.caller.headers, id, (m) => m.status === "sent");
+    email.capture.verdict = () => ({ accept: true });
     expect(message.events.map((e: { type: string }) => e.type)).toEqual(["queued", "deferred", "deferred", "sent"]);
     expect(message.attempts).toBe(3);
     const deferred = message.events[1];
@@ -45,7 +31,7 @@ describe("temporary failures", () => {
     expect(first).toBeLessThanOrEqual(49);
     expect(second).toBeGreaterThanOrEqual(63);
     expect(second).toBeLessThanOrEqual(97);
-    expect(capture.messages.filter((m) => m.to.includes("retry@example.com"))).toHaveLength(1);
+    expect(email.capture.messages.filter((m) => m.to.includes("retry@example.com"))).toHaveLength(1);
   });
 
   it("treat an unreachable relay as temporary, and bounce soft (not suppressed) when the retry window is over", async () => {
@@ -53,7 +39,7 @@ describe("temporary failures", () => {
     await dead.start();
     const url = dead.url;
     await dead.stop();
-    const service = await startEmail(capture, { smtpUrl: url, retryBaseMs: 30, retryWindowMs: 200 });
+    const service = await startEmail(email.capture, { smtpUrl: url, retryBaseMs: 30, retryWindowMs: 200 });
     try {
       const account = await service.subscribe("PRO");
       const { id } = await send({ to: "nowhere@example.com", subject: "x", html: "<p>x</p>" }, service, account.headers);
@@ -104,35 +90,35 @@ describe("leases", () => {
 
 describe("permanent failures", () => {
   it("bounce hard at once (5xx), suppress the address, and refuse the next send to it with the reason", async () => {
-    capture.refuseRecipients.set("gone@example.com", { code: 550, message: "550 5.1.1 User unknown" });
+    email.capture.refuseRecipients.set("gone@example.com", { code: 550, message: "550 5.1.1 User unknown" });
     const { id } = await send({ to: "gone@example.com", subject: "x", html: "<p>x</p>" });
-    const message = await waitForMessage(started, caller.headers, id, (m) => m.status === "bounced");
+    const message = await waitForMessage(email.started, email.caller.headers, id, (m) => m.status === "bounced");
     expect(message.attempts).toBe(1);
     expect(message.events.at(-1)).toMatchObject({ type: "bounced", recipient: "gone@example.com", detail: { bounce_type: "hard", smtp_code: 550 } });
-    const list = await started.app.inject({ method: "GET", url: "/suppressions", headers: caller.headers });
+    const list = await email.started.app.inject({ method: "GET", url: "/suppressions", headers: email.caller.headers });
     expect(list.json().data.suppressions).toMatchObject([{ email: "gone@example.com", reason: "hard_bounce", message_id: id }]);
 
-    const again = await started.app.inject({
+    const again = await email.started.app.inject({
       method: "POST",
       url: "/send",
-      headers: caller.headers,
+      headers: email.caller.headers,
       payload: { to: "gone@example.com", subject: "x", html: "<p>x</p>" },
     });
     expect(again.statusCode).toBe(422);
     expect(again.json().error.details).toEqual([{ field: "to", issue: "gone@example.com: suppressed (hard_bounce)" }]);
     const mixed = await send({ to: ["gone@example.com", "fine@example.com"], subject: "x", html: "<p>x</p>" });
     expect(mixed.rejected).toEqual([{ email: "gone@example.com", reason: "suppressed (hard_bounce)" }]);
-    const captured = await capture.waitFor(capture.withEmailId(mixed.id));
+    const captured = await email.capture.waitFor(email.capture.withEmailId(mixed.id));
     expect(captured.to).toEqual(["fine@example.com"]);
   });
 
   it("bounce only the refused recipient when the relay takes the message for the others", async () => {
-    capture.refuseRecipients.set("partial-gone@example.com", { code: 550, message: "550 5.1.1 No such user" });
+    email.capture.refuseRecipients.set("partial-gone@example.com", { code: 550, message: "550 5.1.1 No such user" });
     const { id } = await send({ to: ["partial-ok@example.com", "partial-gone@example.com"], subject: "x", html: "<p>x</p>" });
     // The relay's answer is recorded as two events, "sent" then the refused recipient's "bounced".
     const message = await waitForMessage(
-      started,
-      caller.headers,
+      email.started,
+      email.caller.headers,
       id,
       (m) => m.events.some((e) => e.type === "sent") && m.events.some((e) => e.type === "bounced"),
     );
@@ -141,14 +127,14 @@ describe("permanent failures", () => {
       recipient: "partial-gone@example.com",
       detail: { bounce_type: "hard" },
     });
-    expect((await capture.waitFor(capture.withEmailId(id))).to).toEqual(["partial-ok@example.com"]);
+    expect((await email.capture.waitFor(email.capture.withEmailId(id))).to).toEqual(["partial-ok@example.com"]);
   });
 
   it("DELETE /suppressions/{email} lets mail through again", async () => {
-    capture.refuseRecipients.delete("gone@example.com");
-    const del = await started.app.inject({ method: "DELETE", url: "/suppressions/gone@example.com", headers: caller.headers });
+    email.capture.refuseRecipients.delete("gone@example.com");
+    const del = await email.started.app.inject({ method: "DELETE", url: "/suppressions/gone@example.com", headers: email.caller.headers });
     expect(del.statusCode).toBe(204);
-    expect((await started.app.inject({ method: "DELETE", url: "/suppressions/gone@example.com", headers: caller.headers })).statusCode).toBe(404);
+    expect((await email.started.app.inject({ method: "DELETE", url: "/suppressions/gone@example.com", headers: email.caller.headers })).statusCode).toBe(404);
     await send({ to: "gone@example.com", subject: "x", html: "<p>x</p>" });
   });
 });

@@ -1,26 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestSubscriber } from "@apiplat/testing";
-import { CaptureServer, startEmail, type EmailService } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { emailUnderTest } from "./helpers.js";
 import { FakeDns } from "./fake-dns.js";
 
-let capture: CaptureServer;
-let started: EmailService;
-let caller: TestSubscriber;
 const dns = new FakeDns();
 
-beforeAll(async () => {
-  capture = new CaptureServer();
-  await capture.start();
-  started = await startEmail(capture, {}, { inject: { dnsResolver: dns } });
-  caller = await started.subscribe("PRO");
-});
-afterAll(async () => {
-  await started.close();
-  await capture.stop();
-});
+const email = emailUnderTest({}, { inject: { dnsResolver: dns } });
 
-const call = (method: "GET" | "POST" | "DELETE", url: string, payload?: object, headers = caller.headers) =>
-  started.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+const call = (method: "GET" | "POST" | "DELETE", url: string, payload?: object, headers = email.caller.headers) =>
+  email.started.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
 
 describe("sending domains", () => {
   it("registers a domain with an SPF include, a DKIM key under a selector and a return-path CNAME", async () => {
@@ -36,7 +23,9 @@ describe("sending domains", () => {
     expect(returnPath).toEqual({ purpose: "return_path", type: "CNAME", name: "bounces.example.org", value: "bounces.mail.api.local", verified: false });
     expect((await call("POST", "/domains", { domain: "example.org" })).statusCode).toBe(409);
     // The private key is stored encrypted, never in clear.
-    const { rows } = await started.platform.deps.db.query<{ k: string }>("SELECT dkim_private_key_enc AS k FROM email_domains WHERE domain = 'example.org'");
+    const { rows } = await email.started.platform.deps.db.query<{ k: string }>(
+      "SELECT dkim_private_key_enc AS k FROM email_domains WHERE domain = 'example.org'",
+    );
     expect(rows[0].k).toMatch(/^v1\./);
     expect(rows[0].k).not.toContain("PRIVATE KEY");
   });
@@ -66,7 +55,7 @@ describe("sending domains", () => {
   it("validates the name, keeps domains per account, lists and deletes", async () => {
     expect((await call("POST", "/domains", { domain: "not a domain" })).json().error.details[0].field).toBe("domain");
     expect((await call("POST", "/domains", { domain: "mail.api.local" })).statusCode).toBe(409);
-    const other = await started.subscribe("PRO");
+    const other = await email.started.subscribe("PRO");
     expect((await call("GET", "/domains/example.org", undefined, other.headers)).statusCode).toBe(404);
     expect((await call("GET", "/domains")).json().data.domains.map((d: { domain: string }) => d.domain)).toEqual(["example.org", "two-spf.example"]);
     expect((await call("DELETE", "/domains/two-spf.example")).statusCode).toBe(204);

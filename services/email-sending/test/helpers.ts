@@ -5,7 +5,8 @@ import path from "node:path";
 import { SMTPServer, type SMTPServerSession } from "smtp-server";
 import { simpleParser, type ParsedMail } from "mailparser";
 import nodemailer from "nodemailer";
-import { startService, type StartedService, type StartServiceOptions } from "@apiplat/testing";
+import { startService, type StartedService, type StartServiceOptions, type TestSubscriber } from "@apiplat/testing";
+import { afterAll, beforeAll } from "vitest";
 import service, { type EmailInject } from "../src/service.js";
 import type { EmailSettings } from "../src/settings.js";
 
@@ -137,6 +138,33 @@ export async function startEmail(
       ...settings,
     },
   });
+}
+
+export interface EmailUnderTest {
+  /** The relay the service sends to. */
+  capture: CaptureServer;
+  started: EmailService;
+  /** A new account on PRO, with its key's headers. */
+  caller: TestSubscriber;
+}
+
+/**
+ * The test file's service: before its tests, a capture server and the service sending to it (as startEmail) with a
+ * caller on PRO; after them, both closed. The fields are set once the file's first beforeAll has run.
+ */
+export function emailUnderTest(settings: Partial<EmailSettings> = {}, options: StartServiceOptions<EmailSettings, EmailInject> = {}): EmailUnderTest {
+  const email = {} as EmailUnderTest;
+  beforeAll(async () => {
+    email.capture = new CaptureServer();
+    await email.capture.start();
+    email.started = await startEmail(email.capture, settings, options);
+    email.caller = await email.started.subscribe("PRO");
+  });
+  afterAll(async () => {
+    await email.started.close();
+    await email.capture.stop();
+  });
+  return email;
 }
 
 /** Polls GET /messages/{id} until `predicate` holds. */

@@ -1,27 +1,13 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestSubscriber } from "@apiplat/testing";
+import { describe, expect, it } from "vitest";
 import { readSettings } from "../src/settings.js";
-import { CaptureServer, sendInbound, startEmail, TEST_SECRET, waitForMessage, type EmailService } from "./helpers.js";
+import { emailUnderTest, sendInbound, TEST_SECRET, waitForMessage } from "./helpers.js";
 
 /** DSNs (RFC 3464) and complaint reports (RFC 5965) as real MTAs write them, received over SMTP by the inbound listener. */
 
-let capture: CaptureServer;
-let started: EmailService;
-let caller: TestSubscriber;
+const email = emailUnderTest();
 
-beforeAll(async () => {
-  capture = new CaptureServer();
-  await capture.start();
-  started = await startEmail(capture);
-  caller = await started.subscribe("PRO");
-});
-afterAll(async () => {
-  await started.close();
-  await capture.stop();
-});
-
-const inboundPort = () => started.app.emailDelivery.inbound.port;
+const inboundPort = () => email.started.app.emailDelivery.inbound.port;
 
 function fixture(name: string, values: { id: string; recipient: string; returnPath: string }): string {
   return readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")
@@ -32,16 +18,21 @@ function fixture(name: string, values: { id: string; recipient: string; returnPa
 }
 
 /** Sends a message and waits until the relay took it; returns what the report needs. */
-async function sentMessage(recipient: string, headers = caller.headers) {
-  const res = await started.app.inject({ method: "POST", url: "/send", headers, payload: { to: recipient, subject: "Hello", html: "<p>Hello there.</p>" } });
+async function sentMessage(recipient: string, headers = email.caller.headers) {
+  const res = await email.started.app.inject({
+    method: "POST",
+    url: "/send",
+    headers,
+    payload: { to: recipient, subject: "Hello", html: "<p>Hello there.</p>" },
+  });
   const id = res.json().data.id as string;
-  const captured = await capture.waitFor(capture.withEmailId(id));
-  await waitForMessage(started, headers, id, (m) => m.status === "sent");
+  const captured = await email.capture.waitFor(email.capture.withEmailId(id));
+  await waitForMessage(email.started, headers, id, (m) => m.status === "sent");
   return { id, recipient, returnPath: captured.from };
 }
 
 const suppressions = async () =>
-  (await started.app.inject({ method: "GET", url: "/suppressions", headers: caller.headers })).json().data.suppressions as {
+  (await email.started.app.inject({ method: "GET", url: "/suppressions", headers: email.caller.headers })).json().data.suppressions as {
     email: string;
     reason: string;
     message_id: string;
@@ -57,7 +48,7 @@ describe("bounces (DSN)", () => {
     it(`applies a ${name} hard bounce: message bounced, address suppressed`, async () => {
       const values = await sentMessage(`${name.toLowerCase().replace(/\W/g, "")}-gone@example.org`);
       await sendInbound(inboundPort(), values.returnPath, fixture(file, values));
-      const message = await waitForMessage(started, caller.headers, values.id, (m) => m.status === "bounced");
+      const message = await waitForMessage(email.started, email.caller.headers, values.id, (m) => m.status === "bounced");
       expect(message.events.at(-1)).toMatchObject({ type: "bounced", recipient: values.recipient, detail: { action: "failed", status, bounce_type: "hard" } });
       expect(await suppressions()).toContainEqual(expect.objectContaining({ email: values.recipient, reason: "hard_bounce", message_id: values.id }));
     });
@@ -66,7 +57,7 @@ describe("bounces (DSN)", () => {
   it("marks a message delivered from a success DSN", async () => {
     const values = await sentMessage("happy@example.org");
     await sendInbound(inboundPort(), values.returnPath, fixture("postfix-success.eml", values));
-    const message = await waitForMessage(started, caller.headers, values.id, (m) => m.status === "delivered");
+    const message = await waitForMessage(email.started, email.caller.headers, values.id, (m) => m.status === "delivered");
     expect(message.events.at(-1)).toMatchObject({
       type: "delivered",
       recipient: "happy@example.org",
@@ -77,26 +68,26 @@ describe("bounces (DSN)", () => {
   it("records a delay DSN without suppressing, and without moving a sent message back", async () => {
     const values = await sentMessage("slow@example.org");
     await sendInbound(inboundPort(), values.returnPath, fixture("postfix-delayed.eml", values));
-    const message = await waitForMessage(started, caller.headers, values.id, (m) => m.events.some((e) => e.type === "deferred"));
+    const message = await waitForMessage(email.started, email.caller.headers, values.id, (m) => m.events.some((e) => e.type === "deferred"));
     expect(message.status).toBe("sent");
     expect(message.events.at(-1).detail).toMatchObject({ action: "delayed", status: "4.4.1" });
     expect((await suppressions()).map((s) => s.email)).not.toContain("slow@example.org");
   });
 
   it("applies a bounce to the one recipient its return path was made for, on a message to several", async () => {
-    const res = await started.app.inject({
+    const res = await email.started.app.inject({
       method: "POST",
       url: "/send",
-      headers: caller.headers,
+      headers: email.caller.headers,
       payload: { to: ["stays@example.org", "leaves@example.org"], subject: "Hello", html: "<p>x</p>" },
     });
     const id = res.json().data.id as string;
-    await waitForMessage(started, caller.headers, id, (m) => m.status === "sent");
-    const copies = capture.messages.filter(capture.withEmailId(id));
+    await waitForMessage(email.started, email.caller.headers, id, (m) => m.status === "sent");
+    const copies = email.capture.messages.filter(email.capture.withEmailId(id));
     const returnPath = copies.find((c) => c.to[0] === "leaves@example.org")!.from;
     expect(copies.find((c) => c.to[0] === "stays@example.org")!.from).not.toBe(returnPath);
     await sendInbound(inboundPort(), returnPath, fixture("postfix-hard-bounce.eml", { id, recipient: "leaves@example.org", returnPath }));
-    const message = await waitForMessage(started, caller.headers, id, (m) => m.events.some((e) => e.type === "bounced"));
+    const message = await waitForMessage(email.started, email.caller.headers, id, (m) => m.events.some((e) => e.type === "bounced"));
     expect(message.status).toBe("sent");
     expect((await suppressions()).map((s) => s.email)).toContain("leaves@example.org");
     expect((await suppressions()).map((s) => s.email)).not.toContain("stays@example.org");
@@ -180,7 +171,7 @@ describe("forged reports change nothing", () => {
 
   async function untouched(id: string) {
     await new Promise((r) => setTimeout(r, 300));
-    const message = await waitForMessage(started, caller.headers, id, () => true);
+    const message = await waitForMessage(email.started, email.caller.headers, id, () => true);
     expect(message.status).toBe("sent");
     expect(message.events.map((e: { type: string }) => e.type)).toEqual(["queued", "sent"]);
     expect((await suppressions()).map((s) => s.email)).not.toContain(VICTIM);
@@ -230,7 +221,7 @@ describe("forged reports change nothing", () => {
     const values = await sentMessage("misrouted@example.org");
     await sendInbound(inboundPort(), values.returnPath, fixture("arf-yahoo.eml", values));
     await new Promise((r) => setTimeout(r, 300));
-    const message = await waitForMessage(started, caller.headers, values.id, () => true);
+    const message = await waitForMessage(email.started, email.caller.headers, values.id, () => true);
     expect(message.status).toBe("sent");
     expect((await suppressions()).map((s) => s.email)).not.toContain("misrouted@example.org");
   });
@@ -240,7 +231,7 @@ describe("complaints (ARF)", () => {
   it("applies a feedback report with Original-Rcpt-To: complained, suppressed", async () => {
     const values = await sentMessage("angry@example.org");
     await sendInbound(inboundPort(), "fbl@bounces.mail.api.local", fixture("arf-yahoo.eml", values));
-    const message = await waitForMessage(started, caller.headers, values.id, (m) => m.status === "complained");
+    const message = await waitForMessage(email.started, email.caller.headers, values.id, (m) => m.status === "complained");
     expect(message.events.at(-1)).toMatchObject({
       type: "complained",
       recipient: "angry@example.org",
@@ -252,12 +243,12 @@ describe("complaints (ARF)", () => {
   it("applies a Microsoft JMRP report whose recipient is redacted, to the recipient its quoted return path was made for", async () => {
     const values = await sentMessage("hotmail-reader@example.org");
     await sendInbound(inboundPort(), "fbl@bounces.mail.api.local", fixture("arf-microsoft-jmrp.eml", values));
-    const message = await waitForMessage(started, caller.headers, values.id, (m) => m.status === "complained");
+    const message = await waitForMessage(email.started, email.caller.headers, values.id, (m) => m.status === "complained");
     expect(message.events.at(-1)).toMatchObject({ recipient: "hotmail-reader@example.org", detail: { user_agent: "Hotmail FBL" } });
-    const refused = await started.app.inject({
+    const refused = await email.started.app.inject({
       method: "POST",
       url: "/send",
-      headers: caller.headers,
+      headers: email.caller.headers,
       payload: { to: "hotmail-reader@example.org", subject: "x", html: "<p>x</p>" },
     });
     expect(refused.json().error.details).toEqual([{ field: "to", issue: "hotmail-reader@example.org: suppressed (complaint)" }]);

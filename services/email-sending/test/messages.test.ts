@@ -1,34 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestSubscriber } from "@apiplat/testing";
-import { CaptureServer, startEmail, waitForMessage, type EmailService } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { emailUnderTest, waitForMessage } from "./helpers.js";
 
-let capture: CaptureServer;
-let started: EmailService;
-let caller: TestSubscriber;
 const ids: string[] = [];
 
+const email = emailUnderTest();
 beforeAll(async () => {
-  capture = new CaptureServer();
-  await capture.start();
-  started = await startEmail(capture);
-  caller = await started.subscribe("PRO");
   for (const [i, tag] of ["a", "b", "a", "b", "a"].entries()) {
-    const res = await started.app.inject({
+    const res = await email.started.app.inject({
       method: "POST",
       url: "/send",
-      headers: caller.headers,
+      headers: email.caller.headers,
       payload: { to: `r${i}@example.com`, subject: `m${i}`, html: "<p>x</p>", tags: [tag] },
     });
     ids.push(res.json().data.id);
   }
-  for (const id of ids) await waitForMessage(started, caller.headers, id, (m) => m.status === "sent");
-});
-afterAll(async () => {
-  await started.close();
-  await capture.stop();
+  for (const id of ids) await waitForMessage(email.started, email.caller.headers, id, (m) => m.status === "sent");
 });
 
-const list = (query: string, headers = caller.headers) => started.app.inject({ method: "GET", url: `/messages${query}`, headers });
+const list = (query: string, headers = email.caller.headers) => email.started.app.inject({ method: "GET", url: `/messages${query}`, headers });
 
 describe("GET /messages", () => {
   it("lists newest first and pages with a cursor, without gaps or repeats", async () => {
@@ -45,7 +34,7 @@ describe("GET /messages", () => {
     expect((await list("?recipient=R2@example.com")).json().data.messages.map((m: { id: string }) => m.id)).toEqual([ids[2]]);
     expect((await list("?status=sent")).json().data.messages).toHaveLength(5);
     expect((await list("?status=bounced")).json().data.messages).toHaveLength(0);
-    const at = (await started.app.inject({ method: "GET", url: `/messages/${ids[2]}`, headers: caller.headers })).json().data.submitted_at;
+    const at = (await email.started.app.inject({ method: "GET", url: `/messages/${ids[2]}`, headers: email.caller.headers })).json().data.submitted_at;
     expect((await list(`?submitted_after=${at}`)).json().data.messages.map((m: { id: string }) => m.id)).toEqual([ids[4], ids[3], ids[2]]);
     expect((await list(`?submitted_before=${at}`)).json().data.messages.map((m: { id: string }) => m.id)).toEqual([ids[1], ids[0]]);
   });
@@ -54,8 +43,8 @@ describe("GET /messages", () => {
     expect((await list("?status=lost")).json().error.details[0].field).toBe("status");
     expect((await list("?limit=101")).json().error.details[0].field).toBe("limit");
     expect((await list("?cursor=garbage")).statusCode).toBe(400);
-    const other = await started.subscribe("PRO");
+    const other = await email.started.subscribe("PRO");
     expect((await list("", other.headers)).json().data.messages).toEqual([]);
-    expect((await started.app.inject({ method: "GET", url: `/messages/${ids[0]}`, headers: other.headers })).statusCode).toBe(404);
+    expect((await email.started.app.inject({ method: "GET", url: `/messages/${ids[0]}`, headers: other.headers })).statusCode).toBe(404);
   });
 });

@@ -1,40 +1,27 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dkimVerify } from "mailauth";
-import type { TestSubscriber } from "@apiplat/testing";
-import { CaptureServer, parse, startEmail, waitForMessage, type EmailService } from "./helpers.js";
+import { emailUnderTest, parse, waitForMessage } from "./helpers.js";
 import { FakeDns } from "./fake-dns.js";
 
-let capture: CaptureServer;
-let started: EmailService;
-let caller: TestSubscriber;
 const dns = new FakeDns();
 
-beforeAll(async () => {
-  capture = new CaptureServer();
-  await capture.start();
-  started = await startEmail(capture, {}, { inject: { dnsResolver: dns } });
-  caller = await started.subscribe("PRO");
-});
-afterAll(async () => {
-  await started.close();
-  await capture.stop();
-});
+const email = emailUnderTest({}, { inject: { dnsResolver: dns } });
 
-const send = (payload: object, headers: Record<string, string> = caller.headers, extra: Record<string, string> = {}) =>
-  started.app.inject({ method: "POST", url: "/send", headers: { ...headers, ...extra }, payload });
+const send = (payload: object, headers: Record<string, string> = email.caller.headers, extra: Record<string, string> = {}) =>
+  email.started.app.inject({ method: "POST", url: "/send", headers: { ...headers, ...extra }, payload });
 
-async function sendAndCapture(payload: object, headers = caller.headers) {
+async function sendAndCapture(payload: object, headers = email.caller.headers) {
   const res = await send(payload, headers);
   expect(res.statusCode, res.body).toBe(202);
   const id = res.json().data.id as string;
-  const captured = await capture.waitFor(capture.withEmailId(id));
+  const captured = await email.capture.waitFor(email.capture.withEmailId(id));
   return { id, captured, mail: await parse(captured.raw) };
 }
 
 /** What DNS answers for the platform's own DKIM record (the key kept under the platform account). */
 async function platformDkimRecord(): Promise<[string, string]> {
-  const { rows } = await started.platform.deps.db.query<{ dkim_selector: string; dkim_public_key: string }>(
+  const { rows } = await email.started.platform.deps.db.query<{ dkim_selector: string; dkim_public_key: string }>(
     "SELECT dkim_selector, dkim_public_key FROM email_domains WHERE account_id = '' AND domain = 'mail.api.local'",
   );
   return [`${rows[0].dkim_selector}._domainkey.mail.api.local`, `v=DKIM1; k=rsa; p=${rows[0].dkim_public_key}`];
@@ -57,7 +44,7 @@ describe("POST /send", () => {
     expect(data.id).toMatch(/^msg_[0-9a-f]{24}$/);
     expect(Date.parse(data.submitted_at)).not.toBeNaN();
 
-    const captured = await capture.waitFor(capture.withEmailId(data.id));
+    const captured = await email.capture.waitFor(email.capture.withEmailId(data.id));
     expect(captured.to).toEqual(["ada@example.com"]);
     // VERP: the return path names this message and carries a tag and an HMAC for this one recipient.
     expect(captured.from).toMatch(new RegExp(`^bounces\\+${data.id}\\.[0-9a-f]{8}\\.[0-9a-f]{16}@bounces\\.mail\\.api\\.local$`));
@@ -74,7 +61,7 @@ describe("POST /send", () => {
     expect(mail.text?.trim()).toBe("HI\n\nRead the doc [https://example.com/doc].");
     expect(mail.headers.has("list-unsubscribe")).toBe(false);
 
-    const message = await waitForMessage(started, caller.headers, data.id, (m) => m.status === "sent");
+    const message = await waitForMessage(email.started, email.caller.headers, data.id, (m) => m.status === "sent");
     expect(message).toMatchObject({ tags: ["welcome"], metadata: { user: "42" }, category: "transactional", attempts: 1 });
     expect(message.events.map((e: { type: string }) => e.type)).toEqual(["queued", "sent"]);
   });
@@ -158,8 +145,8 @@ describe("POST /send", () => {
     expect(ok.statusCode).toBe(202);
     // One copy per recipient, each with its own return path.
     const id = ok.json().data.id as string;
-    await waitForMessage(started, caller.headers, id, (m) => m.status === "sent", 60_000);
-    const copies = capture.messages.filter(capture.withEmailId(id));
+    await waitForMessage(email.started, email.caller.headers, id, (m) => m.status === "sent", 60_000);
+    const copies = email.capture.messages.filter(email.capture.withEmailId(id));
     expect(copies.flatMap((c) => c.to).sort()).toEqual(addresses.slice(0, 50).sort());
     expect(copies.every((c) => c.to.length === 1)).toBe(true);
     expect(new Set(copies.map((c) => c.from)).size).toBe(50);
@@ -195,19 +182,19 @@ describe("POST /send", () => {
   });
 
   it("refuses a from on a domain the account has not verified (422 naming it), and sends once it is verified with DKIM of that domain", async () => {
-    const account = await started.subscribe("PRO");
+    const account = await email.started.subscribe("PRO");
     const refused = await send({ from: "news@acme-mail.com", to: "ada@example.com", subject: "x", html: "<p>x</p>" }, account.headers);
     expect(refused.statusCode).toBe(422);
     expect(refused.json().error.message).toContain("acme-mail.com");
 
-    const registered = await started.app.inject({ method: "POST", url: "/domains", headers: account.headers, payload: { domain: "acme-mail.com" } });
+    const registered = await email.started.app.inject({ method: "POST", url: "/domains", headers: account.headers, payload: { domain: "acme-mail.com" } });
     expect(registered.statusCode).toBe(201);
     const pending = await send({ from: "news@acme-mail.com", to: "ada@example.com", subject: "x", html: "<p>x</p>" }, account.headers);
     expect(pending.statusCode).toBe(422);
     expect(pending.json().error.details[0]).toEqual({ field: "from", issue: "acme-mail.com is not verified" });
 
     dns.publish(registered.json().data.records);
-    const verified = await started.app.inject({ method: "POST", url: "/domains/acme-mail.com/verify", headers: account.headers });
+    const verified = await email.started.app.inject({ method: "POST", url: "/domains/acme-mail.com/verify", headers: account.headers });
     expect(verified.json().data.status).toBe("verified");
     const { captured, id } = await sendAndCapture(
       { from: "Acme <news@acme-mail.com>", to: "ada@example.com", subject: "x", html: "<p>x</p>" },
@@ -230,7 +217,7 @@ describe("POST /send", () => {
     const { mail } = await sendAndCapture({ from: `Security Team <${own}>`, to: "ada@example.com", subject: "x", html: "<p>x</p>" });
     expect(mail.from?.value[0]).toEqual({ name: "Security Team", address: own });
 
-    const other = await started.subscribe("PRO");
+    const other = await email.started.subscribe("PRO");
     const theirs = await send({ from: own!, to: "ada@example.com", subject: "x", html: "<p>x</p>" }, other.headers);
     expect(theirs.statusCode).toBe(422);
     expect(theirs.json().error.details[0].issue).not.toContain(own);
@@ -249,13 +236,13 @@ describe("POST /send", () => {
     });
     expect(tooLate.json().error.details[0]).toEqual({ field: "send_at", issue: "must be at most 72 hours ahead" });
     const id = res.json().data.id;
-    const cancel = await started.app.inject({ method: "POST", url: `/messages/${id}/cancel`, headers: caller.headers });
+    const cancel = await email.started.app.inject({ method: "POST", url: `/messages/${id}/cancel`, headers: email.caller.headers });
     expect(cancel.statusCode).toBe(200);
     expect(cancel.json().data.status).toBe("cancelled");
-    expect((await started.app.inject({ method: "POST", url: `/messages/${id}/cancel`, headers: caller.headers })).statusCode).toBe(200);
+    expect((await email.started.app.inject({ method: "POST", url: `/messages/${id}/cancel`, headers: email.caller.headers })).statusCode).toBe(200);
     const sentId = (await sendAndCapture({ to: "ada@example.com", subject: "now", html: "<p>x</p>" })).id;
-    await waitForMessage(started, caller.headers, sentId, (m) => m.status === "sent");
-    const tooLateToCancel = await started.app.inject({ method: "POST", url: `/messages/${sentId}/cancel`, headers: caller.headers });
+    await waitForMessage(email.started, email.caller.headers, sentId, (m) => m.status === "sent");
+    const tooLateToCancel = await email.started.app.inject({ method: "POST", url: `/messages/${sentId}/cancel`, headers: email.caller.headers });
     expect(tooLateToCancel.statusCode).toBe(409);
   });
 });
@@ -263,29 +250,29 @@ describe("POST /send", () => {
 describe("Idempotency-Key", () => {
   it("returns the first answer for a retry and 409 for the same key with another body", async () => {
     const payload = { to: "ada@example.com", subject: "once", html: "<p>once</p>" };
-    const first = await send(payload, caller.headers, { "idempotency-key": "order-1001" });
-    const second = await send(payload, caller.headers, { "idempotency-key": "order-1001" });
+    const first = await send(payload, email.caller.headers, { "idempotency-key": "order-1001" });
+    const second = await send(payload, email.caller.headers, { "idempotency-key": "order-1001" });
     expect(first.statusCode).toBe(202);
     expect(second.statusCode).toBe(202);
     expect(second.json().data).toEqual(first.json().data);
     expect(second.headers["idempotent-replayed"]).toBe("true");
-    const { rows } = await started.platform.deps.db.query<{ n: number }>("SELECT count(*)::int AS n FROM email_messages WHERE subject = 'once'");
+    const { rows } = await email.started.platform.deps.db.query<{ n: number }>("SELECT count(*)::int AS n FROM email_messages WHERE subject = 'once'");
     expect(rows[0].n).toBe(1);
-    const other = await send({ ...payload, subject: "changed" }, caller.headers, { "idempotency-key": "order-1001" });
+    const other = await send({ ...payload, subject: "changed" }, email.caller.headers, { "idempotency-key": "order-1001" });
     expect(other.statusCode).toBe(409);
     expect(other.json().error.code).toBe("CONFLICT");
     // Keys belong to the account: another account may use the same key.
-    const stranger = await started.subscribe("PRO");
+    const stranger = await email.started.subscribe("PRO");
     expect((await send(payload, stranger.headers, { "idempotency-key": "order-1001" })).json().data.id).not.toBe(first.json().data.id);
   });
 });
 
 describe("POST /send/batch", () => {
   it("queues each message on its own: one bad message does not fail the others", async () => {
-    const res = await started.app.inject({
+    const res = await email.started.app.inject({
       method: "POST",
       url: "/send/batch",
-      headers: caller.headers,
+      headers: email.caller.headers,
       payload: {
         messages: [
           { to: "a@example.com", subject: "one", html: "<p>1</p>" },
@@ -299,12 +286,12 @@ describe("POST /send/batch", () => {
     expect(data).toMatchObject({ accepted: 2, failed: 1 });
     expect(data.results.map((r: { status: string }) => r.status)).toEqual(["accepted", "error", "accepted"]);
     expect(data.results[1].error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "to[0]" }] });
-    await capture.waitFor(capture.withEmailId(data.results[2].message.id));
+    await email.capture.waitFor(email.capture.withEmailId(data.results[2].message.id));
   });
 
   it("takes at most 100 messages", async () => {
     const messages = Array.from({ length: 101 }, () => ({ to: "a@example.com", subject: "x", html: "<p>x</p>" }));
-    const res = await started.app.inject({ method: "POST", url: "/send/batch", headers: caller.headers, payload: { messages } });
+    const res = await email.started.app.inject({ method: "POST", url: "/send/batch", headers: email.caller.headers, payload: { messages } });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.details[0].field).toBe("messages");
   });
@@ -312,10 +299,13 @@ describe("POST /send/batch", () => {
 
 describe("auth", () => {
   it("needs a key and this service's host", async () => {
-    const res = await started.app.inject({ method: "POST", url: "/send", payload: { to: "a@example.com", subject: "x", html: "<p>x</p>" } });
+    const res = await email.started.app.inject({ method: "POST", url: "/send", payload: { to: "a@example.com", subject: "x", html: "<p>x</p>" } });
     expect(res.statusCode).toBe(401);
     expect(res.json().error.code).toBe("MISSING_API_KEY");
-    const wrongHost = await send({ to: "a@example.com", subject: "x", html: "<p>x</p>" }, { ...caller.headers, "x-gateway-host": "text-toolkit.api.local" });
+    const wrongHost = await send(
+      { to: "a@example.com", subject: "x", html: "<p>x</p>" },
+      { ...email.caller.headers, "x-gateway-host": "text-toolkit.api.local" },
+    );
     expect(wrongHost.statusCode).toBe(403);
     expect(wrongHost.json().error.code).toBe("HOST_MISMATCH");
   });

@@ -1,26 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sentenceProblem, type TestSubscriber } from "@apiplat/testing";
-import { CaptureServer, startEmail, type EmailService } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { sentenceProblem } from "@apiplat/testing";
+import { emailUnderTest } from "./helpers.js";
 
 /** Hostile templates: bounded when saved, budgeted when rendered, never half-sent. */
 
-let capture: CaptureServer;
-let started: EmailService;
-let caller: TestSubscriber;
-
-beforeAll(async () => {
-  capture = new CaptureServer();
-  await capture.start();
-  started = await startEmail(capture);
-  caller = await started.subscribe("PRO");
-});
-afterAll(async () => {
-  await started.close();
-  await capture.stop();
-});
+const email = emailUnderTest();
 
 const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
-  started.app.inject({ method, url, headers: caller.headers, ...(payload ? { payload } : {}) });
+  email.started.app.inject({ method, url, headers: email.caller.headers, ...(payload ? { payload } : {}) });
 
 const nested = (depth: number, inner = "") => "{{#a}}".repeat(depth) + inner + "{{/a}}".repeat(depth);
 
@@ -85,7 +72,7 @@ describe("render budget", () => {
   });
 
   it("refuses the same template over a three-item list (43 million passes) with a 422 naming the budget", async () => {
-    const started = Date.now();
+    const began = Date.now();
     const res = await call("POST", "/templates/depth/render", { variables: { a: [1, 2, 3] } });
     expect(res.statusCode).toBe(422);
     expect(res.json().error.details).toEqual([
@@ -94,7 +81,7 @@ describe("render budget", () => {
         issue: "take the template depth over its render budget of 250,000 steps (each tag and each pass through a section is a step)",
       },
     ]);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - began).toBeLessThan(5_000);
   });
 
   // Steps: the subject (one token) costs 2, the HTML's top level 2, each pass through {{#a}}x{{/a}} 2.
@@ -126,7 +113,7 @@ describe("render budget", () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().error.code).toBe("UNPROCESSABLE");
     expect(await messageCount()).toBe(before);
-    expect(capture.messages.length).toBe(0);
+    expect(email.capture.messages.length).toBe(0);
   });
 });
 

@@ -1,24 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestSubscriber } from "@apiplat/testing";
-import { CaptureServer, parse, startEmail, waitForMessage, type EmailService } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { emailUnderTest, parse, waitForMessage } from "./helpers.js";
 
-let capture: CaptureServer;
-let started: EmailService;
-let caller: TestSubscriber;
+const email = emailUnderTest();
 
-beforeAll(async () => {
-  capture = new CaptureServer();
-  await capture.start();
-  started = await startEmail(capture);
-  caller = await started.subscribe("PRO");
-});
-afterAll(async () => {
-  await started.close();
-  await capture.stop();
-});
-
-const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object, headers = caller.headers) =>
-  started.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object, headers = email.caller.headers) =>
+  email.started.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
 
 const welcome = {
   name: "welcome",
@@ -91,11 +77,11 @@ describe("templates", () => {
     });
     expect(res.statusCode).toBe(202);
     const id = res.json().data.id;
-    const mail = await parse((await capture.waitFor(capture.withEmailId(id))).raw);
+    const mail = await parse((await email.capture.waitFor(email.capture.withEmailId(id))).raw);
     expect(mail.subject).toBe("Hi Ada");
     expect(mail.html).toBe("<p>Hello Ada, your plan is ULTRA.</p><div><i>us</i></div>");
     expect(mail.text?.trim()).toBe("Hello Ada & welcome");
-    const message = await waitForMessage(started, caller.headers, id, (m) => m.status === "sent");
+    const message = await waitForMessage(email.started, email.caller.headers, id, (m) => m.status === "sent");
     expect(message).toMatchObject({ template: { name: "welcome", version: 2 } });
 
     const inline = await call("POST", "/send/template", { template: "welcome", to: "ada@example.com", html: "<p>x</p>" });
@@ -106,7 +92,7 @@ describe("templates", () => {
   });
 
   it("keeps templates per account and deletes every version", async () => {
-    const other = await started.subscribe("PRO");
+    const other = await email.started.subscribe("PRO");
     expect((await call("GET", "/templates/welcome", undefined, other.headers)).statusCode).toBe(404);
     await call("POST", "/templates", { name: "gone", subject: "x", html: "x" });
     expect((await call("DELETE", "/templates/gone")).statusCode).toBe(204);

@@ -3,43 +3,12 @@
  * (32 and more excluded prefixes), and excluded prefixes excluding.
  */
 import { QUERY_BOUNDS } from "@apiplat/catalogue";
-import { searchBoundCases, type StartedService } from "@apiplat/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeSearchBounds } from "@apiplat/testing/search-bounds-suite";
 import { startProductData } from "./helpers.js";
 
-let started: StartedService;
-let headers: Record<string, string>;
-
-beforeAll(async () => {
-  started = await startProductData();
-  headers = (await started.subscribe("PRO")).headers;
-});
-afterAll(() => started.close());
-
-async function search(q: string) {
-  const res = await started.app.inject({
-    method: "GET",
-    url: `/search?limit=100&q=${encodeURIComponent(q)}`,
-    headers: { ...headers, "cache-control": "no-cache" },
-  });
-  return { status: res.statusCode, body: res.json() };
-}
-
-describe("GET /search bounds of q", () => {
-  it.each(searchBoundCases({ ...QUERY_BOUNDS, maxLength: 200 }))("$name: $status", async ({ q, status, issue }) => {
-    const { status: answered, body } = await search(q);
-    expect(answered).toBe(status);
-    if (issue) {
-      expect(body.error.details).toEqual([{ field: "q", issue: expect.stringMatching(issue) }]);
-    }
-  });
-
-  it("excludes an excluded prefix: coffee = coffee -gro* plus coffee gro*", async () => {
-    const all = await search("coffee");
-    const without = await search("coffee -gro*");
-    const withIt = await search("coffee gro*");
-    expect(without.body.data.total_results).toBeGreaterThan(0);
-    expect(withIt.body.data.total_results).toBeGreaterThan(0);
-    expect(without.body.data.total_results + withIt.body.data.total_results).toBe(all.body.data.total_results);
-  });
+describeSearchBounds({
+  start: startProductData,
+  route: "/search?limit=100",
+  bounds: { ...QUERY_BOUNDS, maxLength: 200 },
+  exclusion: { word: "coffee", prefix: "gro" },
 });

@@ -3,45 +3,13 @@
  * (32 and more excluded prefixes), and excluded prefixes excluding.
  */
 import { QUERY_BOUNDS } from "@apiplat/catalogue";
-import { searchBoundCases, type StartedService } from "@apiplat/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeSearchBounds } from "@apiplat/testing/search-bounds-suite";
 import { startIndexed } from "./helpers.js";
 
-let started: StartedService;
-let headers: Record<string, string>;
-
-beforeAll(async () => {
-  started = await startIndexed();
-  headers = (await started.subscribe("PRO")).headers;
-});
-afterAll(() => started.close());
-
-async function search(q: string) {
-  const res = await started.app.inject({
-    method: "GET",
-    url: `/search?num=100&q=${encodeURIComponent(q)}`,
-    headers: { ...headers, "cache-control": "no-cache" },
-  });
-  return { status: res.statusCode, body: res.json() };
-}
-
-describe("GET /search bounds of q", () => {
-  it.each(searchBoundCases({ ...QUERY_BOUNDS, maxLength: 500 }))("$name: $status", async ({ q, status, issue }) => {
-    const { status: answered, body } = await search(q);
-    expect(answered).toBe(status);
-    if (issue) {
-      expect(body.error.details).toEqual([{ field: "q", issue: expect.stringMatching(issue) }]);
-    }
-  });
-
-  it("excludes an excluded prefix: coffee = coffee -bea* plus coffee bea*", async () => {
-    const all = await search("coffee");
-    const without = await search("coffee -bea*");
-    const withIt = await search("coffee bea*");
-    expect(without.body.data.search_information.total_results).toBeGreaterThan(0);
-    expect(withIt.body.data.search_information.total_results).toBeGreaterThan(0);
-    expect(without.body.data.search_information.total_results + withIt.body.data.search_information.total_results).toBe(
-      all.body.data.search_information.total_results,
-    );
-  });
+describeSearchBounds({
+  start: startIndexed,
+  route: "/search?num=100",
+  bounds: { ...QUERY_BOUNDS, maxLength: 500 },
+  exclusion: { word: "coffee", prefix: "bea" },
+  totalOf: (data) => data.search_information.total_results,
 });

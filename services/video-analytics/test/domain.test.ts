@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { categoryMix, channelTotals } from "../src/domain/channels.js";
-import { channelId, dailyGains, dailyGrowthRate, engagementRate, parseTags, parseTrendingDate } from "../src/domain/videos.js";
+import { channelId, dailyGains, dailyGrowthRate, parseTags, parseTrendingDate } from "../src/domain/videos.js";
 
 describe("videos", () => {
   it("reads YY.DD.MM days and refuses impossible ones", () => {
@@ -16,9 +16,7 @@ describe("videos", () => {
     expect(channelId("CaseyNeistat")).toMatch(/^ch_[0-9a-f]{16}$/);
   });
 
-  it("computes engagement, gains and growth from snapshots", () => {
-    expect(engagementRate(1000, 40, 10)).toBe(0.05);
-    expect(engagementRate(0, 1, 1)).toBeNull();
+  it("computes gains and growth from snapshots", () => {
     const snapshots = [
       { country: "us", trending_date: "2017-11-14", views: 1000, likes: 10, dislikes: 1, comments: 5, list_position: 3 },
       { country: "us", trending_date: "2017-11-16", views: 4000, likes: 30, dislikes: 2, comments: 9, list_position: 1 },

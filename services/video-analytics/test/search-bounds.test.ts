@@ -4,49 +4,22 @@
  */
 import { INDEX_BOUNDS, QUERY_BOUNDS } from "@apiplat/catalogue";
 import { serviceDatabase } from "@apiplat/service-kit";
-import { prefixesAround, searchBoundCases, type StartedService } from "@apiplat/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prefixesAround } from "@apiplat/testing";
+import { describeSearchBounds } from "@apiplat/testing/search-bounds-suite";
+import { describe, expect, it } from "vitest";
 import service from "../src/service.js";
 import { startVideo } from "./helpers.js";
 
-let started: StartedService;
-let headers: Record<string, string>;
-
-beforeAll(async () => {
-  started = await startVideo();
-  headers = (await started.subscribe("PRO")).headers;
+const { search, started } = describeSearchBounds({
+  start: startVideo,
+  route: "/search?limit=100",
+  bounds: { ...QUERY_BOUNDS, maxLength: 300 },
+  exclusion: { word: "music", prefix: "vid" },
 });
-afterAll(() => started.close());
-
-async function search(q: string, extra = "") {
-  const res = await started.app.inject({
-    method: "GET",
-    url: `/search?limit=100&q=${encodeURIComponent(q)}${extra}`,
-    headers: { ...headers, "cache-control": "no-cache" },
-  });
-  return { status: res.statusCode, body: res.json() };
-}
 
 describe("GET /search bounds of q", () => {
-  it.each(searchBoundCases({ ...QUERY_BOUNDS, maxLength: 300 }))("$name: $status", async ({ q, status, issue }) => {
-    const { status: answered, body } = await search(q);
-    expect(answered).toBe(status);
-    if (issue) {
-      expect(body.error.details).toEqual([{ field: "q", issue: expect.stringMatching(issue) }]);
-    }
-  });
-
-  it("excludes an excluded prefix: music = music -vid* plus music vid*", async () => {
-    const all = await search("music");
-    const without = await search("music -vid*");
-    const withIt = await search("music vid*");
-    expect(without.body.data.total_results).toBeGreaterThan(0);
-    expect(withIt.body.data.total_results).toBeGreaterThan(0);
-    expect(without.body.data.total_results + withIt.body.data.total_results).toBe(all.body.data.total_results);
-  });
-
   it("refuses a prefix standing for more words of the catalogue than a search expands, and answers one that stands for fewer", async () => {
-    const db = await serviceDatabase(service, started.platform.deps.db);
+    const db = await serviceDatabase(service, started().platform.deps.db);
     const { broad, narrow } = await prefixesAround(db, "SELECT document FROM videos", INDEX_BOUNDS.maxPrefixExpansions);
     expect(broad.words).toBeGreaterThan(INDEX_BOUNDS.maxPrefixExpansions);
     const refused = await search(`${broad.prefix}*`);

@@ -1,7 +1,6 @@
 /** Message statuses and how events move them. */
 
 export const STATUSES = ["queued", "scheduled", "sent", "delivered", "deferred", "opened", "clicked", "bounced", "complained", "failed", "cancelled"] as const;
-export type MessageStatus = (typeof STATUSES)[number];
 
 /** Events a webhook may subscribe to: every status a message can move to after it was accepted. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -16,7 +15,6 @@ export const WEBHOOK_EVENT_TYPES = [
   "cancelled",
   "unsubscribed",
 ] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Progress of a message on its way to a reader; a later event never moves the status backwards. */
 const PROGRESS: Record<string, number> = {

@@ -202,10 +202,6 @@ export const PRICE_BANDS: readonly { id: string; min: number; max: number | null
   { id: "200+", min: 200, max: null },
 ];
 
-export function priceBandOf(price: number): string {
-  return PRICE_BANDS.find((band) => price >= band.min && (band.max === null || price < band.max))!.id;
-}
-
 export interface Discount {
   amount: number;
   percent: number;
@@ -229,15 +225,4 @@ export function ratingBreakdown(counts: ReadonlyMap<number, number>): RatingBrea
   });
   // Five stars first, as Rainforest and Amazon show the breakdown.
   return Object.fromEntries(entries.reverse()) as RatingBreakdown;
-}
-
-/** The mean of the ratings to two decimals, halves rounded up (as PostgreSQL's round does); null without any. */
-export function averageRating(counts: ReadonlyMap<number, number>): number | null {
-  let total = 0;
-  let sum = 0;
-  for (const [stars, n] of counts) {
-    total += n;
-    sum += stars * n;
-  }
-  return total === 0 ? null : Math.round((sum * 100) / total) / 100;
 }

@@ -46,12 +46,6 @@ export function parseFlag(text: string | undefined): boolean | null {
   return null;
 }
 
-/** (likes + comments) / views; null without views. */
-export function engagementRate(views: number, likes: number | null, comments: number | null): number | null {
-  if (views <= 0) return null;
-  return round(((likes ?? 0) + (comments ?? 0)) / views, 6);
-}
-
 export function round(value: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;

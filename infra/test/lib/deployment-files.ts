@@ -77,8 +77,8 @@ export async function renderKustomization(folder: string, renderer: Renderer = d
     .filter(Boolean);
 }
 
-/** The names in the first column of the README's "What runs" table. */
-export function readmeServices(): string[] {
+/** The rows of the README's "What runs" table: each service's name and the port it states. */
+export function readmeServices(): { name: string; port: number }[] {
   const readme = readFileSync(path.join(repo, "README.md"), "utf8");
   const section = readme.slice(readme.indexOf("## What runs"));
   const table = section.slice(0, section.indexOf("\n\n", section.indexOf("|")));
@@ -86,5 +86,8 @@ export function readmeServices(): string[] {
     .split("\n")
     .filter((line) => line.startsWith("|"))
     .slice(2)
-    .map((line) => line.split("|")[1].trim());
+    .map((line) => {
+      const [, name, port] = line.split("|");
+      return { name: name.trim(), port: Number(port.trim()) };
+    });
 }

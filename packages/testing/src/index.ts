@@ -8,3 +8,4 @@ export * from "./replicas.js";
 export * from "./search-bounds.js";
 export * from "./error-sentences.js";
 export * from "./smtp.js";
+export * from "./quiet-env.js";

@@ -8,10 +8,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { defaultPort, type ServiceName } from "@apiplat/config";
-import { deployedServiceNames } from "@apiplat/deployment";
+import { defaultPort, loadConfig, type ServiceName } from "@apiplat/config";
+import { deployedService, deployedServiceNames } from "@apiplat/deployment";
 import {
   composeConfig,
+  edgeBodyLimits,
   kubernetesDir,
   nginxMap,
   nginxUpstreams,
@@ -126,6 +127,24 @@ describe("the deployed services at the nginx edge", () => {
       if (kubernetes.has(name)) expect(kubernetes.get(name), name).toBe(name);
       if (upstreams.has(name)) expect(upstreams.get(name), name).toBe(`${name}:${portOf(name)}`);
     }
+  });
+
+  it("lets through every body a service takes: its own location in edge.conf when it takes more than the default", async () => {
+    const limits = edgeBodyLimits(nginx("edge.conf"));
+    const config = loadConfig({});
+    const problems: string[] = [];
+    for (const name of deployed) {
+      const { manifest } = (await deployedService(name))!;
+      const taken = typeof manifest.bodyLimit === "function" ? manifest.bodyLimit(manifest.settings!(config.env, config)) : (manifest.bodyLimit ?? 1024 * 1024);
+      const edge = Math.min(limits.get(name) ?? limits.get("")!, limits.get("/")!);
+      if (edge <= taken) {
+        problems.push(
+          `${name} takes bodies of ${taken} bytes but the edge stops them at ${edge}: add \`location = /__service/${name}\` with a client_max_body_size above it ` +
+            `to infra/nginx/edge.conf (and to location /'s if larger), then cp infra/nginx/edge.conf deploy/kubernetes/base/edge/`,
+        );
+      }
+    }
+    expect(problems).toEqual([]);
   });
 
   it("routes the same way in Kubernetes: its edge's shared files are copies of infra/nginx", () => {

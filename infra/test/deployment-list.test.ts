@@ -29,6 +29,14 @@ const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 const nginx = (file: string) => path.join(repo, "infra/nginx", file);
 const edgeCopy = (file: string) => path.join(kubernetesDir, "base/edge", file);
 
+/** The setting that turns a data service's own first load of its catalogue off: <NAME>_AUTOLOAD. */
+const autoloadSetting = (name: string) => `${name.toUpperCase().replace(/-/g, "_")}_AUTOLOAD`;
+/** The data services: those whose settings read <NAME>_AUTOLOAD (the catalogue's first load). */
+const dataServices = deployed.filter((name) => {
+  const settingsFile = path.join(repo, "services", name, "src/settings.ts");
+  return existsSync(settingsFile) && readFileSync(settingsFile, "utf8").includes(autoloadSetting(name));
+});
+
 /**
  * What is wrong between the names a file has and the names it must have, one sentence each: a service missing there
  * (with what to add) or a name there that is not deployed. [] when they agree.
@@ -79,10 +87,8 @@ describe("the deployed services in docker-compose", () => {
 
   it("starts the data services once their catalogues are loaded, and they do not load them themselves", () => {
     for (const name of deployed.filter((name) => services[name])) {
-      // A data service is one whose settings read <NAME>_AUTOLOAD (the catalogue's first load).
-      const autoload = `${name.toUpperCase().replace(/-/g, "_")}_AUTOLOAD`;
-      const settingsFile = path.join(repo, "services", name, "src/settings.ts");
-      if (existsSync(settingsFile) && readFileSync(settingsFile, "utf8").includes(autoload)) {
+      const autoload = autoloadSetting(name);
+      if (dataServices.includes(name)) {
         expect(services[name].depends_on.catalogues, `${name}: depends_on: *catalogue-depends`).toEqual({ condition: "service_completed_successfully" });
         expect(services[name].environment[autoload], `${name}: ${autoload}: "off"`).toBe("off");
       } else {
@@ -210,6 +216,14 @@ describe("the deployed services in Kubernetes (the production overlay)", () => {
     ).toEqual([]);
     expect(labels).toEqual(expect.arrayContaining(["gateway", "hooks"]));
     for (const rule of rules) expect(rule.http.paths[0].backend.service, rule.host ?? "(any host)").toEqual({ name: "edge", port: { name: "http" } });
+  });
+
+  it("leaves the data services' first load to the catalogues Job", () => {
+    const config = objects.find((o) => o.kind === "ConfigMap" && o.metadata.name.startsWith("apiplat-config"))!.data!;
+    const missing = dataServices.filter((name) => config[autoloadSetting(name)] !== "off");
+    expect(
+      missing.map((name) => `${name} loads its own catalogue in Kubernetes: add \`${autoloadSetting(name)}=off\` to deploy/kubernetes/base/platform.env`),
+    ).toEqual([]);
   });
 
   it("names one public domain in the services' settings, the Ingress hosts and the edge's routing", () => {

@@ -51,6 +51,20 @@ export function nginxUpstreams(file: string): Map<string, string> {
   return upstreams;
 }
 
+/**
+ * The edge's body limit for each service that has a location of its own in edge.conf, under "" the limit of every
+ * other service (the `/__service/` location), and under "/" the limit of `location /`, which every request passes
+ * first, in bytes.
+ */
+export function edgeBodyLimits(file: string): Map<string, number> {
+  const units: Record<string, number> = { "": 1, k: 1024, m: 1024 * 1024, g: 1024 * 1024 * 1024 };
+  const limits = new Map<string, number>();
+  for (const match of readFileSync(file, "utf8").matchAll(/location\s+=?\s*\/(?:__service\/(\S*))?\s*\{[^}]*?client_max_body_size\s+(\d+)([kmg]?);/gi)) {
+    limits.set(match[1] ?? "/", Number(match[2]) * units[match[3].toLowerCase()]);
+  }
+  return limits;
+}
+
 export const KUBECTL = "/usr/bin/kubectl";
 
 function kustomizeBinary(): string {
@@ -77,8 +91,8 @@ export async function renderKustomization(folder: string, renderer: Renderer = d
     .filter(Boolean);
 }
 
-/** The names in the first column of the README's "What runs" table. */
-export function readmeServices(): string[] {
+/** The rows of the README's "What runs" table: each service's name and the port it states. */
+export function readmeServices(): { name: string; port: number }[] {
   const readme = readFileSync(path.join(repo, "README.md"), "utf8");
   const section = readme.slice(readme.indexOf("## What runs"));
   const table = section.slice(0, section.indexOf("\n\n", section.indexOf("|")));
@@ -86,5 +100,8 @@ export function readmeServices(): string[] {
     .split("\n")
     .filter((line) => line.startsWith("|"))
     .slice(2)
-    .map((line) => line.split("|")[1].trim());
+    .map((line) => {
+      const [, name, port] = line.split("|");
+      return { name: name.trim(), port: Number(port.trim()) };
+    });
 }

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RouteOptions } from "fastify";
 import type { ServiceManifest } from "@apiplat/service-kit";
-import { startService, type StartedService } from "@apiplat/testing";
+import { QUIET_SERVICES_ENV, startService, type StartedService } from "@apiplat/testing";
 
 const servicesDir = path.resolve(import.meta.dirname, "../../../services");
 
@@ -38,8 +38,23 @@ const IO_MODULES = [
   "@apiplat/outbound-guard",
 ];
 
-/** The settings a test platform starts every service with: nothing that reaches outside this machine or lasts long. */
-const QUIET_ENV = { CURRENCY_FETCH_SCHEDULE: "off", PUBLIC_HOLIDAYS_WARM_UP: "false", OCR_WARM_LANGUAGES: "" };
+/**
+ * Services older than `ownSchema`: their tables stay in the platform's schema, where existing deployments have them.
+ * Every other service keeps its tables in a schema of its own.
+ */
+const TABLES_IN_PLATFORM_SCHEMA = [
+  "currency-exchange",
+  "embeddings",
+  "geocoding",
+  "ocr",
+  "pdf-generation",
+  "public-holidays",
+  "summarization",
+  "text-toolkit",
+  "time-zone",
+  "url-shortener",
+  "webhook-relay",
+];
 
 const read = (service: string, file: string) => readFileSync(path.join(servicesDir, service, file), "utf8");
 const exists = (service: string, file: string) => existsSync(path.join(servicesDir, service, file));
@@ -57,11 +72,20 @@ function importsOf(source: string): string[] {
   return specifiers.map((specifier) => specifier.replace(/^node:/, ""));
 }
 
-async function manifestOf(service: string): Promise<ServiceManifest<unknown, unknown>> {
+async function moduleOf(service: string): Promise<{ default: ServiceManifest<unknown, unknown>; ingestion?: { sources?: unknown } }> {
   const entry = JSON.parse(read(service, "package.json")).exports?.["."];
-  const module = await import(pathToFileURL(path.join(servicesDir, service, entry)).href);
-  return module.default;
+  return import(pathToFileURL(path.join(servicesDir, service, entry)).href);
 }
+
+async function manifestOf(service: string): Promise<ServiceManifest<unknown, unknown>> {
+  return (await moduleOf(service)).default;
+}
+
+it("starts the services quietly with settings that some service still reads", () => {
+  const sources = services.flatMap((service) => filesUnder(path.join(servicesDir, service, "src")).map((file) => readFileSync(file, "utf8")));
+  const unread = Object.keys(QUIET_SERVICES_ENV).filter((name) => !sources.some((source) => source.includes(name)));
+  expect(unread, "no service reads these: remove them from QUIET_SERVICES_ENV (packages/testing/src/quiet-env.ts)").toEqual([]);
+});
 
 describe.each(services)("%s", (service) => {
   it("exports its manifest from ./src/service.ts, named after its folder", async () => {
@@ -70,6 +94,27 @@ describe.each(services)("%s", (service) => {
     expect(typeof manifest?.build, "the default export of src/service.ts is defineService({...})").toBe("function");
     expect(manifest.name).toBe(service);
     expect(manifest.description.length).toBeGreaterThan(0);
+  });
+
+  it("keeps its tables in a PostgreSQL schema of its own", async () => {
+    const manifest = await manifestOf(service);
+    const own = !TABLES_IN_PLATFORM_SCHEMA.includes(service);
+    expect(
+      manifest.ownSchema === true,
+      own ? "set `ownSchema: true` in src/service.ts's defineService({...})" : "an older service keeps its tables where they are",
+    ).toBe(own);
+  });
+
+  it("as a catalogue service, declares the catalogue's tables and exports its ingestion", async () => {
+    if (!read(service, "src/service.ts").includes("buildCatalogueService")) return;
+    const module = await moduleOf(service);
+    const namespaces = (module.default.sharedTables ?? []).map((tables) => tables.namespace);
+    expect(namespaces, "declare `ownSchema: true, sharedTables: [catalogueTables]` in src/service.ts").toContain("catalogue");
+    expect(
+      typeof module.ingestion?.sources,
+      "export `const ingestion = defineIngestion({ sources })` from src/service.ts: without it `npm run ingest -- --all` (docker-compose's " +
+        "catalogues, the Kubernetes catalogues Job) skips this service and its catalogue stays empty",
+    ).toBe("function");
   });
 
   it("has the one-line main.ts", () => {
@@ -119,7 +164,7 @@ describe.each(services)("%s", (service) => {
           await manifest.build(context);
         },
       };
-      started = await startService(watched, { env: QUIET_ENV });
+      started = await startService(watched, { env: { ...QUIET_SERVICES_ENV } });
       const document = (await started.app.inject({ method: "GET", url: "/openapi.json" })).json();
       const documented = routes
         .filter((route) => !route.schema?.hide)

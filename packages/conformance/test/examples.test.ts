@@ -20,21 +20,12 @@ import {
   type ServiceApp,
   type ServiceManifest,
 } from "@apiplat/service-kit";
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
+import { createTestPlatform, QUIET_SERVICES_ENV, type TestPlatform } from "@apiplat/testing";
 
 const servicesDir = path.resolve(import.meta.dirname, "../../../services");
 const ADMIN = "admin";
 const TEMPLATE = "_template";
 const targets = [ADMIN, ...deployedServiceNames(), TEMPLATE];
-
-/** The settings a test platform starts every service with: nothing that reaches outside this machine or lasts long. */
-const QUIET_ENV = {
-  CURRENCY_FETCH_SCHEDULE: "off",
-  CURRENCY_FETCH_ON_START: "false",
-  PUBLIC_HOLIDAYS_WARM_UP: "false",
-  OCR_WARM_LANGUAGES: "",
-  LOG_LEVEL: "silent",
-};
 
 interface Parameter {
   name: string;
@@ -147,7 +138,7 @@ function examplesProblems(document: Document, file: ExamplesFile | null): string
 
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await createTestPlatform({ env: QUIET_ENV });
+  platform = await createTestPlatform({ env: { ...QUIET_SERVICES_ENV, LOG_LEVEL: "silent" } });
 });
 afterAll(() => platform?.close());
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { deployedServices, type DeployedService } from "@apiplat/deployment";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { createTestPlatform, sentenceProblem, type TestPlatform } from "@apiplat/testing";
+import { createTestPlatform, QUIET_SERVICES_ENV, sentenceProblem, type TestPlatform } from "@apiplat/testing";
 import { operationsOf, searchQueriesOf, variantsOf, type FuzzRequest } from "./openapi-variants.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
@@ -35,7 +35,7 @@ export const counts = { operations: 0, requests: 0 };
 beforeAll(async () => {
   platform = await createTestPlatform({
     // No scheduled or start-up fetches from the internet: this suite sends traffic to this machine only.
-    env: { CURRENCY_FETCH_SCHEDULE: "off", CURRENCY_FETCH_ON_START: "false", LOG_LEVEL: "silent" },
+    env: { ...QUIET_SERVICES_ENV, LOG_LEVEL: "silent" },
   });
 });
 afterAll(async () => {

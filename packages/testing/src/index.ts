@@ -9,3 +9,4 @@ export * from "./search-bounds.js";
 export * from "./error-sentences.js";
 export * from "./smtp.js";
 export * from "./long-text.js";
+export * from "./quiet-env.js";

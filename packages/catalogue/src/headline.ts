@@ -76,8 +76,8 @@ export function wordMatcher(tsquery: string): WordMatcher {
   const firsts = marked.flatMap((term) => [term.lexeme, term.lexeme.toUpperCase()].map((form) => form.charCodeAt(0)));
   const firstAscii = new Uint8Array(128);
   for (const code of firsts) if (code < 128) firstAscii[code] = 1;
-  // Stemming is the dear part of matching a word, and a page of results says the same words again and again: each word is
-  // stemmed once per query. Past MATCHED_KEPT words (a text of words all different) the rest are stemmed as they come.
+  // Stemming is the dear part of matching a word, and a page of results says the same words again and again: each
+  // word is stemmed once per query. Past MATCHED_KEPT words (texts of words all different) the rest are stemmed anew.
   const known = new Map<string, Map<string, string | null>>();
   let kept = 0;
   const match = (word: string, config: string): string | null => {

@@ -76,18 +76,38 @@ export function wordMatcher(tsquery: string): WordMatcher {
   const firsts = marked.flatMap((term) => [term.lexeme, term.lexeme.toUpperCase()].map((form) => form.charCodeAt(0)));
   const firstAscii = new Uint8Array(128);
   for (const code of firsts) if (code < 128) firstAscii[code] = 1;
+  // Stemming is the dear part of matching a word, and a page of results says the same words again and again: each
+  // word is stemmed once per query. Past MATCHED_KEPT words (texts of words all different) the rest are stemmed anew.
+  const known = new Map<string, Map<string, string | null>>();
+  let kept = 0;
+  const match = (word: string, config: string): string | null => {
+    const lower = word.toLowerCase();
+    if (STOP_WORDS[config]?.has(lower)) return null;
+    const stem = stemmerOf(config)(lower);
+    return exact.has(stem) || prefixes.some((prefix) => stem.startsWith(prefix)) ? stem : null;
+  };
   return {
     empty: marked.length === 0,
     firstAscii,
     firstOther: new Set(firsts.filter((code) => code >= 128)),
     matchedStem(word, config) {
-      const lower = word.toLowerCase();
-      if (STOP_WORDS[config]?.has(lower)) return null;
-      const stem = stemmerOf(config)(lower);
-      return exact.has(stem) || prefixes.some((prefix) => stem.startsWith(prefix)) ? stem : null;
+      let ofConfig = known.get(config);
+      if (!ofConfig) known.set(config, (ofConfig = new Map()));
+      let stem = ofConfig.get(word);
+      if (stem === undefined) {
+        stem = match(word, config);
+        if (kept < MATCHED_KEPT) {
+          ofConfig.set(word, stem);
+          kept++;
+        }
+      }
+      return stem;
     },
   };
 }
+
+/** Words whose match one query's matcher keeps (a few MB at most). */
+const MATCHED_KEPT = 50_000;
 
 /** ASCII letters and digits; beyond ASCII, a letter, mark or digit of any script. */
 const ASCII_WORD_CHAR = Uint8Array.from({ length: 128 }, (_, code) => (/[0-9A-Za-z]/.test(String.fromCharCode(code)) ? 1 : 0));
@@ -105,22 +125,25 @@ function wordCharAt(text: string, i: number): number {
 /**
  * A text's words as offsets: word i is text.slice(offsets[2i], offsets[2i + 1]). Finding them is most of a
  * headline's work, and a text's words do not change: keep them with the text when it is headlined often.
+ * With `end`, only the words of text.slice(0, end) that end there: a word running past `end` is left out.
  */
-export function wordOffsets(text: string): Int32Array {
+export function wordOffsets(text: string, end = text.length): Int32Array {
   const offsets: number[] = [];
+  const stop = Math.min(end, text.length);
   let i = 0;
-  while (i < text.length) {
+  while (i < stop) {
     let width = wordCharAt(text, i);
     if (width === 0) {
       i++;
       continue;
     }
-    offsets.push(i);
-    while (width > 0) {
+    const start = i;
+    while (width > 0 && i < stop) {
       i += width;
       width = i < text.length ? wordCharAt(text, i) : 0;
     }
-    offsets.push(i);
+    if (width > 0 || i > stop) break;
+    offsets.push(start, i);
   }
   return Int32Array.from(offsets);
 }
@@ -166,51 +189,92 @@ function render(text: string, words: Words, first: number, last: number, options
   return out;
 }
 
-interface Window {
-  /** The marked words the fragment is made around: the first, and those following it within maxWords. */
-  cluster: { first: number; last: number };
+/** A fragment: words first..last (inclusive) of the text. */
+interface Fragment {
   first: number;
   last: number;
-  /** Distinct stems marked inside, then marked words in all: what makes one fragment better. */
-  distinct: number;
-  marks: number;
 }
 
 /** Words from..to (inclusive) of at most maxWords around the cluster: what the cluster leaves is shared before and after it. */
-function around(cluster: Window["cluster"], from: number, to: number, maxWords: number): { first: number; last: number } {
-  const spare = maxWords - (cluster.last - cluster.first + 1);
-  let first = Math.max(from, cluster.first - Math.floor(spare / 2));
+function around(clusterFirst: number, clusterLast: number, from: number, to: number, maxWords: number): Fragment {
+  const spare = maxWords - (clusterLast - clusterFirst + 1);
+  let first = Math.max(from, clusterFirst - Math.floor(spare / 2));
   const last = Math.min(to, first + maxWords - 1);
   first = Math.max(from, last - maxWords + 1);
   return { first, last };
 }
 
-function candidates(words: Words, maxWords: number): Window[] {
+/**
+ * The fragment each marked word would start: its cluster (the marked words following it within maxWords), the words
+ * around that cluster, and what makes one fragment better than another (distinct stems marked inside, then marked
+ * words in all). Held in typed arrays rather than an object per mark: a long page that matches everywhere has
+ * thousands of them.
+ */
+interface Candidates {
+  count: number;
+  clusterFirst: Int32Array;
+  clusterLast: Int32Array;
+  first: Int32Array;
+  distinct: Int32Array;
+  marks: Int32Array;
+}
+
+function candidates(words: Words, maxWords: number): Candidates {
   const { marks, stems, count } = words;
-  return marks.map((first, k) => {
-    let last = first;
-    for (let j = k + 1; j < marks.length && marks[j] - first < maxWords; j++) last = marks[j];
-    const cluster = { first, last };
-    const window = around(cluster, 0, count - 1, maxWords);
+  const n = marks.length;
+  // Distinct stems in a window, counted by number: a stem is seen in window k when seenIn[its number] is k.
+  const numbers = new Map<string, number>();
+  const numbered = new Int32Array(n);
+  for (let m = 0; m < n; m++) {
+    let number = numbers.get(stems[m]);
+    if (number === undefined) numbers.set(stems[m], (number = numbers.size));
+    numbered[m] = number;
+  }
+  const seenIn = new Int32Array(numbers.size).fill(-1);
+  const found: Candidates = {
+    count: n,
+    clusterFirst: Int32Array.from(marks),
+    clusterLast: new Int32Array(n),
+    first: new Int32Array(n),
+    distinct: new Int32Array(n),
+    marks: new Int32Array(n),
+  };
+  let j = 0;
+  for (let k = 0; k < n; k++) {
+    // The cluster's last mark only moves forward with k.
+    if (j < k) j = k;
+    while (j + 1 < n && marks[j + 1] - marks[k] < maxWords) j++;
+    found.clusterLast[k] = marks[j];
+    const window = around(marks[k], marks[j], 0, count - 1, maxWords);
+    found.first[k] = window.first;
     // The marks inside the window are a run of `marks`, which ascend.
     const from = lowerBound(marks, window.first);
     const to = lowerBound(marks, window.last + 1);
-    return { cluster, ...window, distinct: new Set(stems.slice(from, to)).size, marks: to - from };
-  });
+    for (let m = from; m < to; m++) {
+      if (seenIn[numbered[m]] === k) continue;
+      seenIn[numbered[m]] = k;
+      found.distinct[k]++;
+    }
+    found.marks[k] = to - from;
+  }
+  return found;
 }
 
-const better = (a: Window, b: Window) => b.distinct - a.distinct || b.marks - a.marks || a.first - b.first;
+/** Whether candidate a is better than b: more distinct stems, then more marks, then earlier (then the earlier mark). */
+function isBetter(c: Candidates, a: number, b: number): boolean {
+  return (c.distinct[a] - c.distinct[b] || c.marks[a] - c.marks[b] || c.first[b] - c.first[a] || b - a) > 0;
+}
 
-/** The window fitted between the fragments already chosen, or null when its cluster overlaps one of them. */
-function besideChosen(window: Window, chosen: Window[], count: number, maxWords: number): Window | null {
+/** Candidate k's window fitted between the fragments already chosen, or null when its cluster overlaps one of them. */
+function besideChosen(c: Candidates, k: number, chosen: Fragment[], count: number, maxWords: number): Fragment | null {
   let from = 0;
   let to = count - 1;
-  for (const c of chosen) {
-    if (c.last < window.cluster.first) from = Math.max(from, c.last + 1);
-    else if (c.first > window.cluster.last) to = Math.min(to, c.first - 1);
+  for (const fragment of chosen) {
+    if (fragment.last < c.clusterFirst[k]) from = Math.max(from, fragment.last + 1);
+    else if (fragment.first > c.clusterLast[k]) to = Math.min(to, fragment.first - 1);
     else return null;
   }
-  return { ...window, ...around(window.cluster, from, to, maxWords) };
+  return around(c.clusterFirst[k], c.clusterLast[k], from, to, maxWords);
 }
 
 /**
@@ -224,11 +288,22 @@ export function headline(text: string, matcher: WordMatcher, config: string, opt
   const words = markedWords(text, offsets, matcher, config);
   if (words.count === 0) return "";
   if (words.marks.length === 0) return render(text, words, 0, Math.min(words.count, options.minWords) - 1, options);
-  const chosen: Window[] = [];
-  for (const candidate of candidates(words, options.maxWords).sort(better)) {
-    if (chosen.length === options.maxFragments) break;
-    const fitted = besideChosen(candidate, chosen, words.count, options.maxWords);
-    if (fitted) chosen.push(fitted);
+  const found = candidates(words, options.maxWords);
+  const chosen: Fragment[] = [];
+  // Each fragment is the best candidate that still fits beside those chosen (one that overlaps them never will):
+  // a scan per fragment rather than a sort of every candidate.
+  while (chosen.length < options.maxFragments) {
+    let best = -1;
+    let bestFragment: Fragment | null = null;
+    for (let k = 0; k < found.count; k++) {
+      if (best >= 0 && !isBetter(found, k, best)) continue;
+      const fitted = besideChosen(found, k, chosen, words.count, options.maxWords);
+      if (!fitted) continue;
+      best = k;
+      bestFragment = fitted;
+    }
+    if (!bestFragment) break;
+    chosen.push(bestFragment);
   }
   return chosen
     .sort((a, b) => a.first - b.first)

@@ -8,7 +8,7 @@ import path from "node:path";
 import { loadConfig } from "@apiplat/config";
 import { createTestPlatform, seededRandom, type TestPlatform } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { headline, wordMatcher, type HeadlineOptions } from "../src/index.js";
+import { headline, wordMatcher, wordOffsets, type HeadlineOptions } from "../src/index.js";
 
 const OPTIONS: HeadlineOptions = { start: "<b>", stop: "</b>", maxWords: 30, minWords: 15, maxFragments: 2, delimiter: " … " };
 const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `w${from + i}`).join(" ");
@@ -71,6 +71,25 @@ describe("headline", () => {
 
   it("does not mark an english stop word, though its stem is a query word ('heres' -> 'here')", () => {
     expect(headline("Here's where the heres go", wordMatcher("'here'"), "english", OPTIONS)).toBe("Here's where the <b>heres</b> go");
+  });
+});
+
+describe("wordOffsets up to an end", () => {
+  it("keeps the words that end by it and leaves out one running past it", () => {
+    const text = "ab cd, éf 𝒳y gh";
+    expect([...wordOffsets(text)]).toEqual([0, 2, 3, 5, 7, 9, 10, 13, 14, 16]);
+    expect([...wordOffsets(text, 9)]).toEqual([0, 2, 3, 5, 7, 9]);
+    expect([...wordOffsets(text, 8)]).toEqual([0, 2, 3, 5]);
+    // "𝒳" is two code units: an end between them leaves the word out.
+    expect([...wordOffsets(text, 11)]).toEqual([0, 2, 3, 5, 7, 9]);
+    expect([...wordOffsets(text, 100)]).toEqual([...wordOffsets(text)]);
+  });
+
+  it("makes a headline of only those words", () => {
+    const text = `${numbered(1, 40)} coffee ${numbered(41, 60)}`;
+    const end = text.indexOf("coffee") + "coffee".length;
+    expect(headline(text, wordMatcher("'coffe'"), "english", OPTIONS, wordOffsets(text, end))).toBe(`${numbered(12, 40)} <b>coffee</b>`);
+    expect(headline(text, wordMatcher("'coffe'"), "english", OPTIONS, wordOffsets(text, end - 1))).toBe(numbered(1, 15));
   });
 });
 

@@ -15,11 +15,21 @@ export interface SnippetSource {
   text_config: string;
 }
 
+/**
+ * How much of a page its snippet is made from: the words of its first 16 KiB (16,384 UTF-16 code units; a word
+ * running past them is left out). A crawled page's text may run to megabytes, and a snippet's cost is its text's
+ * length (every word is read and, when it could match, stemmed): up to 100 results a search, that bound is what keeps
+ * any search's snippets to a few tens of milliseconds. Every page of the datasets is shorter (the longest has 15,677),
+ * so their snippets are those of the whole text; a longer page's snippet shows its matches within the bound, or its
+ * opening when none lies there.
+ */
+export const SNIPPET_TEXT_UNITS = 16 * 1024;
+
 /** A page's snippet with the matched words between the markers: fragments of the body around the matches, else its opening. */
 export function markedSnippet(page: SnippetSource, matcher: WordMatcher): string {
   const text = page.body === "" ? page.title : page.body;
   let offsets = wordsOfPages.get(page);
-  if (!offsets) wordsOfPages.set(page, (offsets = wordOffsets(text)));
+  if (!offsets) wordsOfPages.set(page, (offsets = wordOffsets(text, SNIPPET_TEXT_UNITS)));
   return headline(text, matcher, page.text_config, SNIPPET, offsets);
 }
 

@@ -98,6 +98,9 @@ try {
     "32 words of the long pages OR-ed": WORDS.join(" OR "),
     "32 words of the long pages": WORDS.join(" "),
     "30 words of the long pages": WORDS.slice(0, 30).join(" "),
+    // The most required words the work bound accepts over these pages (positions of the matched pages times words).
+    "12 words of the long pages": WORDS.slice(0, 12).join(" "),
+    "8 words of the long pages": WORDS.slice(0, 8).join(" "),
     "one word of the long pages": WORDS[0],
   })) {
     if (process.env.BENCH_ONLY && !shape.includes(process.env.BENCH_ONLY)) continue;

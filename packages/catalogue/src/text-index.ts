@@ -49,6 +49,13 @@ type Term = ParsedQuery["terms"][number];
  */
 const MASKED_OPERANDS = 30;
 
+/**
+ * What one step of a cover scan costs against one posting visited, measured: 12 required words over 100 planted
+ * pages of 256 KiB (3.7 million steps) took 430 ms of CPU, about twice a posting's share of the work bound. Charged
+ * at that, the most such a search may take is about 150 ms (bench/search-results/long-pages.ts).
+ */
+const COVER_SCAN_COST = 2;
+
 /** One query position of a document: what ts_rank_cd's covers are made of. */
 interface DocPosition {
   encoded: number;
@@ -135,7 +142,7 @@ export class TextIndex {
     this.checkWork(work.postings);
     const matched = this.matching(query.root, entries);
     const docs = matched.negated ? complement(matched.docs, this.size) : matched.docs;
-    this.checkWork(work.postings + docs.length * work.lexemes + work.positions);
+    this.checkWork(work.postings + docs.length * work.lexemes + this.rankingWork(query, entries, docs, work.positions));
     const ranks = new Float32Array(docs.length);
     const cursors = new PostingCursors(entries.map((ids) => ids.map((id) => this.posting(id))));
     if (query.root.kind === "term" && entries[0].length === 1) {
@@ -226,6 +233,37 @@ export class TextIndex {
       }
     }
     return { postings, lexemes, positions };
+  }
+
+  /**
+   * The positions ranking visits. Covers of a query with required terms are found by scanning the matched documents'
+   * positions once for each term (MaskedCovers, QueryWindow): their positions times the terms. Otherwise each of the
+   * operands' positions once.
+   */
+  private rankingWork(query: ParsedQuery, entries: number[][], docs: Int32Array, positions: number): number {
+    const root = query.root!;
+    if ((root.kind === "term" && entries[0].length === 1) || isDisjunctionOfTerms(root)) return positions;
+    return this.positionsInDocs(entries, docs) * query.terms.length * COVER_SCAN_COST;
+  }
+
+  /** The positions the operands have in `docs` (ascending): one merge of each posting with the documents. */
+  private positionsInDocs(entries: number[][], docs: Int32Array): number {
+    let total = 0;
+    for (const ids of entries) {
+      for (const id of ids) {
+        const posting = this.posting(id);
+        for (let k = 0, d = 0; k < posting.docs.length && d < docs.length; ) {
+          if (posting.docs[k] < docs[d]) k++;
+          else if (posting.docs[k] > docs[d]) d++;
+          else {
+            total += posting.offsets[k + 1] - posting.offsets[k];
+            k++;
+            d++;
+          }
+        }
+      }
+    }
+    return total;
   }
 
   private checkWork(work: number): void {

@@ -1,4 +1,6 @@
 import { mkdtempSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,9 +9,14 @@ import { CaptureServer, TEST_SECRET } from "./helpers.js";
 
 /**
  * Three replicas' queue workers on one database, the API behind a real nginx, sending to a real SMTP server on
- * loopback: each email sent once, and those a killed replica had claimed taken over within seconds.
+ * loopback: each email sent once, its status webhook delivered once, and those a killed replica had claimed taken over
+ * within seconds.
  */
 let set: ReplicaSet;
+/** The status webhooks' receiver on loopback: the body of every delivery, in arrival order. */
+let receiver: Server;
+let receiverUrl: string;
+const hooks: string[] = [];
 let capture: CaptureServer;
 let sender: TestSubscriber;
 
@@ -21,6 +28,18 @@ const report = (scenario: string, counts: object) => {
 const LEASE_MS = 5_000;
 
 beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    let body = "";
+    // A replica killed mid-delivery resets its connection: that delivery is simply not received.
+    request.on("error", () => {});
+    request.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+    request.on("end", () => {
+      hooks.push(body);
+      response.end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/email`;
   capture = new CaptureServer();
   await capture.start();
   set = await startReplicas("email-sending", {
@@ -33,6 +52,8 @@ beforeAll(async () => {
       EMAIL_INBOUND_HOST: "127.0.0.1",
       EMAIL_OUTBOX_DIR: mkdtempSync(path.join(tmpdir(), "email-replicas-")),
       EMAIL_POLL_MS: "100",
+      // The status webhooks' receiver is on loopback.
+      OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8",
       // A replica holds at most this many messages at once: the bound on what its death may send twice.
       EMAIL_DELIVERY_CONCURRENCY: "4",
       // Production's lease is 15 s; a shorter one shows the same takeover without waiting for it.
@@ -44,6 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await set?.close();
   await capture?.stop();
+  await new Promise((resolve) => receiver?.close(resolve));
 });
 
 async function sendAll(count: number, label: string, during?: () => Promise<unknown>): Promise<{ accepted: string[]; unanswered: number }> {
@@ -76,13 +98,17 @@ async function until(done: () => Promise<true | undefined>, timeoutMs: number): 
 const copiesOf = (id: string) => capture.messages.filter(capture.withEmailId(id)).length;
 
 describe("email-sending on three replicas", () => {
-  it("sends each email once with three replicas' workers on one database", { timeout: 90_000 }, async () => {
+  it("sends each email once, and its status webhook once, with three replicas' workers on one database", { timeout: 90_000 }, async () => {
+    const webhook = await set.request({ method: "POST", path: "/webhooks", headers: sender.headers, body: { url: receiverUrl, event_types: ["sent"] } });
+    expect(webhook.status).toBe(201);
     const { accepted, unanswered } = await sendAll(60, "steady");
     expect(unanswered).toBe(0);
-    await until(async () => (accepted.every((id) => copiesOf(id) > 0) ? true : undefined), 30_000);
+    const hooksOf = (id: string) => hooks.filter((body) => body.includes(`"${id}"`)).length;
+    await until(async () => (accepted.every((id) => copiesOf(id) > 0 && hooksOf(id) > 0) ? true : undefined), 30_000);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(accepted.map(copiesOf)).toEqual(accepted.map(() => 1));
-    report("email on three replicas", { sent: 60, accepted: accepted.length, delivered: accepted.length, duplicates: 0 });
+    expect(accepted.map(hooksOf)).toEqual(accepted.map(() => 1));
+    report("email on three replicas", { sent: 60, accepted: accepted.length, delivered: accepted.length, duplicates: 0, status_webhooks: hooks.length });
   });
 
   it("takes over within seconds what a replica killed mid-send had claimed; a message it had handed off may come twice", { timeout: 120_000 }, async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeAuth } from "@apiplat/testing/auth-suite";
 import fc from "fast-check";
 import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
@@ -249,18 +250,9 @@ describe("GET /password", () => {
   });
 });
 
-describe("auth and metering", () => {
-  it("refuses a request without a key", async () => {
-    const res = await app.inject({ method: "GET", url: "/uuid" });
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toMatchObject({ status: "error", error: { code: "MISSING_API_KEY" } });
-    expect(res.json().request_id).toBe(res.headers["x-request-id"]);
-  });
-  it("refuses another service's host", async () => {
-    const res = await app.inject({ method: "GET", url: "/uuid", headers: { ...caller.headers, "x-gateway-host": "time-zone.api.local" } });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().error.code).toBe("HOST_MISMATCH");
-  });
+describeAuth({ started: () => started, method: "GET", url: "/uuid" });
+
+describe("metering", () => {
   it("carries the quota headers", async () => {
     const res = await get("/uuid");
     expect(res.headers["x-ratelimit-requests-limit"]).toBe("1000000");

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeAuth } from "@apiplat/testing/auth-suite";
 import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
 import service from "../src/service.js";
@@ -490,20 +491,9 @@ describe("GET /list", () => {
   });
 });
 
+describeAuth({ started: () => started, method: "GET", url: "/lookup?tz=UTC" });
+
 describe("gateway auth and platform routes", () => {
-  it("refuses a request without key with 401 MISSING_API_KEY", async () => {
-    const res = await get("/lookup?tz=UTC", { "x-gateway-host": caller.headers["x-gateway-host"] });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().error.code).toBe("MISSING_API_KEY");
-  });
-
-  it("refuses an unknown key with 403 INVALID_API_KEY and another service's host with 403 HOST_MISMATCH", async () => {
-    const bad = await get("/lookup?tz=UTC", { ...caller.headers, "x-gateway-key": "not-a-key" });
-    expect([bad.statusCode, bad.json().error.code]).toEqual([403, "INVALID_API_KEY"]);
-    const host = await get("/lookup?tz=UTC", { ...caller.headers, "x-gateway-host": "text-toolkit.api.local" });
-    expect([host.statusCode, host.json().error.code]).toEqual([403, "HOST_MISMATCH"]);
-  });
-
   it("meters requests: rate-limit headers, and BASIC's 101st request gets 429", async () => {
     const basic = await started.subscribe("BASIC");
     for (let i = 1; i <= 100; i++) {

@@ -1,3 +1,4 @@
+import { describeAuth } from "@apiplat/testing/auth-suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestSubscriber } from "@apiplat/testing";
 import { startService, type StartedService } from "@apiplat/testing";
@@ -177,23 +178,7 @@ describe("service endpoints", () => {
   });
 });
 
-describe("auth", () => {
-  it("answers 401 MISSING_API_KEY without a key and 403 with a wrong host or key", async () => {
-    const missing = await h.app.inject({ method: "POST", url: "/shorten", payload: { url: "https://example.com/" } });
-    expect(missing.statusCode).toBe(401);
-    expect(missing.json().error.code).toBe("MISSING_API_KEY");
-    const wrongHost = await h.app.inject({
-      method: "GET",
-      url: "/links",
-      headers: { ...mega.headers, "x-gateway-host": "text-toolkit.api.local" },
-    });
-    expect(wrongHost.statusCode).toBe(403);
-    expect(wrongHost.json().error.code).toBe("HOST_MISMATCH");
-    const badKey = await h.app.inject({ method: "GET", url: "/links", headers: { ...mega.headers, "x-gateway-key": "nope" } });
-    expect(badKey.statusCode).toBe(403);
-    expect(badKey.json().error.code).toBe("INVALID_API_KEY");
-  });
-});
+describeAuth({ started: () => h, method: "POST", url: "/shorten", payload: { url: "https://example.com/" } });
 
 describe("POST /bulk", () => {
   it("returns one result per item in input order; a bad item fails alone", async () => {

@@ -335,6 +335,11 @@ export const ADVERSARIAL_QUERIES: { name: string; value(maxLength: number): stri
   { name: "33 excluded prefixes", value: () => ["the", ...Array.from({ length: 33 }, (_, i) => `-w${i}*`)].join(" ") },
 ];
 
+/** Values only a JSON body can carry: arrays nested past the 64 levels every service refuses. */
+export const ADVERSARIAL_JSON: { name: string; value(maxLength: number): unknown }[] = [
+  { name: "arrays nested 1,000 deep", value: () => JSON.parse(`${"[".repeat(1_000)}${"]".repeat(1_000)}`) },
+];
+
 /** A query parameter or body field that holds search text (a catalogue's `q`, a name or address matched, a rerank query). */
 const SEARCH_FIELD = /^(?:q|query|name|address|city|topic)$/;
 
@@ -353,6 +358,8 @@ function maxLengthOf(schema: Schema): number {
 /** One adversarial text for one operation: the fields it goes in, and the request that puts it in some of them. */
 export interface AdversarialCase {
   shape: string;
+  /** Every service must refuse it (4xx), whatever field it is in. */
+  refused: boolean;
   fields: string[];
   request(fields: string[]): FuzzRequest;
 }
@@ -376,26 +383,33 @@ export function adversarialCasesOf(op: Operation): AdversarialCase[] {
           .filter(([, schema]) => isText(schema))
           .map(([name, schema]) => ({ name, max: maxLengthOf(schema) }))
       : [];
+  const everyBodyField =
+    op.body && op.bodyType === "application/json" ? Object.keys(op.body.properties ?? {}).map((name) => ({ name, max: Number.POSITIVE_INFINITY })) : [];
   const baseBody = op.body && op.bodyType === "application/json" ? (plausible(op.body) as Record<string, unknown>) : undefined;
   const cases: AdversarialCase[] = [];
-  for (const [shapes, fieldOk] of [
-    [ADVERSARIAL_TEXT, () => true],
-    [ADVERSARIAL_QUERIES, (name: string) => SEARCH_FIELD.test(name)],
-  ] as const) {
-    const inQuery = queryFields.filter((f) => fieldOk(f.name));
-    const inBody = bodyFields.filter((f) => fieldOk(f.name));
+  const groups = [
+    { shapes: ADVERSARIAL_TEXT, inQuery: queryFields, inBody: bodyFields },
+    {
+      shapes: ADVERSARIAL_QUERIES,
+      inQuery: queryFields.filter((f) => SEARCH_FIELD.test(f.name)),
+      inBody: bodyFields.filter((f) => SEARCH_FIELD.test(f.name)),
+    },
+    { shapes: ADVERSARIAL_JSON, inQuery: [], inBody: everyBodyField, refused: true },
+  ];
+  for (const { shapes, inQuery, inBody, refused = false } of groups) {
     if (inQuery.length + inBody.length === 0) continue;
     for (const shape of shapes) {
       const valuesFor = (fields: typeof inQuery, chosen: string[]) =>
         Object.fromEntries(fields.filter((f) => chosen.includes(f.name)).map((f) => [f.name, shape.value(f.max)]));
       cases.push({
         shape: shape.name,
+        refused,
         fields: [...inQuery, ...inBody].map((f) => f.name),
         request: (chosen) => ({
           method: op.method,
           url: buildUrl(op, pathValues, {
             ...query,
-            ...Object.fromEntries(Object.entries(valuesFor(inQuery, chosen)).map(([k, v]) => [k, encodeURIComponent(v)])),
+            ...Object.fromEntries(Object.entries(valuesFor(inQuery, chosen)).map(([k, v]) => [k, encodeURIComponent(String(v))])),
           }),
           ...(baseBody ? { contentType: "application/json", payload: JSON.stringify({ ...baseBody, ...valuesFor(inBody, chosen) }) } : {}),
           description: `${shape.name} in ${chosen.join(", ")}`,

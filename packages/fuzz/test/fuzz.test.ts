@@ -2,6 +2,8 @@
  * Every operation of every deployed service, from its own /openapi.json, sent malformed input: wrong types, huge
  * values, NUL bytes, lone surrogates, 1e309, arrays for objects, missing and extra fields, bad content types and
  * over-long paths. Never a 500, always the envelope with a request_id, never an internal (stack, SQL, file path).
+ * Then every free-text field of every operation gets each adversarial text once (nested template syntax, `<a ` floods,
+ * deep nesting; prefix floods and 40 OR-ed operands in search fields), and each answer must come within ADVERSARIAL_MS.
  * FUZZ_SEED=<n> replays a run (fast-check prints the seed and the failing request); FUZZ_RUNS sets runs per operation.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +11,7 @@ import fc from "fast-check";
 import { deployedServices, type DeployedService } from "@apiplat/deployment";
 import type { ServiceApp } from "@apiplat/service-kit";
 import { createTestPlatform, QUIET_SERVICES_ENV, sentenceProblem, type TestPlatform } from "@apiplat/testing";
-import { operationsOf, searchQueriesOf, variantsOf, type FuzzRequest } from "./openapi-variants.js";
+import { adversarialCasesOf, operationsOf, searchQueriesOf, variantsOf, type FuzzRequest } from "./openapi-variants.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
@@ -26,11 +28,14 @@ const INTERNALS = [
 ];
 
 /** 5xx answers a service may give to good-faith input it cannot serve, each with its documented code. */
+/** How long one adversarial request may take to be answered (the bounds make each one cheap or refused). */
+const ADVERSARIAL_MS = Number(process.env.FUZZ_ADVERSARIAL_MS ?? 5_000);
+
 const HONEST_5XX: Record<number, string[]> = { 502: ["UPSTREAM_ERROR"], 503: ["UNAVAILABLE", "MODEL_UNAVAILABLE"], 504: ["UPSTREAM_TIMEOUT"] };
 
 let platform: TestPlatform;
 const services: DeployedService[] = await deployedServices();
-export const counts = { operations: 0, requests: 0 };
+export const counts = { operations: 0, requests: 0, adversarial: 0 };
 
 beforeAll(async () => {
   platform = await createTestPlatform({
@@ -40,7 +45,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await platform?.close();
-  console.log(`fuzz: ${counts.operations} operations, ${counts.requests} requests`);
+  console.log(`fuzz: ${counts.operations} operations, ${counts.requests} requests (${counts.adversarial} adversarial texts)`);
 });
 
 async function send(app: ServiceApp, headers: Record<string, string>, request: FuzzRequest) {
@@ -121,5 +126,49 @@ describe.each(services.map((service) => [service.name, service] as const))("%s",
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
     }
+  });
+
+  // An adversarial text goes in every field at once; the fields a 4xx names are taken out and the rest sent again,
+  // so each field is read by the service with the text in it or refused for it. A 4xx naming none of them (a rule
+  // across fields) sends each field alone.
+  it("answers the adversarial texts in every free-text field within the bound, without a 500", async () => {
+    const document = (await app.inject({ method: "GET", url: "/openapi.json" })).json();
+    const slow: string[] = [];
+    const accepted: string[] = [];
+    const answer = async (request: FuzzRequest) => {
+      counts.requests++;
+      counts.adversarial++;
+      const started = performance.now();
+      const res = await send(app, headers, request);
+      const took = performance.now() - started;
+      checkAnswer(res.statusCode, res.headers, res.body, request);
+      if (took > ADVERSARIAL_MS) slow.push(`${request.method} ${request.url.slice(0, 80)} (${request.description.slice(0, 120)}): ${Math.round(took)} ms`);
+      return res;
+    };
+    for (const operation of operationsOf(document)) {
+      for (const adversarial of adversarialCasesOf(operation)) {
+        let fields = adversarial.fields;
+        while (fields.length > 0) {
+          const res = await answer(adversarial.request(fields));
+          if (adversarial.refused && res.statusCode < 400)
+            accepted.push(`${operation.method} ${operation.path} (${adversarial.shape} in ${fields.join(", ")})`);
+          if (res.statusCode < 400 || res.statusCode >= 500) break;
+          const named = new Set<string>((JSON.parse(res.body).error.details ?? []).map((d: { field: string }) => d.field));
+          const rest = fields.filter((field) => !named.has(field));
+          if (rest.length === fields.length) {
+            if (fields.length > 1) {
+              for (const field of fields) {
+                const alone = await answer(adversarial.request([field]));
+                if (adversarial.refused && alone.statusCode < 400) accepted.push(`${operation.method} ${operation.path} (${adversarial.shape} in ${field})`);
+              }
+            }
+            break;
+          }
+          fields = rest;
+        }
+      }
+    }
+    expect(slow).toEqual([]);
+    expect(accepted).toEqual([]);
   });
 });

@@ -309,3 +309,113 @@ export function searchQueriesOf(op: Operation): fc.Arbitrary<FuzzRequest> | null
       description: `q=${value.slice(0, 80)}`,
     }));
 }
+
+/** Template sections nested `depth` deep: exponential for a renderer without a budget, a stack overflow for a recursive parser. */
+const nestedTemplate = (depth: number) => `${"{{#a}}".repeat(depth)}{{a}}${"{{/a}}".repeat(depth)}`;
+
+/** Repeats `piece` as often as a field of `maxLength` characters takes, at most `times`. */
+const filling = (piece: string, times: number, maxLength: number) => piece.repeat(Math.max(1, Math.min(times, Math.floor(maxLength / piece.length))));
+
+/**
+ * The adversarial text every string field is sent once each: nested template syntax, the HTML that stalled a link
+ * rewriter (as long as the field takes), and the nesting that overflows a recursive Markdown or bracket parser.
+ */
+export const ADVERSARIAL_TEXT: { name: string; value(maxLength: number): string }[] = [
+  { name: "template sections nested 24 deep", value: () => nestedTemplate(24) },
+  { name: "template sections nested 3,000 deep", value: () => nestedTemplate(3000) },
+  { name: "'<a ' repeated to the field's length (at most 80,000)", value: (max) => filling("<a ", 80_000, max) },
+  { name: "block quotes nested 5,000 deep", value: (max) => `${filling(">", 5_000, max - 1)}x` },
+  { name: "brackets nested 5,000 deep", value: (max) => `${filling("[", 5_000, max / 2)}${filling("]", 5_000, max / 2)}` },
+];
+
+/** Text queries at every search field besides the generated ones: a prefix flood as long as the field, 40 OR-ed operands, 33 excluded prefixes. */
+export const ADVERSARIAL_QUERIES: { name: string; value(maxLength: number): string }[] = [
+  { name: "a flood of one- and two-letter prefixes", value: (max) => filling("th* a* i* c* s* ", 1_000, max).trim() },
+  { name: "40 OR-ed operands", value: () => Array.from({ length: 40 }, (_, i) => `w${i}`).join(" OR ") },
+  { name: "33 excluded prefixes", value: () => ["the", ...Array.from({ length: 33 }, (_, i) => `-w${i}*`)].join(" ") },
+];
+
+/** Values only a JSON body can carry: arrays nested past the 64 levels every service refuses. */
+export const ADVERSARIAL_JSON: { name: string; value(maxLength: number): unknown }[] = [
+  { name: "arrays nested 1,000 deep", value: () => JSON.parse(`${"[".repeat(1_000)}${"]".repeat(1_000)}`) },
+];
+
+/** A query parameter or body field that holds search text (a catalogue's `q`, a name or address matched, a rerank query). */
+const SEARCH_FIELD = /^(?:q|query|name|address|city|topic)$/;
+
+function isText(schema: Schema | undefined): boolean {
+  if (!schema) return false;
+  if (schema.type === "string" || (Array.isArray(schema.type) && schema.type.includes("string"))) return !schema.enum && !schema.const && !schema.format;
+  return (schema.anyOf ?? schema.oneOf ?? []).some(isText);
+}
+
+/** The longest text the field takes (Infinity when its schema sets no maximum). */
+function maxLengthOf(schema: Schema): number {
+  const text = schema.type === "string" ? schema : (schema.anyOf ?? schema.oneOf ?? []).find(isText);
+  return text?.maxLength ?? Infinity;
+}
+
+/** One adversarial text for one operation: the fields it goes in, and the request that puts it in some of them. */
+export interface AdversarialCase {
+  shape: string;
+  /** Every service must refuse it (4xx), whatever field it is in. */
+  refused: boolean;
+  fields: string[];
+  request(fields: string[]): FuzzRequest;
+}
+
+/**
+ * For each adversarial text, the free-text fields of `op` it goes in (query parameters and JSON body properties;
+ * the search texts only in search fields).
+ */
+export function adversarialCasesOf(op: Operation): AdversarialCase[] {
+  const pathValues: Record<string, string> = {};
+  const query: Record<string, string> = {};
+  for (const p of op.parameters) {
+    const value = encodeURIComponent(String(plausible(p.schema)));
+    if (p.in === "path") pathValues[p.name] = value;
+    if (p.in === "query" && p.required) query[p.name] = value;
+  }
+  const queryFields = op.parameters.filter((p) => p.in === "query" && isText(p.schema)).map((p) => ({ name: p.name, max: maxLengthOf(p.schema!) }));
+  const bodyFields =
+    op.body && op.bodyType === "application/json"
+      ? Object.entries<Schema>(op.body.properties ?? {})
+          .filter(([, schema]) => isText(schema))
+          .map(([name, schema]) => ({ name, max: maxLengthOf(schema) }))
+      : [];
+  const everyBodyField =
+    op.body && op.bodyType === "application/json" ? Object.keys(op.body.properties ?? {}).map((name) => ({ name, max: Number.POSITIVE_INFINITY })) : [];
+  const baseBody = op.body && op.bodyType === "application/json" ? (plausible(op.body) as Record<string, unknown>) : undefined;
+  const cases: AdversarialCase[] = [];
+  const groups = [
+    { shapes: ADVERSARIAL_TEXT, inQuery: queryFields, inBody: bodyFields },
+    {
+      shapes: ADVERSARIAL_QUERIES,
+      inQuery: queryFields.filter((f) => SEARCH_FIELD.test(f.name)),
+      inBody: bodyFields.filter((f) => SEARCH_FIELD.test(f.name)),
+    },
+    { shapes: ADVERSARIAL_JSON, inQuery: [], inBody: everyBodyField, refused: true },
+  ];
+  for (const { shapes, inQuery, inBody, refused = false } of groups) {
+    if (inQuery.length + inBody.length === 0) continue;
+    for (const shape of shapes) {
+      const valuesFor = (fields: typeof inQuery, chosen: string[]) =>
+        Object.fromEntries(fields.filter((f) => chosen.includes(f.name)).map((f) => [f.name, shape.value(f.max)]));
+      cases.push({
+        shape: shape.name,
+        refused,
+        fields: [...inQuery, ...inBody].map((f) => f.name),
+        request: (chosen) => ({
+          method: op.method,
+          url: buildUrl(op, pathValues, {
+            ...query,
+            ...Object.fromEntries(Object.entries(valuesFor(inQuery, chosen)).map(([k, v]) => [k, encodeURIComponent(String(v))])),
+          }),
+          ...(baseBody ? { contentType: "application/json", payload: JSON.stringify({ ...baseBody, ...valuesFor(inBody, chosen) }) } : {}),
+          description: `${shape.name} in ${chosen.join(", ")}`,
+        }),
+      });
+    }
+  }
+  return cases;
+}

@@ -170,6 +170,18 @@ const SHAPES: { name: string; rcpt: () => string; body: () => string; answer: "r
     answer: "taken and dropped",
   },
   {
+    name: "ARF for the real recipient at the bare message id (bounces+<id>@), not the feedback loop",
+    rcpt: () => `bounces+${sent.id}@bounces.mail.api.local`,
+    body: () => arf(RECIPIENT, [`Return-Path: <${sent.returnPath}>`]),
+    answer: "refused at RCPT",
+  },
+  {
+    name: "ARF for the real recipient at abuse@, not the feedback loop",
+    rcpt: () => "abuse@bounces.mail.api.local",
+    body: () => arf(RECIPIENT, [`Return-Path: <${sent.returnPath}>`]),
+    answer: "refused at RCPT",
+  },
+  {
     name: "ARF for the real recipient sent to the return path instead of the feedback loop",
     rcpt: () => sent.returnPath,
     body: () => arf(RECIPIENT, [`Return-Path: <${sent.returnPath}>`]),

@@ -27,13 +27,23 @@ function join(path: string, key: string | number): string {
   return path ? `${path}.${key}` : key;
 }
 
-/** The first string (or object key) in a parsed value that holds a NUL or a lone surrogate, with its field name. */
+/**
+ * How deep objects and arrays may nest in a request. JSON.parse takes any depth, but walking a value (this check,
+ * JSON.stringify, a route's own code) recurses once per level, and no request of any service needs more than a few.
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * The first string (or object key) in a parsed value that holds a NUL or a lone surrogate, or the first object or
+ * array nested deeper than MAX_NESTING, with its field name.
+ */
 export function findUnsafeText(value: unknown, path: string, depth = 0): { field: string; issue: string } | null {
   if (typeof value === "string") {
     const issue = unsafeIssue(value);
     return issue ? { field: path, issue } : null;
   }
-  if (value === null || typeof value !== "object" || depth > 64 || Buffer.isBuffer(value) || ArrayBuffer.isView(value)) return null;
+  if (value === null || typeof value !== "object" || Buffer.isBuffer(value) || ArrayBuffer.isView(value)) return null;
+  if (depth > MAX_NESTING) return { field: path, issue: `is nested more than ${MAX_NESTING} levels deep (objects and arrays within each other)` };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findUnsafeText(value[i], join(path, i), depth + 1);
@@ -67,7 +77,7 @@ export function assertSafeText(parts: { params?: unknown; query?: unknown; body?
 /** The first number in a validated value that is not finite (1e309 in JSON, "Infinity" in a query), with its field. */
 function findNonFinite(value: unknown, path: string, depth = 0): string | null {
   if (typeof value === "number") return Number.isFinite(value) ? null : path;
-  if (value === null || typeof value !== "object" || depth > 64 || Buffer.isBuffer(value) || ArrayBuffer.isView(value)) return null;
+  if (value === null || typeof value !== "object" || depth > MAX_NESTING || Buffer.isBuffer(value) || ArrayBuffer.isView(value)) return null;
   const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((item, i) => [i, item]) : Object.entries(value);
   for (const [key, item] of entries) {
     const found = findNonFinite(item, join(path, key), depth + 1);

@@ -70,6 +70,16 @@ describe("text no column can hold", () => {
     expect(res.json().error.details[0].field).toBe("files[0].name");
   });
 
+  it("takes 64 arrays nested in a body field and refuses 65 (the body is level 0), naming the innermost one", async () => {
+    const nestedIn = (levels: number) => `{"text":"ok","deep":${"[".repeat(levels)}${"]".repeat(levels)}}`;
+    const post = (payload: string) => app.inject({ method: "POST", url: "/echo", headers: { ...sub.headers, "content-type": "application/json" }, payload });
+    expect((await post(nestedIn(64))).statusCode).toBe(200);
+    const over = await post(nestedIn(65));
+    expect(over.statusCode).toBe(400);
+    const field = `deep${"[0]".repeat(64)}`;
+    expect(over.json().error.details).toEqual([{ field, issue: "is nested more than 64 levels deep (objects and arrays within each other)" }]);
+  });
+
   it("accepts a surrogate pair (an emoji) untouched", async () => {
     const res = await app.inject({ method: "POST", url: "/echo", headers: sub.headers, payload: { text: "🙂" } });
     expect(res.statusCode).toBe(200);

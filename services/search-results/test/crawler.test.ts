@@ -14,6 +14,8 @@ import service from "../src/service.js";
 const ROBOTS = "User-agent: otherbot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\nAllow: /private/open\nCrawl-delay: 0.2\n";
 const page = (title: string, body: string, extra = "") =>
   `<!doctype html><html lang="en-GB"><head><title>${title}</title>${extra}</head><body><nav><a href="/">Home</a></nav><article><h1>${title}</h1>${body}</article><footer>Footer text</footer></body></html>`;
+const nested = (title: string, divs: number) =>
+  `<html><head><title>${title}</title></head><body>${"<div>".repeat(divs)}<p>${title}: a page whose paragraph sits deep inside nested blocks, about pulling short shots of espresso.</p>${"</div>".repeat(divs)}</body></html>`;
 const PAGES: Record<string, { type: string; body: string }> = {
   "/": {
     type: "text/html; charset=utf-8",
@@ -42,6 +44,9 @@ const PAGES: Record<string, { type: string; body: string }> = {
     body: page("Hidden", "<p>This page asks robots not to index it, though its links may be followed.</p>", '<meta name="robots" content="noindex">'),
   },
   "/big": { type: "text/html", body: page("Big", `<p>${"long text ".repeat(2000)}</p>`) },
+  // <html>, <body>, the <div>s and the <p>: the paragraph at depth 256 and 257.
+  "/nested-256": { type: "text/html", body: nested("Nested ristretto", 253) },
+  "/nested-257": { type: "text/html", body: nested("Nested lungo", 254) },
 };
 
 let server: Server;
@@ -126,6 +131,16 @@ describe("the crawler", () => {
     // A second crawl replaces the pages by URL instead of adding them again.
     const again = await runIngestion(started.platform.deps.db, crawlSource(options()), { datasetsDir: "", now: () => new Date() });
     expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: 3 });
+  });
+
+  it("indexes a page whose text is nested 256 deep and skips one nested 257 deep, saying why", async () => {
+    const base = `http://site.test:${port}`;
+    const summary = await runIngestion(started.platform.deps.db, crawlSource(options({ seeds: [`${base}/nested-256`, `${base}/nested-257`] })), {
+      datasetsDir: "",
+      now: () => new Date(),
+    });
+    expect(summary).toMatchObject({ status: "succeeded", inserted: 1, rows_skipped: 1 });
+    expect(summary.skipped.map((s) => s.reason)).toEqual([`${base}/nested-257: has elements nested more than 256 deep, too deep to read`]);
   });
 
   it("stops at max pages, and follows other hosts only when told to", async () => {

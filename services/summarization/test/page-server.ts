@@ -11,6 +11,11 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
+function nestedArticle(divs: number): string {
+  const paragraphs = NEWS_SENTENCES.map((sentence) => `<p>${sentence}</p>`).join("");
+  return `<html><head><title>Nested</title></head><body>${"<div>".repeat(divs)}${paragraphs}${"</div>".repeat(divs)}</body></html>`;
+}
+
 /** A loopback web server with the pages the URL tests read. `marker` is planted in the article and the PDF. */
 export async function startPageServer(marker = ""): Promise<PageServer> {
   const requests: string[] = [];
@@ -25,6 +30,9 @@ export async function startPageServer(marker = ""): Promise<PageServer> {
     "/scan.pdf": { type: "application/pdf", body: simplePdf([], "A scan") },
     "/logo.png": { type: "image/png", body: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
     "/huge": { type: "text/plain", body: "word ".repeat(40_000) },
+    // <html>, <body>, the <div>s and the <p>s: the paragraphs at depth 256 and 257.
+    "/nested-256": { type: "text/html", body: nestedArticle(253) },
+    "/nested-257": { type: "text/html", body: nestedArticle(254) },
   };
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? "/").split("?")[0]!;

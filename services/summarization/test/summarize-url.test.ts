@@ -63,6 +63,16 @@ describe("POST /summarize/url", () => {
     expect(res.json().data.counts.source_sentences).toBe(10);
   });
 
+  it("reads a page whose paragraphs are nested 256 deep and answers 422 for 257, naming url and the bound", async () => {
+    const edge = await post("/summarize/url", { url: `${pages.origin}/nested-256`, max_length: 3 });
+    expect(edge.statusCode, edge.body).toBe(200);
+    expect(edge.json().data.counts.source_sentences).toBe(NEWS_SENTENCES.length);
+    const over = await post("/summarize/url", { url: `${pages.origin}/nested-257` });
+    expect(over.statusCode).toBe(422);
+    expect(over.json().error.message).toBe("The page's elements are nested more than 256 deep; such a page cannot be read.");
+    expect(over.json().error.details).toEqual([{ field: "url", issue: "points to a page whose elements are nested more than 256 deep" }]);
+  });
+
   it("answers 422 for a page without readable content", async () => {
     for (const path of ["/empty", "/scan.pdf"]) {
       const res = await post("/summarize/url", { url: `${pages.origin}${path}` });

@@ -218,7 +218,7 @@ export function prepareMessage(input: SendInput, context: PrepareContext): Prepa
   const issues: Issue[] = [];
   const html = input.html ?? input.body;
   if (html === undefined) issues.push({ field: "html", issue: "is required (the message's HTML body)" });
-  if (input.html !== undefined && input.body !== undefined) issues.push({ field: "body", issue: "give html or body, not both" });
+  if (input.html !== undefined && input.body !== undefined) issues.push({ field: "body", issue: "must be left out when html is given (body is its alias)" });
   const toValues = list(input.to);
   if (toValues.length === 0) issues.push({ field: "to", issue: "must name at least one recipient" });
   const to = parseList("to", toValues, issues);

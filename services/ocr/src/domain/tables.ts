@@ -167,7 +167,14 @@ interface LineGroup {
 
 function groupCrossingLines(horizontals: Segment[], verticals: Segment[]): LineGroup[] {
   const parent = Array.from({ length: horizontals.length + verticals.length }, (_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  // A loop, not recursion: a parent chain can be as long as the page's lines (about 9,000 vertical lines fit in
+  // OCR_MAX_PIXELS), near the call stack's depth.
+  const find = (i: number): number => {
+    let root = i;
+    while (parent[root] !== root) root = parent[root];
+    while (parent[i] !== root) [parent[i], i] = [root, parent[i]];
+    return root;
+  };
   horizontals.forEach((horizontal, h) => {
     verticals.forEach((vertical, v) => {
       if (crosses(horizontal, vertical)) parent[find(h)] = find(horizontals.length + v);

@@ -12,7 +12,7 @@ import type { OutboundClient } from "@apiplat/outbound-guard";
 import { canonicalUrl, cleanText, isExplicit } from "../domain/pages.js";
 import { ALLOW_EVERYTHING, isAllowed, parseRobots, type RobotsRules } from "../domain/robots.js";
 import { refreshIndex, upsertPages, type WebPageRow } from "../store/index-writes.js";
-import { extractPage } from "./extract.js";
+import { extractPage, MAX_ELEMENT_DEPTH } from "./extract.js";
 
 export interface CrawlOptions {
   seeds: string[];
@@ -140,6 +140,10 @@ export function crawlSource(options: CrawlOptions): IngestionSource<CrawledPage,
         if (options.sameHost && !seedHosts.has(new URL(next).host)) continue;
         seen.add(next);
         frontier.push(next);
+      }
+      if (page.tooDeep) {
+        yield { line, malformed: `${url}: has elements nested more than ${MAX_ELEMENT_DEPTH} deep, too deep to read` };
+        continue;
       }
       if (page.noindex) {
         yield { line, malformed: `${url}: asks not to be indexed (meta robots noindex)` };

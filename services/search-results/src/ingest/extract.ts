@@ -11,6 +11,26 @@ export interface ExtractedPage {
   links: string[];
   /** `<meta name="robots" content="noindex">`: the page asks not to be indexed. */
   noindex: boolean;
+  /** Elements nested deeper than MAX_ELEMENT_DEPTH: the page was not read (no title or text), only its links. */
+  tooDeep: boolean;
+}
+
+/**
+ * How deep a page's elements may nest (counting from <html>) for Readability to read it. Its work grows faster than
+ * the square of the depth: 256 nested elements take about 170 ms, 1,000 (6 KB of HTML) 4.4 s, and 1,000 unclosed
+ * `<div><p><b>` overflow the call stack. Real pages nest a few dozen deep.
+ */
+export const MAX_ELEMENT_DEPTH = 256;
+
+/** True when some element under `root` (itself at depth 1) is deeper than `limit`; a walk with its own stack. */
+function nestsDeeperThan(root: Element, limit: number): boolean {
+  const pending: [Element, number][] = [[root, 1]];
+  while (pending.length > 0) {
+    const [element, depth] = pending.pop()!;
+    if (depth > limit) return true;
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 export function extractPage(html: string, url: string): ExtractedPage {
@@ -30,14 +50,20 @@ export function extractPage(html: string, url: string): ExtractedPage {
   }
   const lang = /^([a-zA-Z]{2})(?:[-_]|$)/.exec(document.documentElement?.getAttribute("lang") ?? "");
   const pageTitle = (document.title ?? "").trim();
+  const language = lang ? lang[1].toLowerCase() : null;
+  const noindex = robots.includes("noindex");
+  if (document.documentElement && nestsDeeperThan(document.documentElement, MAX_ELEMENT_DEPTH)) {
+    return { title: null, text: "", language, links, noindex, tooDeep: true };
+  }
   // Readability changes the document it reads: links and metadata are taken first.
   const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 100 }).parse();
   const text = (article?.textContent ?? document.body?.textContent ?? "").replace(/\s+/g, " ").trim();
   return {
     title: (article?.title || pageTitle).trim() || null,
     text,
-    language: lang ? lang[1].toLowerCase() : null,
+    language,
     links,
-    noindex: robots.includes("noindex"),
+    noindex,
+    tooDeep: false,
   };
 }

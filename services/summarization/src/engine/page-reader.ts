@@ -45,7 +45,7 @@ export function createPageReader(outbound: OutboundClient, options: PageReaderOp
         kind === "pdf"
           ? await readPdf(response.body, response.url)
           : kind === "html"
-            ? readHtml(decode(response.body, contentType), response.url)
+            ? readHtml(decode(response.body, contentType), response.url, field)
             : { title: null, url: response.url, kind, text: decode(response.body, contentType) };
       if ((page.text.match(LETTER)?.length ?? 0) < MIN_LETTERS) {
         throw errors.unprocessable(`The page has no readable content: no ${kind === "pdf" ? "text layer" : "article text"} was found in it.`, [
@@ -104,11 +104,34 @@ function decode(body: Buffer, contentType: string): string {
   }
 }
 
-function readHtml(html: string, url: string): Page {
+/**
+ * How deep a page's elements may nest (counting from <html>) for Readability to read it. Its work grows faster than
+ * the square of the depth: 256 nested elements take about 170 ms, 1,000 (6 KB of HTML) 4.4 s, and 1,000 unclosed
+ * `<div><p><b>` overflow the call stack. Real pages nest a few dozen deep.
+ */
+export const MAX_ELEMENT_DEPTH = 256;
+
+function readHtml(html: string, url: string, field: string): Page {
   const { document } = parseHTML(html);
+  if (document.documentElement && nestsDeeperThan(document.documentElement, MAX_ELEMENT_DEPTH)) {
+    throw errors.unprocessable(`The page's elements are nested more than ${MAX_ELEMENT_DEPTH} deep; such a page cannot be read.`, [
+      { field, issue: `points to a page whose elements are nested more than ${MAX_ELEMENT_DEPTH} deep` },
+    ]);
+  }
   const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 200 }).parse();
   const title = (article?.title || document.title || "").trim() || null;
   return { title, url, kind: "html", text: article?.content ? blockText(article.content) : "" };
+}
+
+/** True when some element under `root` (itself at depth 1) is deeper than `limit`; a walk with its own stack. */
+function nestsDeeperThan(root: Element, limit: number): boolean {
+  const pending: [Element, number][] = [[root, 1]];
+  while (pending.length > 0) {
+    const [element, depth] = pending.pop()!;
+    if (depth > limit) return true;
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** The article's HTML as text, one paragraph per block element. */

@@ -96,6 +96,10 @@ try {
   await measure("coffee");
   for (const [shape, q] of Object.entries({
     "32 words of the long pages OR-ed": WORDS.join(" OR "),
+    // The most OR'ed words the work bound accepts over these pages.
+    "24 words of the long pages OR-ed": WORDS.slice(0, 24).join(" OR "),
+    "22 words of the long pages OR-ed": WORDS.slice(0, 22).join(" OR "),
+    "20 words of the long pages OR-ed": WORDS.slice(0, 20).join(" OR "),
     "32 words of the long pages": WORDS.join(" "),
     "30 words of the long pages": WORDS.slice(0, 30).join(" "),
     // The most required words the work bound accepts over these pages (positions of the matched pages times words).

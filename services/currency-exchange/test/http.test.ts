@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeAuth } from "@apiplat/testing/auth-suite";
 import { startService, type StartedService } from "@apiplat/testing";
 import service, { type CurrencyRuntime } from "../src/service.js";
 import { offlineSettings } from "../src/settings.js";
@@ -31,19 +32,7 @@ afterAll(async () => {
 
 const get = (url: string, extra: Record<string, string> = {}) => app.inject({ method: "GET", url, headers: { ...headers, ...extra } });
 
-describe("auth", () => {
-  it("401 MISSING_API_KEY without a key", async () => {
-    const res = await app.inject({ method: "GET", url: "/latest", headers: { "x-gateway-host": headers["x-gateway-host"] } });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().error.code).toBe("MISSING_API_KEY");
-  });
-
-  it("403 INVALID_API_KEY for an unknown key, 403 HOST_MISMATCH for another service's host", async () => {
-    expect((await get("/latest", { "x-gateway-key": "nope" })).json().error.code).toBe("INVALID_API_KEY");
-    const res = await get("/latest", { "x-gateway-host": "geocoding.api.local" });
-    expect([res.statusCode, res.json().error.code]).toEqual([403, "HOST_MISMATCH"]);
-  });
-});
+describeAuth({ started: () => started, method: "GET", url: "/latest" });
 
 describe("GET /latest", () => {
   it("defaults to base EUR with ECB reference rates of the day, and says how old they are", async () => {

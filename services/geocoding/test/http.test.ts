@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeAuth } from "@apiplat/testing/auth-suite";
 import { startService, type StartedService } from "@apiplat/testing";
 import type { ServiceApp } from "@apiplat/service-kit";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -400,22 +401,9 @@ describe("GET /places/{id} and /languages", () => {
   });
 });
 
-describe("gateway authentication and metering", () => {
-  it("refuses a request without a key", async () => {
-    const { status, body } = await get("/search?q=Paris", { "x-gateway-host": "geocoding.api.local" });
-    expect(status).toBe(401);
-    expect(body.error.code).toBe("MISSING_API_KEY");
-  });
+describeAuth({ started: () => started, method: "GET", url: "/search?q=Paris" });
 
-  it("refuses an unknown key and a host naming another service", async () => {
-    const unknown = await get("/reverse?lat=0&lon=0", { "x-gateway-key": "not-a-key", "x-gateway-host": "geocoding.api.local" });
-    expect(unknown.status).toBe(403);
-    expect(unknown.body.error.code).toBe("INVALID_API_KEY");
-    const wrongHost = await get("/reverse?lat=0&lon=0", { ...headers, "x-gateway-host": "time-zone.api.local" });
-    expect(wrongHost.status).toBe(403);
-    expect(wrongHost.body.error.code).toBe("HOST_MISMATCH");
-  });
-
+describe("metering", () => {
   it("meters every answered request against the plan", async () => {
     const subscriber = await started.subscribe("BASIC");
     const first = await get("/search?q=Paris", subscriber.headers);

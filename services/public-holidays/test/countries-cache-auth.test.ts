@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeAuth } from "@apiplat/testing/auth-suite";
 import { yearKey } from "../src/cache/holiday-cache.js";
 import { megaCaller, type Caller } from "./helpers.js";
 import { startService, TEST_REDIS_URL } from "@apiplat/testing";
@@ -160,33 +161,9 @@ describe("caching holidays for 24 hours", () => {
   });
 });
 
-describe("gateway auth", () => {
-  it("a request without a key is 401 MISSING_API_KEY", async () => {
-    const response = await h.app.inject({ method: "GET", url: "/holidays?country=DE&year=2026", headers: { "x-gateway-host": "public-holidays.api.local" } });
-    expect(response.statusCode).toBe(401);
-    expect(response.json().error.code).toBe("MISSING_API_KEY");
-  });
+describeAuth({ started: () => h.started, method: "GET", url: "/holidays?country=DE&year=2026" });
 
-  it("an unknown key is 403 INVALID_API_KEY", async () => {
-    const response = await h.app.inject({
-      method: "GET",
-      url: "/countries",
-      headers: { "x-gateway-key": "not-a-key", "x-gateway-host": "public-holidays.api.local" },
-    });
-    expect(response.statusCode).toBe(403);
-    expect(response.json().error.code).toBe("INVALID_API_KEY");
-  });
-
-  it("another service's host is 403 HOST_MISMATCH", async () => {
-    const response = await h.app.inject({
-      method: "GET",
-      url: "/next?country=DE",
-      headers: { ...h.headers, "x-gateway-host": "geocoding.api.local" },
-    });
-    expect(response.statusCode).toBe(403);
-    expect(response.json().error.code).toBe("HOST_MISMATCH");
-  });
-
+describe("metering", () => {
   it("metered responses carry the plan's request counters", async () => {
     const { headers } = await h.get("/countries");
     expect(headers["x-ratelimit-requests-limit"]).toBe("1000000");

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeAuth } from "@apiplat/testing/auth-suite";
 import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
 import service from "../src/service.js";
 import {
@@ -184,15 +185,9 @@ describe("POST /summarize", () => {
     });
     expect((await post("/summarize", { text: NEWS_ARTICLE, mode: "extractive" })).statusCode).toBe(200);
   });
-
-  it("needs a key, for this service", async () => {
-    const res = await started.app.inject({ method: "POST", url: "/summarize", payload: { text: NEWS_ARTICLE } });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().error.code).toBe("MISSING_API_KEY");
-    const other = await post("/summarize", { text: NEWS_ARTICLE }, { ...caller.headers, "x-gateway-host": "geocoding.api.local" });
-    expect(other.statusCode).toBe(403);
-  });
 });
+
+describeAuth({ started: () => started, method: "POST", url: "/summarize", payload: { text: "One sentence. Another one." } });
 
 describe("sentence boundaries", () => {
   const all = { min_length: 10, max_length: 10 };

@@ -173,8 +173,8 @@ function buildUrl(op: Operation, pathValues: Record<string, string>, query: Reco
   return search ? `${path}?${search}` : path;
 }
 
-/** Every way this suite breaks an operation's request, one part at a time. */
-export function variantsOf(op: Operation): fc.Arbitrary<FuzzRequest> {
+/** A plausible value for each path parameter and each required query parameter of `op`, encoded. */
+function plausibleParameters(op: Operation): { pathValues: Record<string, string>; query: Record<string, string> } {
   const pathValues: Record<string, string> = {};
   const query: Record<string, string> = {};
   for (const p of op.parameters) {
@@ -182,6 +182,12 @@ export function variantsOf(op: Operation): fc.Arbitrary<FuzzRequest> {
     if (p.in === "path") pathValues[p.name] = value;
     if (p.in === "query" && p.required) query[p.name] = value;
   }
+  return { pathValues, query };
+}
+
+/** Every way this suite breaks an operation's request, one part at a time. */
+export function variantsOf(op: Operation): fc.Arbitrary<FuzzRequest> {
+  const { pathValues, query } = plausibleParameters(op);
   const baseBody = op.body ? (plausible(op.body) as Record<string, unknown>) : undefined;
   const bodyFields = op.body?.properties ? Object.keys(op.body.properties) : [];
   const json = (body: unknown, description: string, contentType = "application/json"): FuzzRequest => ({
@@ -369,13 +375,7 @@ export interface AdversarialCase {
  * the search texts only in search fields).
  */
 export function adversarialCasesOf(op: Operation): AdversarialCase[] {
-  const pathValues: Record<string, string> = {};
-  const query: Record<string, string> = {};
-  for (const p of op.parameters) {
-    const value = encodeURIComponent(String(plausible(p.schema)));
-    if (p.in === "path") pathValues[p.name] = value;
-    if (p.in === "query" && p.required) query[p.name] = value;
-  }
+  const { pathValues, query } = plausibleParameters(op);
   const queryFields = op.parameters.filter((p) => p.in === "query" && isText(p.schema)).map((p) => ({ name: p.name, max: maxLengthOf(p.schema!) }));
   const bodyFields =
     op.body && op.bodyType === "application/json"

@@ -13,3 +13,4 @@ export * from "./multipart.js";
 export * from "./http-cache.js";
 export { FrontRequest, type FrontAnswer, type FrontHandler, type FrontRoute } from "./front-door.js";
 export * from "./openapi-examples.js";
+export { MAX_ELEMENT_DEPTH, nestsDeeperThan } from "./element-depth.js";

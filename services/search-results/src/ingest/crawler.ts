@@ -12,7 +12,8 @@ import type { OutboundClient } from "@apiplat/outbound-guard";
 import { canonicalUrl, cleanText, isExplicit } from "../domain/pages.js";
 import { ALLOW_EVERYTHING, isAllowed, parseRobots, type RobotsRules } from "../domain/robots.js";
 import { refreshIndex, upsertPages, type WebPageRow } from "../store/index-writes.js";
-import { extractPage, MAX_ELEMENT_DEPTH } from "./extract.js";
+import { MAX_ELEMENT_DEPTH } from "@apiplat/service-kit";
+import { extractPage } from "./extract.js";
 
 export interface CrawlOptions {
   seeds: string[];

@@ -1,6 +1,7 @@
 /** A fetched HTML page -> its main text (Readability over a linkedom document), its title, language and links. */
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
+import { MAX_ELEMENT_DEPTH, nestsDeeperThan } from "@apiplat/service-kit";
 
 export interface ExtractedPage {
   title: string | null;
@@ -13,24 +14,6 @@ export interface ExtractedPage {
   noindex: boolean;
   /** Elements nested deeper than MAX_ELEMENT_DEPTH: the page was not read (no title or text), only its links. */
   tooDeep: boolean;
-}
-
-/**
- * How deep a page's elements may nest (counting from <html>) for Readability to read it. Its work grows faster than
- * the square of the depth: 256 nested elements take about 170 ms, 1,000 (6 KB of HTML) 4.4 s, and 1,000 unclosed
- * `<div><p><b>` overflow the call stack. Real pages nest a few dozen deep.
- */
-export const MAX_ELEMENT_DEPTH = 256;
-
-/** True when some element under `root` (itself at depth 1) is deeper than `limit`; a walk with its own stack. */
-function nestsDeeperThan(root: Element, limit: number): boolean {
-  const pending: [Element, number][] = [[root, 1]];
-  while (pending.length > 0) {
-    const [element, depth] = pending.pop()!;
-    if (depth > limit) return true;
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling) pending.push([child, depth + 1]);
-  }
-  return false;
 }
 
 export function extractPage(html: string, url: string): ExtractedPage {

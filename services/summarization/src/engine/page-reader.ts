@@ -2,6 +2,7 @@ import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { ApiError, errors } from "@apiplat/errors";
 import { ResponseTooLargeError, type OutboundClient } from "@apiplat/outbound-guard";
+import { MAX_ELEMENT_DEPTH, nestsDeeperThan } from "@apiplat/service-kit";
 import { extractText, getDocumentProxy, getMeta } from "unpdf";
 
 export interface Page {
@@ -104,13 +105,6 @@ function decode(body: Buffer, contentType: string): string {
   }
 }
 
-/**
- * How deep a page's elements may nest (counting from <html>) for Readability to read it. Its work grows faster than
- * the square of the depth: 256 nested elements take about 170 ms, 1,000 (6 KB of HTML) 4.4 s, and 1,000 unclosed
- * `<div><p><b>` overflow the call stack. Real pages nest a few dozen deep.
- */
-export const MAX_ELEMENT_DEPTH = 256;
-
 function readHtml(html: string, url: string, field: string): Page {
   const { document } = parseHTML(html);
   if (document.documentElement && nestsDeeperThan(document.documentElement, MAX_ELEMENT_DEPTH)) {
@@ -121,17 +115,6 @@ function readHtml(html: string, url: string, field: string): Page {
   const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 200 }).parse();
   const title = (article?.title || document.title || "").trim() || null;
   return { title, url, kind: "html", text: article?.content ? blockText(article.content) : "" };
-}
-
-/** True when some element under `root` (itself at depth 1) is deeper than `limit`; a walk with its own stack. */
-function nestsDeeperThan(root: Element, limit: number): boolean {
-  const pending: [Element, number][] = [[root, 1]];
-  while (pending.length > 0) {
-    const [element, depth] = pending.pop()!;
-    if (depth > limit) return true;
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling) pending.push([child, depth + 1]);
-  }
-  return false;
 }
 
 /** The article's HTML as text, one paragraph per block element. */

@@ -138,18 +138,24 @@ describe("per-second limit", () => {
 
   it("answers 429 RATE_LIMITED with Retry-After past the plan's requests per second, without counting them", async () => {
     const sub = await limited.subscribe("text-toolkit", "BASIC");
+    await warmUp([limitedApp], sub);
+    const started = performance.now();
     const responses = await Promise.all(Array.from({ length: 8 }, () => limitedApp.inject({ method: "GET", url: "/ping", headers: sub.headers })));
+    const burstMs = performance.now() - started;
     const ok = responses.filter((r) => r.statusCode === 200);
     const refused = responses.filter((r) => r.statusCode === 429);
-    expect(ok).toHaveLength(5);
-    expect(refused).toHaveLength(3);
+    // BASIC allows 5 a second: a burst of 8 gets exactly 5, plus one for each 200 ms a loaded machine spread it over.
+    expect(ok.length).toBeGreaterThanOrEqual(5);
+    expect(ok.length).toBeLessThanOrEqual(5 + Math.floor(burstMs / 200));
+    expect(refused).toHaveLength(8 - ok.length);
     for (const r of refused) {
       expect(r.json().error.code).toBe("RATE_LIMITED");
       expect(r.headers["retry-after"]).toBe("1");
     }
     await limitedApp.usage.flush();
     const { rows } = await limited.deps.db.query<{ n: number }>("SELECT sum(requests)::bigint AS n FROM usage_counts WHERE account_id = $1", [sub.accountId]);
-    expect(Number(rows[0].n)).toBe(5);
+    // The warm-up request and the burst's answered ones; the refused are not counted.
+    expect(Number(rows[0].n)).toBe(1 + ok.length);
   });
 });
 

@@ -7,10 +7,10 @@ import Fastify from "fastify";
 import { createTestPlatform } from "@apiplat/testing";
 import { buildService } from "@apiplat/service-kit";
 import textToolkit, { routes as textRoutes } from "@apiplat/text-toolkit";
+import { HASH_REQUEST } from "./hash-request.js";
 
 const perRound = Number(process.argv[2] ?? 20_000);
-const text = "The quick brown fox jumps over the lazy dog. ".repeat(23).slice(0, 1024);
-const payload = JSON.stringify({ text, algorithm: "sha256" });
+const payload = HASH_REQUEST.body;
 
 const platform = await createTestPlatform({ env: { LOG_LEVEL: "warn", METERING_FLUSH_MS: "2000", RATE_LIMITS: "off" } });
 const platformApp = await buildService(textToolkit, platform.deps);

@@ -5,15 +5,12 @@
  * BENCH_ROUNDS pairs of runs (default 6); --swap measures redis first in each pair.
  */
 import { compareModes } from "../lib/compare.js";
+import { HASH_REQUEST } from "../lib/hash-request.js";
 
-const text = "The quick brown fox jumps over the lazy dog. ".repeat(23).slice(0, 1024);
 await compareModes(
   {
     serverScript: "bench/metering/server.ts",
-    host: "text-toolkit.api.local",
-    method: "POST",
-    path: "/hash",
-    body: JSON.stringify({ text, algorithm: "sha256" }),
+    ...HASH_REQUEST,
     seconds: Number(process.argv[2] ?? 3),
     connections: Number(process.argv[3] ?? 50),
   },

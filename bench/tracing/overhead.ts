@@ -9,6 +9,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { compareManyModes } from "../lib/compare-many.js";
+import { HASH_REQUEST } from "../lib/hash-request.js";
 
 const spansByName = new Map<string, number>();
 let exports = 0;
@@ -28,14 +29,10 @@ await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
 
 // BENCH_BEFORE=<checkout>: that checkout's text-toolkit bench server (the platform before tracing) as a fourth server.
 const before = process.env.BENCH_BEFORE ? `${process.env.BENCH_BEFORE}/bench/text-toolkit/server.ts` : undefined;
-const text = "The quick brown fox jumps over the lazy dog. ".repeat(23).slice(0, 1024);
 await compareManyModes(
   {
     serverScript: "bench/tracing/server.ts",
-    host: "text-toolkit.api.local",
-    method: "POST",
-    path: "/hash",
-    body: JSON.stringify({ text, algorithm: "sha256" }),
+    ...HASH_REQUEST,
     seconds: Number(process.argv[2] ?? 3),
     connections: Number(process.argv[3] ?? 50),
   },

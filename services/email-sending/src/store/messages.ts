@@ -236,15 +236,21 @@ export function webhookPayload(event: NewEvent, status: string, tags: string[], 
   });
 }
 
+/**
+ * The end of a statement whose CTE `e` inserted an event ($1 its id, $3 the account, $4 its type, $7 its time, $8 the
+ * webhook payload): one delivery for each of the account's webhooks subscribed to that type, in the same statement.
+ */
+const WEBHOOK_FAN_OUT = `INSERT INTO email_webhook_deliveries (id, webhook_id, account_id, payload, state, next_attempt_at, created_at)
+     SELECT $1 || '_' || w.id, w.id, w.account_id, $8, 'waiting', $7, $7
+       FROM email_webhooks w, e
+      WHERE w.account_id = $3 AND $4 = ANY(w.event_types)`;
+
 async function insertEventAndFanOut(db: Queryable, event: NewEvent, status: string, tags: string[], metadata: Record<string, string>): Promise<void> {
   await db.query(
     `WITH e AS (
        INSERT INTO email_events (event_id, message_id, account_id, type, recipient, detail, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id)
-     INSERT INTO email_webhook_deliveries (id, webhook_id, account_id, payload, state, next_attempt_at, created_at)
-     SELECT $1 || '_' || w.id, w.id, w.account_id, $8, 'waiting', $7, $7
-       FROM email_webhooks w, e
-      WHERE w.account_id = $3 AND $4 = ANY(w.event_types)`,
+     ${WEBHOOK_FAN_OUT}`,
     [
       event.eventId,
       event.messageId,
@@ -323,10 +329,7 @@ export async function recordAttemptOutcome(
      e AS (
        INSERT INTO email_events (event_id, message_id, account_id, type, recipient, detail, created_at)
        SELECT $1, m.id, $3, $4, $5, $6, $7 FROM m RETURNING id)
-     INSERT INTO email_webhook_deliveries (id, webhook_id, account_id, payload, state, next_attempt_at, created_at)
-     SELECT $1 || '_' || w.id, w.id, w.account_id, $8, 'waiting', $7, $7
-       FROM email_webhooks w, e
-      WHERE w.account_id = $3 AND $4 = ANY(w.event_types)`,
+     ${WEBHOOK_FAN_OUT}`,
     [
       event.eventId,
       event.messageId,

@@ -253,8 +253,14 @@ describe("npm start", () => {
     expect((await timed(`${base("url-shortener")}/health`)).status).toBe(200);
     expect((await timed(`${base("admin")}/health`)).status).toBe(200);
     await waitFor("text-toolkit to answer again", 60_000, async () => ((await timed(`${base("text-toolkit")}/health`)).status === 200 ? true : undefined));
-    const restarted = /supervisor: text-toolkit \(pid (\d+)\) was killed by SIGKILL; restarting it in 1\.0 s/.exec(start.output());
-    expect(Number(restarted?.[1])).toBe(victim);
+    // The line may reach this process after the new one answers (pipes are read when the event loop gets to them).
+    const restarted = await waitFor(
+      "the supervisor to log the restart",
+      10_000,
+      async () =>
+        new RegExp(`supervisor: text-toolkit \\(pid ${victim}\\) was killed by SIGKILL; restarting it in (\\d+\\.\\d) s`).exec(start.output()) ?? undefined,
+    );
+    expect(Number(restarted[1])).toBeLessThanOrEqual(2);
     const serving = await waitFor(
       "the supervisor to see it serving",
       10_000,

@@ -75,6 +75,19 @@ async function startPlatform(only?: string[]): Promise<Start> {
     }
     pids.set(name, Number(pid));
   }
+  // One that died while starting is restarted by the supervisor (its line says so); the log names the new process.
+  // Said on the console: a death at start is a fault to look into, even when the restart hides it from a user.
+  for (const [, name] of output.matchAll(/^ {2}(\S+)(?: API)? +did not start/gm)) {
+    const key = name === "admin" ? "admin" : name;
+    console.warn(`${key} died while npm start came up and was restarted:\n${output.slice(-4_000)}`);
+    const pattern = new RegExp(`supervisor: ${key} is serving again \\(pid (\\d+)\\)`);
+    let match: RegExpExecArray | null;
+    while (!(match = pattern.exec(output))) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${key} did not come up:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    pids.set(key, Number(match[1]));
+  }
   const databasePid = Number(/local PostgreSQL in .*, pid (\d+)/.exec(output)?.[1]);
   return { child, output: () => output, pids, databasePid };
 }

@@ -23,7 +23,6 @@ const DOMAIN_DRAWS_RANDOM = [
 ];
 
 const SQL_IN_INGEST = [
-  "services/company-data/src/ingest/sec-edgar.ts",
   "services/news/src/ingest/datasets.ts",
   "services/news/src/ingest/feeds.ts",
   "services/product-data/src/ingest/datasets.ts",

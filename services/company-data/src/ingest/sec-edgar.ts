@@ -7,9 +7,9 @@
  */
 import { MalformedRow, type IngestionSource } from "@apiplat/catalogue";
 import type { OutboundClient } from "@apiplat/outbound-guard";
-import type { Queryable } from "@apiplat/storage";
 import { cikId } from "../domain/ids.js";
 import { InvalidRecord, secTickerRecord, submissionRecord, type SubmissionsDocument } from "../domain/records.js";
+import { fortuneCiks } from "../store/companies.js";
 import { upsertSourceRows, type SourceRows } from "../store/records.js";
 import { refreshProfiles } from "./datasets.js";
 
@@ -43,14 +43,6 @@ export class RequestPacer {
     this.next = at + interval;
     if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
   }
-}
-
-async function fortuneCiks(db: Queryable, limit: number): Promise<number[]> {
-  const { rows } = await db.query<{ cik: number }>(
-    "SELECT cik FROM companies WHERE cik IS NOT NULL AND fortune_rank IS NOT NULL ORDER BY fortune_rank LIMIT $1",
-    [limit],
-  );
-  return rows.map((r) => r.cik);
 }
 
 export function secEdgarSource(options: SecEdgarOptions): IngestionSource<SecRecord, SourceRows> {

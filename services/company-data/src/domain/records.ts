@@ -3,7 +3,7 @@
  * A record that cannot be used throws InvalidRecord with the reason, which ingestion reports and skips.
  */
 import { MAX_CIK } from "./ids.js";
-import type { Address, DbpediaRecord, FortuneRecord, PdlRecord, SecTickerRecord, SourceName, SubmissionRecord } from "./merge.js";
+import type { Address, DbpediaRecord, FortuneRecord, PdlRecord, SecTickerRecord, SourceName, SubmissionRecord } from "./source-records.js";
 
 export class InvalidRecord extends Error {}
 

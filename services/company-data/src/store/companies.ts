@@ -2,7 +2,8 @@
 import { createHash } from "node:crypto";
 import type { Database, Queryable } from "@apiplat/storage";
 import type { CompanyFilters } from "../domain/company-index.js";
-import { mergeCompanies, type Profile } from "../domain/merge.js";
+import { mergeCompanies } from "../domain/merge.js";
+import type { Profile } from "../domain/profile.js";
 import { nameKey, tickerKey } from "../domain/names.js";
 import { readSourceRecords } from "./records.js";
 

@@ -7,7 +7,7 @@ import type { PropertyFilters } from "../domain/property-index.js";
 import * as S from "../schemas.js";
 import { areaStats, findProperty } from "../store/properties.js";
 import type { SnapshotReader } from "../store/snapshot.js";
-import { propertyView } from "./view.js";
+import { propertyView } from "./views.js";
 
 export interface PropertyRoutesOptions {
   db: Queryable;

@@ -22,13 +22,6 @@ const DOMAIN_DRAWS_RANDOM = [
   "services/webhook-relay/src/domain/basic-auth.ts",
 ];
 
-const SQL_IN_INGEST = [
-  "services/news/src/ingest/datasets.ts",
-  "services/news/src/ingest/feeds.ts",
-  "services/product-data/src/ingest/datasets.ts",
-  "services/video-analytics/src/ingest/datasets.ts",
-  "services/video-analytics/src/ingest/youtube.ts",
-];
 
 const IO_MODULES = ["fs", "fs/promises", "net", "http", "https", "http2", "child_process", "dgram", "dns", "tls", "worker_threads"].flatMap(
   (name) => [name, `node:${name}`],
@@ -108,5 +101,4 @@ export default tseslint.config(
     ignores: ["services/*/src/store/**"],
     rules: { "no-restricted-syntax": ["error", NO_LIFECYCLE_HOOKS, ...NO_SQL] },
   },
-  { files: SQL_IN_INGEST, rules: { "no-restricted-syntax": ["error", NO_LIFECYCLE_HOOKS] } },
 );

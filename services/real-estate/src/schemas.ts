@@ -212,3 +212,4 @@ export const Estimate = Type.Object({
   method: Type.String(),
   comparables: Type.Array(Comparable),
 });
+export type Estimate = Static<typeof Estimate>;

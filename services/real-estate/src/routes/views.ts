@@ -1,4 +1,6 @@
+import type { EstimateResult } from "../app/estimate.js";
 import { undatedAsOf } from "../domain/properties.js";
+import { confidenceOf, priceAt } from "../domain/valuation.js";
 import type { PropertyRecord } from "../store/properties.js";
 import type * as S from "../schemas.js";
 
@@ -47,5 +49,67 @@ function viewOf(row: PropertyRecord): S.Property {
     market: row.market,
     dataset: row.dataset,
     details: row.details,
+  };
+}
+
+const round100 = (value: number) => Math.round(value / 100) * 100;
+
+/** A valuation as the API shows it: the value and its interval, the subject, its last sale and listing, the comparables. */
+export function estimateView(result: EstimateResult, method: string, dateRequested: boolean): S.Estimate {
+  const { subject, identifiedBy, market, model, date, valuation, ownIds, identified } = result;
+  const value = Math.exp(valuation.log_value);
+  const priceKind = market === "new-york" ? "list" : "sale";
+  const lastSale = identified.find((r) => r.price_kind === "sale" && r.sold_date !== null && r.sold_date <= date);
+  const listing = identified.find((r) => r.price_kind === "list");
+  return {
+    price: round100(value),
+    price_low: round100(value * Math.exp(model.interval.low_log)),
+    price_high: round100(value * Math.exp(model.interval.high_log)),
+    currency: "USD" as const,
+    interval_coverage: model.interval.coverage,
+    confidence: confidenceOf(valuation, model),
+    price_kind: priceKind,
+    market,
+    valuation_date: date,
+    valuation_date_basis: dateRequested ? ("requested" as const) : model.newest_date ? ("newest_sale" as const) : ("listings_as_of" as const),
+    last_sale: lastSale
+      ? {
+          id: lastSale.id,
+          date: lastSale.sold_date!,
+          price: lastSale.price,
+          adjusted_price: Math.round(priceAt(lastSale.price, lastSale.sold_date, date, model)),
+        }
+      : null,
+    listing: listing ? { id: listing.id, price: listing.price, status: listing.status } : null,
+    subject: {
+      id: subject.record?.id ?? identified[0]?.id ?? null,
+      address: subject.record?.address ?? identified[0]?.address ?? null,
+      latitude: subject.latitude,
+      longitude: subject.longitude,
+      living_sqft: subject.living_sqft,
+      bedrooms: subject.bedrooms ?? null,
+      bathrooms: subject.bathrooms ?? null,
+      year_built: subject.year_built ?? null,
+      property_type: subject.property_type ?? null,
+      identified_by: identifiedBy,
+      excluded_records: ownIds,
+    },
+    method,
+    comparables: valuation.comparables.map((c) => ({
+      id: c.sale.id,
+      address: c.sale.address,
+      latitude: c.sale.latitude,
+      longitude: c.sale.longitude,
+      distance_km: Math.round(c.distance_km * 1000) / 1000,
+      similarity: Math.round(c.similarity * 1000) / 1000,
+      price: c.sale.price,
+      price_kind: priceKind,
+      date: c.sale.date,
+      living_sqft: c.sale.living_sqft,
+      bedrooms: c.sale.bedrooms,
+      bathrooms: c.sale.bathrooms,
+      year_built: c.sale.year_built,
+      adjusted_price: Math.round(c.adjusted_price),
+    })),
   };
 }

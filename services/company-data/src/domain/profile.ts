@@ -15,9 +15,9 @@ import type { Address, DbpediaRecord, FortuneRecord, PdlRecord, SecTickerRecord,
  * 2020). The 2021 list has Microsoft at 143,015 and Walmart at 559,151. Corrected here; only the market caps are of
  * 2021 (taken on 2021-01-20).
  */
-export const FORTUNE_LIST_YEAR = 2020;
-export const FORTUNE_FISCAL_YEAR = 2019;
-export const FORTUNE_MARKET_CAP_DATE = "2021-01-20";
+const FORTUNE_LIST_YEAR = 2020;
+const FORTUNE_FISCAL_YEAR = 2019;
+const FORTUNE_MARKET_CAP_DATE = "2021-01-20";
 
 export interface Profile {
   id: string;

@@ -16,7 +16,7 @@ import { refreshProfiles } from "./datasets.js";
 /** SEC's published limit for automated access (https://www.sec.gov/os/accessing-edgar-data). */
 export const SEC_MAX_REQUESTS_PER_SECOND = 10;
 
-export interface SecEdgarOptions {
+interface SecEdgarOptions {
   userAgent: string;
   wwwBase: string;
   dataBase: string;
@@ -33,7 +33,7 @@ type SecRecord = { kind: "ticker"; row: unknown; position: number } | { kind: "s
  * Spaces request starts at least 1/rate seconds apart, across concurrent callers, plus a 5 % margin: requests can
  * reach the server closer together than they left (the first one opens the connection), and SEC counts arrivals.
  */
-export class RequestPacer {
+class RequestPacer {
   private next = 0;
   constructor(private readonly requestsPerSecond: number) {}
   async wait(): Promise<void> {

@@ -90,7 +90,7 @@ export interface Filing {
   source: string;
 }
 
-export type ProfileWithFilings = Profile & { filings: { total: number; recent: Filing[] } };
+type ProfileWithFilings = Profile & { filings: { total: number; recent: Filing[] } };
 
 /**
  * A profile with its newest filings, in one query: round trips to the database are most of what a request costs.

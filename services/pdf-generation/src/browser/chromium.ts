@@ -22,7 +22,7 @@ const CHROMIUM_ARGS = [
   "--font-render-hinting=none",
 ];
 
-export interface ChromiumLaunch {
+interface ChromiumLaunch {
   executablePath: string;
   /** The guarded forward proxy, the browser's only way out (browser-network.ts). */
   proxyServer: string;

@@ -21,7 +21,7 @@ import type * as S from "../schemas.js";
 import { closeAddresses } from "../store/properties.js";
 import type { CatalogueSnapshot, SnapshotRecord } from "../store/snapshot.js";
 
-export interface EstimateDeps {
+interface EstimateDeps {
   db: Queryable;
   catalogue: CatalogueSnapshot;
   loadModel: (market: string) => Promise<ValuationModel | null>;
@@ -51,9 +51,9 @@ async function propertyAt(db: Queryable, snapshot: CatalogueSnapshot, address: s
   );
 }
 
-export type IdentifiedBy = "property_id" | "address" | "location_and_attributes" | null;
+type IdentifiedBy = "property_id" | "address" | "location_and_attributes" | null;
 
-export interface ResolvedSubject extends Subject {
+interface ResolvedSubject extends Subject {
   /** The catalogued record the subject was found as (property_id, address), else null. */
   record: SnapshotRecord | null;
   identifiedBy: IdentifiedBy;

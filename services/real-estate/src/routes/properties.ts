@@ -18,7 +18,7 @@ export interface PropertyRoutesOptions {
 const DEFAULT_RADIUS_KM = 5;
 
 /** "west,south,east,north" -> a box; 400 naming bbox otherwise. */
-export function parseBbox(text: string): Box {
+function parseBbox(text: string): Box {
   const parts = text.split(",").map((p) => Number(p.trim()));
   const [west, south, east, north] = parts;
   const valid =

@@ -13,9 +13,9 @@ export interface BulletPointRoutesOptions {
   settings: Pick<SummarizationSettings, "tokenLimit" | "longMaxWords">;
 }
 
-export const DEFAULT_BULLETS = 5;
+const DEFAULT_BULLETS = 5;
 /** A takeaway is a short sentence: longer ones are taken only when too few short ones remain. */
-export const BULLET_MAX_WORDS = 35;
+const BULLET_MAX_WORDS = 35;
 
 export const bulletPointRoutes: FastifyPluginAsyncTypebox<BulletPointRoutesOptions> = async (app, { pages, settings }) => {
   app.post(

@@ -12,7 +12,7 @@ export interface KeywordRoutesOptions {
   settings: Pick<SummarizationSettings, "tokenLimit" | "longMaxWords">;
 }
 
-export const DEFAULT_TOP_N = 10;
+const DEFAULT_TOP_N = 10;
 
 export const keywordRoutes: FastifyPluginAsyncTypebox<KeywordRoutesOptions> = async (app, { pages, settings }) => {
   app.post(

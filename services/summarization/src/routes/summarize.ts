@@ -19,8 +19,8 @@ export interface SummarizeRoutesOptions {
 }
 
 /** The spec's "summary of 2 to 5 sentences"; the length between them is summaryPlan's. */
-export const DEFAULT_MIN_SENTENCES = 2;
-export const DEFAULT_MAX_SENTENCES = 5;
+const DEFAULT_MIN_SENTENCES = 2;
+const DEFAULT_MAX_SENTENCES = 5;
 
 interface LengthFields {
   min_length?: number;

@@ -6,7 +6,7 @@ import { analyze, selectSentences } from "../domain/summarize.js";
 import type { PageReader } from "../engine/page-reader.js";
 import * as S from "../schemas.js";
 import type { SummarizationSettings } from "../settings.js";
-import { enforceTokenLimit, resolveInput } from "./input.js";
+import { enforceTokenLimit, resolveInput } from "../app/input.js";
 
 export interface BulletPointRoutesOptions {
   pages: PageReader;

@@ -5,7 +5,7 @@ import { toolsFor } from "../domain/languages.js";
 import type { PageReader } from "../engine/page-reader.js";
 import * as S from "../schemas.js";
 import type { SummarizationSettings } from "../settings.js";
-import { enforceTokenLimit, resolveInput } from "./input.js";
+import { enforceTokenLimit, resolveInput } from "../app/input.js";
 
 export interface KeywordRoutesOptions {
   pages: PageReader;

@@ -8,6 +8,7 @@
  * and employee floors, industries, and pages of a sector.
  */
 import { fileURLToPath } from "node:url";
+import { seededRandom } from "@apiplat/testing";
 import { measureEndpoint, NO_CACHE, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
@@ -15,18 +16,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3);
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
-/** A fixed pseudo-random sequence (mulberry32), so every run sends the same mix. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = seeded(7);
+// A fixed pseudo-random sequence, so every run sends the same mix.
+const random = seededRandom(7);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
 
 const NAMES = [

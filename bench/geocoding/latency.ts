@@ -4,6 +4,7 @@
  *   bash scripts/pnpm.sh exec tsx bench/geocoding/latency.ts
  */
 import { loadGeocodingIndex } from "@apiplat/geocoding";
+import { seededRandom } from "@apiplat/testing";
 import { reverseGeocode } from "../../services/geocoding/src/domain/reverse.js";
 import type { SearchRequest } from "../../services/geocoding/src/domain/search.js";
 
@@ -11,13 +12,6 @@ const index = loadGeocodingIndex();
 const { gazetteer, search } = index;
 console.log(`index built in ${index.buildMs} ms: ${gazetteer.count} places, ${gazetteer.nameIndex.keyCount} names`);
 
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 const random = seededRandom(7);
 
 function searchMix(count: number): SearchRequest[] {

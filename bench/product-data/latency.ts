@@ -13,6 +13,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { loadavg } from "node:os";
+import { seededRandom } from "@apiplat/testing";
 import { measureEndpoint, NO_CACHE, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
@@ -20,17 +21,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3);
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
-/** mulberry32: the same request mix on every run. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The same request mix on every run.
 const random = seededRandom(17);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
 

@@ -21,7 +21,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { runIngestion } from "@apiplat/catalogue";
 import { loadConfig } from "@apiplat/config";
-import { startService } from "@apiplat/testing";
+import { seededRandom, startService } from "@apiplat/testing";
 import { datasetSources } from "../../services/real-estate/src/ingest/datasets.js";
 import service from "../../services/real-estate/src/service.js";
 
@@ -29,18 +29,6 @@ import service from "../../services/real-estate/src/service.js";
 const { parse } = createRequire(new URL("../../services/real-estate/package.json", import.meta.url))("csv-parse/sync") as {
   parse: (input: string, options: { columns: true }) => Record<string, string>[];
 };
-
-/** mulberry32, written out here so that the split does not depend on the service's code. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffled<T>(items: T[], random: () => number): T[] {
   const out = [...items];

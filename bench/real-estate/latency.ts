@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { measureEndpoint, NO_CACHE, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
-import { seededRandom } from "../../services/real-estate/src/domain/valuation.js";
+import { seededRandom } from "@apiplat/testing";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);

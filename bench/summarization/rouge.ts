@@ -9,6 +9,7 @@
  *   that CNN/DailyMail papers report.
  * bench/summarization/rouge-crosscheck.py scores the same outputs with rouge-score itself.
  */
+import { seededRandom } from "@apiplat/testing";
 import { porterStem } from "./porter.js";
 
 export interface RougeScores {
@@ -151,14 +152,7 @@ export function meanScores(scores: readonly RougeScores[]): RougeScores {
  * fixed-seed generator, so that a rerun prints the same interval.
  */
 export function bootstrapInterval(scores: readonly RougeScores[], resamples = 2_000): Record<keyof RougeScores, [number, number]> {
-  let seed = 0x9e3779b9;
-  const random = () => {
-    // mulberry32
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const random = seededRandom(0x9e3779b9);
   const means = Array.from({ length: resamples }, () => meanScores(Array.from({ length: scores.length }, () => scores[Math.floor(random() * scores.length)]!)));
   const bounds = (key: keyof RougeScores): [number, number] => {
     const sorted = means.map((m) => m[key]).sort((a, b) => a - b);

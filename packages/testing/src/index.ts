@@ -10,3 +10,4 @@ export * from "./error-sentences.js";
 export * from "./smtp.js";
 export * from "./long-text.js";
 export * from "./quiet-env.js";
+export * from "./typed-client.js";

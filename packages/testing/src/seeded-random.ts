@@ -1,6 +1,7 @@
 /**
- * A small seeded generator (mulberry32) for property tests: the same sequence on every run, so a failing random
- * case can be replayed from its seed. Returns numbers in [0, 1).
+ * A small seeded generator (mulberry32) for property tests and benchmarks' request mixes: the same sequence on every
+ * run, so a failing random case can be replayed from its seed and two bench runs send the same requests. Returns
+ * numbers in [0, 1).
  */
 export function seededRandom(seed: number): () => number {
   return () => {

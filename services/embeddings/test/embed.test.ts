@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeAuth } from "@apiplat/testing/auth-suite";
 import { startEmbeddings, norm, type Harness } from "./support/service.js";
 
 let h: Harness;
@@ -260,16 +261,4 @@ describe("models", () => {
   });
 });
 
-describe("auth", () => {
-  it("needs a key", async () => {
-    const res = await h.started.app.inject({ method: "POST", url: "/embed", payload: { input: "Hello" } });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().error.code).toBe("MISSING_API_KEY");
-  });
-
-  it("refuses another service's host", async () => {
-    const res = await h.post("/embed", { input: "Hello" }, { ...h.caller.headers, "x-gateway-host": "text-toolkit.api.local" });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().error.code).toBe("HOST_MISMATCH");
-  });
-});
+describeAuth({ started: () => h.started, method: "POST", url: "/embed", payload: { input: "Hello" } });

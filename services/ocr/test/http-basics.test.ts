@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeAuth } from "@apiplat/testing/auth-suite";
 import sharp from "sharp";
 import { startService } from "@apiplat/testing";
 import service from "../src/service.js";
 import { TEST_SETTINGS, withMegaKey, multipartBody, type OcrTestContext } from "./support/app.js";
 import { renderSvgPng } from "./support/render.js";
-import { LANGUAGE_CATALOGUE } from "../src/domain/languages.js";
 
 let ctx: OcrTestContext;
 let smallPng: Buffer;
@@ -18,18 +18,9 @@ afterAll(async () => ctx?.close());
 const post = (url: string, payload: unknown, headers = ctx.headers) => ctx.app.inject({ method: "POST", url, headers, payload: payload as object });
 const errorOf = (res: { json(): { error: { code: string; details?: Array<{ field: string; issue: string }> } } }) => res.json().error;
 
-describe("authentication", () => {
-  it("answers 401 MISSING_API_KEY without a key", async () => {
-    const res = await post("/extract", { image: smallPng.toString("base64") }, { "x-gateway-host": "ocr.api.local" });
-    expect(res.statusCode).toBe(401);
-    expect(errorOf(res).code).toBe("MISSING_API_KEY");
-  });
-  it("answers 403 INVALID_API_KEY for an unknown key and HOST_MISMATCH for another service's host", async () => {
-    const unknown = await post("/extract", {}, { "x-gateway-key": "not-a-real-key", "x-gateway-host": "ocr.api.local" });
-    expect([unknown.statusCode, errorOf(unknown).code]).toEqual([403, "INVALID_API_KEY"]);
-    const otherHost = await ctx.app.inject({ method: "GET", url: "/languages", headers: { ...ctx.headers, "x-gateway-host": "geocoding.api.local" } });
-    expect([otherHost.statusCode, errorOf(otherHost).code]).toEqual([403, "HOST_MISMATCH"]);
-  });
+describeAuth({ started: () => ctx, method: "POST", url: "/extract", payload: {} });
+
+describe("metering", () => {
   it("meters an authenticated call with the plan's quota headers", async () => {
     const res = await ctx.app.inject({ method: "GET", url: "/languages", headers: ctx.headers });
     expect(res.statusCode).toBe(200);
@@ -68,35 +59,6 @@ describe("platform routes", () => {
         .sort(),
     ).toEqual(["/extract", "/extract/structured", "/languages"]);
     expect(Object.keys(paths["/extract"].post.requestBody.content).sort()).toEqual(["application/json", "multipart/form-data"]);
-  });
-});
-
-describe("GET /languages", () => {
-  it("lists every Tesseract language with the installed ones marked", async () => {
-    const res = await ctx.app.inject({ method: "GET", url: "/languages", headers: ctx.headers });
-    expect(res.statusCode).toBe(200);
-    const data = res.json().data;
-    expect(data.default_language).toBe("eng");
-    expect(data.max_languages_per_request).toBe(5);
-    expect(data.languages).toHaveLength(LANGUAGE_CATALOGUE.length);
-    const installed = data.languages
-      .filter((l: { installed: boolean }) => l.installed)
-      .map((l: { code: string }) => l.code)
-      .sort();
-    expect(installed).toEqual(["ara", "chi_sim", "deu", "eng", "fra", "heb", "ita", "jpn", "nld", "por", "rus", "spa"]);
-    expect(data.installed_count).toBe(12);
-    expect(data.languages.find((l: { code: string }) => l.code === "jpn")).toEqual({
-      code: "jpn",
-      name: "Japanese",
-      installed: true,
-      debian_package: "tesseract-ocr-jpn",
-    });
-    expect(data.languages.find((l: { code: string }) => l.code === "tha")).toEqual({
-      code: "tha",
-      name: "Thai",
-      installed: false,
-      debian_package: "tesseract-ocr-tha",
-    });
   });
 });
 

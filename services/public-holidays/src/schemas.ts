@@ -91,7 +91,7 @@ const holidayProperties = {
   }),
 };
 
-const HolidaySchema = Type.Object(holidayProperties);
+export const HolidaySchema = Type.Object(holidayProperties);
 const UpcomingHolidaySchema = Type.Object({
   ...holidayProperties,
   days_until: Type.Integer({ minimum: 0, description: "Days from today (in the country's time zone) to date." }),

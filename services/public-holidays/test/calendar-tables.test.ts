@@ -33,9 +33,9 @@ function gregorianOf(calendar: string, year: string, month: string, day: string)
 }
 
 async function holidays(country: string, year: number, name: RegExp): Promise<[string, string | null][]> {
-  const { status, body } = await h.get(`/holidays?country=${country}&year=${year}&types=public,bank,school,optional,observance`);
+  const { status, data } = await h.get(`/holidays?country=${country}&year=${year}&types=public,bank,school,optional,observance`);
   expect(status).toBe(200);
-  return body.data.holidays.filter((holiday: any) => name.test(holiday.name)).map((holiday: any) => [holiday.date, holiday.lunar_date]);
+  return data.holidays.filter((holiday) => name.test(holiday.name)).map((holiday) => [holiday.date, holiday.lunar_date]);
 }
 
 describe("lunar holidays in every year up to 2100", () => {

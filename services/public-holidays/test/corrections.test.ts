@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService } from "@apiplat/testing";
-import { megaCaller, type Caller } from "./helpers.js";
+import { megaCaller, type Caller, type Holiday } from "./helpers.js";
 import service from "../src/service.js";
 import { CORRECTIONS } from "../src/domain/corrections/index.js";
 
@@ -17,11 +17,11 @@ afterAll(async () => {
 });
 
 /** The public holidays in force on a date, nationally or in a subdivision. */
-async function publicOn(country: string, date: string, subdivision?: string): Promise<any[]> {
+async function publicOn(country: string, date: string, subdivision?: string): Promise<Holiday[]> {
   const area = subdivision ? `&subdivision=${subdivision}` : "";
-  const { status, body } = await h.get(`/is-holiday?country=${country}&date=${date}${area}`);
+  const { status, data } = await h.get(`/is-holiday?country=${country}&date=${date}${area}`);
   expect(status).toBe(200);
-  return body.data.holidays;
+  return data.holidays;
 }
 
 /** The one public holiday on the date, which must come from a correction whose source names `citation`. */
@@ -147,14 +147,14 @@ describe("Latvia: Song and Dance Celebration and one-off days (holidays law as a
 
 describe("Denmark: Constitution Day is a bank closing day (Danmarks Nationalbank, Banklukkedage)", () => {
   it.each(["2019-06-05", "2026-06-05"])("%s is a bank holiday, not a public one nor an observance", async (date) => {
-    const { body } = await h.get(`/is-holiday?country=DK&date=${date}&types=bank`);
-    expect(body.data.holidays.map(({ name, local_name, types }: any) => ({ name, local_name, types }))).toEqual([
+    const { data } = await h.get(`/is-holiday?country=DK&date=${date}&types=bank`);
+    expect(data.holidays.map(({ name, local_name, types }) => ({ name, local_name, types }))).toEqual([
       { name: "Constitution Day", local_name: "Grundlovsdag", types: ["bank"] },
     ]);
-    expect(body.data.holidays[0].source).toContain("Banklukkedage");
+    expect(data.holidays[0].source).toContain("Banklukkedage");
     await expectNoPublicHoliday("DK", date);
     const observances = await h.get(`/is-holiday?country=DK&date=${date}&types=observance`);
-    expect(observances.body.data.holidays).toEqual([]);
+    expect(observances.data.holidays).toEqual([]);
   });
 });
 
@@ -194,8 +194,8 @@ describe("United Kingdom: Scotland's World Cup bank holiday 2026", () => {
 
 describe("Türkiye: Eid dates as observed (Law No. 2429, Diyanet calendar)", () => {
   async function eid(year: number, name: RegExp) {
-    const { body } = await h.get(`/holidays?country=TR&year=${year}`);
-    return body.data.holidays.filter((holiday: any) => name.test(holiday.name));
+    const { data } = await h.get(`/holidays?country=TR&year=${year}`);
+    return data.holidays.filter((holiday) => name.test(holiday.name));
   }
 
   it("2016: Ramazan Bayramı 5-7 July and Kurban Bayramı 12-15 September, observed", async () => {
@@ -227,7 +227,7 @@ describe("Türkiye: Eid dates as observed (Law No. 2429, Diyanet calendar)", () 
     expect(fitr2027.source).toContain("Istanbul 2016");
     const [adha2036] = await eid(2036, /Eid al-Adha/);
     expect([adha2036.date, adha2036.end_date, adha2036.lunar_date]).toEqual(["2036-02-08", "2036-02-11", "calculated"]);
-    expect((await eid(2065, /Eid al-Fitr/)).map((holiday: any) => holiday.date)).toEqual(["2065-01-08", "2065-12-28"]);
+    expect((await eid(2065, /Eid al-Fitr/)).map((holiday) => holiday.date)).toEqual(["2065-01-08", "2065-12-28"]);
   });
 
   it("an Islamic holiday the engine computes says calculated (United Arab Emirates, Eid al-Fitr 2026)", async () => {
@@ -236,9 +236,8 @@ describe("Türkiye: Eid dates as observed (Law No. 2429, Diyanet calendar)", () 
   });
 
   it("China 2026: Mid-Autumn (15th of the 8th lunar month) is calculated; Qingming, a solar term, is no lunar date", async () => {
-    const { body } = await h.get("/holidays?country=CN&year=2026");
-    const pick = (pattern: RegExp) =>
-      body.data.holidays.filter((holiday: any) => pattern.test(holiday.name)).map(({ date, lunar_date }: any) => [date, lunar_date]);
+    const { data } = await h.get("/holidays?country=CN&year=2026");
+    const pick = (pattern: RegExp) => data.holidays.filter((holiday) => pattern.test(holiday.name)).map(({ date, lunar_date }) => [date, lunar_date]);
     expect(pick(/Mid-Autumn/)).toEqual([["2026-09-25", "calculated"]]);
     expect(pick(/Qingming|Tomb/)).toEqual([["2026-04-05", null]]);
   });
@@ -253,11 +252,11 @@ describe("Papua New Guinea (not in date-holidays)", () => {
   const source = "Public Holidays Act (Chapter 321)";
 
   it("2021: the national public holidays, each with its source", async () => {
-    const { status, body } = await h.get("/holidays?country=PG&year=2021");
+    const { status, data } = await h.get("/holidays?country=PG&year=2021");
     expect(status).toBe(200);
-    expect(body.data.country_name).toBe("Papua New Guinea");
-    expect(body.data.timezone).toBe("Pacific/Port_Moresby");
-    expect(body.data.holidays.map(({ date, name }: any) => [date, name])).toEqual([
+    expect(data.country_name).toBe("Papua New Guinea");
+    expect(data.timezone).toBe("Pacific/Port_Moresby");
+    expect(data.holidays.map(({ date, name }) => [date, name])).toEqual([
       ["2021-01-01", "New Year's Day"],
       ["2021-04-02", "Good Friday"],
       ["2021-04-03", "Holy Saturday"],
@@ -270,7 +269,7 @@ describe("Papua New Guinea (not in date-holidays)", () => {
       ["2021-12-25", "Christmas Day"],
       ["2021-12-26", "Boxing Day"],
     ]);
-    for (const holiday of body.data.holidays) {
+    for (const holiday of data.holidays) {
       expect(holiday.source).toContain(source);
       expect(holiday.source).toContain("not available offline");
     }
@@ -284,8 +283,8 @@ describe("Papua New Guinea (not in date-holidays)", () => {
   });
 
   it("is listed by /countries without subdivisions", async () => {
-    const { body } = await h.get("/countries");
-    expect(body.data.countries.find((country: any) => country.code === "PG")).toEqual({
+    const { data } = await h.get("/countries");
+    expect(data.countries.find((country) => country.code === "PG")).toEqual({
       code: "PG",
       name: "Papua New Guinea",
       timezone: "Pacific/Port_Moresby",
@@ -297,8 +296,8 @@ describe("Papua New Guinea (not in date-holidays)", () => {
 
 describe("Australia: Easter Sunday is a state holiday, state by state", () => {
   async function easterSunday(year: number, date: string) {
-    const { body } = await h.get(`/holidays?country=AU&year=${year}`);
-    return body.data.holidays.filter((holiday: any) => holiday.date === date && holiday.name === "Easter Sunday");
+    const { data } = await h.get(`/holidays?country=AU&year=${year}`);
+    return data.holidays.filter((holiday) => holiday.date === date && holiday.name === "Easter Sunday");
   }
 
   it.each([
@@ -328,8 +327,8 @@ describe("Australia: Easter Sunday is a state holiday, state by state", () => {
 
 describe("Brazil: Black Awareness Day national from 2024 (Lei nº 14.759/2023)", () => {
   async function blackAwarenessDay(year: number) {
-    const { body } = await h.get(`/holidays?country=BR&year=${year}`);
-    return body.data.holidays.filter((holiday: any) => holiday.date === `${year}-11-20` && holiday.local_name === "Dia da Consciência Negra");
+    const { data } = await h.get(`/holidays?country=BR&year=${year}`);
+    return data.holidays.filter((holiday) => holiday.date === `${year}-11-20` && holiday.local_name === "Dia da Consciência Negra");
   }
 
   it("holds in every state from 2024, citing the law", async () => {

@@ -1,12 +1,25 @@
-import type { StartedService, TestSubscriber } from "@apiplat/testing";
+import { call, UnknownData, type StartedService, type TestSubscriber, type TypedAnswer } from "@apiplat/testing";
+import type { Static } from "typebox";
+import * as S from "../src/schemas.js";
+
+/** Each route's data schema, so that a GET's answer is typed from its URL's path. */
+interface Routes {
+  "/holidays": typeof S.HolidaysData;
+  "/next": typeof S.NextData;
+  "/is-holiday": typeof S.IsHolidayData;
+  "/countries": typeof S.CountriesData;
+}
+type DataOfPath<Path> = Path extends keyof Routes ? Static<Routes[Path]> : unknown;
+export type DataOf<Url extends string> = Url extends `${infer Path}?${string}` ? DataOfPath<Path> : DataOfPath<Url>;
+export type Holiday = Static<typeof S.HolidaySchema>;
 
 export interface Caller {
   started: StartedService;
   app: StartedService["app"];
   platform: StartedService["platform"];
   headers: Record<string, string>;
-  /** GET with the subscriber's gateway headers; returns status, headers and parsed JSON body. */
-  get(url: string, extraHeaders?: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
+  /** GET with the subscriber's gateway headers; the answer's data typed by the route of the URL. */
+  get<Url extends string>(url: Url, extraHeaders?: Record<string, string>): Promise<TypedAnswer<DataOf<Url>>>;
   close(): Promise<void>;
 }
 
@@ -20,19 +33,14 @@ export async function megaCaller(started: StartedService): Promise<Caller> {
     app: started.app,
     platform: started.platform,
     headers,
-    async get(url, extraHeaders = {}) {
-      const response = await started.app.inject({ method: "GET", url, headers: { ...headers, ...extraHeaders } });
-      return {
-        status: response.statusCode,
-        headers: response.headers,
-        body: response.body.length > 0 ? response.json() : undefined,
-      };
-    },
+    // Typed by the URL's route instead of a schema argument: four routes, each test names its URL anyway.
+    get: <Url extends string>(url: Url, extraHeaders: Record<string, string> = {}) =>
+      call(started, UnknownData, { url, headers: { ...headers, ...extraHeaders } }) as Promise<TypedAnswer<DataOf<Url>>>,
     close: () => started.close(),
   };
 }
 
 /** The fields hand-checked against official calendars. */
-export function brief(holidays: Array<Record<string, any>>) {
+export function brief(holidays: Array<Pick<Holiday, "date" | "name" | "local_name" | "substitute">>) {
   return holidays.map(({ date, name, local_name, substitute }) => ({ date, name, local_name, substitute }));
 }

@@ -22,10 +22,10 @@ function validationError(field: string, issue: string) {
 
 describe("year bounds", () => {
   it.each([1975, 2100])("%i is accepted", async (year) => {
-    const { status, body } = await h.get(`/holidays?country=FR&year=${year}`);
+    const { status, data } = await h.get(`/holidays?country=FR&year=${year}`);
     expect(status).toBe(200);
-    expect(body.data.year).toBe(year);
-    expect(body.data.holidays[0]).toMatchObject({ date: `${year}-01-01`, local_name: "Nouvel An" });
+    expect(data.year).toBe(year);
+    expect(data.holidays[0]).toMatchObject({ date: `${year}-01-01`, local_name: "Nouvel An" });
   });
 
   it("1974 is refused", async () => {
@@ -41,26 +41,26 @@ describe("year bounds", () => {
   });
 
   it.each(["2025.5", "twenty", ""])("year=%s is not an integer", async (year) => {
-    const { status, body } = await h.get(`/holidays?country=FR&year=${year}`);
+    const { status, error } = await h.get(`/holidays?country=FR&year=${year}`);
     expect(status).toBe(400);
-    expect(body.error.details).toEqual([{ field: "year", issue: "must be an integer" }]);
+    expect(error.details).toEqual([{ field: "year", issue: "must be an integer" }]);
   });
 });
 
 describe("country", () => {
   it("is matched case-insensitively, surrounding spaces ignored", async () => {
-    const { status, body } = await h.get("/holidays?country=jp&year=2025");
+    const { status, data } = await h.get("/holidays?country=jp&year=2025");
     expect(status).toBe(200);
-    expect(body.data.country_code).toBe("JP");
+    expect(data.country_code).toBe("JP");
     const spaced = await h.get("/holidays?country=%20de%20&year=2025");
     expect(spaced.status).toBe(200);
-    expect(spaced.body.data.country_code).toBe("DE");
+    expect(spaced.data.country_code).toBe("DE");
   });
 
   it("an unknown code is a 400 naming the parameter, with the close matches", async () => {
-    const { status, body } = await h.get("/holidays?country=GER&year=2026");
+    const { status, error } = await h.get("/holidays?country=GER&year=2026");
     expect(status).toBe(400);
-    expect(body.error).toEqual({
+    expect(error).toEqual({
       code: "VALIDATION_ERROR",
       message: 'country "GER" is not an ISO 3166-1 alpha-2 code we know; did you mean DE (Germany)?',
       details: [{ field: "country", issue: "is not supported; did you mean DE (Germany)?" }],
@@ -75,22 +75,22 @@ describe("country", () => {
     ["Brasil", "BR (Brazil)"],
     ["Germny", "DE (Germany)"],
   ])("%s suggests %s", async (input, suggestion) => {
-    const { status, body } = await h.get(`/holidays?country=${encodeURIComponent(input)}&year=2026`);
+    const { status, error } = await h.get(`/holidays?country=${encodeURIComponent(input)}&year=2026`);
     expect(status).toBe(400);
-    expect(body.error.details).toEqual([{ field: "country", issue: `is not supported; did you mean ${suggestion}?` }]);
+    expect(error.details).toEqual([{ field: "country", issue: `is not supported; did you mean ${suggestion}?` }]);
   });
 
   it("a real country without a calendar says so", async () => {
-    const { status, body } = await h.get("/holidays?country=AF&year=2026");
+    const { status, error } = await h.get("/holidays?country=AF&year=2026");
     expect(status).toBe(400);
-    expect(body.error.message).toBe("country AF (Afghanistan) has no holiday calendar here; GET /countries lists the supported codes.");
+    expect(error.message).toBe("country AF (Afghanistan) has no holiday calendar here; GET /countries lists the supported codes.");
   });
 
   it("nothing close: points to /countries", async () => {
-    const { status, body } = await h.get("/holidays?country=QQ&year=2026");
+    const { status, error } = await h.get("/holidays?country=QQ&year=2026");
     expect(status).toBe(400);
-    expect(body.error.message).toBe('country "QQ" is not an ISO 3166-1 alpha-2 code we know; GET /countries lists the supported codes.');
-    expect(body.error.details).toEqual([{ field: "country", issue: "is not supported" }]);
+    expect(error.message).toBe('country "QQ" is not an ISO 3166-1 alpha-2 code we know; GET /countries lists the supported codes.');
+    expect(error.details).toEqual([{ field: "country", issue: "is not supported" }]);
   });
 
   it("is required", async () => {
@@ -115,18 +115,18 @@ describe("country", () => {
 
 describe("types", () => {
   it("defaults to public only", async () => {
-    const { body } = await h.get("/holidays?country=US&year=2025");
-    expect(body.data.types).toEqual(["public"]);
-    expect(body.data.holidays.every((holiday: any) => holiday.types[0] === "public")).toBe(true);
+    const { data } = await h.get("/holidays?country=US&year=2025");
+    expect(data.types).toEqual(["public"]);
+    expect(data.holidays.every((holiday) => holiday.types[0] === "public")).toBe(true);
   });
 
   it("widens to every type, in canonical order, ignoring spaces, case and repeats", async () => {
-    const { status, body } = await h.get("/holidays?country=US&year=2025&types=Observance, public,school,bank,optional,public");
+    const { status, data } = await h.get("/holidays?country=US&year=2025&types=Observance, public,school,bank,optional,public");
     expect(status).toBe(200);
-    expect(body.data.types).toEqual(["public", "bank", "optional", "school", "observance"]);
-    const national = body.data.holidays.filter((holiday: any) => holiday.global);
-    expect(national.find((holiday: any) => holiday.date === "2025-02-14")).toMatchObject({ name: "Valentine's Day", types: ["observance"] });
-    expect(national.find((holiday: any) => holiday.date === "2025-12-24")).toMatchObject({ name: "Christmas Eve", types: ["optional"] });
+    expect(data.types).toEqual(["public", "bank", "optional", "school", "observance"]);
+    const national = data.holidays.filter((holiday) => holiday.global);
+    expect(national.find((holiday) => holiday.date === "2025-02-14")).toMatchObject({ name: "Valentine's Day", types: ["observance"] });
+    expect(national.find((holiday) => holiday.date === "2025-12-24")).toMatchObject({ name: "Christmas Eve", types: ["optional"] });
   });
 
   it("refuses unknown types, naming them", async () => {
@@ -146,7 +146,7 @@ describe("types", () => {
     expect(atLimit.length).toBe(64);
     const accepted = await h.get(`/holidays?country=US&year=2025&types=${atLimit}`);
     expect(accepted.status).toBe(200);
-    expect(accepted.body.data.types).toEqual(["public", "bank", "optional", "school", "observance"]);
+    expect(accepted.data.types).toEqual(["public", "bank", "optional", "school", "observance"]);
     const { status, body } = await h.get(`/holidays?country=US&year=2025&types=${atLimit},`);
     expect(status).toBe(400);
     expect(body).toEqual(validationError("types", "must be at most 64 characters long"));
@@ -167,7 +167,7 @@ describe("subdivision", () => {
   });
 
   it("32 characters pass validation, 33 are refused", async () => {
-    expect((await h.get(`/holidays?country=DE&year=2026&subdivision=${"X".repeat(32)}`)).body.error.details).toEqual([
+    expect((await h.get(`/holidays?country=DE&year=2026&subdivision=${"X".repeat(32)}`)).error.details).toEqual([
       { field: "subdivision", issue: "must be a subdivision or local area of DE (GET /countries lists them)" },
     ]);
     const { status, body } = await h.get(`/holidays?country=DE&year=2026&subdivision=${"X".repeat(33)}`);
@@ -177,7 +177,7 @@ describe("subdivision", () => {
 });
 
 it("an unknown path is 404 in the envelope", async () => {
-  const { status, body } = await h.get("/holiday?country=DE");
+  const { status, error } = await h.get("/holiday?country=DE");
   expect(status).toBe(404);
-  expect(body.error.code).toBe("NOT_FOUND");
+  expect(error.code).toBe("NOT_FOUND");
 });

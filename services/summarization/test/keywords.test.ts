@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
+import { call, startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
+import * as S from "../src/schemas.js";
 import service from "../src/service.js";
 
 let started: StartedService;
@@ -11,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => started.close());
 
-const post = (payload: object, headers = caller.headers) => started.app.inject({ method: "POST", url: "/keywords", headers, payload });
+const post = (payload: object, headers = caller.headers) => call(started, S.Keywords, { method: "POST", url: "/keywords", headers, payload });
 
 /** The abstract RAKE's paper (Rose et al. 2010) uses as its example. */
 const ABSTRACT =
@@ -29,8 +30,8 @@ describe("POST /keywords", () => {
     // Word degree/frequency: linear 5/2, diophantine 3/1, equations 3/1, minimal 5/2, generating 3/1,
     // set(s) 6/3, constraints 2/1, strict, nonstrict, inequations 4/2, upper, bounds 2/1; the rest 1.
     const res = await post({ text: ABSTRACT, top_n: 10 });
-    expect(res.statusCode).toBe(200);
-    const data = res.json().data;
+    expect(res.status).toBe(200);
+    const data = res.data;
     expect(data).toMatchObject({ method: "rake", language: "en", language_detected: true, source: { kind: "text" } });
     expect(data.keywords).toEqual([
       { phrase: "linear Diophantine equations", score: 8.5, count: 1 },
@@ -47,8 +48,8 @@ describe("POST /keywords", () => {
   });
 
   it("returns 10 phrases by default and at most top_n", async () => {
-    expect((await post({ text: ABSTRACT })).json().data.keywords).toHaveLength(10);
-    expect((await post({ text: ABSTRACT, top_n: 2 })).json().data.keywords.map((k: { phrase: string }) => k.phrase)).toEqual([
+    expect((await post({ text: ABSTRACT })).data.keywords).toHaveLength(10);
+    expect((await post({ text: ABSTRACT, top_n: 2 })).data.keywords.map((k: { phrase: string }) => k.phrase)).toEqual([
       "linear Diophantine equations",
       "minimal generating sets",
     ]);
@@ -56,7 +57,7 @@ describe("POST /keywords", () => {
 
   it("never starts or ends a phrase with a stopword, in German too", async () => {
     const text = "Die Europäische Zentralbank hat die Leitzinsen erneut erhöht. Die Europäische Zentralbank will damit die hohe Inflation bekämpfen.";
-    const data = (await post({ text })).json().data;
+    const data = (await post({ text })).data;
     expect(data.language).toBe("de");
     // "Leitzinsen erneut erhöht": three words seen once, each with degree 3 -> 9. "Europäische Zentralbank": twice,
     // each word with frequency 2 and degree 4 -> 2 + 2.
@@ -68,21 +69,21 @@ describe("POST /keywords", () => {
   it("bounds top_n to 1..50", async () => {
     for (const top_n of [0, 51]) {
       const res = await post({ text: ABSTRACT, top_n });
-      expect(res.statusCode).toBe(400);
-      expect(res.json().error.details[0].field).toBe("top_n");
+      expect(res.status).toBe(400);
+      expect(res.error.details?.[0].field).toBe("top_n");
     }
-    expect((await post({ text: ABSTRACT, top_n: 50 })).statusCode).toBe(200);
+    expect((await post({ text: ABSTRACT, top_n: 50 })).status).toBe(200);
   });
 
   it("needs text or url", async () => {
     const res = await post({ top_n: 3 });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error.details).toEqual([{ field: "text", issue: "is required unless url is given: send the text, a page address, or both" }]);
+    expect(res.status).toBe(400);
+    expect(res.error.details).toEqual([{ field: "text", issue: "is required unless url is given: send the text, a page address, or both" }]);
   });
 
   it("needs a key for this service", async () => {
     expect((await started.app.inject({ method: "POST", url: "/keywords", payload: { text: ABSTRACT } })).json().error.code).toBe("MISSING_API_KEY");
     const res = await post({ text: ABSTRACT }, { ...caller.headers, "x-gateway-host": "geocoding.api.local" });
-    expect(res.statusCode).toBe(403);
+    expect(res.status).toBe(403);
   });
 });

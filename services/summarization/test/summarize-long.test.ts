@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
+import { call, startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
+import * as S from "../src/schemas.js";
 import service from "../src/service.js";
 import { CHINESE_ARTICLE, NEWS_ARTICLE, NEWS_SENTENCES } from "./fixtures.js";
 
@@ -12,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => started.close());
 
-const post = (payload: object) => started.app.inject({ method: "POST", url: "/summarize/long", headers: caller.headers, payload });
+const post = (payload: object) => call(started, S.LongSummary, { method: "POST", url: "/summarize/long", headers: caller.headers, payload });
 
 const TOPICS = ["river", "harbor", "bridge", "market", "school", "library"];
 const capitalized = (word: string) => word[0]!.toUpperCase() + word.slice(1);
@@ -28,8 +29,8 @@ describe("POST /summarize/long", () => {
     // 60 paragraphs of 80 tokens: 25 fit a chunk (2,000 tokens), so 25 + 25 + 10.
     const text = Array.from({ length: 60 }, (_, p) => paragraph(p)).join("\n\n");
     const res = await post({ text });
-    expect(res.statusCode).toBe(200);
-    const data = res.json().data;
+    expect(res.status).toBe(200);
+    const data = res.data;
     expect(data.chunk_count).toBe(3);
     expect(data.chunks.map((c: { words: number }) => c.words)).toEqual([1750, 1750, 700]);
     expect(data.counts).toMatchObject({ source_words: 4200, source_sentences: 600, source_tokens: 4800 });
@@ -55,13 +56,13 @@ describe("POST /summarize/long", () => {
   });
 
   it("takes short input too: one chunk", async () => {
-    const data = (await post({ text: NEWS_ARTICLE, max_length: 3 })).json().data;
+    const data = (await post({ text: NEWS_ARTICLE, max_length: 3 })).data;
     expect(data.chunk_count).toBe(1);
     expect(data.chunks[0].sentences.map((s: { text: string }) => s.text)).toEqual(NEWS_SENTENCES.slice(0, 3));
   });
 
   it("joins Chinese chunk summaries and the summary with no space after 。", async () => {
-    const data = (await post({ text: CHINESE_ARTICLE, min_length: 6, max_length: 6 })).json().data;
+    const data = (await post({ text: CHINESE_ARTICLE, min_length: 6, max_length: 6 })).data;
     expect(data.language).toBe("zh");
     // One chunk of three sentences, then the summary of those three (all the pooled sentences, in order).
     const chunk = data.chunks[0];
@@ -77,24 +78,24 @@ describe("POST /summarize/long", () => {
     const sentences = Array.from({ length: 14_285 }, (_, i) => `Section ${i} covers the ${TOPICS[i % 6]} finances today.`);
     const text = `${sentences.join(" ")} One more closing remark here.`;
     const ok = await post({ text });
-    expect(ok.statusCode).toBe(200);
-    expect(ok.json().data.counts.source_words).toBe(100_000);
+    expect(ok.status).toBe(200);
+    expect(ok.data.counts.source_words).toBe(100_000);
     const res = await post({ text: `${text} Extra` });
-    expect(res.statusCode).toBe(413);
-    expect(res.json().error.details).toEqual([{ field: "text", issue: "is 100001 words long and /summarize/long takes at most 100000 words" }]);
+    expect(res.status).toBe(413);
+    expect(res.error.details).toEqual([{ field: "text", issue: "is 100001 words long and /summarize/long takes at most 100000 words" }]);
   });
 
   it("bounds Chinese by characters, two per word", async () => {
     const res = await post({ text: "今天天气很好。".repeat(28_572) });
-    expect(res.statusCode).toBe(413);
-    expect(res.json().error.details).toEqual([
+    expect(res.status).toBe(413);
+    expect(res.error.details).toEqual([
       { field: "text", issue: "is 200004 characters long and /summarize/long takes at most 100000 words (200000 characters of Chinese)" },
     ]);
   });
 
   it("answers mode abstractive with 503 MODEL_UNAVAILABLE", async () => {
     const res = await post({ text: NEWS_ARTICLE, mode: "abstractive" });
-    expect(res.statusCode).toBe(503);
-    expect(res.json().error.code).toBe("MODEL_UNAVAILABLE");
+    expect(res.status).toBe(503);
+    expect(res.error.code).toBe("MODEL_UNAVAILABLE");
   });
 });

@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeAuth } from "@apiplat/testing/auth-suite";
-import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
+import { client, startService, UnknownData, type StartedService, type TestSubscriber, type TypedClient } from "@apiplat/testing";
+import type { TSchema } from "typebox";
 import type { ServiceApp } from "@apiplat/service-kit";
+import * as S from "../src/schemas.js";
 import service from "../src/service.js";
 import { DEFAULT_ZONEINFO_DIR } from "../src/zoneinfo/zone-database.js";
 import { zoneinfoAnswers } from "./support/oracles.js";
@@ -16,33 +18,34 @@ const LINK_LINES = zi.split("\n").filter((l) => l.startsWith("L ")).length;
 let started: StartedService;
 let app: ServiceApp;
 let caller: TestSubscriber;
+let api: TypedClient;
 
 beforeAll(async () => {
   started = await startService(service, { now: () => NOW });
   app = started.app;
   caller = await started.subscribe("MEGA");
+  api = client(started, caller.headers);
 });
 afterAll(() => started.close());
 
 const get = (url: string, headers: Record<string, string> = caller.headers) => app.inject({ method: "GET", url, headers });
-const data = async (url: string) => {
-  const res = await get(url);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data;
+const data = async <Schema extends TSchema>(schema: Schema, url: string) => {
+  const res = await api.get(schema, url);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.data;
 };
 const failure = async (url: string, status: number) => {
-  const res = await get(url);
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json();
-  expect(body).toMatchObject({ status: "error", request_id: res.headers["x-request-id"] });
-  expect(typeof body.timestamp).toBe("string");
-  return body.error;
+  const res = await api.get(UnknownData, url);
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body).toMatchObject({ status: "error", request_id: res.headers["x-request-id"] });
+  expect(typeof res.body.timestamp).toBe("string");
+  return res.error;
 };
 const q = encodeURIComponent;
 
 describe("GET /lookup", () => {
   it("answers every key for now (the injected clock, seconds dropped) in Europe/Berlin", async () => {
-    expect(await data("/lookup?tz=Europe/Berlin")).toEqual({
+    expect(await data(S.LookupData, "/lookup?tz=Europe/Berlin")).toEqual({
       timezone: "Europe/Berlin",
       canonical_timezone: "Europe/Berlin",
       country_codes: ["DE"],
@@ -76,7 +79,7 @@ describe("GET /lookup", () => {
   });
 
   it("answers for the instant given in at=, outside DST giving the next DST period", async () => {
-    const d = await data(`/lookup?tz=America/New_York&at=${q("2026-01-15T08:30:00-05:00")}`);
+    const d = await data(S.LookupData, `/lookup?tz=America/New_York&at=${q("2026-01-15T08:30:00-05:00")}`);
     expect(d).toMatchObject({
       datetime: "2026-01-15T08:30:00",
       utc_datetime: "2026-01-15T13:30:00Z",
@@ -104,11 +107,11 @@ describe("GET /lookup", () => {
     ["Etc/GMT+5", "2026-01-01T12:00:00Z", "-05", "-05:00"],
     ["America/New_York", "1850-01-01T00:00:00Z", "LMT", "-04:56:02"],
   ])("writes %s's abbreviation as the tz database does (%s: %s, %s)", async (tz, at, abbreviation, offset) => {
-    expect(await data(`/lookup?tz=${tz.replace("+", "%2B")}&at=${q(at)}`)).toMatchObject({ abbreviation, utc_offset: offset });
+    expect(await data(S.LookupData, `/lookup?tz=${tz.replace("+", "%2B")}&at=${q(at)}`)).toMatchObject({ abbreviation, utc_offset: offset });
   });
 
   it("keeps the tz database's negative DST in Europe/Dublin: winter GMT is the DST period of IST", async () => {
-    expect(await data(`/lookup?tz=Europe/Dublin&at=${q("2026-01-15T12:00:00Z")}`)).toMatchObject({
+    expect(await data(S.LookupData, `/lookup?tz=Europe/Dublin&at=${q("2026-01-15T12:00:00Z")}`)).toMatchObject({
       abbreviation: "GMT",
       offset_seconds: 0,
       raw_offset: 3600,
@@ -126,11 +129,11 @@ describe("GET /lookup", () => {
     ["America/Scoresbysund", "2024-07-15T12:00:00Z", "-01", -7200, 3600],
     ["Europe/London", "1941-07-15T12:00:00Z", "BDST", 0, 7200],
   ])("infers %s's standard offset under DST as the tz source defines it (%s)", async (tz, at, abbreviation, raw, dst) => {
-    expect(await data(`/lookup?tz=${tz}&at=${q(at)}`)).toMatchObject({ abbreviation, dst_active: true, raw_offset: raw, dst_offset: dst });
+    expect(await data(S.LookupData, `/lookup?tz=${tz}&at=${q(at)}`)).toMatchObject({ abbreviation, dst_active: true, raw_offset: raw, dst_offset: dst });
   });
 
   it("gives half-hour DST in Australia/Lord_Howe", async () => {
-    expect(await data(`/lookup?tz=Australia/Lord_Howe&at=${q("2026-01-15T00:00:00Z")}`)).toMatchObject({
+    expect(await data(S.LookupData, `/lookup?tz=Australia/Lord_Howe&at=${q("2026-01-15T00:00:00Z")}`)).toMatchObject({
       utc_offset: "+11:00",
       raw_offset: 37800,
       dst_offset: 1800,
@@ -141,7 +144,7 @@ describe("GET /lookup", () => {
   });
 
   it("has no DST bounds and no next transition for a zone without DST", async () => {
-    expect(await data("/lookup?tz=Asia/Tokyo")).toMatchObject({
+    expect(await data(S.LookupData, "/lookup?tz=Asia/Tokyo")).toMatchObject({
       utc_offset: "+09:00",
       abbreviation: "JST",
       dst_active: false,
@@ -152,11 +155,11 @@ describe("GET /lookup", () => {
   });
 
   it("reads an unencoded + (a space once decoded) in Etc/GMT+5", async () => {
-    expect(await data("/lookup?tz=Etc/GMT+5&at=2026-01-01T12:00:00Z")).toMatchObject({ timezone: "Etc/GMT+5", utc_offset: "-05:00" });
+    expect(await data(S.LookupData, "/lookup?tz=Etc/GMT+5&at=2026-01-01T12:00:00Z")).toMatchObject({ timezone: "Etc/GMT+5", utc_offset: "-05:00" });
   });
 
   it("accepts an alias in any letter case and names its canonical zone", async () => {
-    expect(await data("/lookup?tz=us/eastern")).toMatchObject({
+    expect(await data(S.LookupData, "/lookup?tz=us/eastern")).toMatchObject({
       timezone: "US/Eastern",
       canonical_timezone: "America/New_York",
       utc_offset: "-04:00",
@@ -169,7 +172,7 @@ describe("GET /lookup", () => {
     const zones = ["America/Edmonton", "America/Havana", "Africa/Casablanca", "Europe/Berlin", "Asia/Tokyo"];
     const python = await zoneinfoAnswers(DEFAULT_ZONEINFO_DIR, Object.fromEntries(zones.map((z) => [z, [instant]])), {});
     for (const tz of zones) {
-      const d = await data(`/lookup?tz=${tz}&at=2026-11-22T12:00:00Z`);
+      const d = await data(S.LookupData, `/lookup?tz=${tz}&at=2026-11-22T12:00:00Z`);
       const [offset, abbreviation] = python.instants[tz][0];
       expect({ tz, offset: d.offset_seconds, abbreviation: d.abbreviation }).toEqual({ tz, offset, abbreviation });
     }
@@ -182,9 +185,9 @@ describe("GET /lookup", () => {
       message: 'tz "Europe/Berln" is not a known IANA time zone; did you mean Europe/Berlin?',
       details: [{ field: "tz", issue: "is not a known IANA time zone (did you mean Europe/Berlin?)" }],
     });
-    expect((await failure(`/lookup?tz=${q("new york")}`, 400)).details[0].issue).toContain("America/New_York");
-    expect((await failure("/lookup?tz=Kolkatta", 400)).details[0].issue).toContain("Asia/Kolkata");
-    expect((await failure("/lookup?tz=Qwxzvbn", 400)).details[0].issue).toBe("is not a known IANA time zone (see /list for every name)");
+    expect((await failure(`/lookup?tz=${q("new york")}`, 400)).details?.[0].issue).toContain("America/New_York");
+    expect((await failure("/lookup?tz=Kolkatta", 400)).details?.[0].issue).toContain("Asia/Kolkata");
+    expect((await failure("/lookup?tz=Qwxzvbn", 400)).details?.[0].issue).toBe("is not a known IANA time zone (see /list for every name)");
   });
 
   it("requires tz", async () => {
@@ -192,13 +195,13 @@ describe("GET /lookup", () => {
   });
 
   it("takes a tz of 64 characters and refuses 65", async () => {
-    expect((await failure(`/lookup?tz=${"A".repeat(64)}`, 400)).details[0].issue).toContain("not a known IANA time zone");
+    expect((await failure(`/lookup?tz=${"A".repeat(64)}`, 400)).details?.[0].issue).toContain("not a known IANA time zone");
     expect((await failure(`/lookup?tz=${"A".repeat(65)}`, 400)).details).toEqual([{ field: "tz", issue: "must be at most 64 characters long" }]);
   });
 
   it("takes at= from 1800-01-01T00:00:00Z to 2200-12-31T23:59:59Z and nothing outside", async () => {
-    expect((await data("/lookup?tz=UTC&at=1800-01-01T00:00:00Z")).utc_datetime).toBe("1800-01-01T00:00:00Z");
-    expect((await data("/lookup?tz=UTC&at=2200-12-31T23:59:59Z")).utc_datetime).toBe("2200-12-31T23:59:59Z");
+    expect((await data(S.LookupData, "/lookup?tz=UTC&at=1800-01-01T00:00:00Z")).utc_datetime).toBe("1800-01-01T00:00:00Z");
+    expect((await data(S.LookupData, "/lookup?tz=UTC&at=2200-12-31T23:59:59Z")).utc_datetime).toBe("2200-12-31T23:59:59Z");
     const issue = "must be between 1800-01-01T00:00:00Z and 2200-12-31T23:59:59Z";
     expect((await failure("/lookup?tz=UTC&at=1799-12-31T23:59:59Z", 400)).details).toEqual([{ field: "at", issue }]);
     expect((await failure("/lookup?tz=UTC&at=2201-01-01T00:00:00Z", 400)).details).toEqual([{ field: "at", issue }]);
@@ -206,7 +209,7 @@ describe("GET /lookup", () => {
   });
 
   it("computes the footer's POSIX rule far past the compiled table", async () => {
-    expect(await data("/lookup?tz=Europe/Berlin&at=2200-07-01T00:00:00Z")).toMatchObject({
+    expect(await data(S.LookupData, "/lookup?tz=Europe/Berlin&at=2200-07-01T00:00:00Z")).toMatchObject({
       abbreviation: "CEST",
       dst_from: "2200-03-30T01:00:00Z",
       dst_until: "2200-10-26T01:00:00Z",
@@ -214,8 +217,8 @@ describe("GET /lookup", () => {
   });
 
   it("reads offsets in at=, drops fractions of a second, and refuses an instant without offset", async () => {
-    expect((await data(`/lookup?tz=UTC&at=${q("2026-07-01T14:00:00.999+02:00")}`)).utc_datetime).toBe("2026-07-01T12:00:00Z");
-    expect((await data(`/lookup?tz=UTC&at=${q("2026-07-01T14:00:00+0200")}`)).utc_datetime).toBe("2026-07-01T12:00:00Z");
+    expect((await data(S.LookupData, `/lookup?tz=UTC&at=${q("2026-07-01T14:00:00.999+02:00")}`)).utc_datetime).toBe("2026-07-01T12:00:00Z");
+    expect((await data(S.LookupData, `/lookup?tz=UTC&at=${q("2026-07-01T14:00:00+0200")}`)).utc_datetime).toBe("2026-07-01T12:00:00Z");
     expect((await failure("/lookup?tz=UTC&at=2026-07-01T12:00:00", 400)).details).toEqual([
       { field: "at", issue: "must carry Z or a UTC offset (e.g. 2026-07-01T12:00:00Z or ...+02:00)" },
     ]);
@@ -229,7 +232,7 @@ describe("GET /lookup", () => {
   it("takes at= of 40 characters and refuses 41", async () => {
     const forty = "2026-07-01T12:00:00.0000000000000000000Z";
     expect(forty).toHaveLength(40);
-    expect((await failure(`/lookup?tz=UTC&at=${forty}`, 400)).details[0].issue).toContain("ISO 8601");
+    expect((await failure(`/lookup?tz=UTC&at=${forty}`, 400)).details?.[0].issue).toContain("ISO 8601");
     expect((await failure(`/lookup?tz=UTC&at=${forty}0`, 400)).details).toEqual([{ field: "at", issue: "must be at most 40 characters long" }]);
   });
 });
@@ -239,7 +242,7 @@ describe("GET /convert", () => {
     `/convert?time=${q(time)}&from=${q(from)}&to=${q(to)}${disambiguation ? `&disambiguation=${disambiguation}` : ""}`;
 
   it("converts an ordinary time between zones", async () => {
-    expect(await data(convert("2026-07-01T09:00", "America/New_York", "Asia/Tokyo"))).toEqual({
+    expect(await data(S.ConvertData, convert("2026-07-01T09:00", "America/New_York", "Asia/Tokyo"))).toEqual({
       input: { time: "2026-07-01T09:00:00", timezone: "America/New_York" },
       from: {
         timezone: "America/New_York",
@@ -272,7 +275,7 @@ describe("GET /convert", () => {
   });
 
   it("moves a time in the spring-forward gap forward by default and says so", async () => {
-    const d = await data(convert("2026-03-29T02:30:00", "Europe/Berlin", "UTC"));
+    const d = await data(S.ConvertData, convert("2026-03-29T02:30:00", "Europe/Berlin", "UTC"));
     expect(d).toMatchObject({
       from: { datetime: "2026-03-29T03:30:00", abbreviation: "CEST" },
       to: { datetime: "2026-03-29T01:30:00" },
@@ -290,24 +293,24 @@ describe("GET /convert", () => {
   });
 
   it("moves a time in the gap back with disambiguation=earlier, forward with later", async () => {
-    expect(await data(convert("2026-03-29T02:30", "Europe/Berlin", "UTC", "earlier"))).toMatchObject({
+    expect(await data(S.ConvertData, convert("2026-03-29T02:30", "Europe/Berlin", "UTC", "earlier"))).toMatchObject({
       from: { datetime: "2026-03-29T01:30:00", abbreviation: "CET" },
       utc_datetime: "2026-03-29T00:30:00Z",
       shifted_seconds: -3600,
       disambiguation: "earlier",
     });
-    expect((await data(convert("2026-03-29T02:30", "Europe/Berlin", "UTC", "later"))).utc_datetime).toBe("2026-03-29T01:30:00Z");
+    expect((await data(S.ConvertData, convert("2026-03-29T02:30", "Europe/Berlin", "UTC", "later"))).utc_datetime).toBe("2026-03-29T01:30:00Z");
   });
 
   it("takes the earlier of two repeated times by default, the later one on request", async () => {
-    expect(await data(convert("2026-10-25T02:30", "Europe/Berlin", "UTC"))).toMatchObject({
+    expect(await data(S.ConvertData, convert("2026-10-25T02:30", "Europe/Berlin", "UTC"))).toMatchObject({
       from: { iso_8601: "2026-10-25T02:30:00+02:00", abbreviation: "CEST" },
       utc_datetime: "2026-10-25T00:30:00Z",
       resolution: "overlap",
       shifted_seconds: 0,
       candidates: [{ utc_datetime: "2026-10-25T00:30:00Z" }, { utc_datetime: "2026-10-25T01:30:00Z" }],
     });
-    expect(await data(convert("2026-10-25T02:30", "Europe/Berlin", "UTC", "later"))).toMatchObject({
+    expect(await data(S.ConvertData, convert("2026-10-25T02:30", "Europe/Berlin", "UTC", "later"))).toMatchObject({
       from: { iso_8601: "2026-10-25T02:30:00+01:00", abbreviation: "CET" },
       utc_datetime: "2026-10-25T01:30:00Z",
       resolution: "overlap",
@@ -316,12 +319,12 @@ describe("GET /convert", () => {
   });
 
   it("handles Lord Howe's 30-minute overlap and Samoa's skipped day", async () => {
-    expect(await data(convert("2026-04-05T01:45", "Australia/Lord_Howe", "UTC", "later"))).toMatchObject({
+    expect(await data(S.ConvertData, convert("2026-04-05T01:45", "Australia/Lord_Howe", "UTC", "later"))).toMatchObject({
       resolution: "overlap",
       utc_datetime: "2026-04-04T15:15:00Z",
       from: { utc_offset: "+10:30" },
     });
-    expect(await data(convert("2011-12-30T12:00", "Pacific/Apia", "UTC"))).toMatchObject({
+    expect(await data(S.ConvertData, convert("2011-12-30T12:00", "Pacific/Apia", "UTC"))).toMatchObject({
       resolution: "gap",
       shifted_seconds: 86400,
       from: { datetime: "2011-12-31T12:00:00", utc_offset: "+14:00" },
@@ -334,11 +337,11 @@ describe("GET /convert", () => {
     expect(gap.message).toContain("2026-03-29T02:30:00 does not exist");
     const overlap = await failure(convert("2026-10-25T02:30", "Europe/Berlin", "UTC", "reject"), 422);
     expect(overlap).toMatchObject({ code: "UNPROCESSABLE", details: [{ field: "time", issue: "falls in a DST overlap" }] });
-    expect((await data(convert("2026-07-01T12:00", "Europe/Berlin", "UTC", "reject"))).utc_datetime).toBe("2026-07-01T10:00:00Z");
+    expect((await data(S.ConvertData, convert("2026-07-01T12:00", "Europe/Berlin", "UTC", "reject"))).utc_datetime).toBe("2026-07-01T10:00:00Z");
   });
 
   it("reads a date alone as midnight and keeps quarter-hour offsets", async () => {
-    expect(await data(convert("2026-07-01", "Asia/Kolkata", "Asia/Kathmandu"))).toMatchObject({
+    expect(await data(S.ConvertData, convert("2026-07-01", "Asia/Kolkata", "Asia/Kathmandu"))).toMatchObject({
       input: { time: "2026-07-01T00:00:00" },
       to: { datetime: "2026-07-01T00:15:00" },
       offset_difference_seconds: 900,
@@ -355,8 +358,8 @@ describe("GET /convert", () => {
   });
 
   it("takes years 1800 to 2200 and refuses 1799 and 2201", async () => {
-    expect((await data(convert("1800-01-01T00:00", "UTC", "UTC"))).utc_datetime).toBe("1800-01-01T00:00:00Z");
-    expect((await data(convert("2200-12-31T23:59:59", "UTC", "UTC"))).utc_datetime).toBe("2200-12-31T23:59:59Z");
+    expect((await data(S.ConvertData, convert("1800-01-01T00:00", "UTC", "UTC"))).utc_datetime).toBe("1800-01-01T00:00:00Z");
+    expect((await data(S.ConvertData, convert("2200-12-31T23:59:59", "UTC", "UTC"))).utc_datetime).toBe("2200-12-31T23:59:59Z");
     for (const time of ["1799-12-31T23:59:59", "2201-01-01T00:00:00"]) {
       expect((await failure(convert(time, "UTC", "UTC"), 400)).details).toEqual([{ field: "time", issue: "must have a year between 1800 and 2200" }]);
     }
@@ -402,33 +405,33 @@ describe("GET /transitions", () => {
       ],
       tz_version: TZ_VERSION,
     };
-    expect(await data("/transitions?tz=Europe/Berlin&year=2026")).toEqual(expected);
-    expect(await data("/transitions?tz=Europe/Berlin")).toEqual(expected);
+    expect(await data(S.TransitionsData, "/transitions?tz=Europe/Berlin&year=2026")).toEqual(expected);
+    expect(await data(S.TransitionsData, "/transitions?tz=Europe/Berlin")).toEqual(expected);
   });
 
   it("gives Samoa's skipped day, and nothing for a zone without changes", async () => {
-    const apia = await data("/transitions?tz=Pacific/Apia&year=2011");
+    const apia = await data(S.TransitionsData, "/transitions?tz=Pacific/Apia&year=2011");
     expect(apia.transitions.map((t: { at: string; shift_seconds: number }) => [t.at, t.shift_seconds])).toEqual([
       ["2011-04-02T14:00:00Z", -3600],
       ["2011-09-24T14:00:00Z", 3600],
       ["2011-12-30T10:00:00Z", 86400],
     ]);
-    expect(await data("/transitions?tz=Asia/Tokyo&year=2026")).toMatchObject({ count: 0, transitions: [] });
+    expect(await data(S.TransitionsData, "/transitions?tz=Asia/Tokyo&year=2026")).toMatchObject({ count: 0, transitions: [] });
   });
 
   it("takes years 1800 to 2200 and nothing outside", async () => {
-    expect((await data("/transitions?tz=America/New_York&year=1800")).count).toBe(0);
-    expect((await data("/transitions?tz=America/New_York&year=2200")).count).toBe(2);
+    expect((await data(S.TransitionsData, "/transitions?tz=America/New_York&year=1800")).count).toBe(0);
+    expect((await data(S.TransitionsData, "/transitions?tz=America/New_York&year=2200")).count).toBe(2);
     expect((await failure("/transitions?tz=UTC&year=1799", 400)).details).toEqual([{ field: "year", issue: "must be at least 1800" }]);
     expect((await failure("/transitions?tz=UTC&year=2201", 400)).details).toEqual([{ field: "year", issue: "must be at most 2200" }]);
     expect((await failure("/transitions?tz=UTC&year=2026.5", 400)).details).toEqual([{ field: "year", issue: "must be an integer" }]);
-    expect((await failure("/transitions?tz=Mars/Olympus", 400)).details[0].field).toBe("tz");
+    expect((await failure("/transitions?tz=Mars/Olympus", 400)).details?.[0].field).toBe("tz");
   });
 });
 
 describe("GET /list", () => {
   it("lists every canonical zone and alias of the tz database, about 600 names", async () => {
-    const d = await data("/list");
+    const d = await data(S.ListData, "/list");
     expect(d.tz_version).toBe(TZ_VERSION);
     expect(d.total).toBe(ZONE_LINES + LINK_LINES);
     expect(d.count).toBe(d.total);
@@ -459,32 +462,32 @@ describe("GET /list", () => {
   });
 
   it("filters by part of a name or of an alias's target, spaces matching underscores", async () => {
-    const d = await data(`/list?q=${q("new york")}`);
+    const d = await data(S.ListData, `/list?q=${q("new york")}`);
     expect(d.zones.map((z: { name: string }) => z.name)).toEqual(["America/New_York", "US/Eastern"]);
     expect(d.count).toBe(2);
-    expect((await data("/list?q=KIEV")).zones.map((z: { name: string }) => z.name)).toEqual(["Europe/Kiev"]);
-    expect((await data("/list?q=zzzz")).zones).toEqual([]);
+    expect((await data(S.ListData, "/list?q=KIEV")).zones.map((z: { name: string }) => z.name)).toEqual(["Europe/Kiev"]);
+    expect((await data(S.ListData, "/list?q=zzzz")).zones).toEqual([]);
   });
 
   it("filters by country code, and q matches country names", async () => {
     const names = (d: { zones: { name: string }[] }) => d.zones.map((z) => z.name);
-    expect(names(await data("/list?country=de"))).toEqual(["Europe/Berlin", "Europe/Busingen"]);
-    expect(names(await data("/list?q=germany"))).toEqual(["Europe/Berlin", "Europe/Busingen"]);
-    expect((await data("/list?country=US&kind=canonical")).count).toBeGreaterThan(20);
+    expect(names(await data(S.ListData, "/list?country=de"))).toEqual(["Europe/Berlin", "Europe/Busingen"]);
+    expect(names(await data(S.ListData, "/list?q=germany"))).toEqual(["Europe/Berlin", "Europe/Busingen"]);
+    expect((await data(S.ListData, "/list?country=US&kind=canonical")).count).toBeGreaterThan(20);
     expect((await failure("/list?country=XX", 400)).details).toEqual([{ field: "country", issue: "is not an ISO 3166-1 alpha-2 code the tz database knows" }]);
     expect((await failure("/list?country=DEU", 400)).details).toEqual([{ field: "country", issue: "must be at most 2 characters long" }]);
     expect((await failure("/list?country=D", 400)).details).toEqual([{ field: "country", issue: "must be at least 2 characters long" }]);
   });
 
   it("filters by kind", async () => {
-    expect((await data("/list?kind=canonical")).count).toBe(ZONE_LINES);
-    const aliases = await data("/list?kind=alias");
+    expect((await data(S.ListData, "/list?kind=canonical")).count).toBe(ZONE_LINES);
+    const aliases = await data(S.ListData, "/list?kind=alias");
     expect(aliases.count).toBe(LINK_LINES);
     expect(aliases.zones.every((z: { kind: string; target: string | null }) => z.kind === "alias" && z.target !== null)).toBe(true);
   });
 
   it("takes q of 1 to 64 characters", async () => {
-    expect((await data(`/list?q=${"a".repeat(64)}`)).count).toBe(0);
+    expect((await data(S.ListData, `/list?q=${"a".repeat(64)}`)).count).toBe(0);
     expect((await failure(`/list?q=${"a".repeat(65)}`, 400)).details).toEqual([{ field: "q", issue: "must be at most 64 characters long" }]);
     expect((await failure("/list?q=", 400)).details).toEqual([{ field: "q", issue: "must not be empty" }]);
     expect((await failure("/list?kind=links", 400)).details).toEqual([{ field: "kind", issue: "must be one of: all, canonical, alias" }]);
@@ -501,8 +504,8 @@ describe("gateway auth and platform routes", () => {
       expect(res.statusCode).toBe(200);
       if (i === 100) expect(res.headers["x-ratelimit-requests-remaining"]).toBe("0");
     }
-    const refused = await get("/lookup?tz=UTC", basic.headers);
-    expect([refused.statusCode, refused.json().error.code]).toEqual([429, "QUOTA_EXCEEDED"]);
+    const refused = await api.get(UnknownData, "/lookup?tz=UTC", basic.headers);
+    expect([refused.status, refused.error.code]).toEqual([429, "QUOTA_EXCEEDED"]);
     const res = await get("/lookup?tz=UTC");
     expect(res.headers["x-ratelimit-requests-limit"]).toBe("1000000");
   });

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describeAuth } from "@apiplat/testing/auth-suite";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { pdfBytes, TEST_SETTINGS, type TestService, whenBrowsersWarm } from "./helpers.js";
 import { startService } from "@apiplat/testing";
 import pdfService from "../src/service.js";
-import { pageTexts, pdfInfo, wordBoxes } from "./pdf-tools.js";
-import { markdownToHtml } from "../src/domain/markdown.js";
-import { readHighlightTheme } from "../src/browser/highlight-theme.js";
+import { pageTexts, pdfInfo } from "./pdf-tools.js";
 
 let service: TestService;
 
@@ -17,80 +16,6 @@ afterAll(async () => {
 });
 
 const post: TestService["post"] = (...args) => service.post(...args);
-
-const SAMPLE = [
-  "# Release notes",
-  "",
-  "Intro paragraph with **bold** and `inline code`.",
-  "",
-  "## Changes",
-  "",
-  "| Version | Date |",
-  "|---|---|",
-  "| 2.1.0 | 2026-03-01 |",
-  "| 2.0.0 | 2026-01-15 |",
-  "",
-  "```typescript",
-  "const answer: number = 42;",
-  "```",
-  "",
-  "![dot](data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=)",
-].join("\n");
-
-describe("POST /from-markdown", () => {
-  test("renders headings, tables and code with the default stylesheet; the first heading is the title", async () => {
-    const res = await post("/from-markdown", { markdown: SAMPLE, pdf_ua: true }, "MEGA", "?response=json");
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ title: "Release notes", tagged: true, lang: "en", page_count: 1, blocked_requests: [] });
-    const pdf = Buffer.from(res.json().data.content_base64, "base64");
-    expect(pdfInfo(pdf).title).toBe("Release notes");
-    const text = pageTexts(pdf)[0];
-    for (const expected of ["Release notes", "Intro paragraph with bold and inline code", "Changes", "2.1.0", "2026-03-01", "const answer: number = 42;"]) {
-      expect(text).toContain(expected);
-    }
-    const words = wordBoxes(pdf);
-    const height = (word: string) => {
-      const w = words.find((x) => x.word === word)!;
-      return w.yMax - w.yMin;
-    };
-    // h1 (2em of 11pt) is drawn larger than body text.
-    expect(height("Release")).toBeGreaterThan(height("Intro") * 1.6);
-    // Table cells sit side by side.
-    const version = words.find((w) => w.word === "2.1.0")!;
-    const date = words.find((w) => w.word === "2026-03-01")!;
-    expect(date.xMin).toBeGreaterThan(version.xMax);
-    expect(Math.abs(date.yMin - version.yMin)).toBeLessThan(2);
-  });
-
-  test("code blocks are highlighted by language", async () => {
-    const out = markdownToHtml("```typescript\nconst answer: number = 42;\n```", { title: "t", lang: "en" }, await readHighlightTheme());
-    expect(out).toContain('<code class="hljs language-typescript"><span class="hljs-keyword">const</span>');
-    expect(out).toContain(".hljs-keyword");
-  });
-
-  test("raw HTML in Markdown cannot reach the network", async () => {
-    const res = await post("/from-markdown", { markdown: '# Doc\n\n<img src="http://169.254.169.254/latest/meta-data/">' }, "MEGA", "?response=json");
-    expect(res.json().data.blocked_requests).toEqual([
-      { url: "http://169.254.169.254/latest/meta-data/", reason: "http://169.254.169.254 is not in allowed_origins" },
-    ]);
-  });
-
-  test("takes the same page options as HTML", async () => {
-    const res = await post("/from-markdown", {
-      markdown: '# A\n\n<div class="page-break"></div>\n\n# B',
-      page_size: "Letter",
-      footer_html: "{{page}}/{{pages}}",
-      filename: "notes",
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers["content-disposition"]).toContain('filename="notes.pdf"');
-    const pages = pageTexts(pdfBytes(res));
-    expect(pages).toHaveLength(2);
-    expect(pages[0]).toContain("1/2");
-    expect(pages[1]).toContain("2/2");
-    expect(pdfInfo(pdfBytes(res)).widthPt).toBe(612);
-  });
-});
 
 /** A PDF whose every page carries "<label> <n>", made with pdf-lib so it does not depend on the renderer. */
 async function labelledPdf(label: string, pages: number): Promise<Uint8Array> {
@@ -267,10 +192,6 @@ describe("POST /merge", () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers["x-page-count"]).toBe("2");
   });
-
-  test("without an API key it is 401", async () => {
-    const res = await service.app.inject({ method: "POST", url: "/merge", headers: { "x-gateway-host": "pdf-generation.api.local" }, payload: { files: [] } });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().error.code).toBe("MISSING_API_KEY");
-  });
 });
+
+describeAuth({ started: () => service, method: "POST", url: "/merge", payload: { files: [] } });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describeAuth } from "@apiplat/testing/auth-suite";
 import { PDFDocument, PDFName, PDFString } from "pdf-lib";
 import { html, pagedHtml, pdfBytes, TEST_SETTINGS, startSite, type TestService, type TestSite, whenBrowsersWarm } from "./helpers.js";
 import { startService } from "@apiplat/testing";
@@ -29,32 +30,7 @@ async function render(payload: Record<string, unknown>, plan: "BASIC" | "PRO" | 
   return service.app.inject({ method: "POST", url: `/from-html${query}`, headers: await service.headers(plan), payload });
 }
 
-describe("auth", () => {
-  test("a request without X-Gateway-Key is refused with 401 MISSING_API_KEY", async () => {
-    const res = await service.app.inject({
-      method: "POST",
-      url: "/from-html",
-      headers: { "x-gateway-host": "pdf-generation.api.local" },
-      payload: { html: "<p>x</p>" },
-    });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().error.code).toBe("MISSING_API_KEY");
-  });
-
-  test("a key sent to another service's host is refused with 403 HOST_MISMATCH", async () => {
-    const headers = { ...(await service.headers()), "x-gateway-host": "ocr.api.local" };
-    const res = await service.app.inject({ method: "POST", url: "/from-html", headers, payload: { html: "<p>x</p>" } });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().error.code).toBe("HOST_MISMATCH");
-  });
-
-  test("an unknown key is refused with 403 INVALID_API_KEY", async () => {
-    const headers = { ...(await service.headers()), "x-gateway-key": "not-a-real-key" };
-    const res = await service.app.inject({ method: "POST", url: "/from-html", headers, payload: { html: "<p>x</p>" } });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().error.code).toBe("INVALID_API_KEY");
-  });
-});
+describeAuth({ started: () => service, method: "POST", url: "/from-html", payload: { html: "<p>x</p>" } });
 
 describe("rendering", () => {
   test("renders an A4 portrait PDF with the text, the file name and the page count and render time headers", async () => {

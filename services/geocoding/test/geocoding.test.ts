@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeAuth } from "@apiplat/testing/auth-suite";
-import { startService, type StartedService } from "@apiplat/testing";
+import { call, startService, type StartedService, type TypedAnswer } from "@apiplat/testing";
+import type { TSchema } from "typebox";
 import type { ServiceApp } from "@apiplat/service-kit";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as S from "../src/schemas.js";
 import service from "../src/service.js";
 import { defaultGazetteerFiles, readLocalizedNames } from "../src/geonames/geonames-files.js";
 import { readSnapshot, snapshotFromBytes, snapshotToBytes, writeSnapshot } from "../src/geonames/index-snapshot.js";
@@ -67,57 +69,55 @@ afterAll(async () => {
   await started?.close();
 });
 
-async function get(url: string, requestHeaders: Record<string, string> = headers) {
-  const response = await app.inject({ method: "GET", url, headers: requestHeaders });
-  return { status: response.statusCode, body: response.json(), headers: response.headers };
-}
+const get = <Schema extends TSchema>(schema: Schema, url: string, requestHeaders: Record<string, string> = headers) =>
+  call(started, schema, { url, headers: requestHeaders });
 
-function expectValidationError(body: any, field: string, issue: string) {
-  expect(body.status).toBe("error");
-  expect(body.error.code).toBe("VALIDATION_ERROR");
-  expect(body.error.details).toEqual([{ field, issue }]);
+function expectValidationError(answer: TypedAnswer<unknown>, field: string, issue: string) {
+  expect(answer.body.status).toBe("error");
+  expect(answer.error.code).toBe("VALIDATION_ERROR");
+  expect(answer.error.details).toEqual([{ field, issue }]);
 }
 
 describe("GET /search", () => {
   it("ranks Paris, France before Paris, Texas and the other Parises", async () => {
-    const { status, body } = await get("/search?q=Paris");
+    const { status, body, data } = await get(S.SearchData, "/search?q=Paris");
     expect(status).toBe(200);
     expect(body.status).toBe("success");
-    expect(body.data.count).toBe(10);
-    expect(body.data.results[0]).toEqual(PARIS_FR);
-    expect(body.data.results[1]).toEqual(PARIS_TEXAS);
-    expect(body.data.query).toEqual({ q: "Paris", name: "paris", qualifiers: [], limit: 10, language: null, country: null });
+    expect(data.count).toBe(10);
+    expect(data.results[0]).toEqual(PARIS_FR);
+    expect(data.results[1]).toEqual(PARIS_TEXAS);
+    expect(data.query).toEqual({ q: "Paris", name: "paris", qualifiers: [], limit: 10, language: null, country: null });
   });
 
   it("narrows with a region or country qualifier", async () => {
     for (const q of ["Paris, Texas", "paris,texas", "Paris, TX", "Paris, Tex", "Paris, Texas, USA"]) {
-      const { body } = await get(`/search?q=${encodeURIComponent(q)}`);
-      expect(body.data.results, q).toEqual([PARIS_TEXAS]);
+      const { data } = await get(S.SearchData, `/search?q=${encodeURIComponent(q)}`);
+      expect(data.results, q).toEqual([PARIS_TEXAS]);
     }
-    const { body } = await get(`/search?q=${encodeURIComponent("Paris, France")}`);
-    expect(body.data.results[0]).toEqual(PARIS_FR);
-    expect(body.data.results.every((place: any) => place.country_code === "FR")).toBe(true);
-    expect(body.data.query.qualifiers).toEqual(["france"]);
+    const { data } = await get(S.SearchData, `/search?q=${encodeURIComponent("Paris, France")}`);
+    expect(data.results[0]).toEqual(PARIS_FR);
+    expect(data.results.every((place) => place.country_code === "FR")).toBe(true);
+    expect(data.query.qualifiers).toEqual(["france"]);
   });
 
   it("accepts country names in other languages as qualifiers", async () => {
-    const { body } = await get(`/search?q=${encodeURIComponent("Berlin, Deutschland")}`);
-    expect(body.data.results[0].id).toBe(BERLIN_ID);
-    expect(new Set(body.data.results.map((place: any) => place.country_code))).toEqual(new Set(["DE"]));
+    const { data } = await get(S.SearchData, `/search?q=${encodeURIComponent("Berlin, Deutschland")}`);
+    expect(data.results[0].id).toBe(BERLIN_ID);
+    expect(new Set(data.results.map((place) => place.country_code))).toEqual(new Set(["DE"]));
   });
 
   it("returns nothing when a qualifier matches no country or region of the place", async () => {
-    const { status, body } = await get(`/search?q=${encodeURIComponent("Paris, Atlantis")}`);
+    const { status, data } = await get(S.SearchData, `/search?q=${encodeURIComponent("Paris, Atlantis")}`);
     expect(status).toBe(200);
-    expect(body.data).toMatchObject({ count: 0, results: [] });
+    expect(data).toMatchObject({ count: 0, results: [] });
   });
 
   it("filters by country code, in either case", async () => {
     for (const country of ["US", "us"]) {
-      const { body } = await get(`/search?q=Paris&country=${country}`);
-      expect(body.data.results[0]).toEqual(PARIS_TEXAS);
-      expect(body.data.results.every((place: any) => place.country_code === "US")).toBe(true);
-      expect(body.data.query.country).toBe("US");
+      const { data } = await get(S.SearchData, `/search?q=Paris&country=${country}`);
+      expect(data.results[0]).toEqual(PARIS_TEXAS);
+      expect(data.results.every((place) => place.country_code === "US")).toBe(true);
+      expect(data.query.country).toBe("US");
     }
   });
 
@@ -128,8 +128,8 @@ describe("GET /search", () => {
       ja: { name: "ミュンヘン", country: "ドイツ", admin1: "バイエルン州" },
     };
     for (const [language, names] of Object.entries(expected)) {
-      const { body } = await get(`/search?q=${encodeURIComponent("München")}&language=${language}&limit=1`);
-      expect(body.data.results).toEqual([
+      const { data } = await get(S.SearchData, `/search?q=${encodeURIComponent("München")}&language=${language}&limit=1`);
+      expect(data.results).toEqual([
         {
           id: MUNICH_ID,
           ...names,
@@ -145,99 +145,99 @@ describe("GET /search", () => {
   });
 
   it("finds a place by a name in another script", async () => {
-    const { body } = await get(`/search?q=${encodeURIComponent("ミュンヘン")}&limit=1`);
-    expect(body.data.results[0].id).toBe(MUNICH_ID);
-    expect(body.data.results[0].name).toBe("Munich");
+    const { data } = await get(S.SearchData, `/search?q=${encodeURIComponent("ミュンヘン")}&limit=1`);
+    expect(data.results[0].id).toBe(MUNICH_ID);
+    expect(data.results[0].name).toBe("Munich");
   });
 
   it("falls back to the GeoNames name where a language has no translation", async () => {
-    const { body } = await get(`/search?q=${encodeURIComponent("Sant Julià de Lòria")}&language=ja&limit=1`);
-    expect(body.data.results[0]).toMatchObject({ id: 3039163, name: "Sant Julià de Lòria", country: "アンドラ" });
+    const { data } = await get(S.SearchData, `/search?q=${encodeURIComponent("Sant Julià de Lòria")}&language=ja&limit=1`);
+    expect(data.results[0]).toMatchObject({ id: 3039163, name: "Sant Julià de Lòria", country: "アンドラ" });
   });
 
   it("matches São Paulo without accents and in any case", async () => {
     for (const q of ["Sao Paulo", "SAO PAULO", "são paulo", "São-Paulo"]) {
-      const { body } = await get(`/search?q=${encodeURIComponent(q)}&limit=1`);
-      expect(body.data.results[0], q).toMatchObject({ id: SAO_PAULO_ID, name: "São Paulo", country_code: "BR", admin1: "São Paulo" });
+      const { data } = await get(S.SearchData, `/search?q=${encodeURIComponent(q)}&limit=1`);
+      expect(data.results[0], q).toMatchObject({ id: SAO_PAULO_ID, name: "São Paulo", country_code: "BR", admin1: "São Paulo" });
     }
   });
 
   it("weighs a capital or region seat without letting a small one outrank a large city", async () => {
-    const { body } = await get("/search?q=Frankfurt&limit=2");
-    expect(body.data.results.map((place: any) => [place.id, place.name, place.feature_code])).toEqual([
+    const { data } = await get(S.SearchData, "/search?q=Frankfurt&limit=2");
+    expect(data.results.map((place) => [place.id, place.name, place.feature_code])).toEqual([
       [2925533, "Frankfurt am Main", "PPLA3"],
       [4292188, "Frankfort", "PPLA"],
     ]);
   });
 
   it("matches prefixes from three characters on", async () => {
-    const { body } = await get("/search?q=lond&limit=3");
-    expect(body.data.results.map((place: any) => [place.name, place.country_code])).toEqual([
+    const { data } = await get(S.SearchData, "/search?q=lond&limit=3");
+    expect(data.results.map((place) => [place.name, place.country_code])).toEqual([
       ["London", "GB"],
       ["Londrina", "BR"],
       ["London", "CA"],
     ]);
-    expect(body.data.results[0].id).toBe(LONDON_ID);
-    const three = await get("/search?q=Lon&limit=100");
-    expect(three.body.data.results.map((place: any) => place.id)).toContain(LONDON_ID);
+    expect(data.results[0].id).toBe(LONDON_ID);
+    const three = await get(S.SearchData, "/search?q=Lon&limit=100");
+    expect(three.data.results.map((place) => place.id)).toContain(LONDON_ID);
   });
 
   it("matches two characters exactly only", async () => {
-    const { body } = await get("/search?q=lo&limit=100");
-    expect(body.data.results.map((place: any) => place.name)).toEqual(["Lo"]);
+    const { data } = await get(S.SearchData, "/search?q=lo&limit=100");
+    expect(data.results.map((place) => place.name)).toEqual(["Lo"]);
   });
 
   it("applies the limit: default 10, 1 to 100", async () => {
-    expect((await get("/search?q=san")).body.data.count).toBe(10);
-    expect((await get("/search?q=san&limit=1")).body.data.count).toBe(1);
-    expect((await get("/search?q=san&limit=100")).body.data.count).toBe(100);
-    const zero = await get("/search?q=san&limit=0");
+    expect((await get(S.SearchData, "/search?q=san")).data.count).toBe(10);
+    expect((await get(S.SearchData, "/search?q=san&limit=1")).data.count).toBe(1);
+    expect((await get(S.SearchData, "/search?q=san&limit=100")).data.count).toBe(100);
+    const zero = await get(S.SearchData, "/search?q=san&limit=0");
     expect(zero.status).toBe(400);
-    expectValidationError(zero.body, "limit", "must be at least 1");
-    const over = await get("/search?q=san&limit=101");
+    expectValidationError(zero, "limit", "must be at least 1");
+    const over = await get(S.SearchData, "/search?q=san&limit=101");
     expect(over.status).toBe(400);
-    expectValidationError(over.body, "limit", "must be at most 100");
-    const fraction = await get("/search?q=san&limit=2.5");
+    expectValidationError(over, "limit", "must be at most 100");
+    const fraction = await get(S.SearchData, "/search?q=san&limit=2.5");
     expect(fraction.status).toBe(400);
-    expectValidationError(fraction.body, "limit", "must be an integer");
+    expectValidationError(fraction, "limit", "must be an integer");
   });
 
   it("bounds q: 2 to 200 characters, with at least two letters before a comma", async () => {
-    expect((await get("/search?q=" + "a".repeat(200))).status).toBe(200);
-    const long = await get("/search?q=" + "a".repeat(201));
+    expect((await get(S.SearchData, "/search?q=" + "a".repeat(200))).status).toBe(200);
+    const long = await get(S.SearchData, "/search?q=" + "a".repeat(201));
     expect(long.status).toBe(400);
-    expectValidationError(long.body, "q", "must be at most 200 characters long");
-    const short = await get("/search?q=a");
+    expectValidationError(long, "q", "must be at most 200 characters long");
+    const short = await get(S.SearchData, "/search?q=a");
     expect(short.status).toBe(400);
-    expectValidationError(short.body, "q", "must be at least 2 characters long");
-    const punctuation = await get(`/search?q=${encodeURIComponent("a, Texas")}`);
+    expectValidationError(short, "q", "must be at least 2 characters long");
+    const punctuation = await get(S.SearchData, `/search?q=${encodeURIComponent("a, Texas")}`);
     expect(punctuation.status).toBe(400);
-    expectValidationError(punctuation.body, "q", "must name a place with at least 2 letters or digits before any comma");
-    const missing = await get("/search");
+    expectValidationError(punctuation, "q", "must name a place with at least 2 letters or digits before any comma");
+    const missing = await get(S.SearchData, "/search");
     expect(missing.status).toBe(400);
-    expectValidationError(missing.body, "q", "is required");
+    expectValidationError(missing, "q", "is required");
   });
 
   it("refuses an unsupported language or unknown country", async () => {
-    const language = await get("/search?q=Paris&language=xx");
+    const language = await get(S.SearchData, "/search?q=Paris&language=xx");
     expect(language.status).toBe(400);
-    expectValidationError(language.body, "language", "must be a supported ISO 639-1 code (GET /languages lists them)");
-    const country = await get("/search?q=Paris&country=ZZ");
+    expectValidationError(language, "language", "must be a supported ISO 639-1 code (GET /languages lists them)");
+    const country = await get(S.SearchData, "/search?q=Paris&country=ZZ");
     expect(country.status).toBe(400);
-    expectValidationError(country.body, "country", "must be the ISO 3166-1 alpha-2 code of a country with places in the gazetteer");
-    const alpha3 = await get("/search?q=Paris&country=USA");
+    expectValidationError(country, "country", "must be the ISO 3166-1 alpha-2 code of a country with places in the gazetteer");
+    const alpha3 = await get(S.SearchData, "/search?q=Paris&country=USA");
     expect(alpha3.status).toBe(400);
-    expectValidationError(alpha3.body, "country", "must be at most 2 characters long");
-    const empty = await get("/search?q=Paris&language=");
+    expectValidationError(alpha3, "country", "must be at most 2 characters long");
+    const empty = await get(S.SearchData, "/search?q=Paris&language=");
     expect(empty.status).toBe(400);
-    expectValidationError(empty.body, "language", "must not be empty");
+    expectValidationError(empty, "language", "must not be empty");
   });
 
   it("accepts a language code in upper case", async () => {
-    const { status, body } = await get(`/search?q=Munich&language=DE&limit=1`);
+    const { status, data } = await get(S.SearchData, `/search?q=Munich&language=DE&limit=1`);
     expect(status).toBe(200);
-    expect(body.data.results[0].name).toBe("München");
-    expect(body.data.query.language).toBe("de");
+    expect(data.results[0].name).toBe("München");
+    expect(data.query.language).toBe("de");
   });
 });
 
@@ -267,9 +267,8 @@ describe("GET /reverse", () => {
     },
     { lat: -1.2921, lon: 36.8219, locality: "Nairobi", admin1: "Nairobi County", country: "Kenya", code: "KE", tz: "Africa/Nairobi", id: 184745 },
   ])("finds $locality at its capital coordinates", async (capital) => {
-    const { status, body } = await get(`/reverse?lat=${capital.lat}&lon=${capital.lon}`);
+    const { status, data } = await get(S.ReverseData, `/reverse?lat=${capital.lat}&lon=${capital.lon}`);
     expect(status).toBe(200);
-    const data = body.data;
     expect(data).toMatchObject({
       latitude: capital.lat,
       longitude: capital.lon,
@@ -289,14 +288,14 @@ describe("GET /reverse", () => {
   });
 
   it("reports the Paris distance exactly", async () => {
-    const { body } = await get("/reverse?lat=48.8566&lon=2.3522");
-    expect(body.data.distance_km).toBe(0.433);
-    expect(body.data.nearest_place).toEqual({ ...PARIS_FR, distance_km: 0.433 });
+    const { data } = await get(S.ReverseData, "/reverse?lat=48.8566&lon=2.3522");
+    expect(data.distance_km).toBe(0.433);
+    expect(data.nearest_place).toEqual({ ...PARIS_FR, distance_km: 0.433 });
   });
 
   it("says when the point is far from any place instead of borrowing a country", async () => {
-    const { body } = await get("/reverse?lat=0&lon=-30");
-    expect(body.data).toMatchObject({
+    const { data } = await get(S.ReverseData, "/reverse?lat=0&lon=-30");
+    expect(data).toMatchObject({
       within_max_distance: false,
       locality: null,
       admin1: null,
@@ -305,50 +304,50 @@ describe("GET /reverse", () => {
       timezone: null,
       distance_km: 504.085,
     });
-    expect(body.data.nearest_place).toMatchObject({ id: 6317136, country_code: "BR", distance_km: 504.085 });
+    expect(data.nearest_place).toMatchObject({ id: 6317136, country_code: "BR", distance_km: 504.085 });
   });
 
   it("widens with max_distance_km, up to half the Earth's circumference", async () => {
-    const wide = await get("/reverse?lat=0&lon=-30&max_distance_km=20016");
+    const wide = await get(S.ReverseData, "/reverse?lat=0&lon=-30&max_distance_km=20016");
     expect(wide.status).toBe(200);
-    expect(wide.body.data).toMatchObject({ within_max_distance: true, country_code: "BR", max_distance_km: 20016 });
-    const narrow = await get("/reverse?lat=48.8566&lon=2.3522&max_distance_km=0.4");
-    expect(narrow.body.data).toMatchObject({ within_max_distance: false, locality: null, distance_km: 0.433 });
-    const zero = await get("/reverse?lat=48.85341&lon=2.3488&max_distance_km=0");
-    expect(zero.body.data).toMatchObject({ within_max_distance: true, locality: "Paris", distance_km: 0 });
-    const over = await get("/reverse?lat=0&lon=0&max_distance_km=20017");
+    expect(wide.data).toMatchObject({ within_max_distance: true, country_code: "BR", max_distance_km: 20016 });
+    const narrow = await get(S.ReverseData, "/reverse?lat=48.8566&lon=2.3522&max_distance_km=0.4");
+    expect(narrow.data).toMatchObject({ within_max_distance: false, locality: null, distance_km: 0.433 });
+    const zero = await get(S.ReverseData, "/reverse?lat=48.85341&lon=2.3488&max_distance_km=0");
+    expect(zero.data).toMatchObject({ within_max_distance: true, locality: "Paris", distance_km: 0 });
+    const over = await get(S.ReverseData, "/reverse?lat=0&lon=0&max_distance_km=20017");
     expect(over.status).toBe(400);
-    expectValidationError(over.body, "max_distance_km", "must be at most 20016");
-    const negative = await get("/reverse?lat=0&lon=0&max_distance_km=-1");
+    expectValidationError(over, "max_distance_km", "must be at most 20016");
+    const negative = await get(S.ReverseData, "/reverse?lat=0&lon=0&max_distance_km=-1");
     expect(negative.status).toBe(400);
-    expectValidationError(negative.body, "max_distance_km", "must be at least 0");
+    expectValidationError(negative, "max_distance_km", "must be at least 0");
   });
 
   it("treats longitude 180 and -180 as the same meridian and looks across it", async () => {
-    const east = await get("/reverse?lat=-16.8&lon=180&max_distance_km=100");
-    const west = await get("/reverse?lat=-16.8&lon=-180&max_distance_km=100");
-    expect(east.body.data.nearest_place).toEqual(west.body.data.nearest_place);
-    expect(east.body.data).toMatchObject({ locality: "Labasa", country_code: "FJ", timezone: "Pacific/Fiji", distance_km: 79.047 });
+    const east = await get(S.ReverseData, "/reverse?lat=-16.8&lon=180&max_distance_km=100");
+    const west = await get(S.ReverseData, "/reverse?lat=-16.8&lon=-180&max_distance_km=100");
+    expect(east.data.nearest_place).toEqual(west.data.nearest_place);
+    expect(east.data).toMatchObject({ locality: "Labasa", country_code: "FJ", timezone: "Pacific/Fiji", distance_km: 79.047 });
     // West of the antimeridian, the nearest place lies east of it.
-    const across = await get("/reverse?lat=-16.5&lon=-179.99&max_distance_km=100");
-    expect(across.body.data).toMatchObject({ locality: "Labasa", distance_km: 69.231 });
-    expect(across.body.data.nearest_place.longitude).toBe(179.36451);
+    const across = await get(S.ReverseData, "/reverse?lat=-16.5&lon=-179.99&max_distance_km=100");
+    expect(across.data).toMatchObject({ locality: "Labasa", distance_km: 69.231 });
+    expect(across.data.nearest_place.longitude).toBe(179.36451);
   });
 
   it("answers at both poles whatever the longitude", async () => {
     for (const lon of [0, 123, -180, 180]) {
-      const north = await get(`/reverse?lat=90&lon=${lon}`);
-      expect(north.body.data).toMatchObject({ within_max_distance: false, locality: null, distance_km: 1309.507 });
-      expect(north.body.data.nearest_place).toMatchObject({ name: "Longyearbyen", country_code: "SJ" });
-      const south = await get(`/reverse?lat=-90&lon=${lon}`);
-      expect(south.body.data).toMatchObject({ within_max_distance: false, distance_km: 1351.429 });
-      expect(south.body.data.nearest_place).toMatchObject({ name: "McMurdo Station", country_code: "AQ" });
+      const north = await get(S.ReverseData, `/reverse?lat=90&lon=${lon}`);
+      expect(north.data).toMatchObject({ within_max_distance: false, locality: null, distance_km: 1309.507 });
+      expect(north.data.nearest_place).toMatchObject({ name: "Longyearbyen", country_code: "SJ" });
+      const south = await get(S.ReverseData, `/reverse?lat=-90&lon=${lon}`);
+      expect(south.data).toMatchObject({ within_max_distance: false, distance_km: 1351.429 });
+      expect(south.data.nearest_place).toMatchObject({ name: "McMurdo Station", country_code: "AQ" });
     }
   });
 
   it("localizes the locality and the country", async () => {
-    const { body } = await get("/reverse?lat=48.1374&lon=11.5755&language=ja");
-    expect(body.data).toMatchObject({ locality: "ミュンヘン", admin1: "バイエルン州", country: "ドイツ", country_code: "DE" });
+    const { data } = await get(S.ReverseData, "/reverse?lat=48.1374&lon=11.5755&language=ja");
+    expect(data).toMatchObject({ locality: "ミュンヘン", admin1: "バイエルン州", country: "ドイツ", country_code: "DE" });
   });
 
   it("refuses coordinates out of range, at the edge and past it", async () => {
@@ -356,7 +355,7 @@ describe("GET /reverse", () => {
       [90, 180],
       [-90, -180],
     ]) {
-      expect((await get(`/reverse?lat=${lat}&lon=${lon}`)).status).toBe(200);
+      expect((await get(S.ReverseData, `/reverse?lat=${lat}&lon=${lon}`)).status).toBe(200);
     }
     const cases: Array<[string, string, string]> = [
       ["lat=90.0001&lon=0", "lat", "must be at most 90"],
@@ -369,35 +368,35 @@ describe("GET /reverse", () => {
       ["lat=0", "lon", "is required"],
     ];
     for (const [query, field, issue] of cases) {
-      const { status, body } = await get(`/reverse?${query}`);
-      expect(status, query).toBe(400);
-      expectValidationError(body, field, issue);
+      const answer = await get(S.ReverseData, `/reverse?${query}`);
+      expect(answer.status, query).toBe(400);
+      expectValidationError(answer, field, issue);
     }
   });
 });
 
 describe("GET /places/{id} and /languages", () => {
   it("returns a place by GeoNames id, localized on request", async () => {
-    expect((await get("/places/2988507")).body.data).toEqual(PARIS_FR);
-    expect((await get("/places/2988507?language=ja")).body.data).toMatchObject({ name: "パリ", country: "フランス" });
+    expect((await get(S.PlaceSchema, "/places/2988507")).data).toEqual(PARIS_FR);
+    expect((await get(S.PlaceSchema, "/places/2988507?language=ja")).data).toMatchObject({ name: "パリ", country: "フランス" });
   });
 
   it("says 404 for an id not in the gazetteer and 400 for a malformed one", async () => {
-    const missing = await get("/places/1");
+    const missing = await get(S.PlaceSchema, "/places/1");
     expect(missing.status).toBe(404);
-    expect(missing.body.error).toEqual({ code: "NOT_FOUND", message: "No place has the GeoNames id 1 in this gazetteer." });
-    const malformed = await get("/places/paris");
+    expect(missing.error).toEqual({ code: "NOT_FOUND", message: "No place has the GeoNames id 1 in this gazetteer." });
+    const malformed = await get(S.PlaceSchema, "/places/paris");
     expect(malformed.status).toBe(400);
-    expectValidationError(malformed.body, "id", "must be an integer");
+    expectValidationError(malformed, "id", "must be an integer");
   });
 
   it("lists the languages with their coverage", async () => {
-    const { body } = await get("/languages");
-    expect(body.data.count).toBe(body.data.languages.length);
-    expect(body.data.count).toBeGreaterThan(100);
-    const japanese = body.data.languages.find((language: any) => language.code === "ja");
+    const { data } = await get(S.LanguagesData, "/languages");
+    expect(data.count).toBe(data.languages.length);
+    expect(data.count).toBeGreaterThan(100);
+    const japanese = data.languages.find((language) => language.code === "ja");
     expect(japanese).toMatchObject({ code: "ja", name: "Japanese", localized_country_names: true });
-    expect(japanese.localized_place_names).toBeGreaterThan(5000);
+    expect(japanese?.localized_place_names).toBeGreaterThan(5000);
   });
 });
 
@@ -406,10 +405,10 @@ describeAuth({ started: () => started, method: "GET", url: "/search?q=Paris" });
 describe("metering", () => {
   it("meters every answered request against the plan", async () => {
     const subscriber = await started.subscribe("BASIC");
-    const first = await get("/search?q=Paris", subscriber.headers);
+    const first = await get(S.SearchData, "/search?q=Paris", subscriber.headers);
     expect(first.headers["x-ratelimit-requests-limit"]).toBe("100");
     expect(first.headers["x-ratelimit-requests-remaining"]).toBe("99");
-    const second = await get("/reverse?lat=0&lon=0", subscriber.headers);
+    const second = await get(S.ReverseData, "/reverse?lat=0&lon=0", subscriber.headers);
     expect(second.headers["x-ratelimit-requests-remaining"]).toBe("98");
   });
 

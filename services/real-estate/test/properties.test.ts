@@ -1,4 +1,5 @@
 import type { StartedService } from "@apiplat/testing";
+import { describeAuth } from "@apiplat/testing/auth-suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getter, kingCounty, km, newYork, sacramento, startRealEstate } from "./helpers.js";
 
@@ -173,14 +174,4 @@ describe("GET /sources", () => {
   });
 });
 
-describe("auth", () => {
-  it("needs a key and this service's host", async () => {
-    const none = await started.app.inject({ method: "GET", url: "/search" });
-    expect(none.statusCode).toBe(401);
-    expect(none.json().error.code).toBe("MISSING_API_KEY");
-    const caller = await started.subscribe("PRO");
-    const other = await get("/search", { ...caller.headers, "x-gateway-host": "news.api.local" });
-    expect(other.status).toBe(403);
-    expect(other.body.error.code).toBe("HOST_MISMATCH");
-  });
-});
+describeAuth({ started: () => started, method: "GET", url: "/search?city=elk%20grove" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countWords, normalizeTitle } from "../src/domain/notes.js";
+import { countWords, normalizeTitle } from "../../src/domain/notes.js";
 
 // domain/ is pure logic, so its rules are tested directly, without a platform.
 describe("countWords", () => {

@@ -11,7 +11,6 @@ const SQL_MESSAGE = "SQL lives in store/ (docs/DEVELOPING.md): add a function to
 const DOMAIN_IMPORTS_STORE = [
   "services/product-data/src/domain/product-search.ts",
   "services/search-results/src/domain/memory-search.ts",
-  "services/video-analytics/src/domain/video-search.ts",
   "services/webhook-relay/src/domain/views.ts",
 ];
 const DOMAIN_DRAWS_RANDOM = [

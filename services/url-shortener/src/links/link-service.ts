@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { ApiError, errors, type PlanName } from "@apiplat/service-kit";
 import { generateCode, isReservedCode } from "../domain/codes.js";
 import { normalizeHostname } from "../domain/hostname.js";
@@ -185,7 +186,7 @@ export class LinkService {
   }
 
   private freshCode(length: number): string {
-    const generate = this.deps.generateCode ?? generateCode;
+    const generate = this.deps.generateCode ?? ((codeLength: number) => generateCode(codeLength, randomBytes));
     for (;;) {
       const code = generate(length);
       if (!isReservedCode(code)) return code;

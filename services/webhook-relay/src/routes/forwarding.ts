@@ -11,7 +11,7 @@ import { rotateSigningSecret, setForwardUrl } from "../store/inboxes.js";
 import { findRequest } from "../store/requests.js";
 import { toBuffer } from "../store/sql.js";
 import { readBodyParts } from "../store/bodies.js";
-import { forwardingView } from "../domain/views.js";
+import { forwardingView } from "./views.js";
 import { requireStorableText } from "./inbox-settings.js";
 
 export const forwardingRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = async (app, options) => {

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ClickBuffer, type RawClick } from "../src/links/click-buffer.js";
+import { ClickBuffer, type RawClick } from "../src/engine/click-buffer.js";
 import { CODE_ALPHABET, generateCode, isReservedCode } from "../src/domain/codes.js";
 import { FileBlocklist, parseCsvLine, parseFeed, type BlocklistEntries } from "@apiplat/url-safety";
-import { verifyCname } from "../src/links/domain-verification.js";
-import { CountryLookup } from "../src/links/geo.js";
+import { verifyCname } from "../src/engine/domain-verification.js";
+import { CountryLookup } from "../src/engine/geo.js";
 import { linkState } from "../src/domain/link-state.js";
 import { LruCache } from "../src/domain/lru.js";
 import { referrerDomain } from "../src/domain/referrer.js";

@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { ApiError, errors, type PlanName } from "@apiplat/service-kit";
 import { generateCode, isReservedCode } from "../domain/codes.js";
 import { normalizeHostname } from "../domain/hostname.js";
-import type { SafetyChecker, SafetyVerdict } from "./safety.js";
+import type { SafetyChecker, SafetyVerdict } from "../engine/safety.js";
 import { normalizeUrl } from "../domain/url.js";
 import { findDomain } from "../store/domains.js";
-import { insertLink, insertLinks, updateLink, type LinkChanges, type LinkRow, type NewLink } from "../store/links.js";
+import { insertLink, insertLinks, softDeleteLink, updateLink, type LinkChanges, type LinkRow, type NewLink } from "../store/links.js";
 import type { Queryable } from "@apiplat/storage";
 import type { ShortenerSettings } from "../settings.js";
-import type { LinkCache } from "./link-cache.js";
+import type { LinkCache } from "../engine/link-cache.js";
 
 export interface LinkInput {
   url: string;
@@ -108,6 +108,16 @@ export class LinkService {
     if (!row) throw errors.conflict(`The link ${link.code} is deleted; a deleted link cannot be changed.`);
     await this.deps.links.invalidate(row.domain, row.code);
     return row;
+  }
+
+  /**
+   * Soft-deletes a link: it stops redirecting at once (its fallback applies) and its code is never reused. Null when
+   * it was deleted already.
+   */
+  async remove(link: LinkRow): Promise<LinkRow | null> {
+    const deleted = await softDeleteLink(this.deps.db, link.id, this.deps.now());
+    if (deleted) await this.deps.links.invalidate(deleted.domain, deleted.code);
+    return deleted;
   }
 
   /** The checks a stored URL outside a link gets (the account fallback): outbound guard and safety. */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { errors, isApiError, ok, successSchema } from "@apiplat/service-kit";
+import { errors, isApiError, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { Type } from "typebox";
 import type { SendInput } from "../domain/message.js";
@@ -58,7 +58,13 @@ function errorBody(error: unknown) {
   throw error;
 }
 
-export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (app, { db, now, submission }) => {
+export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (app, options) => {
+  sendRoute(app, options);
+  sendBatchRoute(app, options);
+  sendTemplateRoute(app, options);
+};
+
+function sendRoute(app: ServiceApp, { db, now, submission }: SendRoutesOptions): void {
   app.post(
     "/send",
     {
@@ -77,7 +83,9 @@ export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (a
         data: await submission.submit(request.subscriber.accountId, request.subscriber.plan, request.body as SendInput),
       })),
   );
+}
 
+function sendBatchRoute(app: ServiceApp, { db, now, submission }: SendRoutesOptions): void {
   app.post(
     "/send/batch",
     {
@@ -104,7 +112,9 @@ export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (a
         return { statusCode: 202, data: { results, accepted, failed: results.length - accepted } };
       }),
   );
+}
 
+function sendTemplateRoute(app: ServiceApp, { db, now, submission }: SendRoutesOptions): void {
   app.post(
     "/send/template",
     {
@@ -146,4 +156,4 @@ export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (a
         };
       }),
   );
-};
+}

@@ -6,39 +6,44 @@ import regexp from "eslint-plugin-regexp";
 const SQL_START = "/^\\s*(SELECT|INSERT\\s+INTO|UPDATE\\s+\\w+\\s+SET|DELETE\\s+FROM|WITH\\s+\\w+\\s+AS|CREATE\\s+(TABLE|INDEX)|ALTER\\s+TABLE)\\b/";
 const SQL_MESSAGE = "SQL lives in store/ (docs/DEVELOPING.md): add a function to the service's store/ and call it.";
 
-// Files that break a contract rule today, each exempt from that rule only until it is moved (see docs/SECURITY.md
-// and docs/DEVELOPING.md); a new file that breaks one fails the lint.
-const DOMAIN_IMPORTS_STORE = [
-  "services/webhook-relay/src/domain/views.ts",
-];
-const DOMAIN_DRAWS_RANDOM = [
-  "services/email-sending/src/domain/dkim-keys.ts",
-  "services/text-toolkit/src/domain/random.ts",
-  "services/url-shortener/src/domain/codes.ts",
-  "services/webhook-relay/src/domain/basic-auth.ts",
-];
-
-
 const IO_MODULES = ["fs", "fs/promises", "net", "http", "https", "http2", "child_process", "dgram", "dns", "tls", "worker_threads"].flatMap(
   (name) => [name, `node:${name}`],
 );
-const domainImports = (allowStore, allowRandom) => [
+// Who may import whom inside a service (docs/DEVELOPING.md, "Layout"): routes -> app, domain, store;
+// app -> domain, store, the machinery folder; domain -> none of the service's I/O; store -> domain types only.
+const APP_FROM_DOMAIN = {
+  group: ["**/app/*", "**/app"],
+  message: "domain/ imports nothing from app/: pass the values a rule needs in, and let the use case in app/ call domain/.",
+};
+const ROUTES_FROM_STORE = {
+  group: ["**/routes/*", "**/routes"],
+  message: "store/ imports nothing from routes/: give store/ its own parameter types (or domain/'s) and let the route map to them.",
+};
+const APP_FROM_STORE = {
+  group: ["**/app/*", "**/app"],
+  message: "store/ imports nothing from app/: store/ runs one query; the use case in app/ calls it, not the other way round.",
+};
+const ROUTES_FROM_APP = {
+  group: ["**/routes/*", "**/routes"],
+  message: "app/ imports nothing from routes/: move what both need (types, views) into domain/ or app/, and let the route call app/.",
+};
+
+const DOMAIN_IMPORTS = [
   "error",
   {
     paths: [
       ...IO_MODULES.map((name) => ({ name, message: "domain/ is pure logic: do I/O in store/ or the service's I/O folder and pass the values in." })),
       ...["pg", "ioredis", "undici", "@apiplat/storage"].map((name) => ({ name, message: "domain/ is pure logic: take plain values, let store/ or the I/O folder talk to the outside." })),
-      ...(allowRandom
-        ? []
-        : ["crypto", "node:crypto"].map((name) => ({
-            name,
-            importNames: ["randomBytes", "randomInt", "randomUUID", "randomFillSync", "getRandomValues"],
-            message: "domain/ is deterministic: draw random values outside it (routes or a use case) and pass them in.",
-          }))),
+      ...["crypto", "node:crypto"].map((name) => ({
+        name,
+        importNames: ["randomBytes", "randomInt", "randomUUID", "randomFillSync", "getRandomValues"],
+        message: "domain/ is deterministic: draw random values outside it (routes or a use case) and pass them in.",
+      })),
     ],
     patterns: [
-      ...(allowStore ? [] : [{ group: ["**/store/*", "**/store"], message: "domain/ imports nothing from store/: give domain its own types and let store/ map rows to them." }]),
+      { group: ["**/store/*", "**/store"], message: "domain/ imports nothing from store/: give domain its own types and let store/ map rows to them." },
       { group: ["**/routes/*", "**/routes"], message: "domain/ imports nothing from routes/: move what both need into domain/." },
+      APP_FROM_DOMAIN,
     ],
   },
 ];
@@ -86,12 +91,12 @@ export default tseslint.config(
   {
     files: ["services/*/src/domain/**/*.ts"],
     rules: {
-      "no-restricted-imports": domainImports(false, false),
+      "no-restricted-imports": DOMAIN_IMPORTS,
       "no-restricted-properties": ["error", { object: "Math", property: "random", message: "domain/ is deterministic: draw random values outside it and pass them in." }],
     },
   },
-  { files: DOMAIN_IMPORTS_STORE, rules: { "no-restricted-imports": domainImports(true, false) } },
-  { files: DOMAIN_DRAWS_RANDOM, rules: { "no-restricted-imports": domainImports(false, true) } },
+  { files: ["services/*/src/store/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [ROUTES_FROM_STORE, APP_FROM_STORE] }] } },
+  { files: ["services/*/src/app/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [ROUTES_FROM_APP] }] } },
   {
     files: ["services/*/src/**/*.ts"],
     ignores: ["services/*/src/store/**"],

@@ -8,7 +8,7 @@ import path from "node:path";
 import { openPlatform } from "@apiplat/service-kit";
 import { migrate } from "@apiplat/storage";
 import { ingestPaths } from "./rates/ingest.js";
-import { UPDATE_CHANNEL } from "./rates/rates-service.js";
+import { UPDATE_CHANNEL } from "./app/rates-service.js";
 import { RateStore } from "./store/rate-store.js";
 
 function parseArgs(argv: string[]): { targets: string[]; historyDays: number | null } {

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { defineService } from "@apiplat/service-kit";
 import { FeedFetcher, type FetchOutcome } from "./rates/fetcher.js";
 import { ingestPaths, type IngestedFile } from "./rates/ingest.js";
-import { RatesService } from "./rates/rates-service.js";
+import { RatesService } from "./app/rates-service.js";
 import { DailySchedule } from "./rates/scheduler.js";
 import { rateRoutes } from "./routes/rates.js";
 import { settingsFromConfig, type CurrencySettings } from "./settings.js";

@@ -14,7 +14,7 @@ import { LocalSink } from "./delivery/local-sink.js";
 import { DeliveryWorker } from "./delivery/queue-worker.js";
 import { smtpRelay, type MailRelay } from "./delivery/relay.js";
 import { SigningKeys } from "./delivery/signing-keys.js";
-import { Submission } from "./delivery/submission.js";
+import { Submission } from "./app/submission.js";
 import { TrackedLinkCheck } from "./delivery/tracked-links.js";
 import { urlSafety } from "./delivery/url-safety.js";
 import { WebhookSender } from "./delivery/webhook-sender.js";

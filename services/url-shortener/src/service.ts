@@ -1,19 +1,18 @@
 import { promises as dnsPromises } from "node:dns";
 import { defineService, exposeMetric } from "@apiplat/service-kit";
 import { createOutboundClient } from "@apiplat/outbound-guard";
-import { ClickRecorder } from "./links/click-recorder.js";
-import type { CnameResolver } from "./links/domain-verification.js";
-import { CustomDomainIndex } from "./links/domain-index.js";
-import { CountryLookup } from "./links/geo.js";
-import { GuardedKv } from "./links/kv-guard.js";
-import { LinkCache } from "./links/link-cache.js";
-import { LinkService } from "./links/link-service.js";
-import { LocalLookup } from "./links/local-lookup.js";
-import { Redirector } from "./links/redirector.js";
-import { SafetyChecker } from "./links/safety.js";
+import { LinkService } from "./app/link-service.js";
+import { Redirector } from "./app/redirector.js";
+import { ClickRecorder } from "./engine/click-recorder.js";
+import type { CnameResolver } from "./engine/domain-verification.js";
+import { CustomDomainIndex } from "./engine/domain-index.js";
+import { CountryLookup } from "./engine/geo.js";
+import { GuardedKv } from "./engine/kv-guard.js";
+import { LinkCache } from "./engine/link-cache.js";
+import { LocalLookup } from "./engine/local-lookup.js";
+import { SafetyChecker } from "./engine/safety.js";
 import { FileBlocklist, SafeBrowsingClient, UrlSafety } from "@apiplat/url-safety";
-import { ownedLinkFinder, type ShortenerCore } from "./links/shortener-core.js";
-import { TargetGuard } from "./links/target-guard.js";
+import { TargetGuard } from "./engine/target-guard.js";
 import { UserAgentClassifier } from "./domain/user-agent.js";
 import { accountRoutes } from "./routes/account.js";
 import { linkRoutes } from "./routes/links.js";
@@ -160,22 +159,18 @@ export default defineService<ShortenerSettings, ShortenerInject>({
       if (ownHosts.has(bare)) return "";
       return customDomains.has(bare) ? bare : "";
     };
-    const core: ShortenerCore = {
+    const now = platform.now;
+    await app.register(linkRoutes, { db, settings, now, linkService, clicks });
+    await app.register(accountRoutes, {
       db,
       settings,
-      now: platform.now,
-      links,
-      linkService,
-      clicks,
-      redirector: new Redirector({ db, links, domainForHost, accountFallbacks, clicks, now: platform.now }),
+      now,
       accountFallbacks,
       customDomains,
       dnsResolver: inject.dnsResolver ?? dnsPromises,
       checkFallback: (url) => linkService.checkStandaloneUrl(url, "fallback_url"),
-      ownedLink: ownedLinkFinder(db, settings),
-    };
-    await app.register(linkRoutes, core);
-    await app.register(accountRoutes, core);
-    await app.register(redirectRoutes, core);
+    });
+    const redirector = new Redirector({ db, links, domainForHost, accountFallbacks, clicks, now });
+    await app.register(redirectRoutes, { redirector, trustedProxyHops: settings.trustedProxyHops });
   },
 });

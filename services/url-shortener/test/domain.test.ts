@@ -1,9 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ClickBuffer, type RawClick } from "../src/links/click-buffer.js";
+import { ClickBuffer, type RawClick } from "../src/engine/click-buffer.js";
 import { CODE_ALPHABET, generateCode, isReservedCode } from "../src/domain/codes.js";
 import { FileBlocklist, parseCsvLine, parseFeed, type BlocklistEntries } from "@apiplat/url-safety";
-import { verifyCname } from "../src/links/domain-verification.js";
-import { CountryLookup } from "../src/links/geo.js";
+import { verifyCname } from "../src/engine/domain-verification.js";
+import { CountryLookup } from "../src/engine/geo.js";
 import { linkState } from "../src/domain/link-state.js";
 import { LruCache } from "../src/domain/lru.js";
 import { referrerDomain } from "../src/domain/referrer.js";
@@ -18,12 +19,12 @@ describe("codes", () => {
   it("are drawn from base62 at the requested length with every character reachable", () => {
     const seen = new Set<string>();
     for (let i = 0; i < 2_000; i++) {
-      const code = generateCode(7);
+      const code = generateCode(7, randomBytes);
       expect(code).toMatch(/^[0-9A-Za-z]{7}$/);
       for (const char of code) seen.add(char);
     }
     expect(seen.size).toBe(CODE_ALPHABET.length);
-    expect(generateCode(12)).toHaveLength(12);
+    expect(generateCode(12, randomBytes)).toHaveLength(12);
   });
 
   it("reserve the service's own words case-insensitively", () => {

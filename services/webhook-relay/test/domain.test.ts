@@ -41,7 +41,7 @@ describe("IP allow-list", () => {
 
 describe("Basic credentials", () => {
   it("parses the header and checks against the salted digest", () => {
-    const stored = protectCredentials({ username: "ops", password: "s3cr:et" });
+    const stored = protectCredentials({ username: "ops", password: "s3cr:et" }, Buffer.from("0123456789abcdef"));
     const header = `Basic ${Buffer.from("ops:s3cr:et").toString("base64")}`;
     expect(parseBasicAuthorization(header)).toEqual({ username: "ops", password: "s3cr:et" });
     expect(credentialsMatch(parseBasicAuthorization(header), stored)).toBe(true);

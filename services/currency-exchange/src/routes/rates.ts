@@ -1,12 +1,22 @@
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { answerNotModified, errors, etagOf, ok, sendSerializedData, setCacheHeaders, successSchema, type ErrorDetail } from "@apiplat/service-kit";
+import {
+  answerNotModified,
+  errors,
+  etagOf,
+  ok,
+  sendSerializedData,
+  setCacheHeaders,
+  successSchema,
+  type ErrorDetail,
+  type ServiceApp,
+} from "@apiplat/service-kit";
 import { amountIssue } from "../domain/amount.js";
 import { currencyName, isKnownCurrency, minorUnits, PIVOT_CURRENCY } from "../domain/currencies.js";
 import { ageDays, convert, ratesView, unservedCodes, type QuoteSet } from "../domain/exchange.js";
 import { daysBetween, DEFAULT_RULE } from "../domain/rates.js";
 import { SOURCES } from "../domain/adapters/index.js";
-import { CACHE_TTL_SECONDS, type RatesService } from "../rates/rates-service.js";
+import { CACHE_TTL_SECONDS, type RatesService } from "../app/rates-service.js";
 import type { RateStore } from "../store/rate-store.js";
 import {
   ConvertData,
@@ -75,19 +85,30 @@ function notFoundForDate(date: string): never {
 }
 
 export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (app, { rates, store }) => {
-  /**
-   * The answer for `key` from the one-hour response cache or computed; X-Cache says which. Cache-Control and
-   * ETag are set once the answer exists, so errors never carry them.
-   */
-  const cached = async (reply: FastifyReply, key: unknown[], etag: string, compute: () => Promise<unknown>) => {
-    const { json, hit } = await rates.cached(key.join(":"), compute);
-    setCacheHeaders(reply, etag, CACHE_TTL_SECONDS).header("x-cache", hit ? "HIT" : "MISS");
-    return sendSerializedData(reply, json);
-  };
+  latestRoute(app, rates);
+  historicalRoute(app, rates);
+  timeseriesRoute(app, rates);
+  convertRoute(app, rates);
+  currenciesRoute(app, rates);
+  sourcesRoute(app, store);
+};
 
-  /** ETag of a request's answer: what it depends on is the data version, the day and the request itself. */
-  const etagFor = (key: unknown[]) => etagOf([rates.dataVersion, rates.today(), key]);
+/**
+ * The answer for `key` from the one-hour response cache or computed; X-Cache says which. Cache-Control and
+ * ETag are set once the answer exists, so errors never carry them.
+ */
+async function sendCached(rates: RatesService, reply: FastifyReply, key: unknown[], etag: string, compute: () => Promise<unknown>) {
+  const { json, hit } = await rates.cached(key.join(":"), compute);
+  setCacheHeaders(reply, etag, CACHE_TTL_SECONDS).header("x-cache", hit ? "HIT" : "MISS");
+  return sendSerializedData(reply, json);
+}
 
+/** ETag of a request's answer: what it depends on is the data version, the day and the request itself. */
+function etagFor(rates: RatesService, key: unknown[]): string {
+  return etagOf([rates.dataVersion, rates.today(), key]);
+}
+
+function latestRoute(app: ServiceApp, rates: RatesService): void {
   app.get(
     "/latest",
     {
@@ -105,9 +126,9 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
       const symbols = parseSymbols(request.query.symbols);
       const provenance = request.query.provenance ?? false;
       const key = ["latest", base, symbols?.join(",") ?? "*", provenance];
-      const etag = etagFor(key);
+      const etag = etagFor(rates, key);
       if (answerNotModified(request, reply, etag, CACHE_TTL_SECONDS)) return reply;
-      return cached(reply, key, etag, async () => {
+      return sendCached(rates, reply, key, etag, async () => {
         const quotes = await rates.latestQuotes();
         if (quotes.size === 0) throw errors.unavailable("No rates are loaded yet; the first fetch or ingest has not run.");
         const today = rates.today();
@@ -120,7 +141,9 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
       });
     },
   );
+}
 
+function historicalRoute(app: ServiceApp, rates: RatesService): void {
   app.get(
     "/historical/:date",
     {
@@ -141,9 +164,9 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
       const symbols = parseSymbols(request.query.symbols);
       const provenance = request.query.provenance ?? false;
       const key = ["historical", date, base, symbols?.join(",") ?? "*", provenance];
-      const etag = etagFor(key);
+      const etag = etagFor(rates, key);
       if (answerNotModified(request, reply, etag, CACHE_TTL_SECONDS)) return reply;
-      return cached(reply, key, etag, async () => {
+      return sendCached(rates, reply, key, etag, async () => {
         const quotes = await rates.historicalQuotes(date);
         if (quotes.size === 0) notFoundForDate(date);
         requireCodes(quotes, date, [
@@ -155,7 +178,9 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
       });
     },
   );
+}
 
+function timeseriesRoute(app: ServiceApp, rates: RatesService): void {
   app.get(
     "/timeseries",
     {
@@ -179,13 +204,13 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
       const base = (request.query.base ?? DEFAULT_BASE).toUpperCase();
       const symbols = parseSymbols(request.query.symbols);
       const key = ["timeseries", start, end, base, symbols?.join(",") ?? "*"];
-      const etag = etagFor(key);
+      const etag = etagFor(rates, key);
       if (answerNotModified(request, reply, etag, CACHE_TTL_SECONDS)) return reply;
       requireKnown([
         ["base", [base]],
         ["symbols", symbols ?? []],
       ]);
-      return cached(reply, key, etag, async () => {
+      return sendCached(rates, reply, key, etag, async () => {
         const series = await rates.seriesQuotes(start, end, symbols ? new Set([base, ...symbols]) : undefined);
         const byDate: Record<string, Record<string, number>> = {};
         for (const { date, quotes } of series) {
@@ -198,7 +223,9 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
       });
     },
   );
+}
 
+function convertRoute(app: ServiceApp, rates: RatesService): void {
   app.get(
     "/convert",
     {
@@ -222,9 +249,9 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
       const places = request.query.places ?? minorUnits(to);
       const provenance = request.query.provenance ?? false;
       const key = ["convert", from, to, amount.trim(), places, date ?? "latest", provenance];
-      const etag = etagFor(key);
+      const etag = etagFor(rates, key);
       if (answerNotModified(request, reply, etag, CACHE_TTL_SECONDS)) return reply;
-      return cached(reply, key, etag, async () => {
+      return sendCached(rates, reply, key, etag, async () => {
         const quotes = date ? await rates.historicalQuotes(date) : await rates.latestQuotes();
         if (quotes.size === 0) {
           if (date) notFoundForDate(date);
@@ -239,7 +266,9 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
       });
     },
   );
+}
 
+function currenciesRoute(app: ServiceApp, rates: RatesService): void {
   app.get(
     "/currencies",
     {
@@ -250,9 +279,9 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      const etag = etagFor(["currencies"]);
+      const etag = etagFor(rates, ["currencies"]);
       if (answerNotModified(request, reply, etag, CACHE_TTL_SECONDS)) return reply;
-      return cached(reply, ["currencies"], etag, async () => {
+      return sendCached(rates, reply, ["currencies"], etag, async () => {
         const quotes = await rates.latestQuotes();
         if (quotes.size === 0) throw errors.unavailable("No rates are loaded yet; the first fetch or ingest has not run.");
         const coverage = await rates.coverageToday();
@@ -273,7 +302,9 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
       });
     },
   );
+}
 
+function sourcesRoute(app: ServiceApp, store: RateStore): void {
   app.get(
     "/sources",
     {
@@ -301,4 +332,4 @@ export const rateRoutes: FastifyPluginAsyncTypebox<RateRoutesOptions> = async (a
       });
     },
   );
-};
+}

@@ -1,7 +1,7 @@
-import { generateKeyPair } from "node:crypto";
+import { generateKeyPair, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import type { Database } from "@apiplat/storage";
-import { decryptPrivateKey, encryptPrivateKey, selectorFor } from "../domain/dkim-keys.js";
+import { decryptPrivateKey, encryptPrivateKey, IV_BYTES, selectorFor } from "../domain/dkim-keys.js";
 import { returnPathHost, type PlatformDomains } from "../domain/dns-records.js";
 import { findDomain, insertDomain, PLATFORM_ACCOUNT, type DomainRow } from "../store/domains.js";
 
@@ -43,7 +43,7 @@ export class SigningKeys {
     return {
       selector: selectorFor(this.now()),
       publicKey: publicKey.export({ type: "spki", format: "der" }).toString("base64"),
-      privateKeyEnc: encryptPrivateKey(this.secret, privateKey.export({ type: "pkcs8", format: "pem" }).toString()),
+      privateKeyEnc: encryptPrivateKey(this.secret, privateKey.export({ type: "pkcs8", format: "pem" }).toString(), randomBytes(IV_BYTES)),
     };
   }
 

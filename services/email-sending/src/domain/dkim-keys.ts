@@ -1,12 +1,13 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv } from "node:crypto";
 import { deriveKey } from "./tokens.js";
 
 /** DKIM private keys are stored encrypted (AES-256-GCM) with a key derived from EMAIL_SECRET. */
 
 const VERSION = "v1";
+/** The length of the random IV the caller draws for each encryption (GCM's 96 bits). */
+export const IV_BYTES = 12;
 
-export function encryptPrivateKey(secret: string, pem: string): string {
-  const iv = randomBytes(12);
+export function encryptPrivateKey(secret: string, pem: string, iv: Buffer): string {
   const cipher = createCipheriv("aes-256-gcm", deriveKey(secret, "dkim-private-keys"), iv);
   const sealed = Buffer.concat([cipher.update(pem, "utf8"), cipher.final()]);
   return [VERSION, iv.toString("base64"), cipher.getAuthTag().toString("base64"), sealed.toString("base64")].join(".");

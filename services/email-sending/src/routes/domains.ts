@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { errors, ok, successSchema } from "@apiplat/service-kit";
+import { errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { Type } from "typebox";
 import { isDomainName } from "../domain/addresses.js";
@@ -34,10 +34,17 @@ async function answers<T>(lookup: () => Promise<T[]>): Promise<T[]> {
   }
 }
 
-export const domainRoutes: FastifyPluginAsyncTypebox<DomainRoutesOptions> = async (app, options) => {
-  const { db, now, keys, resolver, platform } = options;
-  const normalize = (domain: string) => domain.trim().toLowerCase().replace(/\.$/, "");
+const normalizeDomain = (domain: string) => domain.trim().toLowerCase().replace(/\.$/, "");
 
+export const domainRoutes: FastifyPluginAsyncTypebox<DomainRoutesOptions> = async (app, options) => {
+  addDomainRoute(app, options);
+  listDomainsRoute(app, options);
+  readDomainRoute(app, options);
+  verifyDomainRoute(app, options);
+  deleteDomainRoute(app, options);
+};
+
+function addDomainRoute(app: ServiceApp, { db, now, keys, platform, defaultDomain, maxDomainsPerAccount }: DomainRoutesOptions): void {
   app.post(
     "/domains",
     {
@@ -51,11 +58,11 @@ export const domainRoutes: FastifyPluginAsyncTypebox<DomainRoutesOptions> = asyn
     },
     async (request, reply) => {
       const accountId = request.subscriber.accountId;
-      const domain = normalize(request.body.domain);
+      const domain = normalizeDomain(request.body.domain);
       if (!isDomainName(domain)) throw errors.validation("domain", "must be a domain name such as example.com");
-      if (domain === options.defaultDomain) throw errors.conflict(`${domain} is the service's own sending domain; every account may already send from it.`);
-      if ((await countDomains(db, accountId)) >= options.maxDomainsPerAccount) {
-        throw errors.conflict(`This account already has ${options.maxDomainsPerAccount} sending domains, the most it may have.`);
+      if (domain === defaultDomain) throw errors.conflict(`${domain} is the service's own sending domain; every account may already send from it.`);
+      if ((await countDomains(db, accountId)) >= maxDomainsPerAccount) {
+        throw errors.conflict(`This account already has ${maxDomainsPerAccount} sending domains, the most it may have.`);
       }
       if (await findDomain(db, accountId, domain)) throw errors.conflict(`${domain} is already registered for this account.`);
       const generated = await keys.generate();
@@ -77,7 +84,9 @@ export const domainRoutes: FastifyPluginAsyncTypebox<DomainRoutesOptions> = asyn
       return reply.code(201).send(ok(domainView((await findDomain(db, accountId, domain))!, platform)));
     },
   );
+}
 
+function listDomainsRoute(app: ServiceApp, { db, platform }: DomainRoutesOptions): void {
   app.get(
     "/domains",
     {
@@ -89,7 +98,9 @@ export const domainRoutes: FastifyPluginAsyncTypebox<DomainRoutesOptions> = asyn
     },
     async (request) => ok({ domains: (await listDomains(db, request.subscriber.accountId)).map((row) => domainView(row, platform)) }),
   );
+}
 
+function readDomainRoute(app: ServiceApp, { db, platform }: DomainRoutesOptions): void {
   app.get(
     "/domains/:domain",
     {
@@ -101,12 +112,14 @@ export const domainRoutes: FastifyPluginAsyncTypebox<DomainRoutesOptions> = asyn
       },
     },
     async (request) => {
-      const row = await findDomain(db, request.subscriber.accountId, normalize(request.params.domain));
+      const row = await findDomain(db, request.subscriber.accountId, normalizeDomain(request.params.domain));
       if (!row) throw errors.notFound(`No sending domain ${request.params.domain} on this account.`);
       return ok(domainView(row, platform));
     },
   );
+}
 
+function verifyDomainRoute(app: ServiceApp, { db, now, keys, resolver, platform }: DomainRoutesOptions): void {
   app.post(
     "/domains/:domain/verify",
     {
@@ -120,7 +133,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox<DomainRoutesOptions> = asyn
     },
     async (request) => {
       const accountId = request.subscriber.accountId;
-      const row = await findDomain(db, accountId, normalize(request.params.domain));
+      const row = await findDomain(db, accountId, normalizeDomain(request.params.domain));
       if (!row) throw errors.notFound(`No sending domain ${request.params.domain} on this account.`);
       const [spf, dkim, cname] = await Promise.all([
         answers(() => resolver.resolveTxt(row.domain)),
@@ -133,7 +146,9 @@ export const domainRoutes: FastifyPluginAsyncTypebox<DomainRoutesOptions> = asyn
       return ok(domainView(updated, platform));
     },
   );
+}
 
+function deleteDomainRoute(app: ServiceApp, { db, now, keys }: DomainRoutesOptions): void {
   app.delete(
     "/domains/:domain",
     {
@@ -146,10 +161,10 @@ export const domainRoutes: FastifyPluginAsyncTypebox<DomainRoutesOptions> = asyn
     },
     async (request, reply) => {
       const accountId = request.subscriber.accountId;
-      const domain = normalize(request.params.domain);
+      const domain = normalizeDomain(request.params.domain);
       if (!(await deleteDomain(db, accountId, domain))) throw errors.notFound(`No sending domain ${request.params.domain} on this account.`);
       keys.forget(accountId, domain);
       return reply.code(204).send(null);
     },
   );
-};
+}

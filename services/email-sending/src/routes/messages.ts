@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { errors, ok, successSchema } from "@apiplat/service-kit";
+import { errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { newEventId } from "../delivery/events.js";
 import * as S from "../schemas.js";
@@ -23,7 +23,13 @@ function decodeCursor(cursor: string): { submittedAt: Date; id: string } {
   return { submittedAt, id };
 }
 
-export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesOptions> = async (app, { db, now, onEvent }) => {
+export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesOptions> = async (app, options) => {
+  listMessagesRoute(app, options);
+  readMessageRoute(app, options);
+  cancelMessageRoute(app, options);
+};
+
+function listMessagesRoute(app: ServiceApp, { db }: MessageRoutesOptions): void {
   app.get(
     "/messages",
     {
@@ -51,7 +57,9 @@ export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesOptions> = as
       return ok({ messages: page.map(messageSummary), next_cursor: rows.length > limit && last ? encodeCursor(last.submitted_at, last.id) : null });
     },
   );
+}
 
+function readMessageRoute(app: ServiceApp, { db }: MessageRoutesOptions): void {
   app.get(
     "/messages/:id",
     {
@@ -69,7 +77,9 @@ export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesOptions> = as
       return ok({ ...messageSummary(row), events: events.map(eventView) });
     },
   );
+}
 
+function cancelMessageRoute(app: ServiceApp, { db, now, onEvent }: MessageRoutesOptions): void {
   app.post(
     "/messages/:id/cancel",
     {
@@ -93,4 +103,4 @@ export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesOptions> = as
       return ok(messageSummary((await findMessage(db, accountId, row.id))!));
     },
   );
-};
+}

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { errors } from "@apiplat/service-kit";
+import type { ServiceApp } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import type { LinkSigner } from "../domain/links.js";
-import { escapeAttribute, machineAgent } from "../domain/tracking.js";
+import { escapeAttribute } from "../domain/tracking.js";
 import type { EventRecorder } from "../delivery/events.js";
 import * as S from "../schemas.js";
-import { findMessageById } from "../store/messages.js";
-import { liftWithConsent } from "../store/recipients.js";
+import { recordClick, recordOpen, resubscribe, resubscribeTarget, unsubscribe, type ReaderDeps } from "../app/reader-actions.js";
 
 /** The paths a message's reader reaches without a key: the open pixel, tracked links and the unsubscribe link. */
 export interface PublicRoutesOptions {
@@ -36,14 +35,20 @@ function page(title: string, body: string): string {
 
 // Tokens are longer than a path parameter may be (find-my-way's 100 characters), so the routes end in a wildcard.
 
-export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = async (app, { db, links, events, now }) => {
+export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = async (app, options) => {
   // RFC 8058 one-click POSTs come as a form ("List-Unsubscribe=One-Click"); the body carries nothing we need.
   app.addContentTypeParser(
     ["application/x-www-form-urlencoded", "multipart/form-data", "text/plain"],
     { parseAs: "string", bodyLimit: 4096 },
     (_req, body, done) => done(null, body),
   );
+  openPixelRoute(app, options);
+  trackedLinkRoute(app, options);
+  unsubscribeRoutes(app, options);
+  resubscribeRoutes(app, options);
+};
 
+function openPixelRoute(app: ServiceApp, deps: ReaderDeps): void {
   app.get(
     "/t/o/*",
     {
@@ -57,28 +62,14 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      const token = links.readOpen(request.params["*"]);
-      const message = token ? await findMessageById(db, token.m) : null;
-      if (message) {
-        const machine = machineAgent(request.headers["user-agent"]);
-        const recipient = message.recipients.length === 1 ? message.recipients[0] : null;
-        await events.record(
-          {
-            messageId: message.id,
-            accountId: message.account_id,
-            type: "opened",
-            recipient,
-            detail: { machine_open: machine !== null, machine, user_agent: request.headers["user-agent"] ?? null },
-          },
-          undefined,
-          machine !== null,
-        );
-      }
+      await recordOpen(deps, request.params["*"], request.headers["user-agent"]);
       // A broken pixel would show in the reader's mail client: answer the image whatever the token.
       return reply.headers(NO_STORE).type("image/gif").send(PIXEL);
     },
   );
+}
 
+function trackedLinkRoute(app: ServiceApp, deps: ReaderDeps): void {
   app.get(
     "/t/c/*",
     {
@@ -92,53 +83,13 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      const token = links.readClick(request.params["*"]);
-      if (!token) throw errors.notFound("This link is not valid: it was altered or never issued.");
-      const message = await findMessageById(db, token.m);
-      if (message) {
-        const machine = machineAgent(request.headers["user-agent"]);
-        const recipient = message.recipients.length === 1 ? message.recipients[0] : null;
-        await events.record(
-          {
-            messageId: message.id,
-            accountId: message.account_id,
-            type: "clicked",
-            recipient,
-            detail: { url: token.u, machine_click: machine !== null, machine, user_agent: request.headers["user-agent"] ?? null },
-          },
-          undefined,
-          machine !== null,
-        );
-      }
-      return reply.headers(NO_STORE).redirect(token.u, 302);
+      const target = await recordClick(deps, request.params["*"], request.headers["user-agent"]);
+      return reply.headers(NO_STORE).redirect(target, 302);
     },
   );
+}
 
-  /** Whose link it is: the message it came with, and the recipient it was made for (or null: not a link we issued). */
-  const unsubscribeTarget = async (rawToken: string) => {
-    const link = links.readUnsubscribe(rawToken);
-    if (!link) return null;
-    if (link.kind === "legacy")
-      return { accountId: link.accountId, email: link.email.toLowerCase(), messageId: link.messageId, message: await findMessageById(db, link.messageId) };
-    const message = await findMessageById(db, link.token.messageId);
-    const email = message ? links.recipientOf("unsubscribe", link.token, message.recipients) : null;
-    return message && email ? { accountId: message.account_id, email, messageId: message.id, message } : null;
-  };
-
-  const unsubscribe = async (rawToken: string) => {
-    const target = await unsubscribeTarget(rawToken);
-    if (!target) throw errors.notFound("This unsubscribe link is not valid: it was altered or never issued.");
-    const added = await events.suppress(target.accountId, target.email, "unsubscribed", "unsubscribe link", target.messageId);
-    if (added && target.message) {
-      await events.record(
-        { messageId: target.messageId, accountId: target.accountId, type: "unsubscribed", recipient: target.email, detail: {} },
-        undefined,
-        true,
-      );
-    }
-    return { email: target.email, resubscribeUrl: links.resubscribeUrl(rawToken) };
-  };
-
+function unsubscribeRoutes(app: ServiceApp, deps: ReaderDeps): void {
   app.get(
     "/unsubscribe/*",
     {
@@ -152,7 +103,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      const done = await unsubscribe(request.params["*"]);
+      const done = await unsubscribe(deps, request.params["*"]);
       const undo = resubscribeForm(done.resubscribeUrl, "Unsubscribed by mistake?", "Re-subscribe");
       return reply
         .headers(NO_STORE)
@@ -174,18 +125,13 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      await unsubscribe(request.params["*"]);
+      await unsubscribe(deps, request.params["*"]);
       return reply.headers(NO_STORE).type("text/plain; charset=utf-8").send("unsubscribed\n");
     },
   );
+}
 
-  /** The re-subscribe link is the unsubscribe link's token: whoever may unsubscribe that address may undo it. */
-  const resubscribeTarget = async (rawToken: string) => {
-    const target = await unsubscribeTarget(rawToken);
-    if (!target) throw errors.notFound("This re-subscribe link is not valid: it was altered or never issued.");
-    return target;
-  };
-
+function resubscribeRoutes(app: ServiceApp, deps: ReaderDeps): void {
   app.get(
     "/resubscribe/*",
     {
@@ -199,7 +145,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      const target = await resubscribeTarget(request.params["*"]);
+      const target = await resubscribeTarget(deps, request.params["*"]);
       const form = resubscribeForm(`${request.params["*"]}`, `Get marketing mail from this sender at ${escapeAttribute(target.email)} again?`, "Re-subscribe");
       return reply.headers(NO_STORE).type("text/html; charset=utf-8").send(page("Re-subscribe", form));
     },
@@ -218,13 +164,11 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      const target = await resubscribeTarget(request.params["*"]);
-      const at = now();
-      await liftWithConsent(db, target.accountId, target.email, { liftedBy: "recipient", source: "re-subscribe link", consentedAt: at, recordedAt: at });
+      const email = await resubscribe(deps, request.params["*"]);
       return reply
         .headers(NO_STORE)
         .type("text/html; charset=utf-8")
-        .send(page("You are subscribed again", `${escapeAttribute(target.email)} will get marketing mail from this sender again.`));
+        .send(page("You are subscribed again", `${escapeAttribute(email)} will get marketing mail from this sender again.`));
     },
   );
-};
+}

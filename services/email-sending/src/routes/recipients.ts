@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { errors, ok, successSchema } from "@apiplat/service-kit";
+import { errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { Type } from "typebox";
 import { addressKey, parseAddress } from "../domain/addresses.js";
@@ -39,7 +39,17 @@ function emailParam(value: string, field = "email"): string {
   return addressKey(mailbox.address);
 }
 
-export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> = async (app, { db, now }) => {
+export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> = async (app, options) => {
+  addContactRoute(app, options);
+  listContactsRoute(app, options);
+  contactRoutes(app, options);
+  listSuppressionsRoute(app, options);
+  addSuppressionRoute(app, options);
+  removeSuppressionRoute(app, options);
+  consentRoute(app, options);
+};
+
+function addContactRoute(app: ServiceApp, { db, now }: RecipientRoutesOptions): void {
   app.post(
     "/contacts",
     {
@@ -59,7 +69,9 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
       return reply.code(201).send(ok(contactView(row)));
     },
   );
+}
 
+function listContactsRoute(app: ServiceApp, { db }: RecipientRoutesOptions): void {
   app.get(
     "/contacts",
     {
@@ -77,7 +89,9 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
         ),
       }),
   );
+}
 
+function contactRoutes(app: ServiceApp, { db, now }: RecipientRoutesOptions): void {
   app.get(
     "/contacts/:email",
     { schema: { summary: "Read a contact", description: "Consent time and source.", params: S.EmailParams, response: { 200: successSchema(S.Contact) } } },
@@ -104,7 +118,9 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
       return reply.code(204).send(null);
     },
   );
+}
 
+function listSuppressionsRoute(app: ServiceApp, { db }: RecipientRoutesOptions): void {
   app.get(
     "/suppressions",
     {
@@ -121,7 +137,9 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
       return ok({ suppressions: rows.map(suppressionView) });
     },
   );
+}
 
+function addSuppressionRoute(app: ServiceApp, { db, now }: RecipientRoutesOptions): void {
   app.post(
     "/suppressions",
     {
@@ -140,7 +158,9 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
       return reply.code(201).send(ok(suppressionView((await findSuppression(db, accountId, email))!)));
     },
   );
+}
 
+function removeSuppressionRoute(app: ServiceApp, { db }: RecipientRoutesOptions): void {
   app.delete(
     "/suppressions/:email",
     {
@@ -164,7 +184,9 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
       );
     },
   );
+}
 
+function consentRoute(app: ServiceApp, { db, now }: RecipientRoutesOptions): void {
   app.post(
     "/suppressions/:email/consent",
     {
@@ -204,4 +226,4 @@ export const recipientRoutes: FastifyPluginAsyncTypebox<RecipientRoutesOptions> 
       return ok({ email, lifted, source, consented_at: consentedAt.toISOString() });
     },
   );
-};
+}

@@ -1,14 +1,13 @@
-import { createHash } from "node:crypto";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { errors, isApiError, ok, successSchema } from "@apiplat/service-kit";
+import { errors, isApiError, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { Type } from "typebox";
 import type { SendInput } from "../domain/message.js";
 import { textFromHtml } from "../domain/message.js";
-import type { Submission } from "../delivery/submission.js";
+import type { Submission } from "../app/submission.js";
 import * as S from "../schemas.js";
-import { completeKey, releaseKey, reserveKey } from "../store/idempotency.js";
+import { answerOnce, type Answer } from "../app/idempotency.js";
 import { findTemplate } from "../store/templates.js";
 import { renderSaved } from "./templates.js";
 
@@ -24,41 +23,17 @@ const IdempotencyHeaders = Type.Object({
   ),
 });
 
-type Answer = { statusCode: number; data: unknown };
-
-/**
- * Runs `work` once per Idempotency-Key: a retry with the same key and body gets the first answer again, the same key
- * with another body is a 409. Errors are not remembered (the client may fix the request and retry with the key).
- */
+/** Answers through answerOnce: a replayed answer says so in a header. */
 async function idempotent(db: Database, now: () => Date, request: FastifyRequest, reply: FastifyReply, work: () => Promise<Answer>) {
-  const key = (request.headers["idempotency-key"] as string | undefined) ?? undefined;
-  const send = (answer: Answer, replayed: boolean) => {
-    if (replayed) reply.header("idempotent-replayed", "true");
-    return reply.code(answer.statusCode).send(ok(answer.data));
+  const keyed = {
+    accountId: request.subscriber.accountId,
+    key: request.headers["idempotency-key"] as string | undefined,
+    route: request.routeOptions.url ?? "",
+    body: request.body,
   };
-  if (!key) return send(await work(), false);
-  const accountId = request.subscriber.accountId;
-  const hash = createHash("sha256")
-    .update(`${request.routeOptions.url}\n${JSON.stringify(request.body)}`)
-    .digest("hex");
-  const reservation = await reserveKey(db, accountId, key, hash, now());
-  if (reservation.kind !== "reserved") {
-    if (reservation.requestHash !== hash) {
-      throw errors.conflict("This Idempotency-Key was used with a different request in the last 24 hours; use a new key for a new request.", [
-        { field: "Idempotency-Key", issue: "already used with another body" },
-      ]);
-    }
-    if (reservation.kind === "in_progress") throw errors.conflict("A request with this Idempotency-Key is still being answered; retry in a moment.");
-    return send({ statusCode: reservation.statusCode, data: reservation.response }, true);
-  }
-  try {
-    const answer = await work();
-    await completeKey(db, accountId, key, answer.statusCode, answer.data);
-    return send(answer, false);
-  } catch (error) {
-    await releaseKey(db, accountId, key);
-    throw error;
-  }
+  const { answer, replayed } = await answerOnce(db, now, keyed, work);
+  if (replayed) reply.header("idempotent-replayed", "true");
+  return reply.code(answer.statusCode).send(ok(answer.data));
 }
 
 /** Messages of a batch stored at once: each is one short transaction, so a few in parallel share the commits. */
@@ -83,7 +58,13 @@ function errorBody(error: unknown) {
   throw error;
 }
 
-export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (app, { db, now, submission }) => {
+export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (app, options) => {
+  sendRoute(app, options);
+  sendBatchRoute(app, options);
+  sendTemplateRoute(app, options);
+};
+
+function sendRoute(app: ServiceApp, { db, now, submission }: SendRoutesOptions): void {
   app.post(
     "/send",
     {
@@ -102,7 +83,9 @@ export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (a
         data: await submission.submit(request.subscriber.accountId, request.subscriber.plan, request.body as SendInput),
       })),
   );
+}
 
+function sendBatchRoute(app: ServiceApp, { db, now, submission }: SendRoutesOptions): void {
   app.post(
     "/send/batch",
     {
@@ -129,7 +112,9 @@ export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (a
         return { statusCode: 202, data: { results, accepted, failed: results.length - accepted } };
       }),
   );
+}
 
+function sendTemplateRoute(app: ServiceApp, { db, now, submission }: SendRoutesOptions): void {
   app.post(
     "/send/template",
     {
@@ -171,4 +156,4 @@ export const sendRoutes: FastifyPluginAsyncTypebox<SendRoutesOptions> = async (a
         };
       }),
   );
-};
+}

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { errors, ok, successSchema } from "@apiplat/service-kit";
+import { errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { Type } from "typebox";
 import { textFromHtml } from "../domain/message.js";
@@ -87,13 +87,23 @@ export function renderSaved(name: string, parts: TemplateParts, variables: Varia
   }
 }
 
-export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (app, { db, now, maxTemplatesPerAccount }) => {
-  const load = async (accountId: string, name: string, version?: number) => {
-    const row = await findTemplate(db, accountId, name, version);
-    if (!row) throw errors.notFound(version ? `No version ${version} of the template ${name}.` : `No template named ${name}.`);
-    return row;
-  };
+/** The account's template (a given version, else the latest), or a 404 naming it. */
+async function loadTemplate(db: Database, accountId: string, name: string, version?: number) {
+  const row = await findTemplate(db, accountId, name, version);
+  if (!row) throw errors.notFound(version ? `No version ${version} of the template ${name}.` : `No template named ${name}.`);
+  return row;
+}
 
+export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (app, options) => {
+  addTemplateRoute(app, options);
+  listTemplatesRoute(app, options);
+  readTemplateRoute(app, options);
+  updateTemplateRoute(app, options);
+  deleteTemplateRoute(app, options);
+  renderTemplateRoute(app, options);
+};
+
+function addTemplateRoute(app: ServiceApp, { db, now, maxTemplatesPerAccount }: TemplateRoutesOptions): void {
   app.post(
     "/templates",
     {
@@ -114,10 +124,12 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = 
       }
       const version = await saveTemplateVersion(db, { account_id: accountId, name, subject, html, text_body: text ?? null, created_at: now() }, true);
       if (version === null) throw errors.conflict(`A template named ${name} exists; change it with PUT /templates/${name}.`);
-      return reply.code(201).send(ok(view(await load(accountId, name))));
+      return reply.code(201).send(ok(view(await loadTemplate(db, accountId, name))));
     },
   );
+}
 
+function listTemplatesRoute(app: ServiceApp, { db }: TemplateRoutesOptions): void {
   app.get(
     "/templates",
     {
@@ -129,7 +141,9 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = 
     },
     async (request) => ok({ templates: (await listTemplates(db, request.subscriber.accountId)).map(view) }),
   );
+}
 
+function readTemplateRoute(app: ServiceApp, { db }: TemplateRoutesOptions): void {
   app.get(
     "/templates/:name",
     {
@@ -141,9 +155,11 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = 
         response: { 200: successSchema(S.Template) },
       },
     },
-    async (request) => ok(view(await load(request.subscriber.accountId, request.params.name, request.query.version))),
+    async (request) => ok(view(await loadTemplate(db, request.subscriber.accountId, request.params.name, request.query.version))),
   );
+}
 
+function updateTemplateRoute(app: ServiceApp, { db, now }: TemplateRoutesOptions): void {
   app.put(
     "/templates/:name",
     {
@@ -173,10 +189,12 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = 
           [{ field: "name", issue: `has ${MAX_TEMPLATE_VERSIONS} versions already, the most one template may keep` }],
         );
       }
-      return ok(view(await load(accountId, request.params.name)));
+      return ok(view(await loadTemplate(db, accountId, request.params.name)));
     },
   );
+}
 
+function deleteTemplateRoute(app: ServiceApp, { db }: TemplateRoutesOptions): void {
   app.delete(
     "/templates/:name",
     {
@@ -200,7 +218,9 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = 
       return reply.code(204).send(null);
     },
   );
+}
 
+function renderTemplateRoute(app: ServiceApp, { db }: TemplateRoutesOptions): void {
   app.post(
     "/templates/:name/render",
     {
@@ -213,9 +233,9 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = 
       },
     },
     async (request) => {
-      const row = await load(request.subscriber.accountId, request.params.name, request.body.version);
+      const row = await loadTemplate(db, request.subscriber.accountId, request.params.name, request.body.version);
       const rendered = renderSaved(row.name, partsOf(row), request.body.variables ?? {});
       return ok({ subject: rendered.subject, html: rendered.html, text: rendered.text ?? textFromHtml(rendered.html) });
     },
   );
-};
+}

@@ -1,5 +1,5 @@
 import { formatMailbox } from "../domain/addresses.js";
-import { laneOf } from "../delivery/submission.js";
+import { laneOf } from "../app/submission.js";
 import { recordsFor, type PlatformDomains } from "../domain/dns-records.js";
 import type * as S from "../schemas.js";
 import type { DomainRow } from "../store/domains.js";

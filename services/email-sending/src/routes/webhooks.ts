@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { errors, isApiError, ok, successSchema } from "@apiplat/service-kit";
+import { errors, isApiError, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { generateSigningSecret } from "@apiplat/webhook-delivery";
 import { Type } from "typebox";
@@ -38,7 +38,14 @@ const view = (row: WebhookRow) => ({
   created_at: row.created_at.toISOString(),
 });
 
-export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (app, { db, now, checkUrl, maxWebhooksPerAccount }) => {
+export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (app, options) => {
+  addWebhookRoute(app, options);
+  listWebhooksRoute(app, options);
+  readWebhookRoute(app, options);
+  deleteWebhookRoute(app, options);
+};
+
+function addWebhookRoute(app: ServiceApp, { db, now, checkUrl, maxWebhooksPerAccount }: WebhookRoutesOptions): void {
   app.post(
     "/webhooks",
     {
@@ -68,7 +75,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
       return reply.code(201).send(ok(view(row)));
     },
   );
+}
 
+function listWebhooksRoute(app: ServiceApp, { db }: WebhookRoutesOptions): void {
   app.get(
     "/webhooks",
     {
@@ -80,7 +89,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     },
     async (request) => ok({ webhooks: (await listWebhooks(db, request.subscriber.accountId)).map(view) }),
   );
+}
 
+function readWebhookRoute(app: ServiceApp, { db }: WebhookRoutesOptions): void {
   app.get(
     "/webhooks/:id",
     {
@@ -101,7 +112,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
       });
     },
   );
+}
 
+function deleteWebhookRoute(app: ServiceApp, { db }: WebhookRoutesOptions): void {
   app.delete(
     "/webhooks/:id",
     { schema: { summary: "Delete a webhook", description: "Its pending deliveries are dropped.", params: S.WebhookParams, response: { 204: Type.Null() } } },
@@ -110,4 +123,4 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
       return reply.code(204).send(null);
     },
   );
-};
+}

@@ -1,4 +1,4 @@
-import { between, pick } from "./random.js";
+import { between, pick, type RandomInt } from "./random.js";
 
 export const PARAGRAPHS = { min: 1, max: 50, default: 3 } as const;
 
@@ -19,21 +19,21 @@ const VOCABULARY = (
   "ultricies urna ut varius vehicula vel velit venenatis vestibulum vitae vivamus viverra volutpat vulputate"
 ).split(" ");
 
-function sentence(): string {
-  const words = Array.from({ length: between(6, 14) }, () => pick(VOCABULARY));
+function sentence(randomInt: RandomInt): string {
+  const words = Array.from({ length: between(6, 14, randomInt) }, () => pick(VOCABULARY, randomInt));
   // A comma after a word in the first half of a long sentence, as prose would have.
-  if (words.length > 9) words[between(3, Math.floor(words.length / 2))] += ",";
+  if (words.length > 9) words[between(3, Math.floor(words.length / 2), randomInt)] += ",";
   const text = words.join(" ");
   return text[0].toUpperCase() + text.slice(1) + ".";
 }
 
-function paragraph(first: boolean): string {
-  const sentences = Array.from({ length: between(4, 8) }, sentence);
+function paragraph(first: boolean, randomInt: RandomInt): string {
+  const sentences = Array.from({ length: between(4, 8, randomInt) }, () => sentence(randomInt));
   if (first) sentences[0] = OPENING + ".";
   return sentences.join(" ");
 }
 
 /** Fresh random paragraphs on each call; the first may open with the traditional "Lorem ipsum…". */
-export function loremParagraphs(count: number, startWithLorem: boolean): string[] {
-  return Array.from({ length: count }, (_, i) => paragraph(i === 0 && startWithLorem));
+export function loremParagraphs(count: number, startWithLorem: boolean, randomInt: RandomInt): string[] {
+  return Array.from({ length: count }, (_, i) => paragraph(i === 0 && startWithLorem, randomInt));
 }

@@ -1,4 +1,4 @@
-import { pick, shuffle } from "./random.js";
+import { pick, shuffle, type RandomInt } from "./random.js";
 
 export const PASSWORD_LENGTH = { min: 8, max: 128, default: 16 } as const;
 
@@ -31,17 +31,17 @@ export interface GeneratedPassword {
  * Lowercase always, and each requested class at least once: one character drawn from each class,
  * the rest from the union, then shuffled, every draw from the CSPRNG.
  */
-export function generatePassword(options: PasswordOptions): GeneratedPassword {
+export function generatePassword(options: PasswordOptions, randomInt: RandomInt): GeneratedPassword {
   const classes = (["lowercase", "uppercase", "digits", "symbols"] as const).filter((c) => c === "lowercase" || options[c]);
   const alphabets = classes.map((c) => {
     const chars = CHARACTER_CLASSES[c];
     return [...(options.excludeAmbiguous ? chars.replace(AMBIGUOUS, "") : chars)];
   });
   const union = alphabets.flat();
-  const chars = alphabets.map((alphabet) => pick(alphabet));
-  while (chars.length < options.length) chars.push(pick(union));
+  const chars = alphabets.map((alphabet) => pick(alphabet, randomInt));
+  while (chars.length < options.length) chars.push(pick(union, randomInt));
   return {
-    password: shuffle(chars).join(""),
+    password: shuffle(chars, randomInt).join(""),
     length: options.length,
     character_classes: [...classes],
     entropy_bits: Math.floor(options.length * Math.log2(union.length) * 100) / 100,

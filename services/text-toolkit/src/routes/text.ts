@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { errors, ok, successSchema } from "@apiplat/service-kit";
 import { convertCase } from "../domain/case.js";
@@ -66,7 +66,7 @@ export const textRoutes: FastifyPluginAsyncTypebox = async (app) => {
     "/lorem",
     { schema: { summary: "Lorem ipsum paragraphs", querystring: S.LoremQuery, response: { 200: successSchema(S.LoremData) } } },
     async (request) => {
-      const paragraphs = loremParagraphs(request.query.paragraphs, request.query.start_with_lorem);
+      const paragraphs = loremParagraphs(request.query.paragraphs, request.query.start_with_lorem, randomInt);
       const text = paragraphs.join("\n\n");
       return ok({ paragraphs, text, words: text.split(/\s+/).length });
     },
@@ -77,7 +77,9 @@ export const textRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { summary: "A random password from the chosen character sets", querystring: S.PasswordQuery, response: { 200: successSchema(S.PasswordData) } } },
     async (request) => {
       const q = request.query;
-      return ok(generatePassword({ length: q.length, symbols: q.symbols, digits: q.digits, uppercase: q.uppercase, excludeAmbiguous: q.exclude_ambiguous }));
+      return ok(
+        generatePassword({ length: q.length, symbols: q.symbols, digits: q.digits, uppercase: q.uppercase, excludeAmbiguous: q.exclude_ambiguous }, randomInt),
+      );
     },
   );
 };

@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-
 export const CODE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export const DEFAULT_CODE_LENGTH = 7;
 export const ALIAS_MIN_LENGTH = 3;
@@ -58,11 +56,14 @@ export function isReservedCode(code: string): boolean {
   return RESERVED_CODES.has(code.toLowerCase());
 }
 
-/** Uniformly random base62 code: bytes >= 248 are rejected so that no character is favoured. */
-export function generateCode(length: number = DEFAULT_CODE_LENGTH): string {
+/**
+ * Uniformly random base62 code from `random`'s bytes (crypto.randomBytes in production, drawn by the caller so that
+ * domain/ stays deterministic): bytes >= 248 are rejected so that no character is favoured.
+ */
+export function generateCode(length: number, random: (bytes: number) => Buffer): string {
   let code = "";
   while (code.length < length) {
-    for (const byte of randomBytes(length * 2)) {
+    for (const byte of random(length * 2)) {
       if (byte >= 248) continue;
       code += CODE_ALPHABET[byte % 62];
       if (code.length === length) break;

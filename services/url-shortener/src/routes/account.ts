@@ -1,23 +1,40 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { errors, ok, successSchema } from "@apiplat/service-kit";
+import { errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import type { Database } from "@apiplat/storage";
 import { Type } from "typebox";
-import { requireCustomDomainPlan } from "../links/link-service.js";
-import type { ShortenerCore } from "../links/shortener-core.js";
-import { domainView } from "../links/views.js";
-import { verifyCname } from "../links/domain-verification.js";
+import { verifyDomain, type DomainVerification } from "../app/custom-domains.js";
+import { requireCustomDomainPlan } from "../app/link-service.js";
+import type { LocalLookup } from "../engine/local-lookup.js";
+import type { ShortenerSettings } from "../settings.js";
+import { domainView } from "./views.js";
 import { normalizeHostname } from "../domain/hostname.js";
 import { normalizeUrl } from "../domain/url.js";
-import { findDomain, insertDomain, listDomains, recordVerification } from "../store/domains.js";
+import { findDomain, insertDomain, listDomains } from "../store/domains.js";
 import { getFallbackUrl, putFallbackUrl } from "../store/settings.js";
 import { DomainBodySchema, DomainParams, DomainSchema, SettingsBodySchema } from "../schemas.js";
 
 const SettingsSchema = Type.Object({ fallback_url: Type.Union([Type.String(), Type.Null()]) });
 
-export const accountRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, core) => {
-  const { settings } = core;
+export interface AccountRoutesOptions extends DomainVerification {
+  db: Database;
+  settings: ShortenerSettings;
+  now: () => Date;
+  /** The accounts' fallback URLs as the redirects read them: told when one changes. */
+  accountFallbacks: LocalLookup<string | null>;
+  /** The checks a fallback URL gets (outbound guard and safety); throws an ApiError naming fallback_url. */
+  checkFallback: (url: string) => Promise<void>;
+}
 
+export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (app, options) => {
+  settingsRoutes(app, options);
+  registerDomainRoute(app, options);
+  listDomainsRoute(app, options);
+  verifyDomainRoute(app, options);
+};
+
+function settingsRoutes(app: ServiceApp, { db, now, accountFallbacks, checkFallback }: AccountRoutesOptions): void {
   app.get("/settings", { schema: { summary: "The account's link settings", response: { 200: successSchema(SettingsSchema) } } }, async (request) =>
-    ok({ fallback_url: await getFallbackUrl(core.db, request.subscriber.accountId) }),
+    ok({ fallback_url: await getFallbackUrl(db, request.subscriber.accountId) }),
   );
 
   app.put(
@@ -36,14 +53,17 @@ export const accountRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (ap
         const normalized = normalizeUrl(request.body.fallback_url);
         if (!normalized.ok) throw errors.validation("fallback_url", normalized.issue);
         fallbackUrl = normalized.url;
-        await core.checkFallback(fallbackUrl);
+        await checkFallback(fallbackUrl);
       }
-      await putFallbackUrl(core.db, accountId, fallbackUrl, core.now());
-      await core.accountFallbacks.invalidate(accountId);
+      await putFallbackUrl(db, accountId, fallbackUrl, now());
+      await accountFallbacks.invalidate(accountId);
       return ok({ fallback_url: fallbackUrl });
     },
   );
+}
 
+function registerDomainRoute(app: ServiceApp, options: AccountRoutesOptions): void {
+  const { db, settings, now } = options;
   app.post(
     "/domains",
     {
@@ -60,22 +80,27 @@ export const accountRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (ap
       if (host.host === settings.edgeHost || host.host === new URL(settings.baseUrl).hostname) {
         throw errors.validation("domain", "must be your own domain, not the service's host");
       }
-      const row = await insertDomain(core.db, host.host, request.subscriber.accountId, core.now());
+      const row = await insertDomain(db, host.host, request.subscriber.accountId, now());
       if (!row) throw errors.conflict(`${host.host} is already registered.`, [{ field: "domain", issue: "is already registered" }]);
       reply.code(201);
-      return ok(domainView(await verify(host.host), settings));
+      return ok(domainView(await verifyDomain(options, host.host), settings));
     },
   );
+}
 
+function listDomainsRoute(app: ServiceApp, { db, settings }: AccountRoutesOptions): void {
   app.get(
     "/domains",
     { schema: { summary: "The account's custom domains", response: { 200: successSchema(Type.Object({ domains: Type.Array(DomainSchema) })) } } },
     async (request) => {
-      const rows = await listDomains(core.db, request.subscriber.accountId);
+      const rows = await listDomains(db, request.subscriber.accountId);
       return ok({ domains: rows.map((row) => domainView(row, settings)) });
     },
   );
+}
 
+function verifyDomainRoute(app: ServiceApp, options: AccountRoutesOptions): void {
+  const { db, settings } = options;
   app.post(
     "/domains/:domain/verify",
     {
@@ -88,18 +113,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (ap
     async (request) => {
       requireCustomDomainPlan(request.subscriber);
       const host = normalizeHostname(request.params.domain);
-      const row = host.ok ? await findDomain(core.db, host.host) : null;
+      const row = host.ok ? await findDomain(db, host.host) : null;
       if (!host.ok || !row || row.account_id !== request.subscriber.accountId) {
         throw errors.notFound(`You have not registered the domain ${request.params.domain}.`);
       }
-      return ok(domainView(await verify(row.domain), settings));
+      return ok(domainView(await verifyDomain(options, row.domain), settings));
     },
   );
-
-  async function verify(domain: string) {
-    const result = await verifyCname(core.dnsResolver, domain, settings.edgeHost);
-    const row = await recordVerification(core.db, domain, core.now(), result.verified ? null : result.reason);
-    await core.customDomains.changed();
-    return row;
-  }
-};
+}

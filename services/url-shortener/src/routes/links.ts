@@ -1,11 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { ApiError, errors, ok, successSchema } from "@apiplat/service-kit";
+import { ApiError, errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import type { Database } from "@apiplat/storage";
 import { Type } from "typebox";
-import { parseBulkItem } from "../links/bulk-items.js";
-import type { ShortenerCore } from "../links/shortener-core.js";
-import { linkStats, linkSummary } from "../links/stats-service.js";
-import { linkView } from "../links/views.js";
-import { listOwnedLinks, softDeleteLink } from "../store/links.js";
+import type { Caller, LinkInput, LinkService } from "../app/link-service.js";
+import { linkStats, linkSummary } from "../app/link-stats.js";
+import { ownedLink } from "../app/owned-link.js";
+import type { ClickRecorder } from "../engine/click-recorder.js";
+import type { ShortenerSettings } from "../settings.js";
+import { listOwnedLinks, type LinkRow } from "../store/links.js";
+import { parseBulkItem } from "./bulk-items.js";
+import { linkView } from "./views.js";
 import {
   BulkBodySchema,
   CodeParams,
@@ -41,19 +45,38 @@ const BulkResultSchema = Type.Object({
   failed: Type.Integer(),
 });
 
-export const linkRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, core) => {
-  const { settings } = core;
+export interface LinkRoutesOptions {
+  db: Database;
+  settings: ShortenerSettings;
+  now: () => Date;
+  linkService: LinkService;
+  /** Flushed before a link's counts are read or judged, so that clicks still buffered are counted. */
+  clicks: ClickRecorder;
+}
 
+export const linkRoutes: FastifyPluginAsyncTypebox<LinkRoutesOptions> = async (app, options) => {
+  shortenRoute(app, options);
+  bulkRoute(app, options);
+  resolveRoute(app, options);
+  statsRoute(app, options);
+  listRoute(app, options);
+  updateRoute(app, options);
+  deleteRoute(app, options);
+};
+
+function shortenRoute(app: ServiceApp, { settings, now, linkService }: LinkRoutesOptions): void {
   app.post(
     "/shorten",
     { schema: { summary: "Create a short link", body: LinkInputSchema, response: { 201: successSchema(LinkSchema) } } },
     async (request, reply) => {
-      const row = await core.linkService.create(request.subscriber, request.body);
+      const row = await linkService.create(request.subscriber, request.body);
       reply.code(201);
-      return ok(linkView(row, settings, core.now()));
+      return ok(linkView(row, settings, now()));
     },
   );
+}
 
+function bulkRoute(app: ServiceApp, { settings, now, linkService }: LinkRoutesOptions): void {
   app.post(
     "/bulk",
     {
@@ -68,24 +91,33 @@ export const linkRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, 
       if (request.subscriber.plan === "BASIC" && urls.length > MAX_BULK_ITEMS_BASIC) {
         throw errors.validation("urls", `must have at most ${MAX_BULK_ITEMS_BASIC} items on the BASIC plan (${MAX_BULK_ITEMS} on PRO, ULTRA and MEGA)`);
       }
-      const parsed = urls.map(parseBulkItem);
-      const valid = parsed.filter((item) => !(item instanceof ApiError));
-      const created = await core.linkService.createMany(request.subscriber, valid as Exclude<(typeof parsed)[number], ApiError>[]);
-      const now = core.now();
-      let next = 0;
-      const results = parsed.map((item, index) => {
-        const outcome = item instanceof ApiError ? item : created[next++];
-        if (outcome instanceof ApiError) {
-          const error = { status: outcome.statusCode, code: outcome.code, message: outcome.message, details: outcome.details };
-          return { index, status: "error" as const, error };
-        }
-        return { index, status: "created" as const, link: linkView(outcome, settings, now) };
-      });
+      const outcomes = await createBulk(linkService, request.subscriber, urls);
+      const at = now();
+      const results = outcomes.map((outcome, index) => bulkResult(outcome, index, settings, at));
       const createdCount = results.filter((r) => r.status === "created").length;
       return ok({ results, created: createdCount, failed: results.length - createdCount });
     },
   );
+}
 
+/** One outcome per item, in order: items that fail their own validation are never sent to the link service. */
+async function createBulk(linkService: LinkService, caller: Caller, urls: readonly unknown[]): Promise<Array<LinkRow | ApiError>> {
+  const parsed = urls.map(parseBulkItem);
+  const valid = parsed.filter((item): item is LinkInput => !(item instanceof ApiError));
+  const created = await linkService.createMany(caller, valid);
+  let next = 0;
+  return parsed.map((item) => (item instanceof ApiError ? item : created[next++]));
+}
+
+function bulkResult(outcome: LinkRow | ApiError, index: number, settings: ShortenerSettings, now: Date) {
+  if (outcome instanceof ApiError) {
+    const error = { status: outcome.statusCode, code: outcome.code, message: outcome.message, details: outcome.details };
+    return { index, status: "error" as const, error };
+  }
+  return { index, status: "created" as const, link: linkView(outcome, settings, now) };
+}
+
+function resolveRoute(app: ServiceApp, { db, settings, now, clicks }: LinkRoutesOptions): void {
   app.get(
     "/resolve/:code",
     {
@@ -97,12 +129,14 @@ export const linkRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, 
       },
     },
     async (request) => {
-      await core.clicks.flush();
-      const link = await core.ownedLink(request.subscriber.accountId, request.query.domain, request.params.code);
-      return ok({ ...linkView(link, settings, core.now()), stats: await linkSummary(core.db, link) });
+      await clicks.flush();
+      const link = await ownedLink(db, settings, request.subscriber.accountId, request.query.domain, request.params.code);
+      return ok({ ...linkView(link, settings, now()), stats: await linkSummary(db, link) });
     },
   );
+}
 
+function statsRoute(app: ServiceApp, { db, settings, now, clicks }: LinkRoutesOptions): void {
   app.get(
     "/stats/:code",
     {
@@ -114,13 +148,15 @@ export const linkRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, 
       },
     },
     async (request) => {
-      const link = await core.ownedLink(request.subscriber.accountId, request.query.domain, request.params.code);
-      await core.clicks.flush();
-      const stats = await linkStats(core.db, link, request.query, core.now());
-      return ok({ code: link.code, domain: linkView(link, settings, core.now()).domain, ...stats });
+      const link = await ownedLink(db, settings, request.subscriber.accountId, request.query.domain, request.params.code);
+      await clicks.flush();
+      const stats = await linkStats(db, link, request.query, now());
+      return ok({ code: link.code, domain: linkView(link, settings, now()).domain, ...stats });
     },
   );
+}
 
+function listRoute(app: ServiceApp, { db, settings, now }: LinkRoutesOptions): void {
   app.get(
     "/links",
     {
@@ -133,14 +169,16 @@ export const linkRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, 
     async (request) => {
       const { limit, cursor, include_deleted } = request.query;
       const beforeId = cursor === undefined ? null : decodeCursor(cursor);
-      const rows = await listOwnedLinks(core.db, request.subscriber.accountId, { limit: limit + 1, beforeId, includeDeleted: include_deleted });
+      const rows = await listOwnedLinks(db, request.subscriber.accountId, { limit: limit + 1, beforeId, includeDeleted: include_deleted });
       const page = rows.slice(0, limit);
-      const now = core.now();
+      const at = now();
       const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1].id) : null;
-      return ok({ links: page.map((row) => linkView(row, settings, now)), next_cursor: nextCursor });
+      return ok({ links: page.map((row) => linkView(row, settings, at)), next_cursor: nextCursor });
     },
   );
+}
 
+function updateRoute(app: ServiceApp, { db, settings, now, linkService, clicks }: LinkRoutesOptions): void {
   app.patch(
     "/links/:code",
     {
@@ -154,13 +192,15 @@ export const linkRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, 
     },
     async (request) => {
       // Clicks still waiting must reach the counter first, or a new max_clicks could be judged on a stale count.
-      await core.clicks.flush();
-      const link = await core.ownedLink(request.subscriber.accountId, request.query.domain, request.params.code);
-      const updated = await core.linkService.update(link, request.body);
-      return ok(linkView(updated, settings, core.now()));
+      await clicks.flush();
+      const link = await ownedLink(db, settings, request.subscriber.accountId, request.query.domain, request.params.code);
+      const updated = await linkService.update(link, request.body);
+      return ok(linkView(updated, settings, now()));
     },
   );
+}
 
+function deleteRoute(app: ServiceApp, { db, settings, now, linkService }: LinkRoutesOptions): void {
   app.delete(
     "/links/:code",
     {
@@ -172,14 +212,13 @@ export const linkRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, 
       },
     },
     async (request) => {
-      const link = await core.ownedLink(request.subscriber.accountId, request.query.domain, request.params.code);
-      const deleted = await softDeleteLink(core.db, link.id, core.now());
+      const link = await ownedLink(db, settings, request.subscriber.accountId, request.query.domain, request.params.code);
+      const deleted = await linkService.remove(link);
       if (!deleted) throw errors.notFound(`The link ${request.params.code} is already deleted.`);
-      await core.links.invalidate(deleted.domain, deleted.code);
-      return ok(linkView(deleted, settings, core.now()));
+      return ok(linkView(deleted, settings, now()));
     },
   );
-};
+}
 
 function encodeCursor(id: number): string {
   return Buffer.from(`id:${id}`).toString("base64url");

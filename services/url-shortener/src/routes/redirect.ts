@@ -3,8 +3,13 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { IncomingHttpHeaders } from "node:http";
 import { errors, type FrontAnswer, type FrontRequest } from "@apiplat/service-kit";
 import { isReservedCode } from "../domain/codes.js";
-import type { Visit } from "../links/redirector.js";
-import type { ShortenerCore } from "../links/shortener-core.js";
+import type { Redirector, Visit } from "../app/redirector.js";
+
+export interface RedirectRoutesOptions {
+  redirector: Redirector;
+  /** Reverse proxies in front of the service whose X-Forwarded-For entry is trusted (see settings.ts). */
+  trustedProxyHops: number;
+}
 
 const NOT_FOUND_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -53,13 +58,13 @@ function cacheControlFor(status: 301 | 302): string {
  * the click kept (the answer waits for it), nothing else. Anything it does not answer (HEAD, cache misses, click-limited, expired or
  * deleted links, unknown codes) goes through the route below.
  */
-function redirectFromMemory(core: ShortenerCore, request: FrontRequest): FrontAnswer | null {
+function redirectFromMemory({ redirector, trustedProxyHops }: RedirectRoutesOptions, request: FrontRequest): FrontAnswer | null {
   if (request.method !== "GET") return null;
   const path = request.path;
   const code = path.slice(1);
   // A reserved word is one of the service's own paths (/health, /metrics, /docs...), never a link.
   if (path[0] !== "/" || isReservedCode(code)) return null;
-  const outcome = core.redirector.visitFromMemory(visitOf(request, code, core.settings.trustedProxyHops));
+  const outcome = redirector.visitFromMemory(visitOf(request, code, trustedProxyHops));
   if (outcome?.kind !== "target") return null;
   return { status: outcome.status, headers: { "cache-control": cacheControlFor(outcome.status), location: outcome.location }, ready: outcome.recorded };
 }
@@ -70,11 +75,12 @@ function wantsHtml(request: FastifyRequest): boolean {
 }
 
 /** GET /{code} on the short-link host: public, unmetered, not logged per request (it is the hot path). */
-export const redirectRoutes: FastifyPluginAsyncTypebox<ShortenerCore> = async (app, core) => {
-  app.addFrontRoute({ route: "/:code", handler: (request) => redirectFromMemory(core, request) });
+export const redirectRoutes: FastifyPluginAsyncTypebox<RedirectRoutesOptions> = async (app, options) => {
+  const { redirector, trustedProxyHops } = options;
+  app.addFrontRoute({ route: "/:code", handler: (request) => redirectFromMemory(options, request) });
   // No params schema: any unknown or malformed code is a 404 like every other, never a 400.
   app.get<{ Params: { code: string } }>("/:code", { config: { public: true }, logLevel: "warn", schema: { hide: true } }, async (request, reply) => {
-    const outcome = await core.redirector.visit(visitOf(request, request.params.code, core.settings.trustedProxyHops)).catch((error: unknown) => {
+    const outcome = await redirector.visit(visitOf(request, request.params.code, trustedProxyHops)).catch((error: unknown) => {
       request.log.error({ err: error }, "redirect lookup failed");
       throw errors.unavailable("Short links cannot be looked up right now; retry in a moment.");
     });

@@ -11,7 +11,7 @@ import { CaptureFeed, type CaptureEvent } from "./capture-feed.js";
 import { InboxCache } from "./inbox-cache.js";
 import { BatchWriter } from "./batch-writer.js";
 import { insertCaptures, type CaptureToStore, type StoredCapture } from "../store/requests.js";
-import { isPrivate } from "../domain/views.js";
+import { isPrivate } from "../domain/privacy.js";
 import type { RelaySettings } from "../settings.js";
 
 /** Concurrent batch writes per kind; the rest of the pool stays free for reads and the worker. */

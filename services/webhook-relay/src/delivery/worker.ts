@@ -2,7 +2,7 @@ import { destinationUrl } from "../domain/forwarding.js";
 import { isSuccess, nextRetryDelayMs, type OutboundFetcher, type RetryPolicy } from "@apiplat/webhook-delivery";
 import { BatchWriter } from "./batch-writer.js";
 import { claimDueDeliveries, extendDeliveryClaims, finishDeliveryAttempts, type DeliveryJob, type FinishedDelivery } from "../store/deliveries.js";
-import type { SqlClient } from "../store/sql.js";
+import type { Database } from "@apiplat/storage";
 import { toBuffer } from "../store/sql.js";
 import { readBodyParts } from "../store/bodies.js";
 import { activeSecrets, sendRequest, type SendResult } from "./sender.js";
@@ -46,7 +46,7 @@ export class DeliveryWorker {
   private readonly results: BatchWriter<FinishedDelivery, void>;
 
   constructor(
-    private readonly db: SqlClient,
+    private readonly db: Database,
     private readonly outbound: OutboundFetcher,
     private readonly now: () => Date,
     private readonly log: Logger,

@@ -1,4 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
+
+/** The length of the random salt the caller draws for protectCredentials. */
+export const SALT_BYTES = 16;
 
 interface BasicCredentials {
   username: string;
@@ -30,8 +33,7 @@ function digest(password: string, salt: Buffer): Buffer {
   return createHash("sha256").update(salt).update(password, "utf8").digest();
 }
 
-export function protectCredentials(credentials: BasicCredentials): StoredBasicAuth {
-  const salt = randomBytes(16);
+export function protectCredentials(credentials: BasicCredentials, salt: Buffer): StoredBasicAuth {
   return { username: credentials.username, salt, hash: digest(credentials.password, salt) };
 }
 

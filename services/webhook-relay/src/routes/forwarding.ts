@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { errors, ok, serializeAsWritten, successSchema } from "@apiplat/service-kit";
+import { errors, ok, serializeAsWritten, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import { destinationUrl } from "../domain/forwarding.js";
 import { generateSigningSecret } from "@apiplat/webhook-delivery";
 import { activeSecrets, sendRequest } from "../delivery/sender.js";
@@ -11,14 +11,22 @@ import { rotateSigningSecret, setForwardUrl } from "../store/inboxes.js";
 import { findRequest } from "../store/requests.js";
 import { toBuffer } from "../store/sql.js";
 import { readBodyParts } from "../store/bodies.js";
-import { forwardingView } from "../domain/views.js";
+import { forwardingView } from "./views.js";
 import { requireStorableText } from "./inbox-settings.js";
 
-export const forwardingRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = async (app, options) => {
-  app.setSerializerCompiler(serializeAsWritten);
-  const { relay } = options;
-  const { db, now } = relay.deps;
+export interface ForwardingRoutesOptions {
+  relay: Relay;
+}
 
+export const forwardingRoutes: FastifyPluginAsyncTypebox<ForwardingRoutesOptions> = async (app, options) => {
+  app.setSerializerCompiler(serializeAsWritten);
+  setForwardRoute(app, options);
+  readForwardRoute(app, options);
+  replayRoute(app, options);
+};
+
+function setForwardRoute(app: ServiceApp, { relay }: ForwardingRoutesOptions): void {
+  const { db, now } = relay.deps;
   app.post(
     "/forward/:id",
     {
@@ -44,7 +52,10 @@ export const forwardingRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = asy
       return ok(forwardingView(inbox, now()));
     },
   );
+}
 
+function readForwardRoute(app: ServiceApp, { relay }: ForwardingRoutesOptions): void {
+  const { now } = relay.deps;
   app.get(
     "/forward/:id",
     {
@@ -60,7 +71,10 @@ export const forwardingRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = asy
       return ok(forwardingView(inbox, now()));
     },
   );
+}
 
+function replayRoute(app: ServiceApp, { relay }: ForwardingRoutesOptions): void {
+  const { db, now } = relay.deps;
   app.post(
     "/replay/:id/:request_id",
     {
@@ -117,4 +131,4 @@ export const forwardingRoutes: FastifyPluginAsyncTypebox<{ relay: Relay }> = asy
       });
     },
   );
-};
+}

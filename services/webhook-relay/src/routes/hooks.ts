@@ -13,7 +13,7 @@ import type { NewCapture, RequestRow, StoredCapture } from "../store/requests.js
 import { isForeignKeyViolation, toBuffer } from "../store/sql.js";
 import type { InboxRow } from "../store/inboxes.js";
 import type { DeliveryJob } from "../store/deliveries.js";
-import { captureView, deliveryView } from "../domain/views.js";
+import { captureView, deliveryView } from "./views.js";
 import { CaptureReceiptSchema } from "../schemas.js";
 
 /** Where hook URLs live on the service host: /h/<inbox id>, and any sub-path below it. */

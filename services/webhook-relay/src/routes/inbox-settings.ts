@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { errors } from "@apiplat/service-kit";
-import { protectCredentials } from "../domain/basic-auth.js";
+import { SALT_BYTES, protectCredentials } from "../domain/basic-auth.js";
 import { normalizeAllowlistEntry } from "../domain/ip-allowlist.js";
 import { textProblem } from "../domain/text.js";
 import type { InboxSettingsInput } from "../schemas.js";
@@ -43,7 +44,7 @@ export function settingsChange(input: InboxSettingsInput): InboxSettingsChange {
           };
   }
   if (input.cors !== undefined) change.cors = input.cors;
-  if (input.basic_auth !== undefined) change.basicAuth = input.basic_auth === null ? null : protectCredentials(input.basic_auth);
+  if (input.basic_auth !== undefined) change.basicAuth = input.basic_auth === null ? null : protectCredentials(input.basic_auth, randomBytes(SALT_BYTES));
   if (input.ip_allowlist !== undefined) change.ipAllowlist = normalizeAllowlist(input.ip_allowlist);
   return change;
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Readable } from "node:stream";
 import { Type } from "typebox";
 import { randomUUID } from "node:crypto";
-import { errors, ok, serializeAsWritten, successSchema } from "@apiplat/service-kit";
+import { errors, ok, serializeAsWritten, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import { decodeCursor, encodeCursor } from "../domain/cursor.js";
 import { expiresAt, maxRequestsPerInbox, storageQuotaBytes } from "../domain/retention.js";
 import { generateSigningSecret } from "@apiplat/webhook-delivery";
@@ -26,7 +26,7 @@ import { countLiveInboxes, deleteInbox, insertInbox, listInboxes, updateInboxSet
 import { findRequest, listRequests, type RequestFilters } from "../store/requests.js";
 import { toBuffer } from "../store/sql.js";
 import { bodyParts, readBodyParts } from "../store/bodies.js";
-import { attemptView, ownerInboxView, publicInboxView, requestView } from "../domain/views.js";
+import { attemptView, ownerInboxView, publicInboxView, requestView } from "./views.js";
 
 export interface InboxRoutesOptions {
   relay: Relay;
@@ -58,11 +58,18 @@ function requestFilters(query: RequestListQueryInput): RequestFilters {
 }
 
 export const inboxRoutes: FastifyPluginAsyncTypebox<InboxRoutesOptions> = async (app, options) => {
-  const { relay } = options;
-  const { db, now } = relay.deps;
-  const { hooksUrl } = options;
   app.setSerializerCompiler(serializeAsWritten);
+  createInboxRoute(app, options);
+  listInboxesRoute(app, options);
+  readInboxRoute(app, options);
+  updateInboxRoute(app, options);
+  deleteInboxRoute(app, options);
+  readRequestRoute(app, options);
+  rawBodyRoute(app, options);
+};
 
+function createInboxRoute(app: ServiceApp, { relay, hooksUrl, maxInboxesPerAccount }: InboxRoutesOptions): void {
+  const { db, now } = relay.deps;
   app.post(
     "/create",
     {
@@ -78,8 +85,8 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxRoutesOptions> = async 
       const subscriber = request.subscriber;
       const createdAt = now();
       const change = settingsChange(request.body);
-      if ((await countLiveInboxes(db, subscriber.accountId, createdAt)) >= options.maxInboxesPerAccount) {
-        throw errors.conflict(`An account may hold at most ${options.maxInboxesPerAccount} live inboxes; delete one first.`);
+      if ((await countLiveInboxes(db, subscriber.accountId, createdAt)) >= maxInboxesPerAccount) {
+        throw errors.conflict(`An account may hold at most ${maxInboxesPerAccount} live inboxes; delete one first.`);
       }
       const inbox = await insertInbox(db, {
         id: randomUUID(),
@@ -94,7 +101,10 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxRoutesOptions> = async 
       return reply.code(201).send(ok(ownerInboxView(inbox, hooksUrl)));
     },
   );
+}
 
+function listInboxesRoute(app: ServiceApp, { hooksUrl, relay }: InboxRoutesOptions): void {
+  const { db, now } = relay.deps;
   app.get(
     "/inboxes",
     {
@@ -115,7 +125,10 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxRoutesOptions> = async 
       });
     },
   );
+}
 
+function readInboxRoute(app: ServiceApp, { relay, hooksUrl }: InboxRoutesOptions): void {
+  const { db } = relay.deps;
   app.get(
     "/inbox/:id",
     {
@@ -140,7 +153,10 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxRoutesOptions> = async 
       });
     },
   );
+}
 
+function updateInboxRoute(app: ServiceApp, { relay, hooksUrl }: InboxRoutesOptions): void {
+  const { db } = relay.deps;
   app.patch(
     "/inbox/:id",
     {
@@ -159,7 +175,10 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxRoutesOptions> = async 
       return ok(ownerInboxView(updated, hooksUrl));
     },
   );
+}
 
+function deleteInboxRoute(app: ServiceApp, { relay }: InboxRoutesOptions): void {
+  const { db } = relay.deps;
   app.delete(
     "/inbox/:id",
     {
@@ -177,7 +196,10 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxRoutesOptions> = async 
       return ok({ id: inbox.id, deleted: true });
     },
   );
+}
 
+function readRequestRoute(app: ServiceApp, { relay }: InboxRoutesOptions): void {
+  const { db } = relay.deps;
   app.get(
     "/inbox/:id/requests/:request_id",
     {
@@ -201,7 +223,10 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxRoutesOptions> = async 
       return ok({ ...requestView(row, true), attempts: attempts.map(attemptView) });
     },
   );
+}
 
+function rawBodyRoute(app: ServiceApp, { relay }: InboxRoutesOptions): void {
+  const { db } = relay.deps;
   app.get(
     "/inbox/:id/requests/:request_id/raw",
     {
@@ -231,4 +256,4 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<InboxRoutesOptions> = async 
       return reply.header("content-length", String(row.body_size)).send(Readable.from(bodyParts(db, row.id)));
     },
   );
-};
+}

@@ -8,7 +8,7 @@ import { InboxParams, StreamQuery } from "../schemas.js";
 import { findLiveInbox } from "../store/inboxes.js";
 import { requestsAfter } from "../store/requests.js";
 import type { CaptureEvent } from "../delivery/capture-feed.js";
-import { captureView, deliveryView } from "../domain/views.js";
+import { captureView, deliveryView } from "./views.js";
 
 const RECONNECT_DELAY_MS = 3_000;
 

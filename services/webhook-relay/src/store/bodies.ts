@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { SqlClient } from "./sql.js";
+import type { Queryable } from "@apiplat/storage";
 
 /**
  * Bodies too large for the capture's row are kept in parts of this size, one INSERT each. The bytes
@@ -12,7 +12,7 @@ const BODY_PART_BYTES = 256 * 1024;
  * Writes `body` in parts; call inside the transaction that stores the capture row. Between parts the
  * event loop gets a turn, so that timers and other sockets are served between the parts' encodings.
  */
-export async function insertBodyParts(tx: SqlClient, requestId: string, body: Buffer): Promise<void> {
+export async function insertBodyParts(tx: Queryable, requestId: string, body: Buffer): Promise<void> {
   for (let part = 0, offset = 0; offset < body.length; part++, offset += BODY_PART_BYTES) {
     if (part > 0) await nextTurn();
     const hex = body.subarray(offset, offset + BODY_PART_BYTES).toString("hex");
@@ -21,7 +21,7 @@ export async function insertBodyParts(tx: SqlClient, requestId: string, body: Bu
 }
 
 /** The parts of a body in order, one query each, so that a reader holds one part at a time. */
-export async function* bodyParts(db: SqlClient, requestId: string): AsyncGenerator<Buffer> {
+export async function* bodyParts(db: Queryable, requestId: string): AsyncGenerator<Buffer> {
   for (let part = 0; ; part++) {
     if (part > 0) await nextTurn();
     const { rows } = await db.query<{ hex: string }>("SELECT encode(bytes, 'hex') AS hex FROM webhook_request_bodies WHERE request_id = $1 AND part = $2", [
@@ -33,7 +33,7 @@ export async function* bodyParts(db: SqlClient, requestId: string): AsyncGenerat
   }
 }
 
-export async function readBodyParts(db: SqlClient, requestId: string): Promise<Buffer> {
+export async function readBodyParts(db: Queryable, requestId: string): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const part of bodyParts(db, requestId)) parts.push(part);
   return Buffer.concat(parts);

@@ -1,5 +1,5 @@
 import type { HeaderEntry } from "../domain/captured-request.js";
-import type { SqlClient } from "./sql.js";
+import type { Queryable } from "@apiplat/storage";
 
 /** A claimed delivery with everything needed to send it. */
 export interface DeliveryJob {
@@ -24,7 +24,7 @@ export interface DeliveryJob {
  * processes poll the same table without handing one delivery to two of them; a worker that dies
  * mid-delivery releases its claim when the lock time passes (a live one renews it: extendDeliveryClaims).
  */
-export async function claimDueDeliveries(db: SqlClient, now: Date, lockedUntil: Date, limit: number): Promise<DeliveryJob[]> {
+export async function claimDueDeliveries(db: Queryable, now: Date, lockedUntil: Date, limit: number): Promise<DeliveryJob[]> {
   const { rows } = await db.query<Omit<DeliveryJob, "body"> & { body_hex: string | null }>(
     `WITH due AS (
        SELECT id FROM webhook_deliveries
@@ -49,7 +49,7 @@ export async function claimDueDeliveries(db: SqlClient, now: Date, lockedUntil: 
 }
 
 /** Renews this worker's claims on deliveries it is still working on (those still pending). */
-export async function extendDeliveryClaims(db: SqlClient, deliveryIds: readonly number[], lockedUntil: Date): Promise<void> {
+export async function extendDeliveryClaims(db: Queryable, deliveryIds: readonly number[], lockedUntil: Date): Promise<void> {
   await db.query("UPDATE webhook_deliveries SET locked_until = $2 WHERE id = ANY($1::bigint[]) AND state = 'pending' AND locked_until IS NOT NULL", [
     deliveryIds,
     lockedUntil,
@@ -86,7 +86,7 @@ const FINISH_CASTS = ["bigint", "uuid", "text", "int", "text", "timestamptz", "i
  * Records forwarding attempts and moves their deliveries on (to a retry time, or done), several in one
  * statement. A delivery cancelled meanwhile keeps its state; the attempt is still recorded.
  */
-export async function finishDeliveryAttempts(db: SqlClient, items: FinishedDelivery[]): Promise<void> {
+export async function finishDeliveryAttempts(db: Queryable, items: FinishedDelivery[]): Promise<void> {
   const rows = items.map((_, row) => `(${FINISH_CASTS.map((cast, column) => `$${row * FINISH_CASTS.length + column + 1}::${cast}`).join(", ")})`);
   const params = items.flatMap((f) => [f.deliveryId, ...attemptParams(f.attempt), f.state, f.now]);
   await db.query(
@@ -104,7 +104,7 @@ export async function finishDeliveryAttempts(db: SqlClient, items: FinishedDeliv
 }
 
 /** Records a replay; its number counts the request's replays (1, 2, ...). */
-export async function recordReplayAttempt(db: SqlClient, a: Omit<AttemptRecord, "attempt" | "kind" | "nextAttemptAt">): Promise<number> {
+export async function recordReplayAttempt(db: Queryable, a: Omit<AttemptRecord, "attempt" | "kind" | "nextAttemptAt">): Promise<number> {
   const { rows } = await db.query<{ attempt: number }>(
     `INSERT INTO webhook_attempts (request_id, kind, attempt, url, started_at, status_code, latency_ms, error, response_body)
      SELECT $1, 'replay', (SELECT count(*)::int + 1 FROM webhook_attempts WHERE request_id = $1 AND kind = 'replay'), $2, $3, $4, $5, $6, $7
@@ -127,7 +127,7 @@ export interface AttemptRow {
   next_attempt_at: Date | null;
 }
 
-export async function attemptsOf(db: SqlClient, requestId: string): Promise<AttemptRow[]> {
+export async function attemptsOf(db: Queryable, requestId: string): Promise<AttemptRow[]> {
   const { rows } = await db.query<AttemptRow>(
     `SELECT request_id, kind, attempt, url, started_at, status_code, latency_ms, error, response_body, next_attempt_at
      FROM webhook_attempts WHERE request_id = $1 ORDER BY id`,

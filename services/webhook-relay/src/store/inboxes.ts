@@ -1,5 +1,5 @@
 import type { StoredBasicAuth } from "../domain/basic-auth.js";
-import type { SqlClient } from "./sql.js";
+import type { Queryable } from "@apiplat/storage";
 
 export interface InboxRow {
   id: string;
@@ -53,7 +53,7 @@ const COLUMNS = `id, seq, account_id, created_at, expires_at, response_status, r
   basic_auth_username, basic_auth_salt, basic_auth_hash, ip_allowlist, forward_url, signing_secret, max_requests,
   max_stored_bytes, previous_signing_secret, previous_secret_expires_at`;
 
-export async function insertInbox(db: SqlClient, inbox: NewInbox): Promise<InboxRow> {
+export async function insertInbox(db: Queryable, inbox: NewInbox): Promise<InboxRow> {
   const s = inbox.settings;
   const { rows } = await db.query<InboxRow>(
     `INSERT INTO webhook_inboxes (id, account_id, created_at, expires_at, response_status, response_body,
@@ -82,17 +82,17 @@ export async function insertInbox(db: SqlClient, inbox: NewInbox): Promise<Inbox
 }
 
 /** A live inbox (not yet expired), whoever owns it. */
-export async function findLiveInbox(db: SqlClient, id: string, now: Date): Promise<InboxRow | null> {
+export async function findLiveInbox(db: Queryable, id: string, now: Date): Promise<InboxRow | null> {
   const { rows } = await db.query<InboxRow>(`SELECT ${COLUMNS} FROM webhook_inboxes WHERE id = $1 AND expires_at > $2`, [id, now]);
   return rows[0] ?? null;
 }
 
-export async function countLiveInboxes(db: SqlClient, accountId: string, now: Date): Promise<number> {
+export async function countLiveInboxes(db: Queryable, accountId: string, now: Date): Promise<number> {
   const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_inboxes WHERE account_id = $1 AND expires_at > $2", [accountId, now]);
   return rows[0].n;
 }
 
-export async function listInboxes(db: SqlClient, accountId: string, now: Date, limit: number, beforeSeq: number | null): Promise<InboxRow[]> {
+export async function listInboxes(db: Queryable, accountId: string, now: Date, limit: number, beforeSeq: number | null): Promise<InboxRow[]> {
   const { rows } = await db.query<InboxRow>(
     `SELECT ${COLUMNS} FROM webhook_inboxes
      WHERE account_id = $1 AND expires_at > $2 AND ($3::bigint IS NULL OR seq < $3)
@@ -102,7 +102,7 @@ export async function listInboxes(db: SqlClient, accountId: string, now: Date, l
   return rows;
 }
 
-export async function updateInboxSettings(db: SqlClient, id: string, change: InboxSettingsChange): Promise<InboxRow> {
+export async function updateInboxSettings(db: Queryable, id: string, change: InboxSettingsChange): Promise<InboxRow> {
   const sets: string[] = [];
   const params: unknown[] = [id];
   const set = (column: string, value: unknown, cast = "") => {
@@ -126,12 +126,12 @@ export async function updateInboxSettings(db: SqlClient, id: string, change: Inb
   return rows[0];
 }
 
-export async function deleteInbox(db: SqlClient, id: string): Promise<void> {
+export async function deleteInbox(db: Queryable, id: string): Promise<void> {
   await db.query("DELETE FROM webhook_inboxes WHERE id = $1", [id]);
 }
 
 /** Sets or clears the destination; clearing it also cancels deliveries still waiting for a retry. */
-export async function setForwardUrl(db: SqlClient, id: string, url: string | null, now: Date): Promise<InboxRow> {
+export async function setForwardUrl(db: Queryable, id: string, url: string | null, now: Date): Promise<InboxRow> {
   if (url === null) {
     await db.query("UPDATE webhook_deliveries SET state = 'cancelled', next_attempt_at = NULL, updated_at = $2 WHERE inbox_id = $1 AND state = 'pending'", [
       id,
@@ -142,7 +142,7 @@ export async function setForwardUrl(db: SqlClient, id: string, url: string | nul
   return rows[0];
 }
 
-export async function rotateSigningSecret(db: SqlClient, id: string, secret: string, previousValidUntil: Date): Promise<InboxRow> {
+export async function rotateSigningSecret(db: Queryable, id: string, secret: string, previousValidUntil: Date): Promise<InboxRow> {
   const { rows } = await db.query<InboxRow>(
     `UPDATE webhook_inboxes
      SET previous_signing_secret = signing_secret, previous_secret_expires_at = $3, signing_secret = $2
@@ -153,7 +153,7 @@ export async function rotateSigningSecret(db: SqlClient, id: string, secret: str
 }
 
 /** Deletes expired inboxes (their captures, deliveries and attempts go with them), in batches. */
-export async function purgeExpiredInboxes(db: SqlClient, now: Date, batchSize = 500): Promise<number> {
+export async function purgeExpiredInboxes(db: Queryable, now: Date, batchSize = 500): Promise<number> {
   let total = 0;
   for (;;) {
     const { rowCount } = await db.query(
@@ -167,7 +167,7 @@ export async function purgeExpiredInboxes(db: SqlClient, now: Date, batchSize = 
 }
 
 /** Deletes each inbox's oldest captures beyond its max_requests; returns how many went. */
-export async function trimOverfullInboxes(db: SqlClient): Promise<number> {
+export async function trimOverfullInboxes(db: Queryable): Promise<number> {
   const { rowCount } = await db.query(
     `WITH cutoffs AS (
        SELECT i.id,

@@ -1,5 +1,5 @@
 import type { HeaderEntry } from "../domain/captured-request.js";
-import type { SqlClient } from "./sql.js";
+import type { Queryable } from "@apiplat/storage";
 
 export interface NewCapture {
   id: string;
@@ -107,7 +107,7 @@ function captureParams({ capture, forwardUrl, claimedUntil, accountId, storedByt
  * account's captures in the batch are stored only if its stored bytes stay within its quota, which the
  * same statement raises (a refused capture comes back with seq null and leaves nothing behind).
  */
-export async function insertCaptures(db: SqlClient, items: CaptureToStore[]): Promise<StoredCapture[]> {
+export async function insertCaptures(db: Queryable, items: CaptureToStore[]): Promise<StoredCapture[]> {
   const rows = items.map((_, row) => {
     const placeholders = CAPTURE_PLACEHOLDERS.map((template, column) => template.replace("$", `$${row * CAPTURE_COLUMNS + column + 1}`));
     return `(${placeholders.join(", ")})`;
@@ -164,7 +164,7 @@ const DELIVERY_COLUMNS = `d.state AS delivery_state, d.attempts AS delivery_atte
   d.next_attempt_at AS delivery_next_attempt_at, d.destination_url AS delivery_url`;
 
 export async function listRequests(
-  db: SqlClient,
+  db: Queryable,
   inboxId: string,
   filters: RequestFilters,
   limit: number,
@@ -189,7 +189,7 @@ export async function listRequests(
   return rows.map(withBody);
 }
 
-export async function findRequest(db: SqlClient, inboxId: string, requestId: string): Promise<RequestRow | null> {
+export async function findRequest(db: Queryable, inboxId: string, requestId: string): Promise<RequestRow | null> {
   const { rows } = await db.query<SelectedRow>(
     `SELECT r.seq, r.id, r.inbox_id, r.received_at, r.method, r.path, r.query_string, r.headers, encode(r.body, 'hex') AS body_hex, r.body_size,
        r.content_type, r.source_ip, ${DELIVERY_COLUMNS}
@@ -201,7 +201,7 @@ export async function findRequest(db: SqlClient, inboxId: string, requestId: str
 }
 
 /** Captures after `afterSeq`, oldest first: what an SSE client resuming with Last-Event-ID missed. */
-export async function requestsAfter(db: SqlClient, inboxId: string, afterSeq: number, limit: number, inlineBodyMax: number): Promise<RequestRow[]> {
+export async function requestsAfter(db: Queryable, inboxId: string, afterSeq: number, limit: number, inlineBodyMax: number): Promise<RequestRow[]> {
   const { rows } = await db.query<SelectedRow>(
     `SELECT r.seq, r.id, r.inbox_id, r.received_at, r.method, r.path, r.query_string, r.headers,
        CASE WHEN r.body_size <= $4 THEN encode(r.body, 'hex') END AS body_hex, r.body_size, r.content_type, r.source_ip, ${DELIVERY_COLUMNS}

@@ -1,8 +1,3 @@
-/** The part of the platform's Database that the stores use. */
-export interface SqlClient {
-  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[]; rowCount: number }>;
-}
-
 /** PostgreSQL's foreign_key_violation: the inbox was deleted while a request was being captured. */
 export function isForeignKeyViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "23503";

@@ -1,7 +1,7 @@
 import { Compile } from "typebox/compile";
 import { errors, type ApiError, type ErrorDetail } from "@apiplat/service-kit";
 import { LinkInputSchema } from "../schemas.js";
-import type { LinkInput } from "./link-service.js";
+import type { LinkInput } from "../app/link-service.js";
 
 const linkInput = Compile(LinkInputSchema);
 

@@ -1,13 +1,14 @@
+import { randomBytes } from "node:crypto";
 import { ApiError, errors, type PlanName } from "@apiplat/service-kit";
 import { generateCode, isReservedCode } from "../domain/codes.js";
 import { normalizeHostname } from "../domain/hostname.js";
-import type { SafetyChecker, SafetyVerdict } from "./safety.js";
+import type { SafetyChecker, SafetyVerdict } from "../engine/safety.js";
 import { normalizeUrl } from "../domain/url.js";
 import { findDomain } from "../store/domains.js";
-import { insertLink, insertLinks, updateLink, type LinkChanges, type LinkRow, type NewLink } from "../store/links.js";
+import { insertLink, insertLinks, softDeleteLink, updateLink, type LinkChanges, type LinkRow, type NewLink } from "../store/links.js";
 import type { Queryable } from "@apiplat/storage";
 import type { ShortenerSettings } from "../settings.js";
-import type { LinkCache } from "./link-cache.js";
+import type { LinkCache } from "../engine/link-cache.js";
 
 export interface LinkInput {
   url: string;
@@ -109,6 +110,16 @@ export class LinkService {
     return row;
   }
 
+  /**
+   * Soft-deletes a link: it stops redirecting at once (its fallback applies) and its code is never reused. Null when
+   * it was deleted already.
+   */
+  async remove(link: LinkRow): Promise<LinkRow | null> {
+    const deleted = await softDeleteLink(this.deps.db, link.id, this.deps.now());
+    if (deleted) await this.deps.links.invalidate(deleted.domain, deleted.code);
+    return deleted;
+  }
+
   /** The checks a stored URL outside a link gets (the account fallback): outbound guard and safety. */
   async checkStandaloneUrl(url: string, field: string): Promise<void> {
     await this.deps.checkOutbound(url, field);
@@ -185,7 +196,7 @@ export class LinkService {
   }
 
   private freshCode(length: number): string {
-    const generate = this.deps.generateCode ?? generateCode;
+    const generate = this.deps.generateCode ?? ((codeLength: number) => generateCode(codeLength, randomBytes));
     for (;;) {
       const code = generate(length);
       if (!isReservedCode(code)) return code;

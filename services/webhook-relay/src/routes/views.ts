@@ -1,14 +1,11 @@
-import { parseQueryString, renderBody } from "./captured-request.js";
+import { parseQueryString, renderBody } from "../domain/captured-request.js";
+import { isPrivate } from "../domain/privacy.js";
 import type { InboxRow } from "../store/inboxes.js";
 import type { AttemptRow } from "../store/deliveries.js";
 import type { RequestRow } from "../store/requests.js";
 
 export function hookUrl(hooksUrl: string, inboxId: string): string {
   return `${hooksUrl.replace(/(?<!\/)\/+$/, "")}/${inboxId}`;
-}
-
-export function isPrivate(inbox: InboxRow): boolean {
-  return inbox.basic_auth_username !== null || inbox.ip_allowlist.length > 0;
 }
 
 /** What anyone allowed to read an inbox sees. */

@@ -7,8 +7,8 @@ import { findDomain } from "../store/domains.js";
 import { insertMessage, type NewMessage } from "../store/messages.js";
 import { optedIn, suppressionsAmong } from "../store/recipients.js";
 import type { SharedSender } from "../domain/shared-sender.js";
-import { newEventId } from "./events.js";
-import type { TrackedLinkCheck } from "./tracked-links.js";
+import { newEventId } from "../delivery/events.js";
+import type { TrackedLinkCheck } from "../delivery/tracked-links.js";
 
 export const newMessageId = () => `msg_${randomBytes(12).toString("hex")}`;
 

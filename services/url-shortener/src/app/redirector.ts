@@ -1,9 +1,9 @@
 import { isPlausibleCode } from "../domain/codes.js";
 import { hasClicksLeft, takeLimitedClick } from "../store/links.js";
 import type { Queryable } from "@apiplat/storage";
-import type { ClickRecorder } from "./click-recorder.js";
-import type { CachedLink, LinkCache } from "./link-cache.js";
-import type { LocalLookup } from "./local-lookup.js";
+import type { ClickRecorder } from "../engine/click-recorder.js";
+import type { CachedLink, LinkCache } from "../engine/link-cache.js";
+import type { LocalLookup } from "../engine/local-lookup.js";
 
 export interface Visit {
   host: string;

@@ -12,7 +12,7 @@
  * "well-known" two, as PostgreSQL's parser splits them.
  */
 import { stemmerOf } from "@apiplat/stemming";
-import { lowerBound } from "./text-index.js";
+import { lowerBound } from "./sorted-sets.js";
 import { parseTsquery } from "./text-query.js";
 
 export interface HeadlineOptions {

@@ -11,8 +11,9 @@
  * order, its covers (the shortest stretches that satisfy the query, found scanning up to where it is first
  * satisfied and back down to where it is satisfied again), each cover adding its weight (count / sum of 1/weight)
  * divided by 1 + its noise words. NOT is evaluated over the stretch in both scans.
- * Queries with a weight restriction (`'word':A`), or a phrase whose sides are not words or phrases, are not
- * answered here (`search` returns null) and go to the database.
+ * Every query websearch_to_tsquery (and a prefix's to_tsquery) writes is answered here. A weight restriction
+ * (`'word':A`), or a phrase whose sides are not words or phrases, cannot be written that way: such a query is a
+ * programming error, and `search` throws.
  *
  * Every search is bounded before it runs (IndexBounds, see query-bounds.ts): its terms, the words each prefix stands
  * for, and its work, estimated from the postings' sizes: the postings merged, the ranked documents times the lexemes
@@ -139,12 +140,12 @@ export class TextIndex {
 
   /**
    * The documents matching `tsquery` (PostgreSQL's `tsquery::text`) with their ts_rank_cd under `normalization`
-   * (its bit mask); null when the query is of a kind answered by the database instead.
+   * (its bit mask).
    */
-  search(tsquery: string, normalization: number): TextMatches | null {
+  search(tsquery: string, normalization: number): TextMatches {
     const query = parseTsquery(tsquery);
     if (!query.root) return { docs: new Int32Array(0), ranks: new Float32Array(0) };
-    if (!this.supports(query.root)) return null;
+    this.checkSupported(query.root, tsquery);
     const entries = this.boundedEntries(query);
     const work = this.workOf(entries);
     this.checkWork(work.postings);
@@ -172,17 +173,23 @@ export class TextIndex {
   }
 
   /**
-   * The documents matching `tsquery`, unranked (what a count needs; ranking is most of a search's cost); null when
-   * the query is of a kind answered by the database instead.
+   * The documents matching `tsquery`, unranked (what a count needs; ranking is most of a search's cost).
    */
-  documentsMatching(tsquery: string): Int32Array | null {
+  documentsMatching(tsquery: string): Int32Array {
     const query = parseTsquery(tsquery);
     if (!query.root) return new Int32Array(0);
-    if (!this.supports(query.root)) return null;
+    this.checkSupported(query.root, tsquery);
     const entries = this.boundedEntries(query);
     this.checkWork(this.workOf(entries).postings);
     const matched = this.matching(query.root, entries);
     return matched.negated ? complement(matched.docs, this.size) : matched.docs;
+  }
+
+  private checkSupported(root: QueryNode, tsquery: string): void {
+    if (!this.supports(root))
+      throw new Error(
+        `TextIndex cannot answer ${tsquery}: a weight restriction, or a phrase over other than words and phrases or over vectors without positions (websearch_to_tsquery writes none of these)`,
+      );
   }
 
   private supports(node: QueryNode): boolean {

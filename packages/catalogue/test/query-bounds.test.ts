@@ -127,7 +127,7 @@ describe("TextIndex bounds", () => {
 
   it("ranks queries of 32 operands, excluded ones included, as it does with fewer", () => {
     const all = index({}).search("'cat' & !'ab1'", 0)!;
-    const many = index({}).search(["'cat'", "!'ab1'", ...Array.from({ length: 30 }, (_, i) => `!'zz${i}':*`)].join(" & "), 0)!;
+    const many = index({}).search(["'cat'", "!'ab1'", ...Array.from({ length: 30 }, (_, i) => `!'zz${i}':*`)].join(" & "), 0);
     expect([...many.docs]).toEqual([1, 2]);
     expect([...many.docs]).toEqual([...all.docs]);
     expect([...many.ranks]).toEqual([...all.ranks]);

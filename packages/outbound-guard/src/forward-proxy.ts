@@ -56,6 +56,122 @@ const DEFAULTS = { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000 };
 
 type Verdict = { allowed: true; address: string; family: number } | { allowed: false; status: number; reason: string };
 
+/** The three ways a client asks the proxy for a connection, each checked against the policy before any is made. */
+class GuardedProxy {
+  readonly sockets = new Set<Duplex>();
+  private readonly policy: AddressPolicy;
+  private readonly limits: typeof DEFAULTS;
+
+  constructor(private readonly options: ForwardProxyOptions) {
+    this.policy = new AddressPolicy(options.allowCidrs);
+    this.limits = { ...DEFAULTS, ...options };
+  }
+
+  readonly track = (socket: Duplex): void => {
+    this.sockets.add(socket);
+    socket.once("close", () => this.sockets.delete(socket));
+  };
+
+  /** The target's checked address, or null once the refusal was reported and `answer`ed. */
+  private async checked(method: string, target: { hostname: string; host: string }, answer: (status: number, reason: string) => void) {
+    const verdict = await judge(target.hostname, this.policy);
+    if (verdict.allowed) return verdict;
+    this.options.onRefused?.({ method, target: target.host, reason: verdict.reason });
+    answer(verdict.status, verdict.reason);
+    return null;
+  }
+
+  /** A plain request in absolute form, forwarded to the checked address. */
+  async forwardRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const target = absoluteTarget(req.url);
+    if (!target) return void res.writeHead(400, { "content-type": "text/plain" }).end("Only absolute http:// URLs can be proxied.\n");
+    const verdict = await this.checked(req.method ?? "GET", target, (status, reason) =>
+      res.writeHead(status, { "content-type": "text/plain" }).end(`${reason}\n`),
+    );
+    if (!verdict) return;
+    const upstream = httpRequest({
+      host: verdict.address,
+      family: verdict.family,
+      port: target.port || 80,
+      method: req.method,
+      path: `${target.pathname}${target.search}`,
+      headers: { ...endToEndHeaders(req.headers), host: target.host, via: VIA },
+      agent: false,
+      timeout: this.limits.connectTimeoutMs,
+    });
+    upstream.on("timeout", () => upstream.destroy(new Error("upstream timed out")));
+    upstream.on("response", (answer) => {
+      upstream.setTimeout(this.limits.idleTimeoutMs);
+      res.writeHead(answer.statusCode ?? 502, { ...endToEndHeaders(answer.headers), via: VIA });
+      answer.pipe(res);
+    });
+    upstream.on("error", () => {
+      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" }).end(`Could not reach ${target.host}.\n`);
+      else res.destroy();
+    });
+    req.pipe(upstream);
+  }
+
+  /** A CONNECT tunnel (https, wss, TURN over TCP) to the checked address. */
+  async tunnel(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+    this.adopt(client);
+    const target = authorityTarget(req.url);
+    if (!target) return answerRaw(client, 400, "CONNECT needs host:port.");
+    const verdict = await this.checked("CONNECT", target, (status, reason) => answerRaw(client, status, reason));
+    if (!verdict) return;
+    this.splice(client, verdict.address, target.port, target.host, (upstream) => {
+      client.write("HTTP/1.1 200 Connection Established\r\nVia: " + VIA + "\r\n\r\n");
+      if (head.length > 0) upstream.write(head);
+    });
+  }
+
+  /** ws:// through a proxy without CONNECT: the request head is replayed to the checked address, then spliced. */
+  async upgrade(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+    this.adopt(client);
+    const target = absoluteTarget(req.url);
+    if (!target) return answerRaw(client, 400, "Only absolute http:// URLs can be proxied.");
+    const verdict = await this.checked(req.method ?? "GET", target, (status, reason) => answerRaw(client, status, reason));
+    if (!verdict) return;
+    this.splice(client, verdict.address, Number(target.port || 80), target.host, (upstream) => {
+      const headers = { ...endToEndHeaders(req.headers), host: target.host, connection: "Upgrade", upgrade: req.headers.upgrade ?? "websocket", via: VIA };
+      const lines = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
+      upstream.write(`${req.method} ${target.pathname}${target.search} HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`);
+      if (head.length > 0) upstream.write(head);
+    });
+  }
+
+  private adopt(client: Duplex): void {
+    this.track(client);
+    client.on("error", () => client.destroy());
+  }
+
+  /**
+   * Opens a TCP connection to the checked address; once it is up, `onOpen` starts the conversation and the two
+   * sockets are joined. A connection that fails first is a 502 to the client.
+   */
+  private splice(client: Duplex, address: string, port: number, host: string, onOpen: (upstream: Socket) => void): void {
+    const upstream = connect({ host: address, port });
+    this.track(upstream);
+    let open = false;
+    upstream.setTimeout(this.limits.connectTimeoutMs, () => upstream.destroy());
+    upstream.once("connect", () => {
+      open = true;
+      upstream.setTimeout(this.limits.idleTimeoutMs, () => upstream.destroy());
+      onOpen(upstream);
+      client.on("error", () => upstream.destroy());
+      upstream.on("error", () => client.destroy());
+      client.once("close", () => upstream.destroy());
+      upstream.once("close", () => client.destroy());
+      client.pipe(upstream).pipe(client);
+    });
+    const onFail = () => {
+      if (!open) answerRaw(client, 502, `Could not reach ${host}.`);
+    };
+    upstream.once("error", onFail);
+    upstream.once("close", onFail);
+  }
+}
+
 /**
  * A forward HTTP proxy on 127.0.0.1 for software that opens connections itself (a headless browser): plain
  * requests in absolute form, CONNECT tunnels (https, wss, TURN over TCP) and Upgrade requests. The host of each
@@ -65,129 +181,13 @@ type Verdict = { allowed: true; address: string; family: number } | { allowed: f
  * Chromium: --proxy-server plus --proxy-bypass-list=<-loopback>).
  */
 export async function startForwardProxy(options: ForwardProxyOptions = {}): Promise<ForwardProxy> {
-  const policy = new AddressPolicy(options.allowCidrs);
-  const limits = { ...DEFAULTS, ...options };
-  const sockets = new Set<Duplex>();
-  const track = (socket: Duplex) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  };
-
-  const refuse = (method: string, target: string, reason: string) => options.onRefused?.({ method, target, reason });
-
-  const forwardRequest = async (req: IncomingMessage, res: ServerResponse) => {
-    const target = absoluteTarget(req.url);
-    if (!target) return res.writeHead(400, { "content-type": "text/plain" }).end("Only absolute http:// URLs can be proxied.\n");
-    const verdict = await judge(target.hostname, policy);
-    if (!verdict.allowed) {
-      refuse(req.method ?? "GET", target.host, verdict.reason);
-      return res.writeHead(verdict.status, { "content-type": "text/plain" }).end(`${verdict.reason}\n`);
-    }
-    const upstream = httpRequest({
-      host: verdict.address,
-      family: verdict.family,
-      port: target.port || 80,
-      method: req.method,
-      path: `${target.pathname}${target.search}`,
-      headers: { ...endToEndHeaders(req.headers), host: target.host, via: VIA },
-      agent: false,
-      timeout: limits.connectTimeoutMs,
-    });
-    upstream.on("timeout", () => upstream.destroy(new Error("upstream timed out")));
-    upstream.on("response", (answer) => {
-      upstream.setTimeout(limits.idleTimeoutMs);
-      res.writeHead(answer.statusCode ?? 502, { ...endToEndHeaders(answer.headers), via: VIA });
-      answer.pipe(res);
-    });
-    upstream.on("error", () => {
-      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" }).end(`Could not reach ${target.host}.\n`);
-      else res.destroy();
-    });
-    req.pipe(upstream);
-  };
-
-  /** Opens a TCP connection to the checked address; the callback runs once it is up. */
-  const openUpstream = (address: string, port: number, onOpen: (upstream: Socket) => void, onFail: () => void) => {
-    const upstream = connect({ host: address, port });
-    track(upstream);
-    upstream.setTimeout(limits.connectTimeoutMs, () => upstream.destroy());
-    upstream.once("connect", () => {
-      upstream.setTimeout(limits.idleTimeoutMs, () => upstream.destroy());
-      onOpen(upstream);
-    });
-    upstream.once("error", onFail);
-    upstream.once("close", onFail);
-  };
-
-  const splice = (client: Duplex, upstream: Socket) => {
-    client.on("error", () => upstream.destroy());
-    upstream.on("error", () => client.destroy());
-    client.once("close", () => upstream.destroy());
-    upstream.once("close", () => client.destroy());
-    client.pipe(upstream).pipe(client);
-  };
-
-  const tunnel = async (req: IncomingMessage, client: Duplex, head: Buffer) => {
-    track(client);
-    client.on("error", () => client.destroy());
-    const target = authorityTarget(req.url);
-    if (!target) return answerRaw(client, 400, "CONNECT needs host:port.");
-    const verdict = await judge(target.hostname, policy);
-    if (!verdict.allowed) {
-      refuse("CONNECT", target.host, verdict.reason);
-      return answerRaw(client, verdict.status, verdict.reason);
-    }
-    let open = false;
-    openUpstream(
-      verdict.address,
-      target.port,
-      (upstream) => {
-        open = true;
-        client.write("HTTP/1.1 200 Connection Established\r\nVia: " + VIA + "\r\n\r\n");
-        if (head.length > 0) upstream.write(head);
-        splice(client, upstream);
-      },
-      () => {
-        if (!open) answerRaw(client, 502, `Could not reach ${target.host}.`);
-      },
-    );
-  };
-
-  /** ws:// through a proxy without CONNECT: the request head is replayed to the checked address, then spliced. */
-  const upgrade = async (req: IncomingMessage, client: Duplex, head: Buffer) => {
-    track(client);
-    client.on("error", () => client.destroy());
-    const target = absoluteTarget(req.url);
-    if (!target) return answerRaw(client, 400, "Only absolute http:// URLs can be proxied.");
-    const verdict = await judge(target.hostname, policy);
-    if (!verdict.allowed) {
-      refuse(req.method ?? "GET", target.host, verdict.reason);
-      return answerRaw(client, verdict.status, verdict.reason);
-    }
-    let open = false;
-    openUpstream(
-      verdict.address,
-      Number(target.port || 80),
-      (upstream) => {
-        open = true;
-        const headers = { ...endToEndHeaders(req.headers), host: target.host, connection: "Upgrade", upgrade: req.headers.upgrade ?? "websocket", via: VIA };
-        const lines = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
-        upstream.write(`${req.method} ${target.pathname}${target.search} HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`);
-        if (head.length > 0) upstream.write(head);
-        splice(client, upstream);
-      },
-      () => {
-        if (!open) answerRaw(client, 502, `Could not reach ${target.host}.`);
-      },
-    );
-  };
-
+  const proxy = new GuardedProxy(options);
   const servers = [createServer(), ...(options.socketPath ? [createServer()] : [])];
   for (const server of servers) {
-    server.on("request", (req, res) => void forwardRequest(req, res));
-    server.on("connect", (req, socket, head) => void tunnel(req, socket, head));
-    server.on("upgrade", (req, socket, head) => void upgrade(req, socket, head));
-    server.on("connection", track);
+    server.on("request", (req, res) => void proxy.forwardRequest(req, res));
+    server.on("connect", (req, socket, head) => void proxy.tunnel(req, socket, head));
+    server.on("upgrade", (req, socket, head) => void proxy.upgrade(req, socket, head));
+    server.on("connection", proxy.track);
     server.headersTimeout = 10_000;
     server.requestTimeout = 0;
   }
@@ -205,7 +205,7 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
     socketPath: options.socketPath,
     close: async () => {
       const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
-      for (const socket of sockets) socket.destroy();
+      for (const socket of proxy.sockets) socket.destroy();
       await Promise.all(closed);
     },
   };

@@ -86,21 +86,11 @@ function bareHostname(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
 }
 
-/**
- * The one way services reach user-given URLs. The addresses are checked before the request and again
- * at connect time (the agent's DNS lookup refuses disallowed answers), so a DNS answer that changes
- * between the two cannot smuggle the connection to a private address. Every redirect hop is re-checked.
- */
-export function createOutboundClient(options: OutboundOptions = {}): OutboundClient {
-  const policy = new AddressPolicy(options.allowCidrs);
-  const limits = { ...DEFAULTS, ...options };
-  const resolveAll = options.resolve ?? systemResolve;
+type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
-  const guardedLookup = (
-    hostname: string,
-    lookupOptions: { all?: boolean },
-    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
-  ) => {
+/** The agent's DNS lookup: an answer with any address the policy refuses fails the connection. */
+function guardedLookup(policy: AddressPolicy, resolveAll: Resolver) {
+  return (hostname: string, lookupOptions: { all?: boolean }, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
     resolveAll(hostname).then(
       (addresses) => {
         const allowed = addresses.filter((a) => policy.allows(a.address));
@@ -111,9 +101,47 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       (error: Error) => callback(error, ""),
     );
   };
-  const agent = new Agent({ connect: { lookup: guardedLookup as never }, connections: 64 });
+}
 
-  const check = async (raw: string, field = "url"): Promise<URL> => {
+async function readCapped(body: Dispatcher.ResponseData["body"], maxBytes: number, url: URL): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new ResponseTooLargeError(url.host, maxBytes);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The method and body of the next hop: 303, and 301/302 after a POST, become a GET without a body (as browsers do). */
+function redirectedRequest(status: number, method: string, body: FetchOptions["body"]): { method: string; body: FetchOptions["body"] } {
+  if (status === 303 || ((status === 301 || status === 302) && method === "POST")) return { method: "GET", body: undefined };
+  return { method, body };
+}
+
+/**
+ * The one way services reach user-given URLs. The addresses are checked before the request and again
+ * at connect time (the agent's DNS lookup refuses disallowed answers), so a DNS answer that changes
+ * between the two cannot smuggle the connection to a private address. Every redirect hop is re-checked.
+ */
+class GuardedClient implements OutboundClient {
+  private readonly policy: AddressPolicy;
+  private readonly limits: typeof DEFAULTS & OutboundOptions;
+  private readonly resolveAll: Resolver;
+  private readonly agent: Agent;
+
+  constructor(options: OutboundOptions) {
+    this.policy = new AddressPolicy(options.allowCidrs);
+    this.limits = { ...DEFAULTS, ...options };
+    this.resolveAll = options.resolve ?? systemResolve;
+    this.agent = new Agent({ connect: { lookup: guardedLookup(this.policy, this.resolveAll) as never }, connections: 64 });
+  }
+
+  async check(raw: string, field = "url"): Promise<URL> {
     let url: URL;
     try {
       url = new URL(raw);
@@ -124,65 +152,73 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     if (url.username || url.password) throw refused(field, "must not contain credentials");
     const host = bareHostname(url);
     if (isIP(host)) {
-      if (!policy.allows(host)) throw refused(field, "must not point to a private, loopback, link-local or metadata address");
+      if (!this.policy.allows(host)) throw refused(field, "must not point to a private, loopback, link-local or metadata address");
       return url;
     }
     let addresses: LookupAddress[];
     try {
-      addresses = await resolveAll(host);
+      addresses = await this.resolveAll(host);
     } catch {
       throw errors.upstream(`The host ${host} does not resolve: DNS has no address for it.`);
     }
-    if (addresses.length === 0 || addresses.some((a) => !policy.allows(a.address))) {
+    if (addresses.length === 0 || addresses.some((a) => !this.policy.allows(a.address))) {
       throw refused(field, "must not resolve to a private, loopback, link-local or metadata address");
     }
     return url;
-  };
+  }
 
-  const readCapped = async (body: Dispatcher.ResponseData["body"], maxBytes: number, url: URL): Promise<Buffer> => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > maxBytes) {
-        body.destroy();
-        throw new ResponseTooLargeError(url.host, maxBytes);
-      }
-      chunks.push(chunk as Buffer);
-    }
-    return Buffer.concat(chunks);
-  };
+  // With tracing on, the call (its redirects included) is a span of the request's trace, and sends its traceparent.
+  fetch(raw: string, fetchOptions: FetchOptions = {}): Promise<FetchResult> {
+    if (!tracing.on) return this.fetchUntraced(raw, fetchOptions);
+    return outboundSpan((fetchOptions.method ?? "GET").toUpperCase(), raw, fetchOptions.headers, (headers) =>
+      this.fetchUntraced(raw, { ...fetchOptions, headers }),
+    );
+  }
 
-  const send = async (url: URL, fetchOptions: FetchOptions, method: string, body: FetchOptions["body"], signal: AbortSignal) => {
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  private async send(url: URL, fetchOptions: FetchOptions, method: string, body: FetchOptions["body"], signal: AbortSignal) {
     try {
       return await request(url, {
         method: method as Dispatcher.HttpMethod,
-        headers: { "user-agent": limits.userAgent ?? "apiplat-fetch/1.0", ...fetchOptions.headers },
+        headers: { "user-agent": this.limits.userAgent ?? "apiplat-fetch/1.0", ...fetchOptions.headers },
         body,
-        dispatcher: agent,
+        dispatcher: this.agent,
         signal,
       });
     } catch (error) {
-      if (signal.aborted) throw errors.upstreamTimeout(`${url.host} did not answer within ${fetchOptions.timeoutMs ?? limits.timeoutMs} ms.`);
+      if (signal.aborted) throw errors.upstreamTimeout(`${url.host} did not answer within ${fetchOptions.timeoutMs ?? this.limits.timeoutMs} ms.`);
       const cause = error instanceof BlockedAddressError ? error : (error as { cause?: unknown }).cause;
       if (error instanceof BlockedAddressError || cause instanceof BlockedAddressError) {
         throw refused(fetchOptions.field ?? "url", "must not resolve to a private, loopback, link-local or metadata address");
       }
       throw errors.upstream(`Could not reach ${url.host}.`);
     }
-  };
+  }
 
-  const fetchUntraced = async (raw: string, fetchOptions: FetchOptions = {}): Promise<FetchResult> => {
+  /** A redirect's target, checked: a hop the policy refuses is the caller's URL leading somewhere forbidden, a 400 like the URL itself. */
+  private async checkHop(next: URL, field: string): Promise<URL> {
+    try {
+      return await this.check(next.toString(), field);
+    } catch (error) {
+      const issue = isApiError(error) && error.statusCode === 400 ? error.details?.[0]?.issue : undefined;
+      if (issue) throw refused(field, `redirects to ${next.protocol}//${next.host}, which ${issue.replace(/^must not/, "may not")}`);
+      throw error;
+    }
+  }
+
+  private async fetchUntraced(raw: string, fetchOptions: FetchOptions): Promise<FetchResult> {
     const field = fetchOptions.field ?? "url";
-    const timeoutMs = fetchOptions.timeoutMs ?? limits.timeoutMs;
-    const maxBytes = fetchOptions.maxBytes ?? limits.maxBytes;
-    const maxRedirects = fetchOptions.maxRedirects ?? limits.maxRedirects;
+    const timeoutMs = fetchOptions.timeoutMs ?? this.limits.timeoutMs;
+    const maxBytes = fetchOptions.maxBytes ?? this.limits.maxBytes;
+    const maxRedirects = fetchOptions.maxRedirects ?? this.limits.maxRedirects;
     const signal = AbortSignal.timeout(timeoutMs);
-    let url = await check(raw, field);
-    let method = (fetchOptions.method ?? "GET").toUpperCase();
-    let body = fetchOptions.body;
+    let url = await this.check(raw, field);
+    let next = { method: (fetchOptions.method ?? "GET").toUpperCase(), body: fetchOptions.body };
     for (let hop = 0; ; hop++) {
-      const response = await send(url, fetchOptions, method, body, signal);
+      const response = await this.send(url, fetchOptions, next.method, next.body, signal);
       const location = response.headers.location;
       if (!REDIRECT_STATUSES.has(response.statusCode) || typeof location !== "string" || maxRedirects === 0) {
         const data = await readCapped(response.body, maxBytes, url).catch((error) => {
@@ -193,27 +229,14 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
       }
       await response.body.dump();
       if (hop >= maxRedirects) throw errors.upstream(`Gave up after ${maxRedirects} redirects.`);
-      const next = new URL(location, url);
-      try {
-        url = await check(next.toString(), field);
-      } catch (error) {
-        // A hop the policy refuses is the caller's URL leading somewhere forbidden: a 400 like the URL itself.
-        const issue = isApiError(error) && error.statusCode === 400 ? error.details?.[0]?.issue : undefined;
-        if (issue) throw refused(field, `redirects to ${next.protocol}//${next.host}, which ${issue.replace(/^must not/, "may not")}`);
-        throw error;
-      }
-      if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === "POST")) {
-        method = "GET";
-        body = undefined;
-      }
+      url = await this.checkHop(new URL(location, url), field);
+      next = redirectedRequest(response.statusCode, next.method, next.body);
     }
-  };
+  }
+}
 
-  // With tracing on, the call (its redirects included) is a span of the request's trace, and sends its traceparent.
-  const fetch = (raw: string, fetchOptions: FetchOptions = {}): Promise<FetchResult> =>
-    tracing.on
-      ? outboundSpan((fetchOptions.method ?? "GET").toUpperCase(), raw, fetchOptions.headers, (headers) => fetchUntraced(raw, { ...fetchOptions, headers }))
-      : fetchUntraced(raw, fetchOptions);
-
-  return { check, fetch, close: () => agent.close() };
+export function createOutboundClient(options: OutboundOptions = {}): OutboundClient {
+  const client = new GuardedClient(options);
+  // Callers pass check and fetch around on their own (`const { fetch } = outbound`): bound once here.
+  return { check: client.check.bind(client), fetch: client.fetch.bind(client), close: client.close.bind(client) };
 }

@@ -8,7 +8,7 @@ import { adminRoutes } from "./routes/admin.js";
 /** The admin API's recorded examples (`npm run record-examples -- admin`). */
 export const ADMIN_EXAMPLES = new URL("../openapi-examples.json", import.meta.url);
 
-export interface AdminDeps extends PlatformDeps {
+interface AdminDeps extends PlatformDeps {
   /** The bearer token every admin route requires. */
   adminToken: string;
   /** The services this platform deploys: the only ones an account may subscribe to and be billed for. */

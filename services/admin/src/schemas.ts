@@ -2,7 +2,7 @@ import { Type } from "typebox";
 import { PLAN_NAMES, SERVICE_NAMES, type PlanName } from "@apiplat/config";
 
 export const Uuid = Type.String({ format: "uuid" });
-export const Month = Type.String({ pattern: "^\\d{4}-(0[1-9]|1[0-2])$", description: "UTC month, YYYY-MM", errorMessage: "must be YYYY-MM, e.g. 2026-11" });
+const Month = Type.String({ pattern: "^\\d{4}-(0[1-9]|1[0-2])$", description: "UTC month, YYYY-MM", errorMessage: "must be YYYY-MM, e.g. 2026-11" });
 
 export const AccountParams = Type.Object({ id: Uuid });
 export const KeyParams = Type.Object({ key_id: Uuid });
@@ -25,7 +25,7 @@ const Instant = Type.String({ format: "date-time" });
 const Plan = Type.Unsafe<PlanName>(Type.Union(PLAN_NAMES.map((p) => Type.Literal(p))));
 const strict = { additionalProperties: false } as const;
 
-export const AccountSchema = Type.Object({ id: Uuid, name: Type.String(), external_id: Type.Union([Type.String(), Type.Null()]), created_at: Instant }, strict);
+const AccountSchema = Type.Object({ id: Uuid, name: Type.String(), external_id: Type.Union([Type.String(), Type.Null()]), created_at: Instant }, strict);
 export const CreatedAccountSchema = Type.Object({ id: Uuid, name: Type.String(), created_at: Instant }, strict);
 const Subscription = Type.Object({ account_id: Uuid, service: Type.String(), plan: Plan, updated_at: Instant }, strict);
 export const KeySchema = Type.Object(

@@ -6,8 +6,8 @@ const NullableString = Type.Union([Type.String(), Type.Null()]);
 const NullableInteger = Type.Union([Type.Integer(), Type.Null()]);
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const MAX_EMPLOYEES_FILTER = 10_000_000;
-export const MAX_FILINGS = 100;
+const MAX_EMPLOYEES_FILTER = 10_000_000;
+const MAX_FILINGS = 100;
 export const DEFAULT_FILINGS = 10;
 
 export const SearchQuery = Type.Object({
@@ -149,7 +149,7 @@ export const CompanyDetails = Type.Object({
   }),
 });
 
-export const CompanySummary = Type.Object({
+const CompanySummary = Type.Object({
   id: Type.String(),
   name: Type.String(),
   legal_name: NullableString,
@@ -164,7 +164,7 @@ export const CompanySummary = Type.Object({
   fortune_rank: NullableInteger,
   match_score: Nullable(Type.Number({ description: "trigram similarity of the name to the query (name searches)" })),
 });
-export type CompanySummary = Static<typeof CompanySummary>;
+type CompanySummary = Static<typeof CompanySummary>;
 
 export const SearchPage = Type.Object({
   total_results: Type.Integer(),

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { InvalidDomain, domainCandidates, normalizeDomain } from "../src/domain/domains.js";
 import { parseCompanyId } from "../src/domain/ids.js";
-import { mergeCompanies, type FortuneRecord } from "../src/domain/merge.js";
+import { mergeCompanies } from "../src/domain/merge.js";
+import type { FortuneRecord } from "../src/domain/source-records.js";
 import { hasDistinctiveWord, nameKey, slugOf, tickerKey } from "../src/domain/names.js";
 
 describe("name keys", () => {

@@ -85,7 +85,7 @@ export const Reranked = Type.Object({
   warnings: InputWarnings,
 });
 
-export const ModelView = Type.Object({
+const ModelView = Type.Object({
   id: Type.String(),
   aliases: Type.Array(Type.String()),
   dimensions: Type.Integer(),

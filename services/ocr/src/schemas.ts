@@ -2,7 +2,7 @@ import { Type, type Static } from "typebox";
 
 export const SUPPORTED_PSM = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13] as const;
 export const ROTATIONS = [0, 90, 180, 270] as const;
-export const DPI_BOUNDS = { minimum: 70, maximum: 600 } as const;
+const DPI_BOUNDS = { minimum: 70, maximum: 600 } as const;
 export const MAX_URL_LENGTH = 2048;
 
 /** Length of the base64 text for `bytes` bytes, plus room for a data: URL prefix and line breaks. */

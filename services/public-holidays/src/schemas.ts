@@ -1,9 +1,9 @@
 import { Type } from "typebox";
 import { HOLIDAY_TYPES, MAX_YEAR, MIN_YEAR } from "./domain/types.js";
 
-export const MAX_COUNTRY_LENGTH = 64;
-export const MAX_TYPES_LENGTH = 64;
-export const MAX_SUBDIVISION_LENGTH = 32;
+const MAX_COUNTRY_LENGTH = 64;
+const MAX_TYPES_LENGTH = 64;
+const MAX_SUBDIVISION_LENGTH = 32;
 
 const CountryParam = Type.String({
   minLength: 2,
@@ -92,7 +92,7 @@ const holidayProperties = {
 };
 
 export const HolidaySchema = Type.Object(holidayProperties);
-export const UpcomingHolidaySchema = Type.Object({
+const UpcomingHolidaySchema = Type.Object({
   ...holidayProperties,
   days_until: Type.Integer({ minimum: 0, description: "Days from today (in the country's time zone) to date." }),
 });

@@ -9,7 +9,7 @@ const Longitude = Type.Number({ minimum: -180, maximum: 180, description: "decim
 const Price = Type.Integer({ minimum: 0, maximum: 10_000_000_000, description: "US dollars" });
 
 export const SORTS = ["price_asc", "price_desc", "newest", "distance"] as const;
-export const MAX_RADIUS_KM = 100;
+const MAX_RADIUS_KM = 100;
 
 export const SearchQuery = Type.Object({
   city: Type.Optional(
@@ -212,3 +212,4 @@ export const Estimate = Type.Object({
   method: Type.String(),
   comparables: Type.Array(Comparable),
 });
+export type Estimate = Static<typeof Estimate>;

@@ -70,6 +70,7 @@ export const OrganicResult = Type.Object({
   ),
   source: Type.String({ description: "the site: Wikipedia, Coffee Stack Exchange, ..., or a crawled page's host" }),
 });
+export type OrganicResult = Static<typeof OrganicResult>;
 
 export const RelatedSearch = Type.Object({
   query: Type.String(),
@@ -91,6 +92,7 @@ export const ImageResult = Type.Object({
   flickr_url: Type.Union([Type.String(), Type.Null()]),
   licence: Type.Union([Type.Object({ name: Type.String(), url: Type.String() }), Type.Null()], { description: "the image's own Flickr licence" }),
 });
+export type ImageResult = Static<typeof ImageResult>;
 
 export const ImageSearchPage = Envelope({ images_results: Type.Array(ImageResult) });
 
@@ -102,5 +104,6 @@ export const NewsResult = Type.Object({
   date: Type.String({ format: "date-time" }),
   snippet: Type.Union([Type.String(), Type.Null()], { description: "the article's description; null for UCI headlines, which have none" }),
 });
+export type NewsResult = Static<typeof NewsResult>;
 
 export const NewsSearchPage = Envelope({ news_results: Type.Array(NewsResult) });

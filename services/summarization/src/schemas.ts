@@ -3,9 +3,9 @@ import { LANGUAGES } from "./domain/languages.js";
 import { STYLES } from "./domain/styles.js";
 
 /** Characters a text field may hold: the body limit's worth; the token and word limits are checked after. */
-export const TEXT_MAX_CHARS = 1_500_000;
-export const URL_MAX_CHARS = 2_048;
-export const LENGTH_BOUNDS = { minimum: 1, maximum: 10 };
+const TEXT_MAX_CHARS = 1_500_000;
+const URL_MAX_CHARS = 2_048;
+const LENGTH_BOUNDS = { minimum: 1, maximum: 10 };
 
 const Text = Type.String({ maxLength: TEXT_MAX_CHARS, description: "The text to summarize (plain text; blank lines separate paragraphs)." });
 const Url = Type.String({ minLength: 1, maxLength: URL_MAX_CHARS, description: "An http(s) page (HTML, PDF or plain text) to fetch and read." });

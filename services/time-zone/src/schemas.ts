@@ -3,9 +3,9 @@ import { DISAMBIGUATIONS } from "./domain/local-time.js";
 import { MAX_YEAR, MIN_YEAR } from "./domain/iso-input.js";
 
 /** Longer than any IANA name (the longest, America/Argentina/ComodRivadavia, has 32 characters). */
-export const MAX_ZONE_NAME_LENGTH = 64;
+const MAX_ZONE_NAME_LENGTH = 64;
 /** Room for "2026-03-29T02:30:00.123456789+05:45" and a little more. */
-export const MAX_TIME_LENGTH = 40;
+const MAX_TIME_LENGTH = 40;
 export const MAX_QUERY_LENGTH = 64;
 
 const oneOf = <T extends readonly string[]>(values: T, description: string, fallback?: T[number]) =>

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceName } from "@apiplat/config";
 import { errors, ok } from "@apiplat/errors";
-import { serializeAsWritten, successSchema } from "@apiplat/service-kit";
-import { announceGrantChange, type AccountStore, type GrantChange } from "@apiplat/gateway-auth";
+import { serializeAsWritten, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import { announceGrantChange, type Account, type AccountStore, type GrantChange } from "@apiplat/gateway-auth";
 import { invoice, monthOf, usageReport } from "@apiplat/metering";
 import type { Database, KeyValueStore } from "@apiplat/storage";
 import {
@@ -32,25 +32,46 @@ export interface AdminRoutesOptions {
   deployed: readonly ServiceName[];
 }
 
+/** What the admin routes share: the stores, and the checks every route makes of an account or a service. */
+interface AdminContext {
+  accounts: AccountStore;
+  db: Database;
+  now: () => Date;
+  /** The deployed services' names, for invoices. */
+  billable: ReadonlySet<string>;
+  announce: (change: GrantChange) => Promise<unknown>;
+  servicesNamed: (service: ServiceName | "*") => readonly ServiceName[];
+  existingAccount: (id: string) => Promise<Account>;
+}
+
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { accounts, db, kv, now, deployed }) => {
   app.setSerializerCompiler(serializeAsWritten);
-  // The change is in the database already; a lost announcement only delays it to the services' key cache lifetime.
-  const announce = (change: GrantChange) =>
-    announceGrantChange(kv, change).catch((error) => app.log.warn({ err: error, change }, "announcing a key or plan change failed"));
   const billable = new Set<string>(deployed);
-  const servicesNamed = (service: ServiceName | "*"): readonly ServiceName[] => {
-    if (service === "*") return deployed;
-    if (!billable.has(service)) {
-      throw errors.validation("service", `is not deployed on this platform; deployed: ${deployed.join(", ")}`);
-    }
-    return [service];
+  const context: AdminContext = {
+    accounts,
+    db,
+    now,
+    billable,
+    // The change is in the database already; a lost announcement only delays it to the services' key cache lifetime.
+    announce: (change) => announceGrantChange(kv, change).catch((error) => app.log.warn({ err: error, change }, "announcing a key or plan change failed")),
+    servicesNamed: (service) => {
+      if (service === "*") return deployed;
+      if (!billable.has(service)) throw errors.validation("service", `is not deployed on this platform; deployed: ${deployed.join(", ")}`);
+      return [service];
+    },
+    existingAccount: async (id) => {
+      const account = await accounts.getAccount(id);
+      if (!account) throw errors.notFound(`There is no account ${id}.`);
+      return account;
+    },
   };
-  const existingAccount = async (id: string) => {
-    const account = await accounts.getAccount(id);
-    if (!account) throw errors.notFound(`There is no account ${id}.`);
-    return account;
-  };
+  accountRoutes(app, context);
+  keyRoutes(app, context);
+  billingRoutes(app, context);
+};
 
+/** Accounts and their subscriptions. */
+function accountRoutes(app: ServiceApp, { accounts, announce, servicesNamed, existingAccount }: AdminContext): void {
   app.post(
     "/admin/accounts",
     { schema: { summary: "Create an account", body: CreateAccountBody, response: { 201: successSchema(CreatedAccountSchema) } } },
@@ -95,7 +116,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
       return ok({ subscriptions });
     },
   );
+}
 
+/** API keys: made for an account, revoked. */
+function keyRoutes(app: ServiceApp, { accounts, announce, existingAccount }: AdminContext): void {
   app.post(
     "/admin/accounts/:id/keys",
     { schema: { summary: "Make an API key for an account (the key is shown once)", params: AccountParams, response: { 201: successSchema(NewKeySchema) } } },
@@ -116,7 +140,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
       return ok(key);
     },
   );
+}
 
+/** An account's usage and invoice for a month. */
+function billingRoutes(app: ServiceApp, { db, now, billable, existingAccount }: AdminContext): void {
   app.get(
     "/admin/usage",
     {
@@ -141,4 +168,4 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
       return ok(await invoice(db, account.id, request.query.month ?? monthOf(now()), billable));
     },
   );
-};
+}

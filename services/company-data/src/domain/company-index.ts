@@ -48,12 +48,12 @@ export interface CompanyFilters {
   minEmployees?: number;
 }
 
-export interface CompanyPage {
+interface CompanyPage {
   offset: number;
   limit: number;
 }
 
-export interface CompanyMatch<C> {
+interface CompanyMatch<C> {
   company: C;
   /** round(score::numeric, 4)::float8 of the name's similarity; null without a name. */
   match_score: number | null;
@@ -68,7 +68,7 @@ function compareNullsLast(a: number | null, b: number | null): number {
 }
 
 /** PostgreSQL's lower() of a UTF-8 database: each character's own lower case (towlower), one for one. */
-export function lowerLikePostgres(text: string): string {
+function lowerLikePostgres(text: string): string {
   let lowered = "";
   for (const character of text) lowered += String.fromCodePoint(character.toLowerCase().codePointAt(0)!);
   return lowered;
@@ -79,7 +79,7 @@ export function lowerLikePostgres(text: string): string {
  * "%.6g"), which numeric rounds half away from zero. (printf rounds an exact tie to even where toPrecision rounds
  * it up; both then agree on the fifth decimal, the only one round(x, 4) reads.)
  */
-export function roundedScore(value: number): number {
+function roundedScore(value: number): number {
   const sixDigits = value.toPrecision(6);
   if (sixDigits.includes("e")) return 0; // below 1e-6
   const [whole, fraction = ""] = sixDigits.split(".");

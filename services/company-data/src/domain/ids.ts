@@ -5,10 +5,10 @@
 
 export const MAX_CIK = 9_999_999_999;
 /** Lower-case letters, digits and single hyphens, with at least one letter (an all-digit id is a CIK). */
-export const SLUG = /^(?=[a-z0-9-]*[a-z])[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SLUG = /^(?=[a-z0-9-]*[a-z])[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const MAX_ID_LENGTH = 64;
 
-export type CompanyRef = { kind: "cik"; cik: number } | { kind: "slug"; slug: string };
+type CompanyRef = { kind: "cik"; cik: number } | { kind: "slug"; slug: string };
 
 /** The ten-digit form of a CIK. */
 export function cikId(cik: number): string {

@@ -4,7 +4,7 @@
  */
 
 /** Legal-form words dropped from the end of a name (repeatedly: "Foo Holdings Co., Ltd." keeps "foo holdings"). */
-export const LEGAL_SUFFIXES = [
+const LEGAL_SUFFIXES = [
   "inc",
   "incorporated",
   "corp",

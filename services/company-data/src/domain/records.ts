@@ -3,7 +3,7 @@
  * A record that cannot be used throws InvalidRecord with the reason, which ingestion reports and skips.
  */
 import { MAX_CIK } from "./ids.js";
-import type { Address, DbpediaRecord, FortuneRecord, PdlRecord, SecTickerRecord, SourceName, SubmissionRecord } from "./merge.js";
+import type { Address, DbpediaRecord, FortuneRecord, PdlRecord, SecTickerRecord, SourceName, SubmissionRecord } from "./source-records.js";
 
 export class InvalidRecord extends Error {}
 
@@ -18,7 +18,7 @@ export interface FilingRecord {
   source: SourceName;
 }
 
-export const EDGAR_ARCHIVES = "https://www.sec.gov/Archives/";
+const EDGAR_ARCHIVES = "https://www.sec.gov/Archives/";
 const ACCESSION = /^\d{10}-\d{2}-\d{6}$/;
 
 function text(value: unknown): string | null {
@@ -33,7 +33,7 @@ function required(value: unknown, field: string): string {
   return result;
 }
 
-export function parseCik(value: unknown): number {
+function parseCik(value: unknown): number {
   const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,10}$/.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > MAX_CIK) throw new InvalidRecord(`cik ${JSON.stringify(value)} is not a CIK (1 to 10 digits)`);
   return n;
@@ -106,7 +106,7 @@ export function pdlRecord(row: Record<string, string>): PdlRecord {
 }
 
 /** YYYYMMDD (the daily index) or YYYY-MM-DD (submissions) as YYYY-MM-DD, checked as a calendar day. */
-export function parseFilingDate(value: string): string {
+function parseFilingDate(value: string): string {
   const m = value.trim().match(/^(\d{4})-?(\d{2})-?(\d{2})$/);
   const day = m ? `${m[1]}-${m[2]}-${m[3]}` : "";
   if (!m || Number.isNaN(Date.parse(`${day}T00:00:00Z`)) || new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) !== day) {

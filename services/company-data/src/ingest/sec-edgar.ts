@@ -7,16 +7,16 @@
  */
 import { MalformedRow, type IngestionSource } from "@apiplat/catalogue";
 import type { OutboundClient } from "@apiplat/outbound-guard";
-import type { Queryable } from "@apiplat/storage";
 import { cikId } from "../domain/ids.js";
 import { InvalidRecord, secTickerRecord, submissionRecord, type SubmissionsDocument } from "../domain/records.js";
+import { fortuneCiks } from "../store/companies.js";
 import { upsertSourceRows, type SourceRows } from "../store/records.js";
 import { refreshProfiles } from "./datasets.js";
 
 /** SEC's published limit for automated access (https://www.sec.gov/os/accessing-edgar-data). */
 export const SEC_MAX_REQUESTS_PER_SECOND = 10;
 
-export interface SecEdgarOptions {
+interface SecEdgarOptions {
   userAgent: string;
   wwwBase: string;
   dataBase: string;
@@ -33,7 +33,7 @@ type SecRecord = { kind: "ticker"; row: unknown; position: number } | { kind: "s
  * Spaces request starts at least 1/rate seconds apart, across concurrent callers, plus a 5 % margin: requests can
  * reach the server closer together than they left (the first one opens the connection), and SEC counts arrivals.
  */
-export class RequestPacer {
+class RequestPacer {
   private next = 0;
   constructor(private readonly requestsPerSecond: number) {}
   async wait(): Promise<void> {
@@ -43,14 +43,6 @@ export class RequestPacer {
     this.next = at + interval;
     if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
   }
-}
-
-async function fortuneCiks(db: Queryable, limit: number): Promise<number[]> {
-  const { rows } = await db.query<{ cik: number }>(
-    "SELECT cik FROM companies WHERE cik IS NOT NULL AND fortune_rank IS NOT NULL ORDER BY fortune_rank LIMIT $1",
-    [limit],
-  );
-  return rows.map((r) => r.cik);
 }
 
 export function secEdgarSource(options: SecEdgarOptions): IngestionSource<SecRecord, SourceRows> {

@@ -1,9 +1,9 @@
 /** The merged profiles: rebuilt from the per-source tables, searched, looked up by id, CIK and domain. */
 import { createHash } from "node:crypto";
-import { SqlFilter, type Page } from "@apiplat/catalogue";
 import type { Database, Queryable } from "@apiplat/storage";
 import type { CompanyFilters } from "../domain/company-index.js";
-import { mergeCompanies, type Profile } from "../domain/merge.js";
+import { mergeCompanies } from "../domain/merge.js";
+import type { Profile } from "../domain/profile.js";
 import { nameKey, tickerKey } from "../domain/names.js";
 import { readSourceRecords } from "./records.js";
 
@@ -90,7 +90,7 @@ export interface Filing {
   source: string;
 }
 
-export type ProfileWithFilings = Profile & { filings: { total: number; recent: Filing[] } };
+type ProfileWithFilings = Profile & { filings: { total: number; recent: Filing[] } };
 
 /**
  * A profile with its newest filings, in one query: round trips to the database are most of what a request costs.
@@ -155,44 +155,13 @@ export const HIT_COLUMNS = `c.id, c.name, c.profile->>'legal_name' AS legal_name
   c.profile->>'exchange' AS exchange, c.industry, c.sector, c.employees, c.profile->'headquarters' AS headquarters,
   c.profile->>'domain' AS domain, c.fortune_rank`;
 
-/**
- * The search in SQL, as it was before the search held in memory (src/store/company-snapshot.ts), kept as the
- * reference that search is tested against. Name search: the name key (legal suffixes, case and punctuation gone) against each company's name and legal
- * name keys with pg_trgm. A company matches when either key is similar to the query (`%`, similarity of at least
- * 0.3: typos in a whole name) or holds a stretch similar to it (`<%`, word similarity of at least 0.6: a partial
- * name such as "goldman"); exact keys come first, then the best similarity, then the best word similarity.
- */
-export async function searchCompanies(db: Queryable, filters: SearchFilters, page: Page): Promise<{ total: number; hits: SearchHit[] }> {
-  const filter = new SqlFilter();
-  let score = "NULL::float8";
-  let order = "c.fortune_rank NULLS LAST, c.name_key, c.id";
-  if (filters.name !== undefined) {
-    const key = filter.param(nameKey(filters.name));
-    filter.where(`(c.name_key % ${key} OR ${key} <% c.name_key OR c.legal_key % ${key} OR ${key} <% c.legal_key)`);
-    score = `greatest(similarity(c.name_key, ${key}), coalesce(similarity(c.legal_key, ${key}), 0))`;
-    const wordScore = `greatest(word_similarity(${key}, c.name_key), coalesce(word_similarity(${key}, c.legal_key), 0))`;
-    const exact = `(c.name_key = ${key} OR coalesce(c.legal_key = ${key}, false))`;
-    order = `${exact} DESC, ${score} DESC, ${wordScore} DESC, c.fortune_rank NULLS LAST, c.id`;
-  }
-  if (filters.ticker !== undefined) filter.where((p) => `c.ticker_keys @> ARRAY[${p(tickerKey(filters.ticker!))}]::text[]`);
-  if (filters.industry !== undefined) filter.where((p) => `lower(c.industry) = lower(${p(filters.industry)})`);
-  if (filters.sector !== undefined) filter.where((p) => `lower(c.sector) = lower(${p(filters.sector)})`);
-  if (filters.state !== undefined) filter.where((p) => `c.state = ${p(filters.state!.toUpperCase())}`);
-  filter.atLeast("c.employees", filters.minEmployees);
-  const countParams = [...filter.params];
-  // One round trip: the total rides on every row; only a page past the end needs a count of its own.
-  const { rows } = await db.query<SearchHit & { total: number }>(
-    `SELECT ${HIT_COLUMNS}, round((${score})::numeric, 4)::float8 AS match_score, count(*) OVER ()::int AS total
-     FROM companies c ${filter.sql}
-     ORDER BY ${order} LIMIT ${filter.param(page.limit)} OFFSET ${filter.param(page.offset)}`,
-    filter.params,
+/** The companies of the Fortune list with a CIK, best ranked first: whose SEC submissions a live ingestion reads. */
+export async function fortuneCiks(db: Queryable, limit: number): Promise<number[]> {
+  const { rows } = await db.query<{ cik: number }>(
+    "SELECT cik FROM companies WHERE cik IS NOT NULL AND fortune_rank IS NOT NULL ORDER BY fortune_rank LIMIT $1",
+    [limit],
   );
-  if (rows.length === 0) {
-    if (page.offset === 0) return { total: 0, hits: [] };
-    const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM companies c ${filter.sql}`, countParams);
-    return { total: count.rows[0].n, hits: [] };
-  }
-  return { total: rows[0].total, hits: rows.map(({ total: _total, ...hit }) => hit) };
+  return rows.map((r) => r.cik);
 }
 
 /** The values a column holds (industry or sector) closest to a value no company has, for the 400's suggestions. */

@@ -1,7 +1,7 @@
 /** The per-source tables: writing a batch of rows, and reading every record back for the merge. */
 import { upsertRows, type UpsertCounts } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
-import type { DbpediaRecord, FortuneRecord, PdlRecord, SecTickerRecord, SourceRecords, SubmissionRecord } from "../domain/merge.js";
+import type { DbpediaRecord, FortuneRecord, PdlRecord, SecTickerRecord, SourceRecords, SubmissionRecord } from "../domain/source-records.js";
 import type { FilingRecord } from "../domain/records.js";
 
 /** What one source record becomes: rows of one or more of the per-source tables. */

@@ -8,18 +8,18 @@
  * equal the same row run alone.) A row alone is therefore run padded too, with a filler row of the padded length.
  */
 
-export const LANES = 4;
+const LANES = 4;
 /** Most token positions (rows × padded length) in one execution: bounds the attention's memory. */
 export const MAX_EXECUTION_TOKENS = 8192;
 
-export interface Execution {
+interface Execution {
   /** Indexes of the rows, in the order they are run. */
   rows: number[];
   /** The sequence length every row is padded to: a multiple of LANES. */
   paddedLength: number;
 }
 
-export const roundUpToLanes = (length: number) => Math.ceil(length / LANES) * LANES;
+const roundUpToLanes = (length: number) => Math.ceil(length / LANES) * LANES;
 
 /**
  * Groups rows into executions: shortest first, a new execution when the next row would more than double the

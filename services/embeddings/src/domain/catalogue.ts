@@ -1,7 +1,7 @@
 /** The models this service knows: pure data, no I/O. Whether each is installed is decided by the registry. */
 
 /** How a model is run: TensorFlow.js for USE-lite, transformers.js (ONNX Runtime) for the sentence-transformers. */
-export type ModelRuntime = "tfjs-use" | "transformers";
+type ModelRuntime = "tfjs-use" | "transformers";
 
 /** A weight file the registry accepts for a model, in order of preference. */
 export interface WeightFile {
@@ -47,12 +47,12 @@ export interface ModelSpec {
   install: string;
 }
 
-export const USE_LITE = "universal-sentence-encoder-lite";
+const USE_LITE = "universal-sentence-encoder-lite";
 
 /** The spec's limit: 512 tokens per text, longer text is truncated. */
-export const SPEC_MAX_TOKENS = 512;
+const SPEC_MAX_TOKENS = 512;
 /** USE-lite's own window, fixed in its graph: positions from 128 on are dropped. */
-export const USE_LITE_WINDOW_TOKENS = 128;
+const USE_LITE_WINDOW_TOKENS = 128;
 
 const tokenizerFiles = ["config.json", "tokenizer.json", "tokenizer_config.json"];
 

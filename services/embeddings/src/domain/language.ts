@@ -14,7 +14,7 @@
 import { franc, francAll } from "franc-min";
 
 /** ISO 639-3 codes, as franc gives them. */
-export interface DetectedLanguage {
+interface DetectedLanguage {
   code: string;
   name: string;
 }

@@ -7,9 +7,9 @@ export const MAX_TEXTS = 100;
  * The longest text accepted, in UTF-16 code units. A text is cut at the model's token limit anyway, and a
  * token is rarely longer than 20 characters; past this bound the rest could never be embedded.
  */
-export const MAX_TEXT_CHARACTERS = 100_000;
+const MAX_TEXT_CHARACTERS = 100_000;
 
-export type TextProblem = { kind: "invalid" | "too_large"; detail: ErrorDetail };
+type TextProblem = { kind: "invalid" | "too_large"; detail: ErrorDetail };
 
 /** The first problem with one text, or null when it can be embedded. */
 export function checkText(text: string, field: string): TextProblem | null {

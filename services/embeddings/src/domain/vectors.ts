@@ -1,6 +1,6 @@
 /** Vector arithmetic on embeddings: pure, and in a fixed order so that the same input gives bitwise the same output. */
 
-export function l2Norm(vector: ArrayLike<number>): number {
+function l2Norm(vector: ArrayLike<number>): number {
   let sum = 0;
   for (let i = 0; i < vector.length; i++) sum += vector[i] * vector[i];
   return Math.sqrt(sum);

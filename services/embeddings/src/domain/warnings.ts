@@ -11,7 +11,7 @@ export interface InputWarning {
   message: string;
 }
 
-export interface WarningContext {
+interface WarningContext {
   model: { id: string; maxTokens: number; languages: readonly string[] };
   /** The multilingual model to suggest, and whether it runs on this server. */
   multilingual: { id: string; installed: boolean } | null;

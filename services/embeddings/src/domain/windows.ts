@@ -5,7 +5,7 @@
  * one window is embedded exactly as it always was: its window vector is its vector, untouched.
  */
 
-export interface TokenWindow {
+interface TokenWindow {
   start: number;
   end: number;
 }

@@ -7,7 +7,7 @@ import type { EmbeddingEngine } from "./engine.js";
 import type { WorkerModel } from "./protocol.js";
 import type { ModelRegistry, RegisteredModel } from "./registry.js";
 
-export interface Embedded {
+interface Embedded {
   model: RegisteredModel;
   vectors: Float32Array[];
   tokens: number[];

@@ -7,7 +7,7 @@ import { ApiError } from "@apiplat/service-kit";
 import type { EmbedResult, WorkerModel } from "./protocol.js";
 import { VectorCache, type CachedVector } from "./vector-cache.js";
 
-export interface EngineOptions {
+interface EngineOptions {
   run(task: { model: WorkerModel; texts: string[] }): Promise<EmbedResult>;
   cache: VectorCache;
   /** Most texts sent to a worker in one task. */

@@ -18,7 +18,7 @@ export interface PlaceRecord {
   feature_code: string;
 }
 
-export interface LanguageInfo {
+interface LanguageInfo {
   code: string;
   name: string;
   localized_place_names: number;

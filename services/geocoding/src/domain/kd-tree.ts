@@ -1,6 +1,6 @@
 export const EARTH_RADIUS_KM = 6371.0088;
 
-export interface NearestHit {
+interface NearestHit {
   /** index of the point in the array given to the constructor */
   index: number;
   /** great-circle distance in kilometres */
@@ -149,7 +149,7 @@ export class SphereKdTree {
   }
 }
 
-export function writeUnitVector(latitude: number, longitude: number, into: Float64Array, offset: number): void {
+function writeUnitVector(latitude: number, longitude: number, into: Float64Array, offset: number): void {
   const phi = (latitude * Math.PI) / 180;
   const lambda = (longitude * Math.PI) / 180;
   const cosPhi = Math.cos(phi);

@@ -1,6 +1,6 @@
 import { codePointLength, codePointPrefix, normalizeName } from "./normalize.js";
 
-export const PREFIX_BUCKET_LENGTH = 3;
+const PREFIX_BUCKET_LENGTH = 3;
 
 /** Postings are encoded as place index * 2, plus 1 when the name is an alternate (not the main) name. */
 export const ALTERNATE_FLAG = 1;

@@ -23,7 +23,7 @@ const SIMPLE_ASCII = /^[a-z0-9]+(?: [a-z0-9]+)*$/;
  * spelled out (ß -> ss, ø -> o), apostrophes dropped, any other non-letter a space.
  * The voicing marks of kana and the vowel signs of Indic scripts change the word, so they stay.
  */
-export function foldSlowly(text: string): string {
+function foldSlowly(text: string): string {
   return text
     .toLowerCase()
     .normalize("NFKD")

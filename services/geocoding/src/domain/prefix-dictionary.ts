@@ -61,7 +61,7 @@ export class PrefixDictionary {
   }
 }
 
-export function compareCodeUnits(a: string, b: string): number {
+function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

@@ -4,14 +4,14 @@ export const DEFAULT_MAX_DISTANCE_KM = 50;
 /** Half the Earth's circumference: every point of the sphere is within it. */
 export const MAX_MAX_DISTANCE_KM = 20016;
 
-export interface ReverseRequest {
+interface ReverseRequest {
   latitude: number;
   longitude: number;
   maxDistanceKm: number;
   language?: string;
 }
 
-export interface ReverseOutcome {
+interface ReverseOutcome {
   latitude: number;
   longitude: number;
   /** false when the nearest place is farther than max_distance_km: open sea, ice, desert */

@@ -1,8 +1,8 @@
 import { Gazetteer, type PlaceRecord } from "./gazetteer.js";
 import { codePointLength, normalizeName } from "./normalize.js";
 
-export const MIN_NAME_LENGTH = 2;
-export const MIN_PREFIX_LENGTH = 3;
+const MIN_NAME_LENGTH = 2;
+const MIN_PREFIX_LENGTH = 3;
 
 /** How well the name matched; added to the place's importance (log10 population + feature bonus). */
 const MATCH_SCORE = {
@@ -19,7 +19,7 @@ export interface SearchRequest {
   country?: string;
 }
 
-export interface SearchOutcome {
+interface SearchOutcome {
   /** the place-name part of q, normalized as it was matched */
   name: string;
   /** the qualifiers after the first comma, normalized */

@@ -14,7 +14,7 @@ export interface GazetteerFiles {
   localeDir: string;
 }
 
-export const DEFAULT_LOCALE_DIR = "/usr/share/locale";
+const DEFAULT_LOCALE_DIR = "/usr/share/locale";
 
 export function defaultGazetteerFiles(): GazetteerFiles {
   return {
@@ -82,7 +82,7 @@ function parsePlaceLine(bytes: Buffer, start: number, end: number, columnStart: 
   };
 }
 
-export function parseAdmin1Names(json: string): Map<string, string> {
+function parseAdmin1Names(json: string): Map<string, string> {
   const rows = JSON.parse(json) as Array<{ code: string; name: string }>;
   return new Map(rows.map((row) => [row.code, row.name]));
 }

@@ -8,7 +8,7 @@ import { defaultGazetteerFiles, readGazetteerSource, readLocalizedNames, type Ga
 import { readSnapshot, snapshotPath, writeSnapshot } from "./index-snapshot.js";
 import { DEFAULT_SNAPSHOT_DIR } from "./snapshot-dir.js";
 
-export interface IndexLoadOptions {
+interface IndexLoadOptions {
   /** Where the built index is saved and reloaded from; null builds from the files every time, in this process. */
   snapshotDir?: string | null;
 }

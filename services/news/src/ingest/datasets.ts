@@ -15,13 +15,10 @@ import {
   readHuffPost,
   readUciNews,
   uciPublishedAt,
-  refreshVocabulary,
-  settleTables,
-  upsertRows,
   type IngestionSource,
   type UpsertCounts,
 } from "@apiplat/catalogue";
-import type { Database, Queryable } from "@apiplat/storage";
+import { refreshDerived, upsertArticles, type ArticleWithPublisher } from "../store/article-writes.js";
 import {
   UCI_CATEGORIES,
   articleId,
@@ -36,63 +33,6 @@ import {
   type Article,
   type Publisher,
 } from "../domain/articles.js";
-
-export interface ArticleRow {
-  article: Article;
-  publisher: Publisher;
-}
-
-const ARTICLE_COLUMNS = [
-  "id",
-  "dataset",
-  "source_id",
-  "source_name",
-  "author",
-  "title",
-  "description",
-  "url",
-  "domain",
-  "image_url",
-  "published_at",
-  "category",
-  "country",
-  "language",
-  "text_config",
-  "story_id",
-  "revision",
-] as const;
-const PUBLISHER_COLUMNS = ["id", "name", "url", "category", "language", "country"] as const;
-
-/** Publishers first (an article names its publisher), then the articles, both by natural key. */
-export async function upsertArticles(db: Queryable, rows: ArticleRow[]): Promise<UpsertCounts> {
-  await upsertRows(
-    db,
-    { table: "news_sources", key: ["id"], columns: PUBLISHER_COLUMNS },
-    rows.map((r) => r.publisher),
-  );
-  return upsertRows(
-    db,
-    { table: "articles", key: ["id"], columns: ARTICLE_COLUMNS, revision: "revision" },
-    rows.map((r) => r.article),
-  );
-}
-
-/** After a load: publishers' counts and date ranges, story sizes (UCI's popularity signal), the search vocabulary. */
-export async function refreshDerived(db: Database): Promise<void> {
-  await db.query(
-    `UPDATE news_sources s SET article_count = c.n, oldest_published_at = c.oldest, newest_published_at = c.newest
-     FROM (SELECT source_id, count(*)::int AS n, min(published_at) AS oldest, max(published_at) AS newest
-           FROM articles GROUP BY source_id) c
-     WHERE s.id = c.source_id AND (s.article_count, s.oldest_published_at, s.newest_published_at) IS DISTINCT FROM (c.n, c.oldest, c.newest)`,
-  );
-  await db.query(
-    `UPDATE articles a SET popularity = c.n
-     FROM (SELECT story_id, count(*)::int AS n FROM articles WHERE story_id IS NOT NULL GROUP BY story_id) c
-     WHERE a.story_id = c.story_id AND a.popularity IS DISTINCT FROM c.n`,
-  );
-  await refreshVocabulary(db, "SELECT title || ' ' || coalesce(description, '') FROM articles");
-  await settleTables(db, ["articles", "news_sources", "search_vocabulary"]);
-}
 
 const HUFFPOST: Publisher = { id: "huffpost", name: "HuffPost", url: "https://www.huffpost.com", category: null, language: "en", country: "us" };
 const ABC: Publisher = { id: "abc-news-au", name: "ABC News (AU)", url: "https://www.abc.net.au/news", category: null, language: "en", country: "au" };
@@ -121,7 +61,7 @@ function article(
     /** The canonical URL: the article's identity and domain (its `url` is the source's own). */
     canonical: string | null;
   },
-): ArticleRow {
+): ArticleWithPublisher {
   return {
     publisher,
     article: {
@@ -138,7 +78,7 @@ function article(
   };
 }
 
-export function huffPostSource(): IngestionSource<HuffPostRecord, ArticleRow> {
+export function huffPostSource(): IngestionSource<HuffPostRecord, ArticleWithPublisher> {
   return {
     name: "huffpost",
     attribution: HUFFPOST_ATTRIBUTION,
@@ -167,7 +107,7 @@ export function huffPostSource(): IngestionSource<HuffPostRecord, ArticleRow> {
   };
 }
 
-export function uciSource(): IngestionSource<Record<string, string>, ArticleRow> {
+export function uciSource(): IngestionSource<Record<string, string>, ArticleWithPublisher> {
   return {
     name: "uci-news-aggregator",
     attribution: UCI_NEWS_ATTRIBUTION,
@@ -213,7 +153,7 @@ function headlineOnlySource(options: {
   publisher: Publisher;
   attribution: Omit<IngestionSource["attribution"], "file">;
   category?: (record: Record<string, string>) => string | null;
-}): IngestionSource<Record<string, string>, ArticleRow> {
+}): IngestionSource<Record<string, string>, ArticleWithPublisher> {
   return {
     name: options.name,
     attribution: { file: options.file, ...options.attribution },
@@ -243,7 +183,7 @@ function headlineOnlySource(options: {
   };
 }
 
-export function abcSource(): IngestionSource<Record<string, string>, ArticleRow> {
+export function abcSource(): IngestionSource<Record<string, string>, ArticleWithPublisher> {
   return headlineOnlySource({
     name: "abc-au",
     file: "news/abcnews_au_headlines_sample.csv",
@@ -257,7 +197,7 @@ export function abcSource(): IngestionSource<Record<string, string>, ArticleRow>
   });
 }
 
-export function timesOfIndiaSource(): IngestionSource<Record<string, string>, ArticleRow> {
+export function timesOfIndiaSource(): IngestionSource<Record<string, string>, ArticleWithPublisher> {
   return headlineOnlySource({
     name: "times-of-india",
     file: "news/india_news_headlines_sample.csv",
@@ -272,6 +212,6 @@ export function timesOfIndiaSource(): IngestionSource<Record<string, string>, Ar
   });
 }
 
-export function datasetSources(): IngestionSource<any, ArticleRow>[] {
+export function datasetSources(): IngestionSource<any, ArticleWithPublisher>[] {
   return [huffPostSource(), uciSource(), abcSource(), timesOfIndiaSource()];
 }

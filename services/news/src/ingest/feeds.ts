@@ -8,7 +8,8 @@ import type { OutboundClient } from "@apiplat/outbound-guard";
 import type { Queryable } from "@apiplat/storage";
 import { articleId, canonicalUrl, domainOf, sourceId, sourceUrl, type Publisher } from "../domain/articles.js";
 import { parseFeed, type FeedItem } from "../domain/feeds.js";
-import { refreshDerived, upsertArticles, type ArticleRow } from "./datasets.js";
+import { refreshDerived, upsertArticles, type ArticleWithPublisher } from "../store/article-writes.js";
+import { feedState, saveFeedState } from "../store/feed-state.js";
 
 export interface FeedConfig {
   url: string;
@@ -30,27 +31,6 @@ interface FeedRecord {
 const FEED_MAX_BYTES = 5 * 1024 * 1024;
 const FEED_TIMEOUT_MS = 10_000;
 
-interface FeedState {
-  etag: string | null;
-  last_modified: string | null;
-}
-
-async function feedState(db: Queryable, url: string): Promise<FeedState | null> {
-  const { rows } = await db.query<FeedState>("SELECT etag, last_modified FROM feed_state WHERE url = $1", [url]);
-  return rows[0] ?? null;
-}
-
-async function saveFeedState(db: Queryable, url: string, status: number, headers: Record<string, unknown>, now: Date): Promise<void> {
-  const header = (name: string) => (typeof headers[name] === "string" ? (headers[name] as string) : null);
-  await db.query(
-    `INSERT INTO feed_state (url, etag, last_modified, last_status, last_fetched_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (url) DO UPDATE SET etag = coalesce(EXCLUDED.etag, feed_state.etag),
-       last_modified = coalesce(EXCLUDED.last_modified, feed_state.last_modified),
-       last_status = EXCLUDED.last_status, last_fetched_at = EXCLUDED.last_fetched_at`,
-    [url, header("etag"), header("last-modified"), status, now],
-  );
-}
-
 function publisherOf(feed: FeedConfig): Publisher {
   return {
     id: feed.source_id ?? sourceId(feed.name),
@@ -62,7 +42,7 @@ function publisherOf(feed: FeedConfig): Publisher {
   };
 }
 
-export function feedSource(options: { feeds: readonly FeedConfig[]; outbound: OutboundClient }): IngestionSource<FeedRecord, ArticleRow> {
+export function feedSource(options: { feeds: readonly FeedConfig[]; outbound: OutboundClient }): IngestionSource<FeedRecord, ArticleWithPublisher> {
   return {
     name: "rss-feeds",
     live: true,

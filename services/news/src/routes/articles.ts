@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { pageInfo, pageOf, parseDateRange, textSearchConfig, type Page } from "@apiplat/catalogue";
+import { pageInfo, pageOf, parseDateRange, textSearchConfig } from "@apiplat/catalogue";
 import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import * as S from "../schemas.js";
-import { searchArticlesByText, type ArticleCatalogue } from "../store/article-catalogue.js";
-import type { ArticleFacets } from "../domain/article-search.js";
-import { articleFacets, newestPublishedOf, searchArticles, type ArticleFilters, type ArticleRecord, type ArticleSort } from "../store/articles.js";
+import { findArticles, newestPublishedOf, type ArticleCatalogue, type ArticleFilters } from "../store/article-catalogue.js";
 import { refuseUnknown } from "./known-values.js";
+import { articleView } from "./views.js";
 
 /** Top headlines: the articles of the last HEADLINES_WINDOW_HOURS up to the newest one in scope, at most MAX_HEADLINES. */
 export const HEADLINES_WINDOW_HOURS = 24;
@@ -17,41 +16,10 @@ export interface ArticleRoutesOptions {
   catalogue: ArticleCatalogue;
 }
 
-export function articleView(row: ArticleRecord): S.Article {
-  return {
-    id: row.id,
-    source: { id: row.source_id, name: row.source_name },
-    author: row.author,
-    title: row.title,
-    description: row.description,
-    url: row.url,
-    image_url: row.image_url,
-    published_at: row.published_at.toISOString(),
-    category: row.category,
-    country: row.country,
-    language: row.language,
-    popularity: row.popularity,
-  };
-}
-
 async function textOf(catalogue: ArticleCatalogue, q: string | undefined, language: string | undefined): Promise<ArticleFilters["text"]> {
   if (q === undefined) return undefined;
   if (q.trim() === "") throw errors.validation("q", "must contain at least one word");
   return { query: await catalogue.prepare(q), config: textSearchConfig(language ?? "en") };
-}
-
-/** A text search is answered from the articles in memory; a listing comes off the database's indexes. */
-async function findArticles(
-  db: Queryable,
-  catalogue: ArticleCatalogue,
-  filters: ArticleFilters,
-  sort: ArticleSort,
-  page: Page,
-  withFacets: boolean,
-): Promise<{ total: number; articles: ArticleRecord[]; facets?: ArticleFacets }> {
-  if (filters.text) return searchArticlesByText(catalogue, db, { ...filters, text: filters.text }, sort, page, withFacets);
-  const found = await searchArticles(db, filters, sort, page);
-  return withFacets ? { ...found, facets: await articleFacets(db, filters) } : found;
 }
 
 export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = async (app, { db, catalogue }) => {
@@ -85,7 +53,7 @@ export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = as
       };
       const sort = query.sort_by ?? (text ? "relevancy" : "published_at");
       if (sort === "relevancy" && !text) throw errors.validation("sort_by", "relevancy needs q; use published_at or popularity");
-      const { total, articles, facets } = await findArticles(db, catalogue, filters, sort, page, query.facets === true);
+      const { total, articles, facets } = await findArticles(catalogue, filters, sort, page, query.facets === true);
       return ok({
         ...pageInfo(page, total),
         corrected_query: text?.query.corrected ?? null,
@@ -115,14 +83,14 @@ export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = as
       await refuseUnknown(db, "sources", "source", query.sources);
       const text = await textOf(catalogue, query.q, undefined);
       const scope: ArticleFilters = { categories: query.category, countries: query.country, sources: query.sources };
-      const end = await newestPublishedOf(db, scope);
+      const end = await newestPublishedOf(catalogue, scope);
       const window = end && { from: new Date(end.getTime() - HEADLINES_WINDOW_HOURS * 3_600_000 + 1), to: new Date(end.getTime() + 1) };
       const selection = { window_start: window ? window.from.toISOString() : null, window_end: end ? end.toISOString() : null, max_results: MAX_HEADLINES };
       if (!window || page.offset >= MAX_HEADLINES) {
         return ok({ ...pageInfo(page, 0), corrected_query: text?.query.corrected ?? null, selection, articles: [] });
       }
       const bounded = { ...page, limit: Math.min(page.limit, MAX_HEADLINES - page.offset) };
-      const { total, articles } = await findArticles(db, catalogue, { ...scope, text, range: window }, "published_at", bounded, false);
+      const { total, articles } = await findArticles(catalogue, { ...scope, text, range: window }, "published_at", bounded, false);
       const shown = Math.min(total, MAX_HEADLINES);
       return ok({ ...pageInfo(page, shown), corrected_query: text?.query.corrected ?? null, selection, articles: articles.map(articleView) });
     },

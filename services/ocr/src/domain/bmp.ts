@@ -1,5 +1,5 @@
 /** A decoded bitmap: 8-bit RGBA, rows top to bottom. */
-export interface RgbaImage {
+interface RgbaImage {
   width: number;
   height: number;
   data: Buffer;

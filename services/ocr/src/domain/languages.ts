@@ -130,14 +130,14 @@ export const NON_LANGUAGE_DATA = new Set(["osd", "equ"]);
 
 export const MAX_LANGUAGES_PER_REQUEST = 5;
 
-export interface LanguageEntry {
+interface LanguageEntry {
   code: string;
   name: string;
   installed: boolean;
   debian_package: string;
 }
 
-export function debianPackageFor(code: string): string {
+function debianPackageFor(code: string): string {
   return `tesseract-ocr-${code.replace(/_/g, "-")}`;
 }
 
@@ -156,7 +156,7 @@ export function describeLanguages(installed: ReadonlySet<string>): LanguageEntry
   return entries;
 }
 
-export type LanguageSpecResult = { ok: true; codes: string[] } | { ok: false; issue: string };
+type LanguageSpecResult = { ok: true; codes: string[] } | { ok: false; issue: string };
 
 /** Parses "eng" or "eng+deu" and checks every code is installed. */
 export function parseLanguageSpec(spec: string, installed: ReadonlySet<string>): LanguageSpecResult {

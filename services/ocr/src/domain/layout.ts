@@ -8,21 +8,21 @@ export interface EngineBbox {
   x1: number;
   y1: number;
 }
-export interface EngineWord {
+interface EngineWord {
   text: string;
   confidence: number;
   bbox: EngineBbox;
 }
-export interface EngineLine {
+interface EngineLine {
   text: string;
   confidence: number;
   bbox: EngineBbox;
   words: EngineWord[];
 }
-export interface EngineParagraph {
+interface EngineParagraph {
   lines: EngineLine[];
 }
-export interface EngineBlock {
+interface EngineBlock {
   text: string;
   confidence: number;
   bbox: EngineBbox;
@@ -34,12 +34,12 @@ export interface EnginePage {
   blocks: EngineBlock[] | null;
 }
 
-export interface WordOut {
+interface WordOut {
   text: string;
   confidence: number;
   box: Box;
 }
-export interface LineOut {
+interface LineOut {
   text: string;
   confidence: number;
   box: Box;

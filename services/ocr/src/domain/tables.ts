@@ -204,7 +204,7 @@ function pruneGroup(group: LineGroup): LineGroup {
   return { horizontals, verticals };
 }
 
-export interface TableDetectionOptions {
+interface TableDetectionOptions {
   minLineLength?: number;
   maxLineThickness?: number;
 }

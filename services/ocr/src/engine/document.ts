@@ -8,20 +8,20 @@ import { sniffFormat, type InputFormat } from "../domain/formats.js";
 import { grayFromPipeline, type GrayImage } from "../domain/gray-image.js";
 import { dpiWithinPixelLimit, parsePageSelection, readPdfPageCount, readPdfPageSizes, renderPdfPage } from "./pdf.js";
 
-export interface DocumentLimits {
+interface DocumentLimits {
   maxPixels: number;
   maxPages: number;
   toolTimeoutMs: number;
 }
 
-export interface DocumentOptions {
+interface DocumentOptions {
   /** "1-3,5"; every page when absent. */
   pages?: string;
   /** Resolution PDF pages are rendered at. */
   dpi: number;
 }
 
-export interface RenderedPage {
+interface RenderedPage {
   pageNumber: number;
   image: GrayImage;
   /** The resolution a PDF page was rendered at; null for images. */

@@ -19,7 +19,7 @@ export interface RecognizingEngine extends OcrEngine {
   detectOrientation(image: GrayImage, options: { dpi: number; region?: PixelRect }): Promise<OrientationGuess | null>;
 }
 
-export interface ExtractionLimits {
+interface ExtractionLimits {
   maxPixels: number;
   maxPages: number;
   /** Processing time per request (decoding, rendering, recognition); waiting for a free engine is not counted. */
@@ -43,7 +43,7 @@ export interface ExtractionRequest {
   structured: boolean;
 }
 
-export interface PageResult {
+interface PageResult {
   page_number: number;
   width: number;
   height: number;
@@ -58,7 +58,7 @@ export interface PageResult {
   tables?: Table[];
 }
 
-export interface ExtractionResult {
+interface ExtractionResult {
   text: string;
   confidence: number;
   language: string;
@@ -71,7 +71,7 @@ export interface ExtractionResult {
 }
 
 /** What orientation detection found and did on one page. */
-export interface OrientationReport {
+interface OrientationReport {
   /** The clockwise turn applied after detection, on top of `rotate`. */
   rotation_degrees: number;
   /** Tesseract's orientation confidence (the margin of the best orientation over the next); null: too little text. */
@@ -87,11 +87,11 @@ export interface OrientationReport {
  * From this confidence on, the detector's turn is applied without a second reading. It is the margin Tesseract itself
  * requires before it turns a page in its own orientation-aware layout analysis (`min_orientation_margin`).
  */
-export const OSD_SURE_CONFIDENCE = 7;
+const OSD_SURE_CONFIDENCE = 7;
 /** How much more confident (0-1) the other reading of an unsure page must be to overrule the detector's proposal. */
-export const CLEARLY_MORE_CONFIDENT = 0.05;
+const CLEARLY_MORE_CONFIDENT = 0.05;
 /** Below this page confidence (0-1), a page the detector was unsure about is also read turned by 180 degrees. */
-export const AUTO_ROTATE_BELOW_CONFIDENCE = 0.7;
+const AUTO_ROTATE_BELOW_CONFIDENCE = 0.7;
 
 /** Images carry no reliable resolution once decoded; 300 dpi is what Tesseract is tuned for. */
 const DEFAULT_IMAGE_DPI = 300;

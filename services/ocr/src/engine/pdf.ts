@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { parsePgm, type GrayImage } from "../domain/gray-image.js";
 import { UnreadableInputError } from "../domain/errors.js";
 
-export interface PdfPageSize {
+interface PdfPageSize {
   widthPt: number;
   heightPt: number;
 }

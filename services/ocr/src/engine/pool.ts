@@ -6,7 +6,7 @@ export interface OcrEngine {
   terminate(): Promise<void>;
 }
 
-export interface EnginePoolOptions<E extends OcrEngine> {
+interface EnginePoolOptions<E extends OcrEngine> {
   size: number;
   /** Jobs allowed to wait for a free engine; one more is refused as busy. */
   maxQueue: number;

@@ -9,7 +9,7 @@ import type { EnginePage } from "../domain/layout.js";
 import type { OrientationGuess, QuarterTurn } from "../domain/orientation.js";
 import type { OcrEngine } from "./pool.js";
 
-export interface RecognizeOptions {
+interface RecognizeOptions {
   psm: number;
   /** Resolution hint for Tesseract's size heuristics (images carry none once decoded). */
   dpi: number;
@@ -19,7 +19,7 @@ export interface RecognizeOptions {
   region?: PixelRect;
 }
 
-export interface RecognizeOutput {
+interface RecognizeOutput {
   page: EnginePage;
 }
 
@@ -135,7 +135,7 @@ export class TesseractEngine implements OcrEngine {
 }
 
 /** The data file of Tesseract's orientation and script detection (Debian tesseract-ocr-osd). */
-export const OSD_DATA = "osd";
+const OSD_DATA = "osd";
 
 /**
  * Starts a tesseract.js worker. tesseract.js never settles its promise when language data fails to load, so load

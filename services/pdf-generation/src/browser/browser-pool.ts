@@ -1,6 +1,8 @@
-import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
-import { closePopups, createProfileDir, IGNORED_DEFAULT_ARGS, namespacedLaunch, networkBoundaryArgs, removeProfileDir } from "./browser-network.js";
+import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { RenderError } from "../domain/errors.js";
+import { PageAdmission } from "./admission.js";
+import { closePopups, createProfileDir, removeProfileDir } from "./browser-network.js";
+import { explainFailure, launchChromium, openPage, removeProfileOnExit, unlessTabCrashes, withTimeout, type FreshPage } from "./chromium.js";
 
 export interface BrowserPoolOptions {
   executablePath: string;
@@ -28,33 +30,9 @@ export interface BrowserPoolOptions {
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
-/** Flags for a headless Chromium running as root in a container, with nothing phoning home. */
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--no-first-run",
-  "--no-default-browser-check",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--disable-extensions",
-  "--disable-default-apps",
-  "--disable-domain-reliability",
-  "--metrics-recording-only",
-  "--mute-audio",
-  "--font-render-hinting=none",
-];
-
 const HARD_TIMEOUT_GRACE_MS = 1_500;
 /** A healthy browser closes a context in milliseconds; one that takes this long is hung. */
 const CONTEXT_CLOSE_TIMEOUT_MS = 3_000;
-
-interface FreshPage {
-  context: BrowserContext;
-  page: Page;
-}
 
 interface Lease extends FreshPage {
   /** A page of the shared context, to be parked for the next script-free job. */
@@ -75,12 +53,6 @@ interface Slot {
   shared: { browser: Browser; context: Promise<BrowserContext>; idle: Page[] } | null;
 }
 
-interface Waiter {
-  resolve: () => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
-}
-
 export interface PoolStats {
   browsers_running: number;
   pages_active: number;
@@ -93,8 +65,7 @@ type PageJob<T> = (page: Page, deadline: number) => Promise<T>;
 
 export class BrowserPool {
   private readonly slots: Slot[];
-  private readonly waiters: Waiter[] = [];
-  private freePages: number;
+  private readonly admission: PageAdmission;
   private closed = false;
   private jobsCompleted = 0;
   private browsersRestarted = 0;
@@ -111,7 +82,7 @@ export class BrowserPool {
       spare: null,
       shared: null,
     }));
-    this.freePages = options.browsers * options.pagesPerBrowser;
+    this.admission = new PageAdmission(options.browsers * options.pagesPerBrowser, options.maxQueue, options.queueTimeoutMs);
   }
 
   setLogger(log: BrowserPoolOptions["log"]): void {
@@ -149,7 +120,8 @@ export class BrowserPool {
    * set only when the job succeeded, blanked first.
    */
   async run<T>(job: PageJob<T>, timeoutMs: number, options: { reusePage?: boolean } = {}): Promise<T> {
-    await this.acquire();
+    if (this.closed) throw new RenderError("browser_unavailable", "The service is shutting down.");
+    await this.admission.acquire();
     const slot = this.leastBusySlot();
     slot.active += 1;
     try {
@@ -159,7 +131,7 @@ export class BrowserPool {
       slot.jobsServed += 1;
       this.jobsCompleted += 1;
       this.recycleIfDue(slot);
-      this.release();
+      this.admission.release();
     }
   }
 
@@ -182,7 +154,7 @@ export class BrowserPool {
     return {
       browsers_running: this.slots.filter((s) => s.browser?.connected).length,
       pages_active: this.slots.reduce((sum, s) => sum + s.active, 0),
-      queue_length: this.waiters.length,
+      queue_length: this.admission.waiting,
       jobs_completed: this.jobsCompleted,
       browsers_restarted: this.browsersRestarted,
     };
@@ -190,10 +162,7 @@ export class BrowserPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const waiter of this.waiters.splice(0)) {
-      clearTimeout(waiter.timer);
-      waiter.reject(new RenderError("browser_unavailable", "The service is shutting down."));
-    }
+    this.admission.refuseWaiting(new RenderError("browser_unavailable", "The service is shutting down."));
     await Promise.all(this.slots.map((slot) => this.shutDownBrowser(slot)));
     await withTimeout(Promise.all(this.profileRemovals), 5_000, () => new Error("profile removal timed out")).catch(() => undefined);
   }
@@ -217,25 +186,14 @@ export class BrowserPool {
           throw new RenderError("timeout", `Rendering did not finish within ${timeoutMs} ms.`);
         }
         lease = taken;
-        const page = taken.page;
-        let onCrash: (() => void) | undefined;
-        const crashed = new Promise<never>((_, reject) => {
-          onCrash = () =>
-            reject(new RenderError("renderer_crashed", "The document crashed the browser tab while rendering; it is probably too large or too complex."));
-          page.once("error", onCrash);
-        });
-        try {
-          return await Promise.race([job(page, deadline), crashed]);
-        } finally {
-          page.off("error", onCrash!);
-        }
+        return await unlessTabCrashes(taken.page, () => job(taken.page, deadline));
       })();
       work.catch(() => undefined);
       const result = await Promise.race([work, timedOut]);
       succeeded = true;
       return result;
     } catch (error) {
-      throw this.explain(error, browser);
+      throw explainFailure(error, browser);
     } finally {
       abandoned = true;
       clearTimeout(timer);
@@ -289,16 +247,6 @@ export class BrowserPool {
     return { ...fresh, reusable: false };
   }
 
-  /** A protocol error because the browser went away is the browser's fault, not the document's. */
-  private explain(error: unknown, browser: Browser): unknown {
-    if (error instanceof RenderError) return error;
-    if (!browser.connected) return new RenderError("browser_unavailable", "The browser stopped while rendering; it has been restarted, please retry.");
-    if (error instanceof Error && /page crashed|Target crashed/i.test(error.message)) {
-      return new RenderError("renderer_crashed", "The document crashed the browser tab while rendering; it is probably too large or too complex.");
-    }
-    return error;
-  }
-
   private async browserOf(slot: Slot): Promise<Browser> {
     if (this.closed) throw new RenderError("browser_unavailable", "The service is shutting down.");
     if (this.isReady(slot)) return slot.browser!;
@@ -314,26 +262,9 @@ export class BrowserPool {
     let profileDir: string | null = null;
     try {
       profileDir = await createProfileDir();
-      const { proxyServer, proxySocketPath } = this.options;
-      const browser = await puppeteer.launch({
-        ...(proxySocketPath
-          ? namespacedLaunch(this.options.executablePath, proxyServer, proxySocketPath, profileDir)
-          : { executablePath: this.options.executablePath }),
-        // DevTools over a pipe: no debugging port on loopback, and it reaches into a network namespace.
-        pipe: true,
-        headless: true,
-        args: [...CHROMIUM_ARGS, ...networkBoundaryArgs(proxyServer)],
-        ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
-        userDataDir: profileDir,
-        timeout: this.options.launchTimeoutMs,
-        protocolTimeout: 120_000,
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
-      const dir = profileDir;
-      this.ignorePipeErrors(browser);
-      this.removeProfileOnExit(browser, dir);
+      const { executablePath, proxyServer, proxySocketPath, launchTimeoutMs, log } = this.options;
+      const browser = await launchChromium({ executablePath, proxyServer, proxySocketPath, launchTimeoutMs, profileDir, log });
+      this.trackProfileRemoval(removeProfileOnExit(browser, profileDir));
       closePopups(browser, (url) => this.options.log?.("closed a pop-up the document opened", { slot: slot.index, url: url.slice(0, 300) }));
       if (slot.browser) this.browsersRestarted += 1;
       slot.browser = browser;
@@ -351,30 +282,7 @@ export class BrowserPool {
     }
   }
 
-  /**
-   * A Chromium killed with data in flight can fail a read on one of its five pipes (ECONNRESET). An 'error' event
-   * nobody handles ends the whole service, and puppeteer reads Chromium's stdout and stderr through readline, which
-   * re-emits the stream's error on an interface nobody listens to. So those two streams lose puppeteer's error
-   * listeners (readline still sees them close), and every pipe's error is only logged: the browser's end is handled
-   * through 'disconnected'.
-   */
-  private ignorePipeErrors(browser: Browser): void {
-    const stdio = browser.process()?.stdio ?? [];
-    stdio.forEach((stream, fd) => {
-      if (!stream) return;
-      if (fd === 1 || fd === 2) stream.removeAllListeners("error");
-      stream.on("error", (error: Error) => this.options.log?.("a browser pipe failed", { fd, error: error.message }));
-    });
-  }
-
-  /** Chromium writes into its profile until it exits; the directory goes once the process has. */
-  private removeProfileOnExit(browser: Browser, dir: string): void {
-    const child = browser.process();
-    const exited =
-      child && child.exitCode === null && child.signalCode === null
-        ? new Promise<void>((resolve) => child.once("exit", () => resolve()))
-        : new Promise<void>((resolve) => browser.once("disconnected", () => resolve()));
-    const removal = exited.then(() => removeProfileDir(dir));
+  private trackProfileRemoval(removal: Promise<void>): void {
     this.profileRemovals.add(removal);
     void removal.finally(() => this.profileRemovals.delete(removal));
   }
@@ -402,62 +310,10 @@ export class BrowserPool {
     const preferred = [...this.slots].sort((a, b) => Number(this.isReady(b)) - Number(this.isReady(a)) || a.active - b.active);
     return preferred.find((s) => s.active < this.options.pagesPerBrowser) ?? preferred[0];
   }
-
-  private async acquire(): Promise<void> {
-    if (this.closed) throw new RenderError("browser_unavailable", "The service is shutting down.");
-    if (this.freePages > 0) {
-      this.freePages -= 1;
-      return;
-    }
-    if (this.waiters.length >= this.options.maxQueue) {
-      throw new RenderError("busy", `All rendering slots are busy and ${this.options.maxQueue} jobs are already waiting; retry in a few seconds.`);
-    }
-    await new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          const at = this.waiters.indexOf(waiter);
-          if (at >= 0) this.waiters.splice(at, 1);
-          reject(new RenderError("busy", `No rendering slot became free within ${this.options.queueTimeoutMs} ms; retry in a few seconds.`));
-        }, this.options.queueTimeoutMs),
-      };
-      this.waiters.push(waiter);
-    });
-  }
-
-  private release(): void {
-    const next = this.waiters.shift();
-    if (next) {
-      clearTimeout(next.timer);
-      next.resolve();
-    } else {
-      this.freePages += 1;
-    }
-  }
 }
 
 /** A fresh lease goes with its context; a shared page goes alone. */
 async function discard(lease: Lease): Promise<void> {
   if (lease.reusable) await lease.page.close();
   else await lease.context.close();
-}
-
-async function openPage(browser: Browser): Promise<FreshPage> {
-  const context = await browser.createBrowserContext();
-  try {
-    return { context, page: await context.newPage() };
-  } catch (error) {
-    await context.close().catch(() => undefined);
-    throw error;
-  }
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(onTimeout()), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

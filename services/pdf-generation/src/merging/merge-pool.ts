@@ -7,7 +7,7 @@ import { RenderError } from "../domain/errors.js";
 import type { Plan } from "../domain/limits.js";
 import type { MergeOutcome, MergeTask } from "./protocol.js";
 
-export interface MergePoolOptions {
+interface MergePoolOptions {
   threads: number;
   /** Merges that may wait for a thread; one more is refused as busy. */
   maxQueue: number;

@@ -8,7 +8,7 @@ export interface MergeTask {
 }
 
 /** A RenderError does not survive the trip between threads as a class: its fields do. */
-export interface MergeFailure {
+interface MergeFailure {
   kind: "page_limit" | "invalid_pdf";
   message: string;
   field?: string;

@@ -4,67 +4,10 @@
  * aggregates are refreshed, then the search vocabulary and the planner's statistics.
  */
 import path from "node:path";
-import { MalformedRow, readCsv, refreshVocabulary, settleTables, upsertRows, type IngestionSource, type UpsertCounts } from "@apiplat/catalogue";
-import type { Database, Queryable } from "@apiplat/storage";
+import { MalformedRow, readCsv, type IngestionSource, type UpsertCounts } from "@apiplat/catalogue";
+import type { Queryable } from "@apiplat/storage";
 import { amazonCaProduct, fineFoodReview, InvalidRecord, type ProductRow, type ReviewRow } from "../domain/products.js";
-import { refreshReviewAggregates } from "../store/reviews.js";
-
-const PRODUCT_COLUMNS = [
-  "asin",
-  "locale",
-  "dataset",
-  "title",
-  "brand",
-  "image_url",
-  "product_url",
-  "currency",
-  "price",
-  "list_price",
-  "rating",
-  "ratings_count",
-  "rating_basis",
-  "category_id",
-  "category_name",
-  "is_best_seller",
-  "bought_last_month",
-  "data_as_of",
-  "revision",
-] as const;
-const REVIEW_COLUMNS = [
-  "id",
-  "asin",
-  "locale",
-  "dataset",
-  "rating",
-  "title",
-  "body",
-  "author",
-  "author_id",
-  "reviewed_on",
-  "helpful_votes",
-  "total_votes",
-  "verified_purchase",
-  "revision",
-] as const;
-
-export function upsertProducts(db: Queryable, rows: ProductRow[]): Promise<UpsertCounts> {
-  return upsertRows(db, { table: "products", key: ["asin"], columns: PRODUCT_COLUMNS, revision: "revision" }, rows);
-}
-
-export function upsertReviews(db: Queryable, rows: ReviewRow[]): Promise<UpsertCounts> {
-  return upsertRows(db, { table: "reviews", key: ["id"], columns: REVIEW_COLUMNS, revision: "revision" }, rows);
-}
-
-/** Shared by every source, so that a run of several sources does it once, after the last. */
-async function finishCatalogue(db: Database): Promise<void> {
-  await refreshReviewAggregates(db);
-  await refreshVocabulary(
-    db,
-    `SELECT coalesce(title, '') || ' ' || coalesce(category_name, '') FROM products
-     UNION ALL SELECT coalesce(title, '') || ' ' || coalesce(body, '') FROM reviews`,
-  );
-  await settleTables(db, ["products", "reviews"]);
-}
+import { finishCatalogue, upsertProducts, upsertReviews } from "../store/catalogue-writes.js";
 
 function csvSource<Row>(options: {
   name: string;

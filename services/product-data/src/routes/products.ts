@@ -4,11 +4,10 @@ import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import { categoryId, isLocale, LOCALES, normalizeAsin } from "../domain/products.js";
 import * as S from "../schemas.js";
-import { unknownCategoriesIn } from "../domain/product-search.js";
-import { findProducts, openSearch, type OpenSearch, type ProductCatalogue } from "../store/product-catalogue.js";
-import { findProduct, type ProductFilters } from "../store/products.js";
+import { findProducts, openSearch, unknownCategoriesIn, type OpenSearch, type ProductCatalogue, type ProductFilters } from "../store/product-catalogue.js";
+import { findProduct } from "../store/products.js";
 import { ratingCounts } from "../store/reviews.js";
-import { productDetailView, productView } from "./view.js";
+import { productDetailView, productView } from "./views.js";
 
 export interface ProductRoutesOptions {
   db: Queryable;
@@ -69,7 +68,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<ProductRoutesOptions> = as
         isBestSeller: query.is_best_seller,
       };
       const sort = query.sort ?? (filters.text ? "relevance" : "best_sellers");
-      const { total, products, facets } = await findProducts(db, search, filters, sort, page, query.facets === true);
+      const { total, products, facets } = findProducts(search, filters, sort, page, query.facets === true);
       return ok({
         ...pageInfo(page, total),
         corrected_query: filters.text?.corrected ?? null,

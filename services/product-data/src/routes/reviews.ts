@@ -6,7 +6,7 @@ import { normalizeAsin, ratingBreakdown } from "../domain/products.js";
 import * as S from "../schemas.js";
 import { findProduct } from "../store/products.js";
 import { ratingCounts, searchReviews } from "../store/reviews.js";
-import { reviewView } from "./view.js";
+import { reviewView } from "./views.js";
 
 export interface ReviewRoutesOptions {
   db: Queryable;

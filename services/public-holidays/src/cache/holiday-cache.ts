@@ -3,7 +3,7 @@ import type { HolidayEngine } from "../domain/engine.js";
 import type { Holiday } from "../domain/types.js";
 
 /** The part of the platform's key-value store the cache uses (Redis, or in-process without REDIS_URL). */
-export interface TextStore {
+interface TextStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
 }

@@ -12,7 +12,7 @@
 export type MonthTable = Record<number, (number[] | null)[]> & { year: number };
 
 const DAY = 86_400_000;
-export const LAST_SERVED_YEAR = 2100;
+const LAST_SERVED_YEAR = 2100;
 
 /** Hebrew month names as ICU gives them -> the table's month indexes (Nisan first; a common year's Adar fills both). */
 const HEBREW_INDEXES: Record<string, number[]> = {

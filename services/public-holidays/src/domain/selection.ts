@@ -7,14 +7,14 @@ export interface Selection {
   subdivision: SubdivisionMatch | null;
 }
 
-export interface SubdivisionMatch {
+interface SubdivisionMatch {
   /** The canonical code asked for: a subdivision or a local area. */
   code: string;
   /** The subdivision the code is or lies in. */
   subdivision: string;
 }
 
-export type TypesParse = { ok: true; types: HolidayType[] } | { ok: false; unknown: string[] };
+type TypesParse = { ok: true; types: HolidayType[] } | { ok: false; unknown: string[] };
 
 /** "public,bank" -> ["public", "bank"] in canonical order; duplicates and surrounding spaces are ignored. */
 export function parseTypes(list: string): TypesParse {
@@ -49,7 +49,7 @@ export function select(holidays: Holiday[], selection: Selection): Holiday[] {
   return holidays.filter((holiday) => holiday.types.some((type) => types.includes(type)) && (subdivision === null || observedIn(holiday, subdivision)));
 }
 
-export interface UpcomingHoliday extends Holiday {
+interface UpcomingHoliday extends Holiday {
   days_until: number;
 }
 

@@ -6,7 +6,7 @@ const MAX_SUGGESTIONS = 5;
 /** Codes people use that are not ISO 3166-1 alpha-2 (United Kingdom, Greece in EU usage). */
 const COMMON_ALIASES: Record<string, string> = { UK: "GB", EL: "GR" };
 
-export interface CountryHint {
+interface CountryHint {
   /** Supported countries the input most likely meant, best first. */
   suggestions: Country[];
   /** The ISO name when the input is a valid code of a country the library has no calendar for. */

@@ -1,6 +1,17 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { answerNotModified, ApiError, errors, etagOf, ok, RenderedCache, sendSerializedData, setCacheHeaders, successSchema } from "@apiplat/service-kit";
+import {
+  answerNotModified,
+  ApiError,
+  errors,
+  etagOf,
+  ok,
+  RenderedCache,
+  sendSerializedData,
+  setCacheHeaders,
+  successSchema,
+  type ServiceApp,
+} from "@apiplat/service-kit";
 import { localDate, secondsUntilLocalMidnight } from "../domain/calendar.js";
 import type { HolidayEngine } from "../domain/engine.js";
 import { findSubdivision, lookAheadEnd, mergeYears, onDate, parseTypes, select, upcoming, yearsCovering, type Selection } from "../domain/selection.js";
@@ -17,10 +28,21 @@ export interface HolidayRoutesOptions {
   dataVersion: string;
 }
 
-export const holidayRoutes: FastifyPluginAsyncTypebox<HolidayRoutesOptions> = async (app, { engine, cache, now, dataVersion }) => {
-  const countriesData = countriesPayload(engine.listCountries());
-  const rendered = new RenderedCache({ maxChars: 32 * 1024 * 1024 });
+interface HolidayContext extends HolidayRoutesOptions {
+  /** Answers already serialized, by ETag. */
+  rendered: RenderedCache;
+}
 
+export const holidayRoutes: FastifyPluginAsyncTypebox<HolidayRoutesOptions> = async (app, options) => {
+  const context = { ...options, rendered: new RenderedCache({ maxChars: 32 * 1024 * 1024 }) };
+  holidaysRoute(app, context);
+  nextRoute(app, context);
+  isHolidayRoute(app, context);
+  countriesRoute(app, context, countriesPayload(options.engine.listCountries()));
+};
+
+/** /holidays: a country's holidays in a year. */
+function holidaysRoute(app: ServiceApp, { engine, cache, now, dataVersion, rendered }: HolidayContext): void {
   app.get(
     "/holidays",
     {
@@ -47,7 +69,10 @@ export const holidayRoutes: FastifyPluginAsyncTypebox<HolidayRoutesOptions> = as
       return sendSerializedData(reply, data);
     },
   );
+}
 
+/** /next: the holidays of the coming 365 days. */
+function nextRoute(app: ServiceApp, { engine, cache, now, dataVersion, rendered }: HolidayContext): void {
   app.get(
     "/next",
     {
@@ -76,7 +101,10 @@ export const holidayRoutes: FastifyPluginAsyncTypebox<HolidayRoutesOptions> = as
       return sendSerializedData(reply, data);
     },
   );
+}
 
+/** /is-holiday: whether a date is a holiday, and which. */
+function isHolidayRoute(app: ServiceApp, { engine, cache, now, dataVersion, rendered }: HolidayContext): void {
   app.get(
     "/is-holiday",
     {
@@ -110,7 +138,10 @@ export const holidayRoutes: FastifyPluginAsyncTypebox<HolidayRoutesOptions> = as
       return sendSerializedData(reply, data);
     },
   );
+}
 
+/** /countries: every supported country. */
+function countriesRoute(app: ServiceApp, { dataVersion, rendered }: HolidayContext, countriesData: ReturnType<typeof countriesPayload>): void {
   app.get(
     "/countries",
     {
@@ -126,7 +157,7 @@ export const holidayRoutes: FastifyPluginAsyncTypebox<HolidayRoutesOptions> = as
       return sendSerializedData(reply, await rendered.render(etag, async () => countriesData));
     },
   );
-};
+}
 
 function resolveCountry(engine: HolidayEngine, input: string): Country {
   const trimmed = input.trim();

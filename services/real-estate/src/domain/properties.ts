@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 
 export type Market = "king-county" | "sacramento" | "new-york";
-export type PriceKind = "sale" | "list";
+type PriceKind = "sale" | "list";
 
 export interface Property {
   id: string;
@@ -41,7 +41,7 @@ function digest(text: string): string {
 }
 
 /** A number from a CSV cell; null when empty; throws for text that is not a number. */
-export function numberOf(value: string | undefined, field: string): number | null {
+function numberOf(value: string | undefined, field: string): number | null {
   const text = (value ?? "").trim().replace(/^"|"$/g, "");
   if (text === "") return null;
   const n = Number(text);
@@ -50,11 +50,11 @@ export function numberOf(value: string | undefined, field: string): number | nul
 }
 
 /** A count or area where 0 means "not recorded" in these files (a lot has no bedrooms listed as 0). */
-export function positiveOrNull(value: number | null): number | null {
+function positiveOrNull(value: number | null): number | null {
   return value === null || value <= 0 ? null : value;
 }
 
-export function requiredNumber(value: string | undefined, field: string): number {
+function requiredNumber(value: string | undefined, field: string): number {
   const n = numberOf(value, field);
   if (n === null) throw new InvalidRecord(`${field} is missing`);
   return n;
@@ -112,7 +112,7 @@ export function titleCase(text: string): string {
 }
 
 /** A type name as an identifier: "Multi-family home" -> "multi_family_home". */
-export function typeId(text: string): string {
+function typeId(text: string): string {
   return text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "_")
@@ -120,14 +120,14 @@ export function typeId(text: string): string {
 }
 
 /** The city of a ZIP code (the USPS mailing city), or null when the table does not know it. */
-export type CityOfZip = (zip: string) => string | null;
+type CityOfZip = (zip: string) => string | null;
 
 /**
  * The New York file carries no dates. Its listings were collected about 2023 and the file was published no later
  * than 2024-03-01 (the earliest public copy found, github.com/44-566-Machine-Learning-S24/ml-s24-project-Goutamkurri):
  * the date its asking prices are as of, at the latest.
  */
-export const NEW_YORK_LISTINGS_AS_OF = "2024-03-01";
+const NEW_YORK_LISTINGS_AS_OF = "2024-03-01";
 
 /** The date an undated market's prices are as of (New York's listings); null for markets whose records are dated. */
 export function undatedAsOf(market: string): string | null {
@@ -209,7 +209,7 @@ const MONTHS: Record<string, string> = {
 };
 
 /** "Wed May 21 00:00:00 EDT 2008" -> "2008-05-21". */
-export function parseSacramentoDate(text: string): string | null {
+function parseSacramentoDate(text: string): string | null {
   const m = /^\w{3} (\w{3}) (\d{1,2}) [\d:]+ \w+ (\d{4})$/.exec(text.trim());
   if (!m || !MONTHS[m[1]]) return null;
   return `${m[3]}-${MONTHS[m[1]]}-${m[2].padStart(2, "0")}`;
@@ -255,7 +255,7 @@ export function sacramentoProperty(record: Record<string, string>, line: number)
 }
 
 /** New York's TYPE mixes the property type ("Condo for sale") and the listing status ("Pending"). */
-export function newYorkTypeAndStatus(type: string): { property_type: string | null; status: string } {
+function newYorkTypeAndStatus(type: string): { property_type: string | null; status: string } {
   const text = type.trim();
   const forSale = /^(.*) for sale$/i.exec(text);
   if (forSale) return { property_type: typeId(forSale[1]), status: "for_sale" };
@@ -267,13 +267,13 @@ export function newYorkTypeAndStatus(type: string): { property_type: string | nu
  * The New York file fills unknown areas and bath counts with the column's mean (2184.207862 sq ft in 1,621 rows,
  * 2.3738608579684373 baths in 302): a value that is not a whole number of steps is such a filler, so null.
  */
-export function unlessFilledIn(value: number | null, step: number): number | null {
+function unlessFilledIn(value: number | null, step: number): number | null {
   if (value === null) return null;
   return Math.abs(value / step - Math.round(value / step)) < 1e-9 ? value : null;
 }
 
 /** "New York, NY 10022" -> city, state, zip. */
-export function parseCityStateZip(text: string): { city: string | null; state: string | null; zip: string | null } {
+function parseCityStateZip(text: string): { city: string | null; state: string | null; zip: string | null } {
   const m = /^([^,]+),\s*([A-Z]{2})(?:\s*(\d{5}))?$/.exec(text.trimEnd());
   if (!m) return { city: null, state: null, zip: null };
   return { city: m[1].trim(), state: m[2], zip: m[3] ?? null };
@@ -284,7 +284,7 @@ export function parseCityStateZip(text: string): { city: string | null; state: s
  * "Kings County" stands in ADMINISTRATIVE_AREA_LEVEL_2, LOCALITY or SUBLOCALITY), so the first of them that names a
  * county; null when none does (38 of 4,801 rows).
  */
-export function newYorkCounty(record: Record<string, string>): string | null {
+function newYorkCounty(record: Record<string, string>): string | null {
   for (const column of ["ADMINISTRATIVE_AREA_LEVEL_2", "LOCALITY", "SUBLOCALITY"]) {
     const value = (record[column] ?? "").trim();
     if (/^[A-Z][A-Za-z .'-]* County$/.test(value)) return value;

@@ -57,7 +57,7 @@ export interface FacetCount {
   count: number;
 }
 
-export type PropertyFacets = Record<"property_type" | "status" | "market", FacetCount[]>;
+type PropertyFacets = Record<"property_type" | "status" | "market", FacetCount[]>;
 
 const FACET_LIMITS = { property_type: 20, status: 20, market: 5 } as const;
 

@@ -13,11 +13,11 @@
  */
 import { distanceKm } from "./geo.js";
 
-export const FEATURES = ["log_sqft", "bedrooms", "bathrooms", "age", "age2", "months"] as const;
+const FEATURES = ["log_sqft", "bedrooms", "bathrooms", "age", "age2", "months"] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /** How many comparables a valuation uses. */
-export const COMPARABLES = 12;
+const COMPARABLES = 12;
 /** How many of the nearest sales are considered as comparables. */
 export const CANDIDATES = 300;
 /** The share of sales the interval is meant to hold. */
@@ -74,7 +74,7 @@ function months(date: string, from: string): number {
 }
 
 /** The value of one feature for a sale or a subject; null when the data lacks it. */
-export function featureValue(feature: Feature, x: Omit<Subject, "latitude" | "longitude">, firstDate: string | null): number | null {
+function featureValue(feature: Feature, x: Omit<Subject, "latitude" | "longitude">, firstDate: string | null): number | null {
   switch (feature) {
     case "log_sqft":
       return x.living_sqft && x.living_sqft > 0 ? Math.log(x.living_sqft) : null;
@@ -96,7 +96,7 @@ function saleAttributes(sale: Sale): Omit<Subject, "latitude" | "longitude"> {
 }
 
 /** Least squares with a tiny ridge (keeps a degenerate column from breaking the solve). */
-export function leastSquares(rows: number[][], targets: number[]): number[] {
+function leastSquares(rows: number[][], targets: number[]): number[] {
   const p = rows[0].length;
   const a = Array.from({ length: p }, () => new Array<number>(p + 1).fill(0));
   rows.forEach((row, n) => {
@@ -258,7 +258,7 @@ export function looksLikeSubject(subject: Subject, record: Sale, distance: numbe
   return true;
 }
 
-export interface SubjectRecords {
+interface SubjectRecords {
   /** The properties (see propertyKey) whose every record is the subject's. */
   keys: Set<string>;
   /** Records taken for the subject that have no property key. */
@@ -290,7 +290,7 @@ export function priceAt(price: number, fromDate: string | null, toDate: string, 
 }
 
 /** How far beyond its first and newest sale a market's value may be dated (its trend is not extrapolated further). */
-export const DATE_MARGIN_DAYS = 31;
+const DATE_MARGIN_DAYS = 31;
 
 /**
  * The date a value is for: the one asked (within the market's sales and a month either side), else the market's
@@ -318,7 +318,7 @@ export function valuationDate(
   return { date: requested };
 }
 
-export type Confidence = "high" | "medium" | "low";
+type Confidence = "high" | "medium" | "low";
 
 /** High: comparables agree (lowest third of spreads) and one is within 2 km; low: they disagree or are over 5 km away. */
 export function confidenceOf(valuation: Valuation, model: ValuationModel): Confidence {

@@ -39,7 +39,7 @@ const COLUMNS = [
   "revision",
 ] as const;
 
-export function upsertProperties(db: Queryable, rows: PropertyRow[]): Promise<UpsertCounts> {
+function upsertProperties(db: Queryable, rows: PropertyRow[]): Promise<UpsertCounts> {
   return upsertRows(db, { table: "properties", key: ["id"], columns: COLUMNS, revision: "revision" }, rows);
 }
 

@@ -7,7 +7,7 @@ import type { PropertyFilters } from "../domain/property-index.js";
 import * as S from "../schemas.js";
 import { areaStats, findProperty } from "../store/properties.js";
 import type { SnapshotReader } from "../store/snapshot.js";
-import { propertyView } from "./view.js";
+import { propertyView } from "./views.js";
 
 export interface PropertyRoutesOptions {
   db: Queryable;
@@ -18,7 +18,7 @@ export interface PropertyRoutesOptions {
 const DEFAULT_RADIUS_KM = 5;
 
 /** "west,south,east,north" -> a box; 400 naming bbox otherwise. */
-export function parseBbox(text: string): Box {
+function parseBbox(text: string): Box {
   const parts = text.split(",").map((p) => Number(p.trim()));
   const [west, south, east, north] = parts;
   const valid =

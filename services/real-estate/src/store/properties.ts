@@ -17,7 +17,7 @@ export async function findProperty(db: Queryable, id: string): Promise<PropertyR
   return rows[0] ?? null;
 }
 
-export interface AreaStats {
+interface AreaStats {
   zip: string;
   properties: number;
   median_price_per_sqft: number | null;

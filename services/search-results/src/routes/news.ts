@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import * as S from "../schemas.js";
-import { searchNewsInMemory, type SearchCatalogue } from "../store/search-catalogue.js";
+import { searchNews, type SearchCatalogue } from "../store/search-catalogue.js";
 import { envelope, positionOf, prepareSearch } from "./query.js";
+import { newsResultView } from "./views.js";
 
 export interface NewsRoutesOptions {
   db: Queryable;
@@ -24,17 +25,10 @@ export const newsRoutes: FastifyPluginAsyncTypebox<NewsRoutesOptions> = async (a
     },
     async (request) => {
       const prepared = await prepareSearch(db, catalogue, request.query);
-      const { total, hits } = await searchNewsInMemory(catalogue, db, prepared.request);
+      const { total, hits } = await searchNews(catalogue, prepared.request);
       return ok({
         ...envelope(request.query, prepared, total),
-        news_results: hits.map((hit, index) => ({
-          position: positionOf(prepared, index),
-          title: hit.title,
-          link: hit.url,
-          source: hit.source_name,
-          date: hit.published_at.toISOString(),
-          snippet: hit.snippet,
-        })),
+        news_results: hits.map((hit, index) => newsResultView(hit, positionOf(prepared, index))),
       });
     },
   );

@@ -3,8 +3,7 @@ import { textSearchConfig } from "@apiplat/catalogue";
 import { errors } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import { DEFAULT_NUM, MAX_POSITION, type SearchQuery } from "../schemas.js";
-import type { SearchCatalogue } from "../store/search-catalogue.js";
-import type { SearchRequest } from "../store/search.js";
+import type { SearchCatalogue, SearchRequest } from "../store/search-catalogue.js";
 import { correctedQuery, spellingSuggestion } from "../store/spelling.js";
 
 export interface PreparedSearch {

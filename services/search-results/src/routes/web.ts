@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
-import { displayedLink, siteName } from "../domain/pages.js";
 import { relatedQueries } from "../domain/related.js";
-import { splitHighlights } from "../domain/snippets.js";
 import * as S from "../schemas.js";
-import { searchWebInMemory, type SearchCatalogue } from "../store/search-catalogue.js";
-import type { Ranking } from "../store/search.js";
+import { searchWeb, type Ranking, type SearchCatalogue } from "../store/search-catalogue.js";
 import { envelope, positionOf, prepareSearch } from "./query.js";
+import { organicResultView } from "./views.js";
 
 export interface WebRoutesOptions {
   db: Queryable;
@@ -29,7 +27,7 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebRoutesOptions> = async (app
     },
     async (request) => {
       const prepared = await prepareSearch(db, catalogue, request.query);
-      const { total, hits } = await searchWebInMemory(catalogue, db, prepared.request, ranking);
+      const { total, hits } = await searchWeb(catalogue, prepared.request, ranking);
       const shown = hits.slice(0, prepared.num);
       const related =
         prepared.request.offset === 0
@@ -40,15 +38,7 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebRoutesOptions> = async (app
           : [];
       return ok({
         ...envelope(request.query, prepared, total),
-        organic_results: shown.map((hit, index) => ({
-          position: positionOf(prepared, index),
-          title: hit.title,
-          link: hit.url,
-          displayed_link: displayedLink(hit.url),
-          ...splitHighlights(hit.marked ?? ""),
-          source: siteName(hit.dataset, hit.url),
-          ...(hit.published_at ? { date: hit.published_at.toISOString() } : {}),
-        })),
+        organic_results: shown.map((hit, index) => organicResultView(hit, positionOf(prepared, index))),
         related_searches: related.map((query) => ({ query, link: `/search?q=${encodeURIComponent(query)}` })),
       });
     },

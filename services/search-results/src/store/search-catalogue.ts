@@ -1,29 +1,125 @@
 /**
- * The index held in memory for the three searches (see @apiplat/catalogue's memoryCatalogue): every web page, image
- * and headline with the fields a result shows or a filter reads, and a TextIndex per tsvector column (the pages'
- * `document` and `title_document`, the images' and headlines' `document`), read again after each ingestion run. One
- * round trip compiles the query's tsqueries; matching, ranking, counting and paging happen here (domain/memory-search.ts).
- * The pages' bodies are held too (7.6 MB for the datasets' 6,250 pages), for their snippets (domain/snippets.ts):
- * ts_headline in the database parsed every shown page's whole body on each search, the database's largest cost.
- * What stays in the database: typo correction of a word the vocabulary does not know or holds rarely.
+ * The index held in memory, the one engine of the three searches (see @apiplat/catalogue's memoryCatalogue): every web
+ * page, image and headline with the fields a result shows or a filter reads, and a TextIndex per tsvector column (the
+ * pages' `document` and `title_document`, the images' and headlines' `document`), read again after each ingestion run.
+ * One round trip compiles the query's tsqueries; matching, ranking, counting and paging happen here. The pages' bodies
+ * are held too (7.6 MB for the datasets' 6,250 pages), for their snippets (domain/snippets.ts). PostgreSQL is the
+ * store of record the snapshot is read from; it also corrects a word the vocabulary does not know or holds rarely.
+ *
+ * Ranks are computed in PostgreSQL's types: ts_rank_cd is float4, and `1 + ts_rank_cd(...)` and `boost::float4 *
+ * (...)::int` are float8, so the web rank is float8 arithmetic on float4 values (JavaScript's numbers); ties by id
+ * (web pages and news by their text id in byte order, images by number).
  */
-import { memoryCatalogue, RANK_NORMALIZATION, tsquerySql, withSearchTimeout, wordMatcher, type MemoryCatalogue, type TextMatches } from "@apiplat/catalogue";
-import type { Queryable } from "@apiplat/storage";
-import { imagePage, newsPage, webPage, type ImageEntry, type IndexedEntry, type NewsEntry, type WebEntry } from "../domain/memory-search.js";
-import { markedSnippet } from "../domain/snippets.js";
 import {
-  anyWordQuery,
-  fetchedFor,
-  searchImages,
-  searchNews,
-  searchWeb,
-  type ImageHit,
-  type NewsHit,
-  type Ranking,
-  type SearchRequest,
-  type WebHit,
-} from "./search.js";
+  byteOrder,
+  firstInOrder,
+  memoryCatalogue,
+  RANK_NORMALIZATION,
+  tsquerySql,
+  wordMatcher,
+  type MemoryCatalogue,
+  type TextMatches,
+  type TextQuery,
+} from "@apiplat/catalogue";
+import type { Queryable } from "@apiplat/storage";
+import { anyWordText } from "../domain/query.js";
+import { markedSnippet } from "../domain/snippets.js";
 import { RARE_DOCUMENTS } from "./spelling.js";
+
+export interface SearchRequest {
+  query: TextQuery;
+  /** The text-search configuration of the query's language. */
+  config: string;
+  language?: string;
+  /** Leave out what matches the explicit-terms list. */
+  safe: boolean;
+  offset: number;
+  limit: number;
+}
+
+export interface Ranking {
+  /** Added to the rank of a page whose title alone matches the whole query. */
+  titleBoost: number;
+  /**
+   * A plain query (no quotes, exclusions, OR or prefixes) matches pages holding any of its words, those holding all
+   * of them first (this much is added to their rank); false: only pages holding every word match.
+   */
+  anyWord: boolean;
+  /** How many of the best results feed related searches (first page only). */
+  relatedDepth: number;
+}
+
+/** The query as "any of its words", when it is a plain query of two words or more; null otherwise. */
+function anyWordQuery(query: TextQuery): TextQuery | null {
+  if (query.prefixes.length > 0) return null;
+  const text = anyWordText(query.text);
+  return text === null ? null : { ...query, text };
+}
+
+export interface WebEntry {
+  table: "web_pages";
+  id: string;
+  dataset: string;
+  url: string;
+  title: string;
+  published_at: Date | null;
+  language: string | null;
+  explicit: boolean;
+  /** `title || ' ' || left(body, 300)`, computed by the database: related searches read it. */
+  opening: string;
+  /** What its snippet is made of. */
+  body: string;
+  text_config: string;
+}
+
+/** An image as a result shows it, with what the filters read. */
+export interface ImageEntry {
+  table: "images";
+  id: number;
+  title: string | null;
+  original: string;
+  flickr_url: string | null;
+  width: number | null;
+  height: number | null;
+  licence_name: string | null;
+  licence_url: string | null;
+  explicit: boolean;
+}
+
+/** A headline as a result shows it, with what the filters read. */
+export interface NewsEntry {
+  table: "news_articles";
+  id: string;
+  url: string;
+  title: string;
+  snippet: string | null;
+  source_name: string;
+  published_at: Date;
+  explicit: boolean;
+}
+
+/** One document of any of the three tables; the indexes of the other tables hold nothing for it. */
+export type IndexedEntry = WebEntry | ImageEntry | NewsEntry;
+
+/** An image as a result shows it. */
+export type ImageHit = Omit<ImageEntry, "table" | "explicit">;
+
+/** A headline as a result shows it. */
+export type NewsHit = Omit<NewsEntry, "table" | "id" | "explicit">;
+
+export interface WebHit {
+  dataset: string;
+  url: string;
+  title: string;
+  published_at: Date | null;
+  /** The snippet with the matched words between the highlight markers; null past the requested page (related only). */
+  marked: string | null;
+  /** The title and the opening of the body, for related searches. */
+  opening: string;
+}
+
+type Filters = Pick<SearchRequest, "language" | "safe">;
+type Window = Pick<SearchRequest, "offset" | "limit">;
 
 export interface SearchCatalogue {
   entries: MemoryCatalogue<IndexedEntry>;
@@ -65,16 +161,13 @@ export function searchCatalogue(db: Queryable): SearchCatalogue {
   return { entries, rareWords: () => rareWords };
 }
 
-/**
- * A page of web results from memory; the SQL search answers a query the TextIndex leaves to the database (a weight
- * restriction, which websearch syntax cannot write).
- */
-export async function searchWebInMemory(
-  catalogue: SearchCatalogue,
-  db: Queryable,
-  request: SearchRequest,
-  ranking: Ranking,
-): Promise<{ total: number; hits: WebHit[] }> {
+/** The first page also reads a few more results than it shows: their titles feed related searches. */
+function fetchedFor(request: SearchRequest, ranking: Ranking): number {
+  return request.offset === 0 ? Math.max(request.limit, ranking.relatedDepth) : request.limit;
+}
+
+/** A page of web results, and on the first page a few more read for related searches. */
+export async function searchWeb(catalogue: SearchCatalogue, request: SearchRequest, ranking: Ranking): Promise<{ total: number; hits: WebHit[] }> {
   const anyQuery = ranking.anyWord ? anyWordQuery(request.query) : null;
   const { snapshot, tsqueries } = await catalogue.entries.compile((filter) => ({
     matched: tsquerySql(filter, anyQuery ?? request.query, request.config),
@@ -86,9 +179,8 @@ export async function searchWebInMemory(
   // The any-word query is ranked only when the page reaches past the pages holding every word; the total needs only
   // its documents (ranking a frequent word on thousands of long pages is what costs).
   const anyDocs = anyQuery ? pages.documentsMatching(tsqueries.matched) : null;
-  if (!allWords || !titleMatches || (anyQuery && !anyDocs)) return withSearchTimeout(db, (db) => searchWeb(db, request, ranking));
   let anyRanked: TextMatches | null = null;
-  const anyWordMatches = () => (anyRanked ??= pages.search(tsqueries.matched, RANK_NORMALIZATION)!);
+  const anyWordMatches = () => (anyRanked ??= pages.search(tsqueries.matched, RANK_NORMALIZATION));
   const page = webPage(
     snapshot.rows,
     {
@@ -116,18 +208,154 @@ export async function searchWebInMemory(
   return { total: page.total, hits };
 }
 
-export async function searchImagesInMemory(catalogue: SearchCatalogue, db: Queryable, request: SearchRequest): Promise<{ total: number; hits: ImageHit[] }> {
+export async function searchImages(catalogue: SearchCatalogue, request: SearchRequest): Promise<{ total: number; hits: ImageHit[] }> {
   const { snapshot, tsqueries } = await catalogue.entries.compile((filter) => ({ matched: tsquerySql(filter, request.query, request.config) }));
   const matches = snapshot.indexes.images.search(tsqueries.matched, RANK_NORMALIZATION);
-  if (!matches) return withSearchTimeout(db, (db) => searchImages(db, request));
   const { total, entries } = imagePage(snapshot.rows, matches, request, request);
   return { total, hits: entries.map(({ table: _table, explicit: _explicit, ...hit }) => hit) };
 }
 
-export async function searchNewsInMemory(catalogue: SearchCatalogue, db: Queryable, request: SearchRequest): Promise<{ total: number; hits: NewsHit[] }> {
+export async function searchNews(catalogue: SearchCatalogue, request: SearchRequest): Promise<{ total: number; hits: NewsHit[] }> {
   const { snapshot, tsqueries } = await catalogue.entries.compile((filter) => ({ matched: tsquerySql(filter, request.query, request.config) }));
   const matches = snapshot.indexes.news_articles.search(tsqueries.matched, RANK_NORMALIZATION);
-  if (!matches) return withSearchTimeout(db, (db) => searchNews(db, request));
   const { total, entries } = newsPage(snapshot.rows, matches, request, request);
   return { total, hits: entries.map(({ url, title, snippet, source_name, published_at }) => ({ url, title, snippet, source_name, published_at })) };
+}
+
+interface Ranked<Entry> {
+  /** The document's number in the indexes. */
+  doc: number;
+  entry: Entry;
+  rank: number;
+}
+
+/** Added to the rank of a page that holds every word of the query, in any-word matching: above any partial match. */
+const ALL_WORDS_BOOST = 1;
+
+/**
+ * The filters beyond the text match: a web page's language equals the one asked for (NULL never does); images and
+ * headlines are all English; safe search leaves out explicit documents.
+ */
+function keeps<Entry extends IndexedEntry>(table: Entry["table"], filters: Filters): (entry: IndexedEntry) => entry is Entry {
+  const language = filters.language || null;
+  const languageOk = (entry: IndexedEntry) => language === null || (entry.table === "web_pages" ? entry.language === language : language === "en");
+  return (entry): entry is Entry => entry.table === table && languageOk(entry) && !(filters.safe && entry.explicit);
+}
+
+/** The matches of one table that pass the filters, with their ts_rank_cd. */
+function keptMatches<Entry extends IndexedEntry>(
+  entries: readonly IndexedEntry[],
+  matches: TextMatches,
+  table: Entry["table"],
+  filters: Filters,
+): Ranked<Entry>[] {
+  const keep = keeps<Entry>(table, filters);
+  const kept: Ranked<Entry>[] = [];
+  for (let i = 0; i < matches.docs.length; i++) {
+    const doc = matches.docs[i];
+    const entry = entries[doc];
+    if (keep(entry)) kept.push({ doc, entry, rank: matches.ranks[i] });
+  }
+  return kept;
+}
+
+/** ts_rank_cd per document of a match set, for lookups by document. */
+function rankByDoc(matches: TextMatches): Map<number, number> {
+  const ranks = new Map<number, number>();
+  for (let i = 0; i < matches.docs.length; i++) ranks.set(matches.docs[i], matches.ranks[i]);
+  return ranks;
+}
+
+interface WebMatches {
+  /** What matches (the any-word query in any-word matching, else the query itself), ranked: asked for only when needed. */
+  matched: () => TextMatches;
+  /** The same documents, without their ranks (cheaper: a total needs only them). */
+  matchedDocs: () => Int32Array;
+  /** The query needing every word (the same as `matched` without any-word matching). */
+  allWords: TextMatches;
+  /** Pages whose title alone matches the every-word query. */
+  titles: TextMatches;
+}
+
+interface WebRanking {
+  titleBoost: number;
+  anyWord: boolean;
+  /** How many results the page reads: more than it shows on the first page, for related searches. */
+  fetched: number;
+}
+
+interface WebPage {
+  total: number;
+  /** The page's results, then the ones read only for related searches (`fetched` in all). */
+  entries: WebEntry[];
+  /**
+   * True when only the pages holding every word were ranked (the shortcut when the page lies among them): the
+   * snippets are then the every-word query's headlines.
+   */
+  allWordsOnly: boolean;
+}
+
+/**
+ * A page of web results. With any-word matching, when the page lies among the pages holding every word, only those
+ * are ranked (ranking a word such as "beer" on thousands of long pages is what costs), without ALL_WORDS_BOOST (the
+ * order among them is the same, but float8 sums round differently with it, and near ties would move); the total
+ * counts every match, unranked.
+ */
+function webPage(entries: readonly IndexedEntry[], matches: WebMatches, filters: Filters, ranking: WebRanking, window: Window): WebPage {
+  const boost = Math.fround(ranking.titleBoost);
+  const inTitle = new Set(matches.titles.docs);
+  const boosted = ({ doc, entry }: Ranked<WebEntry>, rank: number) => ({ doc, entry, rank: rank + (inTitle.has(doc) ? boost : 0) });
+  const allWords = keptMatches<WebEntry>(entries, matches.allWords, "web_pages", filters);
+  if (!ranking.anyWord)
+    return pageOf(
+      allWords.map((r) => boosted(r, r.rank)),
+      allWords.length,
+      false,
+    );
+  if (window.offset + ranking.fetched <= allWords.length) {
+    const total = countKept(entries, matches.matchedDocs(), "web_pages", filters);
+    return pageOf(
+      allWords.map((r) => boosted(r, r.rank)),
+      total,
+      true,
+    );
+  }
+  const allRanks = rankByDoc(matches.allWords);
+  const matched = keptMatches<WebEntry>(entries, matches.matched(), "web_pages", filters);
+  const ranked = matched.map((r) => {
+    const all = allRanks.get(r.doc);
+    return boosted(r, all === undefined ? r.rank : ALL_WORDS_BOOST + all);
+  });
+  return pageOf(ranked, matched.length, false);
+
+  function pageOf(ranked: Ranked<WebEntry>[], total: number, allWordsOnly: boolean): WebPage {
+    const top = firstInOrder(ranked, byRankThenId, window.offset + ranking.fetched).slice(window.offset);
+    return { total, entries: top.map((r) => r.entry), allWordsOnly };
+  }
+}
+
+/** How many of these documents of one table pass the filters. */
+function countKept(entries: readonly IndexedEntry[], docs: Int32Array, table: IndexedEntry["table"], filters: Filters): number {
+  const keep = keeps(table, filters);
+  let count = 0;
+  for (const doc of docs) if (keep(entries[doc])) count++;
+  return count;
+}
+
+const byRankThenId = (a: Ranked<WebEntry | NewsEntry>, b: Ranked<WebEntry | NewsEntry>) => b.rank - a.rank || byteOrder(a.entry.id, b.entry.id);
+
+/** A page of images: ts_rank_cd (float4) descending, then id. */
+function imagePage(entries: readonly IndexedEntry[], matches: TextMatches, filters: Filters, window: Window): { total: number; entries: ImageEntry[] } {
+  const kept = keptMatches<ImageEntry>(entries, matches, "images", filters);
+  const top = firstInOrder(kept, (a, b) => b.rank - a.rank || a.entry.id - b.entry.id, window.offset + window.limit).slice(window.offset);
+  return { total: kept.length, entries: top.map((r) => r.entry) };
+}
+
+/** A page of headlines: ts_rank_cd (float4) descending, then newest, then id. */
+function newsPage(entries: readonly IndexedEntry[], matches: TextMatches, filters: Filters, window: Window): { total: number; entries: NewsEntry[] } {
+  const kept = keptMatches<NewsEntry>(entries, matches, "news_articles", filters);
+  const order = (a: Ranked<NewsEntry>, b: Ranked<NewsEntry>) =>
+    b.rank - a.rank || b.entry.published_at.getTime() - a.entry.published_at.getTime() || byteOrder(a.entry.id, b.entry.id);
+  const top = firstInOrder(kept, order, window.offset + window.limit).slice(window.offset);
+  return { total: kept.length, entries: top.map((r) => r.entry) };
 }

@@ -2,7 +2,7 @@ import type { LanguageTools } from "./languages.js";
 import { round } from "./summarize.js";
 import { isContentWord, tokens } from "./text.js";
 
-export interface KeyPhrase {
+interface KeyPhrase {
   phrase: string;
   /** RAKE score: the sum of its words' degree/frequency ratios. */
   score: number;
@@ -11,7 +11,7 @@ export interface KeyPhrase {
 }
 
 /** Phrases longer than this are run-ons (lists, titles), not key phrases. */
-export const MAX_PHRASE_WORDS = 4;
+const MAX_PHRASE_WORDS = 4;
 
 interface Candidate {
   stems: string[];

@@ -7,7 +7,7 @@ import { countTokens } from "./text.js";
 /** Tokens per chunk: well under the 4,096-token limit so each chunk is a comfortable single summary. */
 export const CHUNK_TOKENS = 2_000;
 /** Sentences kept from each chunk for the final pass. */
-export const SENTENCES_PER_CHUNK = 3;
+const SENTENCES_PER_CHUNK = 3;
 
 /**
  * Paragraphs packed in order into chunks of at most CHUNK_TOKENS tokens. A paragraph bigger than a chunk is cut
@@ -51,7 +51,7 @@ export function chunkText(text: string, tools: LanguageTools): string[] {
   return chunks;
 }
 
-export interface ChunkSummary {
+interface ChunkSummary {
   index: number;
   words: number;
   sentences: ScoredSentence[];

@@ -274,7 +274,7 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 const STARTS_UPPER = /^\p{Lu}/u;
 const STARTS_LETTER = /^\p{L}/u;
 
-export interface NewsSignals {
+interface NewsSignals {
   sentences: number;
   cueSentences: number;
   /** Share of sentences with "I" (outside quotes). */

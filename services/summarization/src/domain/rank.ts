@@ -4,7 +4,7 @@
  */
 
 /** A sparse TF-IDF vector: term ids ascending, weights alongside, unit length. */
-export interface SparseVector {
+interface SparseVector {
   ids: Int32Array;
   weights: Float64Array;
 }
@@ -108,7 +108,7 @@ export function positionPrior(position: number): number {
   return 1 / Math.sqrt(position + 1);
 }
 
-export interface MmrOptions {
+interface MmrOptions {
   /** How many to pick. */
   count: number;
   /** 1 = relevance only, 0 = novelty only. */

@@ -17,7 +17,7 @@ export function analyze(text: string, tools: LanguageTools): AnalyzedSentence[] 
   });
 }
 
-export interface SelectionOptions {
+interface SelectionOptions {
   count: number;
   style?: Style;
   /** Weight of the position prior against centrality, 0..1. */
@@ -41,7 +41,7 @@ export interface ScoredSentence {
 }
 
 /** The position prior's weight for bullet points and the chunks of long input, which the news rule does not tune. */
-export const DEFAULT_POSITION_WEIGHT = 0.5;
+const DEFAULT_POSITION_WEIGHT = 0.5;
 /**
  * The position prior's weight in a summary of news-like text and of anything else (./news.ts), chosen on the
  * development splits of the ROUGE samples (bench/summarization/tune.ts, docs/performance/summarization.md).
@@ -62,7 +62,7 @@ const MIN_WORDS = 5;
 const MAX_WORDS = 80;
 
 /** The similarity graph is quadratic in its sentences; past this many, only sentences of summary length enter it. */
-export const MAX_GRAPH_SENTENCES = 800;
+const MAX_GRAPH_SENTENCES = 800;
 
 /**
  * Scores every sentence (centrality by LexRank, scaled to 0..1, blended with the position prior, times the style's
@@ -123,7 +123,7 @@ export function summaryLength(source: { sentences: number; words: number; news: 
   return Math.min(source.sentences, Math.max(min, Math.min(max, wanted)));
 }
 
-export interface SummaryPlan {
+interface SummaryPlan {
   news: boolean;
   count: number;
   positionWeight: number;

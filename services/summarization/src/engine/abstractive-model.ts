@@ -3,7 +3,7 @@ import path from "node:path";
 import { ApiError } from "@apiplat/errors";
 
 /** The q8 ONNX files transformers.js loads for a seq2seq summarizer (t5-small, distilbart-cnn). */
-export const SEQ2SEQ_WEIGHT_FILES = ["onnx/encoder_model_quantized.onnx", "onnx/decoder_model_merged_quantized.onnx"];
+const SEQ2SEQ_WEIGHT_FILES = ["onnx/encoder_model_quantized.onnx", "onnx/decoder_model_merged_quantized.onnx"];
 
 export interface AbstractiveModel {
   name: string;

@@ -15,7 +15,7 @@ export interface Page {
   text: string;
 }
 
-export interface PageReaderOptions {
+interface PageReaderOptions {
   timeoutMs: number;
   maxBytes: number;
 }

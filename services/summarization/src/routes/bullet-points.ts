@@ -6,16 +6,16 @@ import { analyze, selectSentences } from "../domain/summarize.js";
 import type { PageReader } from "../engine/page-reader.js";
 import * as S from "../schemas.js";
 import type { SummarizationSettings } from "../settings.js";
-import { enforceTokenLimit, resolveInput } from "./input.js";
+import { enforceTokenLimit, resolveInput } from "../app/input.js";
 
 export interface BulletPointRoutesOptions {
   pages: PageReader;
   settings: Pick<SummarizationSettings, "tokenLimit" | "longMaxWords">;
 }
 
-export const DEFAULT_BULLETS = 5;
+const DEFAULT_BULLETS = 5;
 /** A takeaway is a short sentence: longer ones are taken only when too few short ones remain. */
-export const BULLET_MAX_WORDS = 35;
+const BULLET_MAX_WORDS = 35;
 
 export const bulletPointRoutes: FastifyPluginAsyncTypebox<BulletPointRoutesOptions> = async (app, { pages, settings }) => {
   app.post(

@@ -5,14 +5,14 @@ import { toolsFor } from "../domain/languages.js";
 import type { PageReader } from "../engine/page-reader.js";
 import * as S from "../schemas.js";
 import type { SummarizationSettings } from "../settings.js";
-import { enforceTokenLimit, resolveInput } from "./input.js";
+import { enforceTokenLimit, resolveInput } from "../app/input.js";
 
 export interface KeywordRoutesOptions {
   pages: PageReader;
   settings: Pick<SummarizationSettings, "tokenLimit" | "longMaxWords">;
 }
 
-export const DEFAULT_TOP_N = 10;
+const DEFAULT_TOP_N = 10;
 
 export const keywordRoutes: FastifyPluginAsyncTypebox<KeywordRoutesOptions> = async (app, { pages, settings }) => {
   app.post(

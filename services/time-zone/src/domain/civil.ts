@@ -12,7 +12,7 @@ export interface CivilDateTime {
 export const SECONDS_PER_DAY = 86_400;
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
-export type WeekdayName = (typeof WEEKDAYS)[number];
+type WeekdayName = (typeof WEEKDAYS)[number];
 
 export function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -67,7 +67,7 @@ export function secondsToCivil(seconds: number): CivilDateTime {
 }
 
 /** 0 = Sunday ... 6 = Saturday. */
-export function weekdayIndex(year: number, month: number, day: number): number {
+function weekdayIndex(year: number, month: number, day: number): number {
   const days = daysFromCivil(year, month, day);
   return (((days + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday
 }
@@ -93,7 +93,7 @@ function pad(value: number, width = 2): string {
   return String(value).padStart(width, "0");
 }
 
-export function formatYear(year: number): string {
+function formatYear(year: number): string {
   return year < 0 ? `-${pad(-year, 6)}` : year > 9999 ? `+${pad(year, 6)}` : pad(year, 4);
 }
 

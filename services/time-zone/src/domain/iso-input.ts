@@ -7,7 +7,7 @@ export const MAX_YEAR = 2200;
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; issue: string };
+type ParseResult<T> = { ok: true; value: T } | { ok: false; issue: string };
 
 interface ParsedDateTime {
   civil: CivilDateTime;

@@ -18,7 +18,7 @@ export type Resolution =
 const SEARCH_WINDOW = 30 * 3600;
 
 /** Every instant whose local reading in the zone is `wall` (seconds of a civil date-time read as UTC). */
-export function instantsForWall(rules: ZoneRules, wall: number): number[] {
+function instantsForWall(rules: ZoneRules, wall: number): number[] {
   const offsets = new Set<number>([rules.typeAt(wall - SEARCH_WINDOW).offsetSeconds]);
   for (const transition of rules.transitionsBetween(wall - SEARCH_WINDOW, wall + SEARCH_WINDOW)) {
     offsets.add(transition.type.offsetSeconds);

@@ -21,7 +21,7 @@ export interface PosixTz {
   daylight?: { type: LocalTimeType; start: TransitionRule; end: TransitionRule; allYear: boolean };
 }
 
-export interface RuleTransition {
+interface RuleTransition {
   at: number;
   type: LocalTimeType;
 }

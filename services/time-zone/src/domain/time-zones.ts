@@ -46,7 +46,7 @@ export class AmbiguousWallTimeError extends Error {
   }
 }
 
-export interface NextTransition {
+interface NextTransition {
   at: string;
   unix_timestamp: number;
   utc_offset: string;
@@ -55,7 +55,7 @@ export interface NextTransition {
   dst_active: boolean;
 }
 
-export interface LookupResult {
+interface LookupResult {
   timezone: string;
   canonical_timezone: string;
   country_codes: string[];
@@ -80,7 +80,7 @@ export interface LookupResult {
   tz_version: string;
 }
 
-export interface ZoneReading {
+interface ZoneReading {
   timezone: string;
   datetime: string;
   iso_8601: string;
@@ -90,7 +90,7 @@ export interface ZoneReading {
   dst_active: boolean;
 }
 
-export interface ConvertResult {
+interface ConvertResult {
   input: { time: string; timezone: string };
   from: ZoneReading;
   to: ZoneReading;
@@ -107,7 +107,7 @@ export interface ConvertResult {
   tz_version: string;
 }
 
-export interface ListedZone {
+interface ListedZone {
   name: string;
   kind: "canonical" | "alias";
   target: string | null;
@@ -118,20 +118,20 @@ export interface ListedZone {
   dst_active: boolean;
 }
 
-export interface ListFilter {
+interface ListFilter {
   query?: string;
   kind: ZoneKindFilter;
   country?: string;
 }
 
-export interface ListResult {
+interface ListResult {
   tz_version: string;
   total: number;
   count: number;
   zones: ListedZone[];
 }
 
-export type ZoneKindFilter = "all" | "canonical" | "alias";
+type ZoneKindFilter = "all" | "canonical" | "alias";
 
 export interface OffsetState {
   utc_offset: string;
@@ -140,7 +140,7 @@ export interface OffsetState {
   dst_active: boolean;
 }
 
-export interface TransitionEntry {
+interface TransitionEntry {
   at: string;
   unix_timestamp: number;
   /** The wall-clock time the change happens at, read in the old offset: clocks move from here ("02:00")... */
@@ -153,7 +153,7 @@ export interface TransitionEntry {
   after: OffsetState;
 }
 
-export interface TransitionsResult {
+interface TransitionsResult {
   timezone: string;
   canonical_timezone: string;
   year: number;

@@ -12,7 +12,7 @@ export interface Transition {
 /** Walks through periods stop after this many steps; real zones need at most a handful. */
 const MAX_WALK = 64;
 
-export function sameType(a: LocalTimeType, b: LocalTimeType): boolean {
+function sameType(a: LocalTimeType, b: LocalTimeType): boolean {
   return a.offsetSeconds === b.offsetSeconds && a.isDst === b.isDst && a.abbreviation === b.abbreviation;
 }
 

@@ -4,7 +4,7 @@ import { parseInstant, parseWallTime } from "../domain/iso-input.js";
 import { AmbiguousWallTimeError, UnknownCountryError, UnknownZoneError, type TimeZones } from "../domain/time-zones.js";
 import * as S from "../schemas.js";
 
-export interface TimeZoneRouteOptions {
+interface TimeZoneRouteOptions {
   zones: TimeZones;
   now: () => Date;
 }

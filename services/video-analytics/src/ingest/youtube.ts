@@ -9,7 +9,7 @@ import { MalformedRow, type IngestionSource } from "@apiplat/catalogue";
 import type { OutboundClient } from "@apiplat/outbound-guard";
 import type { Queryable } from "@apiplat/storage";
 import { channelId } from "../domain/videos.js";
-import { upsertTrending, refreshSummaries, type TrendingRows } from "./datasets.js";
+import { recentlyTrending, refreshSummaries, upsertTrending, type TrendingRows } from "../store/trending-writes.js";
 
 /** The parts of a `youtube#video` resource the adapter reads (https://developers.google.com/youtube/v3/docs/videos). */
 export interface ApiVideo {
@@ -67,14 +67,6 @@ function count(value: string | undefined): number | null {
   return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
-async function recentlyTrending(db: Queryable, region: string, since: string, exclude: Set<string>): Promise<string[]> {
-  const { rows } = await db.query<{ video_id: string }>(
-    "SELECT DISTINCT video_id FROM snapshots WHERE country = $1 AND trending_date >= $2::date AND revision >= $3",
-    [region.toLowerCase(), since, LIVE_REVISION],
-  );
-  return rows.map((r) => r.video_id).filter((id) => !exclude.has(id));
-}
-
 const LIVE_REVISION = 2_000_000_000_000;
 
 export function youtubeSource(options: YouTubeOptions): IngestionSource<ApiRecord, TrendingRows> {
@@ -118,7 +110,7 @@ export function youtubeSource(options: YouTubeOptions): IngestionSource<ApiRecor
             if (!pageToken) break;
           }
           const since = new Date(at.getTime() - 7 * 86_400_000).toISOString().slice(0, 10);
-          const others = await recentlyTrending(db, region, since, seen);
+          const others = await recentlyTrending(db, region, since, LIVE_REVISION, seen);
           for (let i = 0; i < others.length; i += PAGE_SIZE) {
             const body = await call("videos", { part: "snippet,statistics", id: others.slice(i, i + PAGE_SIZE).join(",") }, at);
             for (const video of body.items ?? []) yield { line: ++line, value: { region, day, position: null, video, fetchedAt: at.getTime() } };

@@ -43,7 +43,6 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ db: Queryable; catalogue:
       const sort = query.sort ?? (text ? "relevance" : "views");
       const { total, videos } = await findVideos(
         catalogue,
-        db,
         {
           text,
           country: query.country,

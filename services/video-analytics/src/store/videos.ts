@@ -1,4 +1,4 @@
-import { SqlFilter, matchText, type Page, type TextQuery } from "@apiplat/catalogue";
+import { SqlFilter } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import type { Snapshot } from "../domain/videos.js";
 
@@ -68,41 +68,6 @@ export async function channelHistory(db: Queryable, channelId: string): Promise<
     [channelId],
   );
   return rows;
-}
-
-export type VideoSort = "relevance" | "views" | "engagement" | "growth";
-
-export interface VideoFilters {
-  text?: { query: TextQuery };
-  country?: string;
-  categoryId?: number;
-  publishedAfter?: Date;
-  publishedBefore?: Date;
-  minViews?: number;
-}
-
-export async function searchVideos(db: Queryable, filters: VideoFilters, sort: VideoSort, page: Page): Promise<{ total: number; videos: VideoRecord[] }> {
-  const filter = new SqlFilter();
-  const rank = filters.text ? matchText(filter, filters.text.query, { vector: "v.document", config: "english" }).rank : null;
-  if (filters.country) filter.where((p) => `v.countries @> ARRAY[${p(filters.country!.toLowerCase())}]::text[]`);
-  filter.equals("v.category_id", filters.categoryId);
-  if (filters.publishedAfter) filter.where((p) => `v.published_at >= ${p(filters.publishedAfter)}`);
-  if (filters.publishedBefore) filter.where((p) => `v.published_at < ${p(filters.publishedBefore)}`);
-  filter.atLeast("v.latest_views", filters.minViews);
-  const order = {
-    relevance: rank ? `${rank} DESC, v.latest_views DESC NULLS LAST, v.video_id` : "v.latest_views DESC NULLS LAST, v.video_id",
-    views: "v.latest_views DESC NULLS LAST, v.video_id",
-    engagement: "v.engagement_rate DESC NULLS LAST, v.video_id",
-    growth: "v.views_gained_per_day DESC NULLS LAST, v.video_id",
-  }[sort];
-  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM videos v ${filter.sql}`, filter.params);
-  const total = count.rows[0].n;
-  if (total <= page.offset) return { total, videos: [] };
-  const { rows } = await db.query<VideoRecord>(
-    `SELECT ${VIDEO_COLUMNS} FROM videos v ${filter.sql} ORDER BY ${order} LIMIT ${filter.param(page.limit)} OFFSET ${filter.param(page.offset)}`,
-    filter.params,
-  );
-  return { total, videos: rows };
 }
 
 /** Countries with snapshots, and each one's newest day. */

@@ -38,9 +38,9 @@ describe("the search in memory", () => {
     const get = getter(started, headers);
     const apple = tenDigits(secRowOf("AAPL")[0]);
     const appleRank = async () => {
-      const { body } = await get("/search?name=apple");
-      expect(body.data.companies[0].id).toBe(apple);
-      return body.data.companies[0].fortune_rank as number | null;
+      const { data } = await get("/search?name=apple");
+      expect(data.companies[0].id).toBe(apple);
+      return data.companies[0].fortune_rank;
     };
     const rank = await appleRank();
     expect(rank).toBeGreaterThan(0);

@@ -58,9 +58,9 @@ describe("dataset ingestion", () => {
 
   it("lists every dataset with its attribution and latest run under GET /sources", async () => {
     const get = getter(started, (await started.subscribe("BASIC")).headers);
-    const { status, body } = await get("/sources");
+    const { status, data } = await get("/sources");
     expect(status).toBe(200);
-    const datasets = body.data.datasets as { name: string; licence: string; runs: number; last_run: { rows_skipped: number } }[];
+    const datasets = data.datasets as { name: string; licence: string; runs: number; last_run: { rows_skipped: number } }[];
     expect(datasets.map((d) => d.name)).toEqual(["sec-tickers", "edgar-submissions", "fortune-1000", "dbpedia-abstracts", "pdl-sample", "edgar-daily-index"]);
     const fortune = datasets.find((d) => d.name === "fortune-1000")!;
     expect(fortune).toMatchObject({ runs: 2, last_run: { rows_skipped: 2 } });

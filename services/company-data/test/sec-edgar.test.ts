@@ -75,8 +75,8 @@ describe("SEC EDGAR adapter", () => {
 
     const document = submissions();
     const get = getter(started, (await started.subscribe("PRO")).headers);
-    const { body } = await get("/company/717423?filings_limit=1");
-    expect(body.data).toMatchObject({
+    const { data } = await get("/company/717423?filings_limit=1");
+    expect(data).toMatchObject({
       legal_name: document.name,
       ticker: "MUR",
       industry: document.sicDescription,
@@ -87,7 +87,7 @@ describe("SEC EDGAR adapter", () => {
       },
     });
     const apple = await get("/company/320193");
-    expect(apple.body.data).toMatchObject({ legal_name: "Apple Inc.", ticker: "AAPL", sources: { legal_name: "sec-edgar", cik: "sec-edgar" } });
+    expect(apple.data).toMatchObject({ legal_name: "Apple Inc.", ticker: "AAPL", sources: { legal_name: "sec-edgar", cik: "sec-edgar" } });
   }, 120_000);
 
   it("never sends more than 10 requests a second, even when configured for more", async () => {

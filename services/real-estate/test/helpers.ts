@@ -5,11 +5,13 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { runIngestion } from "@apiplat/catalogue";
+import { DatasetView, runIngestion } from "@apiplat/catalogue";
 import { loadConfig } from "@apiplat/config";
-import { startService, type StartedService } from "@apiplat/testing";
+import { call, startService, UnknownData, type StartedService, type TypedAnswer } from "@apiplat/testing";
 import { parse } from "csv-parse/sync";
+import type { Static } from "typebox";
 import { datasetSources } from "../src/ingest/datasets.js";
+import * as S from "../src/schemas.js";
 import service from "../src/service.js";
 
 export const datasetsDir = loadConfig(process.env).datasetsDir;
@@ -52,9 +54,18 @@ export function median(values: number[]): number {
   return (s[Math.floor(mid)] + s[Math.ceil(mid)]) / 2;
 }
 
+/** Each route's data schema: a GET's answer is typed from its URL's path. */
+type DataOf<Url extends string> = Url extends `/search${string}`
+  ? Static<typeof S.PropertyPage>
+  : Url extends `/property/${string}`
+    ? Static<typeof S.PropertyDetail>
+    : Url extends `/estimate${string}`
+      ? Static<typeof S.Estimate>
+      : Url extends `/sources${string}`
+        ? { datasets: Static<typeof DatasetView>[] }
+        : unknown;
+
 export function getter(started: StartedService, headers: Record<string, string>) {
-  return async (url: string, h: Record<string, string> = headers) => {
-    const res = await started.app.inject({ method: "GET", url, headers: h });
-    return { status: res.statusCode, body: res.json() };
-  };
+  return <Url extends string>(url: Url, h: Record<string, string> = headers) =>
+    call(started, UnknownData, { url, headers: h }) as Promise<TypedAnswer<DataOf<Url>>>;
 }

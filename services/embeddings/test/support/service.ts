@@ -1,11 +1,13 @@
 import type { LightMyRequestResponse } from "fastify";
-import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
+import { client, startService, type StartedService, type TestSubscriber, type TypedClient } from "@apiplat/testing";
 import type { EmbeddingsSettings } from "../../src/settings.js";
 import service from "../../src/service.js";
 
 export interface Harness {
   started: StartedService;
   caller: TestSubscriber;
+  /** The typed client with the subscriber's headers. */
+  api: TypedClient;
   /** POSTs an object as JSON, or a string as the raw JSON body (to send what JSON.stringify cannot, e.g. lone surrogates). */
   post(url: string, payload: object | string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
 }
@@ -17,6 +19,7 @@ export async function startEmbeddings(settings: Partial<EmbeddingsSettings> = {}
   return {
     started,
     caller,
+    api: client(started, caller.headers),
     post: (url, payload, headers = caller.headers) =>
       typeof payload === "string"
         ? started.app.inject({ method: "POST", url, headers: { ...headers, "content-type": "application/json" }, body: payload })

@@ -1,9 +1,9 @@
 import { Resolver } from "node:dns/promises";
-import { defineService } from "@apiplat/service-kit";
-import { createOutboundClient } from "@apiplat/outbound-guard";
+import { defineService, type ServiceContext } from "@apiplat/service-kit";
+import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "@apiplat/webhook-delivery";
 import { domainOf, parseAddress } from "./domain/addresses.js";
-import { platformDomains } from "./domain/dns-records.js";
+import { platformDomains, type PlatformDomains } from "./domain/dns-records.js";
 import { LinkSigner } from "./domain/links.js";
 import { ReturnPaths } from "./domain/verp.js";
 import { SharedSender } from "./domain/shared-sender.js";
@@ -35,6 +35,8 @@ export interface EmailInject {
 }
 
 /** 25 MB of attachments is 33.3 MB of base64, plus the rest of the JSON. */
+type EmailContext = ServiceContext<EmailSettings, EmailInject>;
+
 const BODY_LIMIT = Math.ceil((MAX_ATTACHMENT_BYTES * 4) / 3) + 2 * 1024 * 1024;
 
 export default defineService<EmailSettings, EmailInject>({
@@ -45,7 +47,8 @@ export default defineService<EmailSettings, EmailInject>({
   migrations: new URL("../migrations", import.meta.url),
   bodyLimit: BODY_LIMIT,
   examples: new URL("../openapi-examples.json", import.meta.url),
-  async build({ app, platform, settings, inject, background, readiness }) {
+  async build(context) {
+    const { app, platform, settings, inject, background, readiness } = context;
     const { db, now, config } = platform;
     const defaultFrom = parseAddress(settings.defaultFrom)!;
     const defaultDomain = domainOf(defaultFrom.address);
@@ -93,51 +96,11 @@ export default defineService<EmailSettings, EmailInject>({
     const applier = new ReportApplier(db, events, returnPaths, settings.feedbackAddress, app.log);
     const inbound = new InboundListener(applier, settings.inboundHost, settings.inboundPort, app.log);
     app.decorate("emailDelivery", { inbound, sink, worker, relay: () => relay });
+    await registerRoutes(context, { submission, keys, domains, defaultDomain, outbound, links, events, onEvent: () => webhooks.kick() });
 
-    await app.register(sendRoutes, { db, now, submission });
-    await app.register(messageRoutes, { db, now, onEvent: () => webhooks.kick() });
-    await app.register(domainRoutes, {
-      db,
-      now,
-      keys,
-      resolver: inject.dnsResolver ?? new Resolver({ timeout: 3_000, tries: 2 }),
-      platform: domains,
-      defaultDomain,
-      maxDomainsPerAccount: 50,
-    });
-    await app.register(templateRoutes, { db, now, maxTemplatesPerAccount: 1_000 });
-    await app.register(recipientRoutes, { db, now });
-    await app.register(webhookRoutes, { db, now, checkUrl: (url, field) => outbound.check(url, field), maxWebhooksPerAccount: 20 });
-    await app.register(publicRoutes, { db, links, events, now });
-
-    background({
-      name: "dkim-key of the default sending domain",
-      start: async () => {
-        const own = await keys.ensurePlatformDomain();
-        app.log.info(
-          { name: `${own.dkim_selector}._domainkey.${own.domain}`, type: "TXT", value: `v=DKIM1; k=rsa; p=${own.dkim_public_key}` },
-          "DKIM record to publish for the default sending domain",
-        );
-      },
-      stop: () => {},
-    });
-    if (sink) {
-      background({
-        name: "local SMTP sink",
-        start: async () => {
-          await sink.start();
-          relay = smtpRelay({ url: sink.url, connections: settings.smtpConnections, isLocalSink: true, description: `local sink (${sink.outboxDir})` });
-          app.log.warn(
-            { outbox: sink.outboxDir },
-            `No SMTP_URL: every message goes to the local SMTP sink and is stored as an .eml file under ${sink.outboxDir}; nothing reaches a real inbox.`,
-          );
-        },
-        stop: () => sink.stop(),
-      });
-      readiness("smtp_local_sink_no_real_delivery", async () => sink.listening());
-    } else {
-      readiness("smtp_relay", async () => relay!.verify());
-    }
+    logDkimRecordAtStart(context, keys);
+    if (sink) useLocalSink(context, sink, (local) => (relay = local));
+    else readiness("smtp_relay", async () => relay!.verify());
     background({ name: "delivery queue worker", start: () => worker.start(), stop: () => worker.stop() });
     background({ name: "inbound SMTP listener", start: () => inbound.start(), stop: () => inbound.stop() });
     readiness("inbound_smtp", async () => inbound.listening());
@@ -152,6 +115,71 @@ export default defineService<EmailSettings, EmailInject>({
     });
   },
 });
+
+/** What the route modules need beside the platform's database and clock. */
+interface RouteParts {
+  submission: Submission;
+  keys: SigningKeys;
+  domains: PlatformDomains;
+  defaultDomain: string;
+  outbound: OutboundClient;
+  links: LinkSigner;
+  events: EventRecorder;
+  /** A message's status changed: the status webhooks look at once. */
+  onEvent: () => void;
+}
+
+async function registerRoutes({ app, platform, inject }: EmailContext, parts: RouteParts): Promise<void> {
+  const { db, now } = platform;
+  const { submission, keys, domains, defaultDomain, outbound, links, events, onEvent } = parts;
+  await app.register(sendRoutes, { db, now, submission });
+  await app.register(messageRoutes, { db, now, onEvent });
+  await app.register(domainRoutes, {
+    db,
+    now,
+    keys,
+    resolver: inject.dnsResolver ?? new Resolver({ timeout: 3_000, tries: 2 }),
+    platform: domains,
+    defaultDomain,
+    maxDomainsPerAccount: 50,
+  });
+  await app.register(templateRoutes, { db, now, maxTemplatesPerAccount: 1_000 });
+  await app.register(recipientRoutes, { db, now });
+  await app.register(webhookRoutes, { db, now, checkUrl: (url, field) => outbound.check(url, field), maxWebhooksPerAccount: 20 });
+  await app.register(publicRoutes, { db, links, events, now });
+}
+
+/** The default sending domain has its key from the first start on; its DNS record is logged for the operator. */
+function logDkimRecordAtStart({ app, background }: EmailContext, keys: SigningKeys): void {
+  background({
+    name: "dkim-key of the default sending domain",
+    start: async () => {
+      const own = await keys.ensurePlatformDomain();
+      app.log.info(
+        { name: `${own.dkim_selector}._domainkey.${own.domain}`, type: "TXT", value: `v=DKIM1; k=rsa; p=${own.dkim_public_key}` },
+        "DKIM record to publish for the default sending domain",
+      );
+    },
+    stop: () => {},
+  });
+}
+
+/** Without SMTP_URL, every message goes to the local sink: the relay points at it once it listens. */
+function useLocalSink({ app, settings, background, readiness }: EmailContext, sink: LocalSink, useRelay: (relay: MailRelay) => void): void {
+  background({
+    name: "local SMTP sink",
+    start: async () => {
+      await sink.start();
+      useRelay(smtpRelay({ url: sink.url, connections: settings.smtpConnections, isLocalSink: true, description: `local sink (${sink.outboxDir})` }));
+      app.log.warn(
+        { outbox: sink.outboxDir },
+        `No SMTP_URL: every message goes to the local SMTP sink and is stored as an .eml file under ${sink.outboxDir}; nothing reaches a real inbox.`,
+      );
+    },
+    stop: () => sink.stop(),
+  });
+  readiness("smtp_local_sink_no_real_delivery", async () => sink.listening());
+}
 
 declare module "fastify" {
   interface FastifyInstance {

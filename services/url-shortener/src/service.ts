@@ -1,5 +1,5 @@
 import { promises as dnsPromises } from "node:dns";
-import { defineService, exposeMetric } from "@apiplat/service-kit";
+import { defineService, exposeMetric, type ServiceApp, type ServiceContext } from "@apiplat/service-kit";
 import { createOutboundClient } from "@apiplat/outbound-guard";
 import { LinkService } from "./app/link-service.js";
 import { Redirector } from "./app/redirector.js";
@@ -27,6 +27,9 @@ export interface ShortenerInject {
   generateCode: (length: number) => string;
 }
 
+type ShortenerContext = ServiceContext<ShortenerSettings, ShortenerInject>;
+type Log = ServiceApp["log"];
+
 let sharedCountries: CountryLookup | undefined;
 
 /** While the click buffer is full, the error saying so is logged at most this often. */
@@ -43,9 +46,9 @@ export default defineService<ShortenerSettings, ShortenerInject>({
   settings: settingsFromEnv,
   migrations: new URL("../migrations", import.meta.url),
   examples: new URL("../openapi-examples.json", import.meta.url),
-  async build({ app, platform, settings, inject, background, readiness, onSignal }) {
+  async build(context) {
+    const { app, platform, settings, inject, background } = context;
     const { db } = platform;
-    let lastDropWarning = 0;
     const log = app.log.child({ component: "url-shortener" });
     const kv = new GuardedKv(platform.kv, (error) => log.warn({ err: error }, "Redis unavailable: serving from PostgreSQL"));
     const ownHosts = new Set([new URL(settings.baseUrl).hostname, settings.edgeHost]);
@@ -54,104 +57,17 @@ export default defineService<ShortenerSettings, ShortenerInject>({
     background({ name: "outbound client", start() {}, stop: () => outbound.close() });
     const targets = new TargetGuard(outbound);
     const checkOutbound = (url: string, field: string) => targets.check(url, field);
-
-    const customDomains = new CustomDomainIndex(db, kv, 30_000, (error) => log.error({ err: error }, "reloading custom domains failed"));
-    const accountFallbacks = new LocalLookup<string | null>("url-shortener:settings-changed", kv, (id) => getFallbackUrl(db, id), {
-      entries: 10_000,
-      ttlMs: 60_000,
-    });
-    const links = new LinkCache(db, kv, {
-      entries: settings.linkCacheEntries,
-      localTtlMs: settings.linkCacheTtlMs,
-      redisTtlSeconds: settings.redisLinkTtlSeconds,
-    });
-    background({
-      name: "link, custom domain and fallback caches",
-      start: async () => void (await Promise.all([links.start(), customDomains.start(), accountFallbacks.start()])),
-      stop: async () => void (await Promise.all([links.stop(), customDomains.stop(), accountFallbacks.stop()])),
-    });
-
+    const { customDomains, accountFallbacks, links } = caches(context, kv, log);
     const blocklist = settings.blocklistFiles.length > 0 ? new FileBlocklist(settings.blocklistFiles) : null;
     await blocklist?.reload(true);
     const safety = new SafetyChecker({
       ownHosts,
       ownBaseUrl: settings.baseUrl,
       isCustomDomain: async (host) => customDomains.has(host),
-      urlSafety: new UrlSafety({
-        blocklist,
-        safeBrowsing: settings.safeBrowsingApiKey
-          ? new SafeBrowsingClient({
-              apiKey: settings.safeBrowsingApiKey,
-              endpoint: settings.safeBrowsingEndpoint,
-              timeoutMs: settings.safeBrowsingTimeoutMs,
-              clientId: "apiplat-url-shortener",
-              clientVersion: "1.0.0",
-            })
-          : null,
-        failOpen: settings.safeBrowsingFailOpen,
-        onSafeBrowsingUnavailable: (reason) => log.warn({ reason, policy: settings.safeBrowsingFailOpen ? "open" : "closed" }, "Safe Browsing unavailable"),
-      }),
+      urlSafety: urlSafety(settings, blocklist, log),
     });
-
-    const clicks = new ClickRecorder({
-      db,
-      kv,
-      countries: countries(),
-      userAgents: new UserAgentClassifier(),
-      batchSize: settings.clickBatchSize,
-      maxBuffered: settings.clickBufferMax,
-      onError: (error, pending) => log.error({ err: error, pending }, "writing clicks failed; they stay buffered"),
-      onDrop: (droppedTotal) => {
-        const now = Date.now();
-        if (now - lastDropWarning < DROP_WARNING_INTERVAL_MS) return;
-        lastDropWarning = now;
-        log.error({ dropped_total: droppedTotal, cap: settings.clickBufferMax }, "click buffer full: clicks are being dropped");
-      },
-    });
-    background({
-      name: "click log and buffer",
-      start: () => clicks.start(settings.clickFlushMs),
-      async stop() {
-        await clicks.close();
-        if (clicks.buffer.size > 0) log.error({ pending: clicks.buffer.size }, "clicks could not be written before shutdown");
-      },
-    });
-    // Not ready while clicks pile up near the buffer's cap: writing them is not keeping up.
-    readiness("click_buffer", async () => clicks.buffer.size < settings.clickBufferMax * 0.9);
-    exposeMetric(app, {
-      name: "shortener_click_backlog",
-      help: "Clicks waiting in this process's memory (the shared store failed) to be written to PostgreSQL",
-      type: "gauge",
-      read: () => clicks.buffer.size,
-    });
-    exposeMetric(app, { name: "shortener_clicks_written_total", help: "Clicks written to PostgreSQL", type: "counter", read: () => clicks.writtenTotal });
-    exposeMetric(app, {
-      name: "shortener_clicks_dropped_total",
-      help: "Clicks dropped because the buffer was full",
-      type: "counter",
-      read: () => clicks.buffer.droppedTotal,
-    });
-
-    async function reloadBlocklist(): Promise<void> {
-      try {
-        if (await blocklist?.reload()) log.info({ entries: blocklist?.size }, "blocklist reloaded");
-      } catch (error) {
-        log.error({ err: error }, "blocklist reload failed; the previous lists stay in force");
-      }
-    }
-    // SIGHUP re-reads the blocklist files at once; they are also checked on an interval.
-    onSignal("SIGHUP", reloadBlocklist);
-    if (blocklist && settings.blocklistReloadMs > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      background({
-        name: "blocklist reload",
-        start() {
-          timer = setInterval(() => void reloadBlocklist(), settings.blocklistReloadMs);
-          timer.unref();
-        },
-        stop: () => clearInterval(timer),
-      });
-    }
+    const clicks = clickRecorder(context, kv, log);
+    reloadBlocklistOnSignalAndTimer(context, blocklist, log);
 
     const linkService = new LinkService({ db, settings, safety, links, now: platform.now, checkOutbound, generateCode: inject.generateCode });
     const domainForHost = (host: string): string => {
@@ -174,3 +90,113 @@ export default defineService<ShortenerSettings, ShortenerInject>({
     await app.register(redirectRoutes, { redirector, trustedProxyHops: settings.trustedProxyHops });
   },
 });
+
+/** The link, custom domain and fallback caches in front of PostgreSQL, kept fresh across replicas through Redis. */
+function caches({ platform, settings, background }: ShortenerContext, kv: GuardedKv, log: Log) {
+  const { db } = platform;
+  const customDomains = new CustomDomainIndex(db, kv, 30_000, (error) => log.error({ err: error }, "reloading custom domains failed"));
+  const accountFallbacks = new LocalLookup<string | null>("url-shortener:settings-changed", kv, (id) => getFallbackUrl(db, id), {
+    entries: 10_000,
+    ttlMs: 60_000,
+  });
+  const links = new LinkCache(db, kv, {
+    entries: settings.linkCacheEntries,
+    localTtlMs: settings.linkCacheTtlMs,
+    redisTtlSeconds: settings.redisLinkTtlSeconds,
+  });
+  background({
+    name: "link, custom domain and fallback caches",
+    start: async () => void (await Promise.all([links.start(), customDomains.start(), accountFallbacks.start()])),
+    stop: async () => void (await Promise.all([links.stop(), customDomains.stop(), accountFallbacks.stop()])),
+  });
+  return { customDomains, accountFallbacks, links };
+}
+
+/** The blocklist files and, with an API key, Safe Browsing; open or closed when Safe Browsing fails, as configured. */
+function urlSafety(settings: ShortenerSettings, blocklist: FileBlocklist | null, log: Log): UrlSafety {
+  return new UrlSafety({
+    blocklist,
+    safeBrowsing: settings.safeBrowsingApiKey
+      ? new SafeBrowsingClient({
+          apiKey: settings.safeBrowsingApiKey,
+          endpoint: settings.safeBrowsingEndpoint,
+          timeoutMs: settings.safeBrowsingTimeoutMs,
+          clientId: "apiplat-url-shortener",
+          clientVersion: "1.0.0",
+        })
+      : null,
+    failOpen: settings.safeBrowsingFailOpen,
+    onSafeBrowsingUnavailable: (reason) => log.warn({ reason, policy: settings.safeBrowsingFailOpen ? "open" : "closed" }, "Safe Browsing unavailable"),
+  });
+}
+
+/**
+ * Clicks kept in Redis and written to PostgreSQL in batches; a full buffer drops clicks and says so at most every
+ * 10 s. Its backlog is a readiness check and three metrics.
+ */
+function clickRecorder({ app, platform, settings, background, readiness }: ShortenerContext, kv: GuardedKv, log: Log): ClickRecorder {
+  let lastDropWarning = 0;
+  const db = platform.db;
+  const clicks = new ClickRecorder({
+    db,
+    kv,
+    countries: countries(),
+    userAgents: new UserAgentClassifier(),
+    batchSize: settings.clickBatchSize,
+    maxBuffered: settings.clickBufferMax,
+    onError: (error, pending) => log.error({ err: error, pending }, "writing clicks failed; they stay buffered"),
+    onDrop: (droppedTotal) => {
+      const now = Date.now();
+      if (now - lastDropWarning < DROP_WARNING_INTERVAL_MS) return;
+      lastDropWarning = now;
+      log.error({ dropped_total: droppedTotal, cap: settings.clickBufferMax }, "click buffer full: clicks are being dropped");
+    },
+  });
+  background({
+    name: "click log and buffer",
+    start: () => clicks.start(settings.clickFlushMs),
+    async stop() {
+      await clicks.close();
+      if (clicks.buffer.size > 0) log.error({ pending: clicks.buffer.size }, "clicks could not be written before shutdown");
+    },
+  });
+  // Not ready while clicks pile up near the buffer's cap: writing them is not keeping up.
+  readiness("click_buffer", async () => clicks.buffer.size < settings.clickBufferMax * 0.9);
+  exposeMetric(app, {
+    name: "shortener_click_backlog",
+    help: "Clicks waiting in this process's memory (the shared store failed) to be written to PostgreSQL",
+    type: "gauge",
+    read: () => clicks.buffer.size,
+  });
+  exposeMetric(app, { name: "shortener_clicks_written_total", help: "Clicks written to PostgreSQL", type: "counter", read: () => clicks.writtenTotal });
+  exposeMetric(app, {
+    name: "shortener_clicks_dropped_total",
+    help: "Clicks dropped because the buffer was full",
+    type: "counter",
+    read: () => clicks.buffer.droppedTotal,
+  });
+  return clicks;
+}
+
+/** SIGHUP re-reads the blocklist files at once; they are also checked on an interval. */
+function reloadBlocklistOnSignalAndTimer({ settings, background, onSignal }: ShortenerContext, blocklist: FileBlocklist | null, log: Log): void {
+  async function reloadBlocklist(): Promise<void> {
+    try {
+      if (await blocklist?.reload()) log.info({ entries: blocklist?.size }, "blocklist reloaded");
+    } catch (error) {
+      log.error({ err: error }, "blocklist reload failed; the previous lists stay in force");
+    }
+  }
+  onSignal("SIGHUP", reloadBlocklist);
+  if (blocklist && settings.blocklistReloadMs > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    background({
+      name: "blocklist reload",
+      start() {
+        timer = setInterval(() => void reloadBlocklist(), settings.blocklistReloadMs);
+        timer.unref();
+      },
+      stop: () => clearInterval(timer),
+    });
+  }
+}

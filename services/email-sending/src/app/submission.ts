@@ -52,6 +52,54 @@ export interface TemplateOrigin {
 
 const MB = 1024 * 1024;
 
+interface MessageParts {
+  id: string;
+  accountId: string;
+  plan: PlanName;
+  draft: Draft;
+  recipients: Mailbox[];
+  template: TemplateOrigin | null;
+  submittedAt: Date;
+}
+
+/** A message with a send_at waits for it; any other is queued at once. */
+function statusOf(draft: Draft): AcceptedMessage["status"] {
+  return draft.sendAt ? "scheduled" : "queued";
+}
+
+/** The stored row of an accepted message: waiting in the queue, in its plan's lane, due at once or at send_at. */
+function messageRow({ id, accountId, plan, draft, recipients, template, submittedAt }: MessageParts): NewMessage {
+  return {
+    id,
+    account_id: accountId,
+    status: statusOf(draft),
+    category: draft.category,
+    from_address: draft.from.address,
+    from_name: draft.from.name ?? null,
+    recipients: recipients.map((m) => addressKey(m.address)),
+    to_addresses: draft.to,
+    cc_addresses: draft.cc,
+    bcc_addresses: draft.bcc,
+    reply_to: draft.replyTo,
+    subject: draft.subject,
+    html: draft.html,
+    text_body: draft.text,
+    headers: draft.headers,
+    tags: draft.tags,
+    metadata: draft.metadata,
+    track_opens: draft.trackOpens,
+    track_clicks: draft.trackClicks,
+    template_name: template?.name ?? null,
+    template_version: template?.version ?? null,
+    has_attachments: draft.attachments.length > 0,
+    submitted_at: submittedAt,
+    send_at: draft.sendAt,
+    queue_state: "waiting",
+    priority: priorityOf(plan),
+    next_attempt_at: draft.sendAt ?? submittedAt,
+  };
+}
+
 /**
  * Turns a request into a stored, queued message: checks every rule (addresses, sending domain, suppressions, opt-in),
  * stores it in PostgreSQL and returns the 202 answer. Nothing here waits on SMTP.
@@ -85,42 +133,13 @@ export class Submission {
       );
     }
     const id = newMessageId();
-    const status = draft.sendAt ? "scheduled" : "queued";
-    const row: NewMessage = {
-      id,
-      account_id: accountId,
-      status,
-      category: draft.category,
-      from_address: draft.from.address,
-      from_name: draft.from.name ?? null,
-      recipients: recipients.map((m) => addressKey(m.address)),
-      to_addresses: draft.to,
-      cc_addresses: draft.cc,
-      bcc_addresses: draft.bcc,
-      reply_to: draft.replyTo,
-      subject: draft.subject,
-      html: draft.html,
-      text_body: draft.text,
-      headers: draft.headers,
-      tags: draft.tags,
-      metadata: draft.metadata,
-      track_opens: draft.trackOpens,
-      track_clicks: draft.trackClicks,
-      template_name: template?.name ?? null,
-      template_version: template?.version ?? null,
-      has_attachments: draft.attachments.length > 0,
-      submitted_at: submittedAt,
-      send_at: draft.sendAt,
-      queue_state: "waiting",
-      priority: priorityOf(plan),
-      next_attempt_at: draft.sendAt ?? submittedAt,
-    };
+    const row = messageRow({ id, accountId, plan, draft, recipients, template, submittedAt });
     if (draft.attachments.length > 0) await db.transaction((tx) => insertMessage(tx, row, newEventId(), draft.attachments));
     else await insertMessage(db, row, newEventId(), []);
     if (!draft.sendAt) this.options.onQueued();
     return {
       id,
-      status,
+      status: statusOf(draft),
       to: draft.to.map((m) => m.address),
       submitted_at: submittedAt.toISOString(),
       send_at: draft.sendAt?.toISOString() ?? null,

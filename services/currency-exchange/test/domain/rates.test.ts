@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseFeed } from "../src/domain/adapters/index.js";
-import { crossRate, RateBook } from "../src/domain/rates.js";
-import { convert, ratesView } from "../src/domain/exchange.js";
-import type { RateTable, SourceId } from "../src/domain/types.js";
-import { feed, FEED_FILES } from "./feeds.js";
+import { parseFeed } from "../../src/domain/adapters/index.js";
+import { crossRate, RateBook } from "../../src/domain/rates.js";
+import { convert, ratesView } from "../../src/domain/exchange.js";
+import type { RateTable, SourceId } from "../../src/domain/types.js";
+import { feed, FEED_FILES } from "../feeds.js";
 
 let book: RateBook;
 

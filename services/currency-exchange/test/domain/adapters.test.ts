@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { detectSource, parseFeed } from "../src/domain/adapters/index.js";
-import { FeedFormatError } from "../src/domain/types.js";
-import { feed, FEED_FILES } from "./feeds.js";
+import { detectSource, parseFeed } from "../../src/domain/adapters/index.js";
+import { FeedFormatError } from "../../src/domain/types.js";
+import { feed, FEED_FILES } from "../feeds.js";
 
 const rate = (tables: ReturnType<typeof parseFeed>, date: string, code: string) => tables.find((t) => t.date === date)?.rates.find((r) => r.currency === code);
 

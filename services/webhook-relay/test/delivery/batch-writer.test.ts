@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BatchWriter } from "../src/delivery/batch-writer.js";
+import { BatchWriter } from "../../src/delivery/batch-writer.js";
 
 function deferred() {
   let release!: () => void;

@@ -91,13 +91,7 @@ it("starts the services quietly with settings that some service still reads", ()
  * Route modules whose test file has another name today, in services whose tests are being renamed on another branch.
  * Remove an entry when its test file exists; never add one: name the new test file after its route module instead.
  */
-const ROUTE_MODULES_WITHOUT_TEST = [
-  "email-sending/src/routes/recipients.ts",
-  "product-data/src/routes/products.ts",
-  "url-shortener/src/routes/account.ts",
-  "video-analytics/src/routes/channels.ts",
-  "webhook-relay/src/routes/hooks.ts",
-];
+const ROUTE_MODULES_WITHOUT_TEST = ["product-data/src/routes/products.ts", "video-analytics/src/routes/channels.ts"];
 
 /** A route module exports a Fastify plugin (`export const xRoutes: FastifyPluginAsync... = async (app, options) =>`). */
 const isRouteModule = (source: string) => /^export\s+(?:const|let)\s+\w+\s*:\s*FastifyPluginAsync/m.test(source);
@@ -113,6 +107,15 @@ it.each(readdirSync(servicesDir).filter((name) => exists(name, "src/routes")))("
     untested,
     "each route module src/routes/<x>.ts has its HTTP tests in test/<x>.test.ts: name the file that tests it so, or split its tests out of another file (docs/DEVELOPING.md, Tests)",
   ).toEqual([]);
+});
+
+// A view turns what store/ or app/ gives into the answer's shape: one place per service, the same name everywhere.
+it.each(readdirSync(servicesDir).filter((name) => exists(name, "src")))("%s keeps its views in src/routes/views.ts", (service) => {
+  const misplaced = filesUnder(path.join(servicesDir, service, "src"))
+    .map((file) => path.relative(path.join(servicesDir, service), file))
+    .filter((file) => file.endsWith(".ts") && file !== "src/routes/views.ts")
+    .filter((file) => /(^|\/)views?\.ts$/.test(file) || /^export function \w+View\(/m.test(read(service, file)));
+  expect(misplaced, "a function that shapes an answer (xView) lives in src/routes/views.ts: move it there (docs/DEVELOPING.md, Layout)").toEqual([]);
 });
 
 describe.each(services)("%s", (service) => {

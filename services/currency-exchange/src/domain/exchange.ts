@@ -35,7 +35,7 @@ function dateSpan(quotes: QuoteSet, used: Array<Quote | "EUR">): { date: string;
   return { date: dates[dates.length - 1], oldest: dates[0] };
 }
 
-export interface RatesView {
+export interface CrossRates {
   base: string;
   date: string;
   oldest_date: string;
@@ -47,7 +47,7 @@ export interface RatesView {
  * Rates of `symbols` (every quoted currency but the base when null) for 1 unit of `base`, in alphabetical order.
  * `date` is the newest publication date among the quotes used (base included), `oldest_date` the oldest.
  */
-export function ratesView(quotes: QuoteSet, base: string, symbols: string[] | null): RatesView {
+export function crossRates(quotes: QuoteSet, base: string, symbols: string[] | null): CrossRates {
   const baseQuote = quoteOf(quotes, base);
   const targets = symbols ?? [...quotes.keys(), PIVOT_CURRENCY].filter((c) => c !== base);
   const rates: Record<string, number> = {};

@@ -13,7 +13,7 @@ import {
 } from "@apiplat/service-kit";
 import { amountIssue } from "../domain/amount.js";
 import { currencyName, isKnownCurrency, minorUnits, PIVOT_CURRENCY } from "../domain/currencies.js";
-import { ageDays, convert, ratesView, unservedCodes, type QuoteSet } from "../domain/exchange.js";
+import { ageDays, convert, crossRates, unservedCodes, type QuoteSet } from "../domain/exchange.js";
 import { daysBetween, DEFAULT_RULE } from "../domain/rates.js";
 import { SOURCES } from "../domain/adapters/index.js";
 import { CACHE_TTL_SECONDS, type RatesService } from "../app/rates-service.js";
@@ -136,7 +136,7 @@ function latestRoute(app: ServiceApp, rates: RatesService): void {
           ["base", [base]],
           ["symbols", symbols ?? []],
         ]);
-        const { provenance: sources, ...view } = ratesView(quotes, base, symbols);
+        const { provenance: sources, ...view } = crossRates(quotes, base, symbols);
         return { ...view, age_days: ageDays(view.date, rates.now()), ...(provenance ? { provenance: sources } : {}) };
       });
     },
@@ -173,7 +173,7 @@ function historicalRoute(app: ServiceApp, rates: RatesService): void {
           ["base", [base]],
           ["symbols", symbols ?? []],
         ]);
-        const { provenance: sources, ...view } = ratesView(quotes, base, symbols);
+        const { provenance: sources, ...view } = crossRates(quotes, base, symbols);
         return { ...view, requested_date: date, age_days: ageDays(view.date, rates.now()), ...(provenance ? { provenance: sources } : {}) };
       });
     },
@@ -217,7 +217,7 @@ function timeseriesRoute(app: ServiceApp, rates: RatesService): void {
           if (base !== PIVOT_CURRENCY && !quotes.has(base)) continue;
           const wanted = symbols?.filter((s) => s === PIVOT_CURRENCY || quotes.has(s)) ?? null;
           if (wanted?.length === 0) continue;
-          byDate[date] = ratesView(quotes, base, wanted).rates;
+          byDate[date] = crossRates(quotes, base, wanted).rates;
         }
         return { base, start_date: start, end_date: end, dates: Object.keys(byDate).length, rates: byDate };
       });
@@ -297,7 +297,7 @@ function currenciesRoute(app: ServiceApp, rates: RatesService): void {
             sources: SOURCES.map((s) => s.id).filter((id) => coverage.get(id)?.has(code)),
           };
         });
-        const date = ratesView(quotes, PIVOT_CURRENCY, null).date;
+        const date = crossRates(quotes, PIVOT_CURRENCY, null).date;
         return { count: currencies.length, date, currencies };
       });
     },

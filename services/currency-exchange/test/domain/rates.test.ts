@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseFeed } from "../../src/domain/adapters/index.js";
 import { crossRate, RateBook } from "../../src/domain/rates.js";
-import { convert, ratesView } from "../../src/domain/exchange.js";
+import { convert, crossRates } from "../../src/domain/exchange.js";
 import type { RateTable, SourceId } from "../../src/domain/types.js";
 import { feed, FEED_FILES } from "../feeds.js";
 
@@ -70,7 +70,7 @@ describe("selection and rebasing on 2026-03-18 (real feeds)", () => {
 describe("views", () => {
   it("filters symbols, sorts them and reports the newest and oldest dates used", () => {
     const quotes = book.quotesAsOf("2026-03-18", true);
-    const view = ratesView(quotes, "USD", ["JPY", "EUR", "AFN"]);
+    const view = crossRates(quotes, "USD", ["JPY", "EUR", "AFN"]);
     expect(view).toEqual({
       base: "USD",
       date: "2026-03-18",

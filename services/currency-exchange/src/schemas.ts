@@ -3,9 +3,9 @@ import { AMOUNT_MAX_FRACTION_DIGITS, AMOUNT_MAX_INTEGER_DIGITS } from "./domain/
 
 export const DEFAULT_BASE = "EUR";
 /** Longest accepted symbols list, in characters (about 250 codes). */
-export const MAX_SYMBOLS_LENGTH = 1000;
+const MAX_SYMBOLS_LENGTH = 1000;
 export const MAX_TIMESERIES_DAYS = 366;
-export const MAX_PLACES = 12;
+const MAX_PLACES = 12;
 /** The first day of the ECB's reference rates (and of our data). */
 export const EARLIEST_DATE = "1999-01-04";
 

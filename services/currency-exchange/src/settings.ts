@@ -17,9 +17,9 @@ export interface CurrencySettings {
   seedHistoryDays: number | null;
 }
 
-export const DEFAULT_SCHEDULE = "15:30,22:30";
+const DEFAULT_SCHEDULE = "15:30,22:30";
 /** A new database (the local start's, say) is seeded with about a year of history; the full ECB history (1999-) is one `pnpm ingest` away. */
-export const DEFAULT_SEED_HISTORY_DAYS = 400;
+const DEFAULT_SEED_HISTORY_DAYS = 400;
 
 /** Settings for tests and embedding: no network, no schedule, no seed unless given. */
 export function offlineSettings(overrides: Partial<CurrencySettings> = {}): CurrencySettings {

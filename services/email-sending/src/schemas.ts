@@ -97,10 +97,10 @@ export const TemplateSendBody = Type.Object(
 );
 export type TemplateSendBody = Static<typeof TemplateSendBody>;
 
-export const Rejected = Type.Object({ email: Type.String(), reason: Type.String() });
+const Rejected = Type.Object({ email: Type.String(), reason: Type.String() });
 
 /** The delivery lane a message waits in: ULTRA and MEGA accounts' messages are claimed first. */
-export const Lane = Type.Union([Type.Literal("priority"), Type.Literal("standard")], {
+const Lane = Type.Union([Type.Literal("priority"), Type.Literal("standard")], {
   description: "priority: the account's plan (ULTRA or higher) puts its messages ahead of standard ones in the delivery queue",
 });
 

@@ -13,7 +13,7 @@ const oneOf = <T extends readonly string[]>(values: T, description?: string) =>
     { description },
   );
 
-export const MAX_UUIDS = 100;
+const MAX_UUIDS = 100;
 
 export const HashBody = Type.Object({
   text: Text,

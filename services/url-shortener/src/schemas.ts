@@ -6,9 +6,9 @@ import { MAX_WINDOW_DAYS } from "./domain/stats-window.js";
 
 export const MAX_BULK_ITEMS = 100;
 export const MAX_BULK_ITEMS_BASIC = 10;
-export const MAX_CLICK_LIMIT = 1_000_000_000;
-export const MAX_LIST_LIMIT = 100;
-export const DEFAULT_LIST_LIMIT = 20;
+const MAX_CLICK_LIMIT = 1_000_000_000;
+const MAX_LIST_LIMIT = 100;
+const DEFAULT_LIST_LIMIT = 20;
 
 const UrlString = (description: string) => Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description });
 

@@ -8,7 +8,7 @@ export type Dec = InstanceType<typeof Dec>;
 const Exact = Decimal.clone({ precision: 80, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -60, toExpPos: 80 });
 
 /** Significant digits of every rate we return; all rounding of returned figures is half away from zero. */
-export const RATE_SIGNIFICANT_DIGITS = 12;
+const RATE_SIGNIFICANT_DIGITS = 12;
 
 export function roundRate(rate: Dec): string {
   return rate.toSignificantDigits(RATE_SIGNIFICANT_DIGITS, Decimal.ROUND_HALF_UP).toString();

@@ -35,7 +35,7 @@ function dateSpan(quotes: QuoteSet, used: Array<Quote | "EUR">): { date: string;
   return { date: dates[dates.length - 1], oldest: dates[0] };
 }
 
-export interface CrossRates {
+interface CrossRates {
   base: string;
   date: string;
   oldest_date: string;
@@ -64,7 +64,7 @@ export function crossRates(quotes: QuoteSet, base: string, symbols: string[] | n
   return { base, date: span.date, oldest_date: span.oldest, rates, provenance };
 }
 
-export interface Conversion {
+interface Conversion {
   from: string;
   to: string;
   amount: string;

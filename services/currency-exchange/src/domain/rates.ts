@@ -13,7 +13,7 @@ export interface Quote {
   home: boolean;
 }
 
-export interface SelectionRule {
+interface SelectionRule {
   /** /historical and /timeseries: a source's table older than this many days before the asked date is not used. */
   historicalLookbackDays: number;
   /** A source with no EUR quote of its own is rebased through another table of its home currency at most this old. */

@@ -11,7 +11,7 @@ interface RateRow {
   units: number;
 }
 
-export interface FetchRun {
+interface FetchRun {
   source: SourceId;
   startedAt: Date;
   finishedAt: Date;
@@ -22,7 +22,7 @@ export interface FetchRun {
   error: string | null;
 }
 
-export interface SourceState {
+interface SourceState {
   source: SourceId;
   latest_date: string | null;
   tables: number;

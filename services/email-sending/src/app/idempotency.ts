@@ -6,7 +6,7 @@ import { completeKey, releaseKey, reserveKey } from "../store/idempotency.js";
 export type Answer = { statusCode: number; data: unknown };
 
 /** What identifies a request for its Idempotency-Key: the account, the key, and the route and body it came with. */
-export interface KeyedRequest {
+interface KeyedRequest {
   accountId: string;
   key: string | undefined;
   route: string;

@@ -10,10 +10,10 @@ import type { SharedSender } from "../domain/shared-sender.js";
 import { newEventId } from "../delivery/events.js";
 import type { TrackedLinkCheck } from "../delivery/tracked-links.js";
 
-export const newMessageId = () => `msg_${randomBytes(12).toString("hex")}`;
+const newMessageId = () => `msg_${randomBytes(12).toString("hex")}`;
 
 /** ULTRA and MEGA traffic overtakes BASIC and PRO in the delivery queue. */
-export function priorityOf(plan: PlanName): number {
+function priorityOf(plan: PlanName): number {
   return plan === "ULTRA" || plan === "MEGA" ? 1 : 0;
 }
 
@@ -22,7 +22,7 @@ export function laneOf(priority: number): "priority" | "standard" {
   return priority > 0 ? "priority" : "standard";
 }
 
-export interface AcceptedMessage {
+interface AcceptedMessage {
   id: string;
   status: "queued" | "scheduled";
   to: string[];
@@ -32,7 +32,7 @@ export interface AcceptedMessage {
   lane: "priority" | "standard";
 }
 
-export interface SubmissionOptions {
+interface SubmissionOptions {
   db: Database;
   now: () => Date;
   defaultFrom: Mailbox;
@@ -45,7 +45,7 @@ export interface SubmissionOptions {
   trackedLinks: TrackedLinkCheck;
 }
 
-export interface TemplateOrigin {
+interface TemplateOrigin {
   name: string;
   version: number;
 }

@@ -5,7 +5,7 @@ import { suppress, type SuppressionRow } from "../store/recipients.js";
 
 export const newEventId = () => `evt_${randomBytes(12).toString("hex")}`;
 
-export interface EventInput {
+interface EventInput {
   messageId: string;
   accountId: string;
   type: string;

@@ -10,9 +10,9 @@ import { findMessageById, type MessageRow } from "../store/messages.js";
 import type { EventRecorder } from "./events.js";
 
 /** Reports are small; anything larger than this is not a bounce or a complaint. */
-export const INBOUND_MAX_BYTES = 10 * 1024 * 1024;
+const INBOUND_MAX_BYTES = 10 * 1024 * 1024;
 
-export async function parseReport(raw: Buffer): Promise<ParsedReport> {
+async function parseReport(raw: Buffer): Promise<ParsedReport> {
   const mail = await simpleParser(raw, { keepDeliveryStatus: true });
   const contentType = mail.headers.get("content-type") as { value?: string; params?: Record<string, string> } | undefined;
   return {

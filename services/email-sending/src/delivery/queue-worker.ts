@@ -324,7 +324,7 @@ interface RecipientOutcome {
  * What a subscriber reads about a failed attempt: the SMTP reply when there was one (the receiving side's words),
  * else a plain reason. How the platform reaches its relay (addresses, ports, system error codes) stays in the logs.
  */
-export function failureDetail(failure: SmtpFailure): { smtp_code: number | null; smtp_response: string | null; reason: string } {
+function failureDetail(failure: SmtpFailure): { smtp_code: number | null; smtp_response: string | null; reason: string } {
   if (failure.responseCode !== undefined) {
     return {
       smtp_code: failure.responseCode,

@@ -4,13 +4,13 @@ import type { SmtpFailure } from "../domain/smtp-retry.js";
 
 /** The SMTP relay messages leave through: nodemailer's pooled SMTP transport. */
 
-export interface RejectedRecipient {
+interface RejectedRecipient {
   email: string;
   responseCode?: number;
   response: string;
 }
 
-export interface RelayAccepted {
+interface RelayAccepted {
   accepted: string[];
   /** Recipients the relay refused while taking the message for the others. */
   rejected: RejectedRecipient[];
@@ -48,14 +48,14 @@ function rejectedOf(errors: NodemailerError["rejectedErrors"]): RejectedRecipien
   return (errors ?? []).map((e) => ({ email: String(e.recipient ?? "").toLowerCase(), responseCode: e.responseCode, response: e.response ?? "" }));
 }
 
-export function withoutCredentials(url: string): string {
+function withoutCredentials(url: string): string {
   const parsed = new URL(url);
   parsed.username = "";
   parsed.password = "";
   return parsed.toString().replace(/\/$/, "");
 }
 
-export interface SmtpRelayOptions {
+interface SmtpRelayOptions {
   url: string;
   connections: number;
   /** The local sink: no STARTTLS on loopback. */

@@ -7,7 +7,7 @@ import { findDomain, insertDomain, PLATFORM_ACCOUNT, type DomainRow } from "../s
 
 const generateRsa = promisify(generateKeyPair);
 
-export interface SigningIdentity {
+interface SigningIdentity {
   domain: string;
   selector: string;
   privateKey: string;
@@ -15,7 +15,7 @@ export interface SigningIdentity {
   bounceDomain: string;
 }
 
-export interface NewKeys {
+interface NewKeys {
   selector: string;
   publicKey: string;
   privateKeyEnc: string;

@@ -3,7 +3,7 @@ import { normalizeUrl, type UrlSafety } from "@apiplat/url-safety";
 import { trackedLinks } from "../domain/tracking.js";
 
 /** Links one message may have tracked: each becomes a signed redirect through our host. */
-export const MAX_TRACKED_LINKS = 1_000;
+const MAX_TRACKED_LINKS = 1_000;
 
 const SHOWN_LENGTH = 200;
 const shown = (url: string) => (url.length > SHOWN_LENGTH ? `${url.slice(0, SHOWN_LENGTH)}…` : url);

@@ -3,7 +3,7 @@ import type { Database } from "@apiplat/storage";
 import { nextRetryDelayMs, sendSignedWebhook, type OutboundFetcher, type RetryPolicy } from "@apiplat/webhook-delivery";
 import { claimWebhookDeliveries, finishWebhookAttempt, releaseExpiredWebhookLeases } from "../store/webhooks.js";
 
-export interface WebhookSenderOptions {
+interface WebhookSenderOptions {
   db: Database;
   outbound: OutboundFetcher;
   log: FastifyBaseLogger;

@@ -8,7 +8,7 @@ export interface DnsRecord {
   verified: boolean;
 }
 
-export interface DomainKeys {
+interface DomainKeys {
   domain: string;
   selector: string;
   /** Base64 of the DER SubjectPublicKeyInfo, as the DKIM p= tag carries it. */
@@ -31,11 +31,11 @@ export function returnPathHost(domain: string): string {
   return `bounces.${domain}`;
 }
 
-export function dkimRecordValue(publicKey: string): string {
+function dkimRecordValue(publicKey: string): string {
   return `v=DKIM1; k=rsa; p=${publicKey}`;
 }
 
-export interface Verification {
+interface Verification {
   spf: boolean;
   dkim: boolean;
   returnPath: boolean;

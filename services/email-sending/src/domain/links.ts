@@ -4,11 +4,11 @@ import { deriveKey, signToken, verifyToken } from "./tokens.js";
 
 /** The public links a message carries: open pixel, click redirect, unsubscribe. Each is a signed token. */
 
-export interface ClickToken {
+interface ClickToken {
   m: string;
   u: string;
 }
-export interface OpenToken {
+interface OpenToken {
   m: string;
 }
 /** The form of unsubscribe links in mail sent before they became opaque: still honoured, never issued. */
@@ -22,14 +22,14 @@ interface LegacyUnsubscribeToken {
  * A recipient's link to their own state (unsubscribe, and re-subscribe from its page): 64 hex digits, the message id's 24, a keyed tag of
  * the recipient's address (8) and an HMAC of both (32). Nothing readable in it; the message it names says whose list.
  */
-export interface RecipientToken {
+interface RecipientToken {
   messageId: string;
   tag: string;
   mac: string;
 }
 
 /** An unsubscribe link as read: an opaque token to match against the message's recipients, or an old signed one. */
-export type UnsubscribeLink = { kind: "token"; token: RecipientToken } | { kind: "legacy"; accountId: string; email: string; messageId: string };
+type UnsubscribeLink = { kind: "token"; token: RecipientToken } | { kind: "legacy"; accountId: string; email: string; messageId: string };
 
 const RECIPIENT_TOKEN = /^([0-9a-f]{24})([0-9a-f]{8})([0-9a-f]{32})$/;
 

@@ -12,12 +12,12 @@ export const MAX_TAGS = 10;
 export const TAG_PATTERN = "^[A-Za-z0-9_.:-]{1,64}$";
 export const MAX_METADATA_KEYS = 20;
 export const METADATA_VALUE_MAX_LENGTH = 500;
-export const MAX_CUSTOM_HEADERS = 50;
+const MAX_CUSTOM_HEADERS = 50;
 /** Scheduling reaches at most this far ahead. */
-export const MAX_SCHEDULE_MS = 72 * 60 * 60 * 1000;
+const MAX_SCHEDULE_MS = 72 * 60 * 60 * 1000;
 
 /** Headers the service writes itself: a sender may not set or replace them. */
-export const RESERVED_HEADERS = new Set([
+const RESERVED_HEADERS = new Set([
   "from",
   "sender",
   "to",
@@ -62,7 +62,7 @@ const BLOCKED_EXTENSIONS = new Set([
 
 export type Category = "transactional" | "marketing";
 
-export interface AttachmentInput {
+interface AttachmentInput {
   filename: string;
   content: string;
   content_type?: string;
@@ -116,17 +116,17 @@ export interface Draft {
   sendAt: Date | null;
 }
 
-export interface Issue {
+interface Issue {
   field: string;
   issue: string;
 }
 
 /** The request went over the attachment size limit: a 413, not a 400. */
-export class AttachmentsTooLarge {
+class AttachmentsTooLarge {
   constructor(readonly totalBytes: number) {}
 }
 
-export type PrepareResult = { draft: Draft } | { issues: Issue[] } | { tooLarge: AttachmentsTooLarge };
+type PrepareResult = { draft: Draft } | { issues: Issue[] } | { tooLarge: AttachmentsTooLarge };
 
 const list = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
@@ -153,7 +153,7 @@ export function base64DecodedSize(content: string): number | null {
  * A text part is derived from at most this much of the HTML: deriving costs about 0.4 s of CPU per MiB, and mail
  * clients clip long messages anyway (Gmail at 102 KB). A sender of longer mail gives `text` itself.
  */
-export const TEXT_DERIVATION_MAX_HTML = 1024 * 1024;
+const TEXT_DERIVATION_MAX_HTML = 1024 * 1024;
 
 const deriveText: (html: string) => string = compile({
   wordwrap: 78,
@@ -204,7 +204,7 @@ function checkAttachments(inputs: AttachmentInput[], issues: Issue[]): { attachm
   return { attachments, total };
 }
 
-export interface PrepareContext {
+interface PrepareContext {
   now: Date;
   /** The service's default sender, used when the message names none. */
   defaultFrom: Mailbox;

@@ -3,7 +3,7 @@ import { appendToBody, openPixel, rewriteLinks, unsubscribeFooterHtml, unsubscri
 
 /** The body and headers a message leaves with: tracking applied, the unsubscribe link and headers on marketing mail. */
 
-export interface OutgoingInput {
+interface OutgoingInput {
   id: string;
   category: "transactional" | "marketing";
   html: string;
@@ -14,7 +14,7 @@ export interface OutgoingInput {
   marketingRecipient: string | null;
 }
 
-export interface OutgoingBody {
+interface OutgoingBody {
   html: string;
   text: string;
   headers: Record<string, string>;

@@ -3,7 +3,7 @@
  * reports (RFC 5965). The inbound listener parses the MIME with mailparser and hands the parts here.
  */
 
-export interface ReportPart {
+interface ReportPart {
   contentType: string;
   content: string;
 }
@@ -22,7 +22,7 @@ export interface ParsedReport {
   raw: string;
 }
 
-export type BounceType = "hard" | "soft";
+type BounceType = "hard" | "soft";
 
 export interface RecipientStatus {
   /** Final-Recipient, or Original-Recipient when the report gives no final one. */
@@ -37,14 +37,14 @@ export interface RecipientStatus {
   remoteMta: string | null;
 }
 
-export type InboundReport =
+type InboundReport =
   | { kind: "dsn"; recipients: RecipientStatus[]; reportingMta: string | null }
   | { kind: "complaint"; feedbackType: string; recipient: string | null; userAgent: string | null }
   | { kind: "unstructured_bounce"; diagnostic: string; permanent: boolean }
   | { kind: "unknown" };
 
 /** Header-style fields (RFC 5322 folding) of one block: names lower-cased, first value kept. */
-export function parseFields(block: string): Map<string, string> {
+function parseFields(block: string): Map<string, string> {
   const fields = new Map<string, string>();
   const unfolded = block.replace(/\r\n/g, "\n").replace(/\n[ \t]+/g, " ");
   for (const line of unfolded.split("\n")) {

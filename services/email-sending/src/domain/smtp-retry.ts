@@ -13,8 +13,8 @@ export function isPermanent(failure: SmtpFailure): boolean {
   return failure.responseCode !== undefined && failure.responseCode >= 500 && failure.responseCode < 600;
 }
 
-export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
-export const RETRY_JITTER_FRACTION = 0.2;
+const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
+const RETRY_JITTER_FRACTION = 0.2;
 
 /**
  * The wait after the `attempt`-th failure (1-based): base × 2^(attempt-1), capped at one hour, moved by up to 20%

@@ -6,7 +6,7 @@ export const TEMPLATE_NAME_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$";
 export const TEMPLATE_PART_MAX_LENGTH = 512 * 1024;
 
 /** What a saved template may be: checked when it is saved, so rendering never meets a deeper or larger one. */
-export const TEMPLATE_LIMITS = {
+const TEMPLATE_LIMITS = {
   /** Sections ({{#x}} or {{^x}}) inside sections. */
   maxDepth: 16,
   /** Every {{…}} counts, a section's opening and closing tag as two. */
@@ -16,7 +16,7 @@ export const TEMPLATE_LIMITS = {
 } as const;
 
 /** What one rendering (subject, HTML and text together) may cost before it is refused. */
-export const RENDER_BUDGET = {
+const RENDER_BUDGET = {
   /** A step is one tag visited or one pass through a section's content. */
   steps: 250_000,
   /** Characters of output across the three parts (5 MiB, the HTML limit of POST /send). */
@@ -134,7 +134,7 @@ export interface RenderedParts {
 /** How often the CPU clock is read: reading it costs about a microsecond, a step a fraction of that. */
 const CPU_CHECK_STEPS = 1_000;
 
-export type BudgetName = "steps" | "output" | "time";
+type BudgetName = "steps" | "output" | "time";
 
 /** A rendering went over RENDER_BUDGET: nothing of it is used. */
 export class RenderBudgetExceeded extends Error {

@@ -7,7 +7,7 @@ export function escapeAttribute(value: string): string {
 }
 
 /** Only absolute http(s) links are tracked: mailto:, tel:, anchors and relative links are left as written. */
-export function isTrackableLink(href: string): boolean {
+function isTrackableLink(href: string): boolean {
   return /^https?:\/\/[^\s]+$/i.test(href.trim());
 }
 

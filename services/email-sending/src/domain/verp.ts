@@ -11,7 +11,7 @@ import { deriveKey } from "./tokens.js";
  * hex only: some MTAs change the case of a local part. The local part is 62 characters (RFC 5321 allows 64).
  */
 
-export interface VerpAddress {
+interface VerpAddress {
   messageId: string;
   tag: string;
   mac: string;

@@ -1,9 +1,9 @@
 import type { Queryable } from "@apiplat/storage";
 
 /** Keys are remembered this long, as Stripe-style APIs do. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-export type Reservation =
+type Reservation =
   | { kind: "reserved" }
   | { kind: "replay"; requestHash: string; statusCode: number; response: unknown }
   | { kind: "in_progress"; requestHash: string };

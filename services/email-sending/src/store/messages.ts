@@ -133,7 +133,7 @@ export async function loadAttachments(db: Queryable, messageId: string): Promise
   return rows.map((r) => ({ filename: r.filename, contentType: r.content_type, contentId: r.content_id, content: Buffer.from(r.content) }));
 }
 
-export interface MessageFilter {
+interface MessageFilter {
   status?: string;
   tag?: string;
   recipient?: string;
@@ -216,7 +216,7 @@ export async function cancelScheduled(db: Database, accountId: string, id: strin
   });
 }
 
-export interface NewEvent {
+interface NewEvent {
   eventId: string;
   messageId: string;
   accountId: string;
@@ -227,7 +227,7 @@ export interface NewEvent {
 }
 
 /** What a status webhook receives (Standard Webhooks: the body is this JSON). */
-export function webhookPayload(event: NewEvent, status: string, tags: string[], metadata: Record<string, string>): string {
+function webhookPayload(event: NewEvent, status: string, tags: string[], metadata: Record<string, string>): string {
   return JSON.stringify({
     type: `email.${event.type}`,
     event_id: event.eventId,

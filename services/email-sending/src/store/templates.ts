@@ -1,6 +1,6 @@
 import type { Queryable } from "@apiplat/storage";
 
-export interface TemplateRow {
+interface TemplateRow {
   account_id: string;
   name: string;
   version: number;

@@ -35,7 +35,7 @@ export async function deleteWebhook(db: Queryable, accountId: string, id: string
   return rowCount === 1;
 }
 
-export interface WebhookDeliveryJob {
+interface WebhookDeliveryJob {
   id: string;
   webhook_id: string;
   url: string;
@@ -75,7 +75,7 @@ export async function finishWebhookAttempt(
   );
 }
 
-export interface WebhookDeliveryView {
+interface WebhookDeliveryView {
   id: string;
   state: string;
   attempts: number;

@@ -1,5 +1,5 @@
 export const CASE_TYPES = ["upper", "lower", "title", "snake", "kebab", "camel"] as const;
-export type CaseType = (typeof CASE_TYPES)[number];
+type CaseType = (typeof CASE_TYPES)[number];
 
 const APOSTROPHE_IN_WORD = /(?<=[\p{L}\p{N}])['’](?=[\p{L}\p{N}])/gu;
 

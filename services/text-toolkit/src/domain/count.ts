@@ -65,7 +65,7 @@ const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
 const wordSegmenter = new Intl.Segmenter("en", { granularity: "word" });
 const sentenceSegmenter = new Intl.Segmenter("en", { granularity: "sentence" });
 
-export interface TextCounts {
+interface TextCounts {
   characters: number;
   characters_excluding_spaces: number;
   words: number;

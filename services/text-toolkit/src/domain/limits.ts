@@ -1,5 +1,5 @@
 /** 100 KB of text, counted in UTF-8 bytes (102,400), on every endpoint that takes text. */
-export const MAX_TEXT_BYTES = 100 * 1024;
+const MAX_TEXT_BYTES = 100 * 1024;
 export const TEXT_LIMIT_ISSUE = `must be at most ${MAX_TEXT_BYTES} bytes (100 KB) of UTF-8`;
 
 export function exceedsTextLimit(text: string): boolean {

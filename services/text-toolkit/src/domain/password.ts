@@ -2,7 +2,7 @@ import { pick, shuffle, type RandomInt } from "./random.js";
 
 export const PASSWORD_LENGTH = { min: 8, max: 128, default: 16 } as const;
 
-export const CHARACTER_CLASSES = {
+const CHARACTER_CLASSES = {
   lowercase: "abcdefghijklmnopqrstuvwxyz",
   uppercase: "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
   digits: "0123456789",
@@ -11,7 +11,7 @@ export const CHARACTER_CLASSES = {
 
 const AMBIGUOUS = /[Il1O0o]/g;
 
-export interface PasswordOptions {
+interface PasswordOptions {
   length: number;
   uppercase: boolean;
   digits: boolean;
@@ -19,7 +19,7 @@ export interface PasswordOptions {
   excludeAmbiguous: boolean;
 }
 
-export interface GeneratedPassword {
+interface GeneratedPassword {
   password: string;
   length: number;
   character_classes: string[];

@@ -20,7 +20,7 @@ export interface LinkInput {
   domain?: string;
 }
 
-export interface LinkPatch {
+interface LinkPatch {
   url?: string;
   expires_at?: string | null;
   max_clicks?: number | null;
@@ -43,7 +43,7 @@ interface PreparedLink {
   redirectStatus: 301 | 302;
 }
 
-export const MAX_EXPIRY_YEARS = 10;
+const MAX_EXPIRY_YEARS = 10;
 const GENERATION_ATTEMPTS = 5;
 
 /** Creates links: validates what the schema cannot, checks safety once for a whole batch, allocates codes. */

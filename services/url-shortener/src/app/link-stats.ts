@@ -5,9 +5,9 @@ import type { LinkRow } from "../store/links.js";
 import type { Queryable } from "@apiplat/storage";
 
 /** At most this many values per breakdown, the most frequent first. */
-export const MAX_BREAKDOWN_VALUES = 100;
+const MAX_BREAKDOWN_VALUES = 100;
 
-export interface StatsQuery {
+interface StatsQuery {
   unique: boolean;
   from?: string;
   to?: string;

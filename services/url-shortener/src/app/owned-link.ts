@@ -5,7 +5,7 @@ import { findOwnedLink, type LinkRow } from "../store/links.js";
 import type { ShortenerSettings } from "../settings.js";
 
 /** The domain key of a `domain` query parameter: '' for none or the service's own host. */
-export function domainKey(settings: ShortenerSettings, domainParam: string | undefined): string {
+function domainKey(settings: ShortenerSettings, domainParam: string | undefined): string {
   const own = new URL(settings.baseUrl);
   if (domainParam === undefined || domainParam === own.host) return "";
   const host = normalizeHostname(domainParam);

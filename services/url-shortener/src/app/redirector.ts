@@ -15,11 +15,11 @@ export interface Visit {
   countClick: boolean;
 }
 
-export type RedirectOutcome =
+type RedirectOutcome =
   /** `recorded`: resolves once the click is kept (answer only then, or a crash could lose it). */
   { kind: "target"; location: string; status: 301 | 302; recorded: Promise<void> } | { kind: "fallback"; location: string } | { kind: "not_found" };
 
-export interface RedirectorDeps {
+interface RedirectorDeps {
   db: Queryable;
   links: LinkCache;
   /** host -> domain key ('' for the service's own host, else a verified custom domain). */

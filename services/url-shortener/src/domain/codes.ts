@@ -8,7 +8,7 @@ export const ALIAS_PATTERN = "^[A-Za-z0-9_-]+$";
  * Words a code may not take, compared case-insensitively: the service's own paths (so a code never
  * shadows an endpoint) and names that users would take for the service itself.
  */
-export const RESERVED_CODES: ReadonlySet<string> = new Set([
+const RESERVED_CODES: ReadonlySet<string> = new Set([
   "api",
   "admin",
   "administrator",

@@ -1,6 +1,6 @@
-export type LinkState = "active" | "expired" | "click_limit_reached" | "deleted";
+type LinkState = "active" | "expired" | "click_limit_reached" | "deleted";
 
-export interface LinkLifetime {
+interface LinkLifetime {
   deletedAt: Date | null;
   expiresAt: Date | null;
   maxClicks: number | null;

@@ -4,7 +4,7 @@ import { DAY_MS, utcDay } from "./visitor.js";
 export const MAX_WINDOW_DAYS = 366;
 
 /** A window of whole UTC days, both ends included, as YYYY-MM-DD. */
-export interface DayWindow {
+interface DayWindow {
   from: string;
   to: string;
 }

@@ -2,7 +2,7 @@ import { isbot } from "isbot";
 import { UAParser } from "ua-parser-js";
 import { LruCache } from "./lru.js";
 
-export interface ClientProfile {
+interface ClientProfile {
   deviceType: string;
   browser: string | null;
   os: string | null;

@@ -10,7 +10,7 @@ export interface RawClick {
   counted: boolean;
 }
 
-export interface ClickBufferOptions {
+interface ClickBufferOptions {
   /** Writes one batch; must be all-or-nothing (a transaction) so a failed batch can be retried whole. */
   write: (batch: RawClick[]) => Promise<void>;
   batchSize: number;

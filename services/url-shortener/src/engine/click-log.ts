@@ -14,7 +14,7 @@ const ORPHAN_AFTER_MS = 5_000;
 const MAX_BATCHES_PER_DRAIN = 20;
 
 /** Writes one batch of clicks under its id, once: false when that id was written before. */
-export type WriteBatch = (id: string, clicks: RawClick[]) => Promise<unknown>;
+type WriteBatch = (id: string, clicks: RawClick[]) => Promise<unknown>;
 
 /**
  * Clicks kept in the shared store (Redis) before the redirect answers, so that a replica killed at any moment has

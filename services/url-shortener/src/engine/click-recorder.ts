@@ -18,7 +18,7 @@ const FORGET_BATCHES_EVERY_MS = 3_600_000;
 /** Clicks enriched between two pauses (a few hundred microseconds of work). */
 const ENRICH_SLICE = 100;
 
-export interface ClickRecorderOptions {
+interface ClickRecorderOptions {
   db: Database;
   /** The shared store that holds clicks until they are written (see ClickLog). */
   kv: GuardedKv;

@@ -3,7 +3,7 @@ export interface CnameResolver {
   resolveCname(hostname: string): Promise<string[]>;
 }
 
-export type VerificationResult = { verified: true } | { verified: false; reason: string };
+type VerificationResult = { verified: true } | { verified: false; reason: string };
 
 /** A custom domain is verified when one of its CNAME records names the service edge host. */
 export async function verifyCname(resolver: CnameResolver, domain: string, edgeHost: string): Promise<VerificationResult> {

@@ -22,7 +22,7 @@ const MISS = "-";
 /** When a change's invalidation is sent a second time (see invalidateMany). */
 const REPEAT_INVALIDATION_MS = 1_000;
 
-export function toCachedLink(row: LinkRow): CachedLink {
+function toCachedLink(row: LinkRow): CachedLink {
   return {
     id: row.id,
     accountId: row.account_id,

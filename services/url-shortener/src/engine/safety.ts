@@ -6,7 +6,7 @@ import { hostOf } from "../domain/url.js";
 
 export type { SafetyVerdict } from "@apiplat/url-safety";
 
-export interface SafetyCheckerOptions {
+interface SafetyCheckerOptions {
   /** Host names this service answers on (the short-link host, the edge host). */
   ownHosts: ReadonlySet<string>;
   /** The short links' base URL: a target reaching the same address and port is this service, however it is spelt. */

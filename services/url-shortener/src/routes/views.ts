@@ -8,7 +8,7 @@ export function domainName(settings: ShortenerSettings, domain: string): string 
   return domain === "" ? new URL(settings.baseUrl).host : domain;
 }
 
-export function shortUrl(settings: ShortenerSettings, domain: string, code: string): string {
+function shortUrl(settings: ShortenerSettings, domain: string, code: string): string {
   return domain === "" ? `${settings.baseUrl}/${code}` : `${settings.customDomainScheme}://${domain}/${code}`;
 }
 

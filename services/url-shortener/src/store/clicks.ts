@@ -139,7 +139,7 @@ export async function lifetimeTotals(db: Queryable, linkId: number): Promise<{ h
 }
 
 /** The key of a visitor's day on a link, as shortener_daily_visitors holds it. */
-export function visitorDayKey(click: ClickRecord): string {
+function visitorDayKey(click: ClickRecord): string {
   return `${click.linkId}|${click.day}|${click.visitorHash}`;
 }
 

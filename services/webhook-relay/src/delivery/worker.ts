@@ -24,7 +24,7 @@ interface Logger {
  * works on them, so a replica that dies (SIGKILL, OOM) gives its deliveries back to the others within this time,
  * however long a delivery may take.
  */
-export const CLAIM_MS = 10_000;
+const CLAIM_MS = 10_000;
 const CLAIM_RENEW_MS = 3_000;
 
 /**

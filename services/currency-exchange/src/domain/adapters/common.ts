@@ -5,7 +5,7 @@ const DECIMAL = /^\d{1,12}(\.\d{1,12})?$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** A published figure as a canonical decimal string, or null when it is not a positive number ("N.A.", "0"). */
-export function publishedDecimal(raw: unknown): string | null {
+function publishedDecimal(raw: unknown): string | null {
   if (typeof raw === "number") raw = String(raw);
   if (typeof raw !== "string") return null;
   const text = raw.trim().replace(",", ".");

@@ -13,7 +13,7 @@ interface CubeNode {
 }
 
 /** eurofxref-daily.xml, eurofxref-hist-90d.xml and eurofxref-hist.xml: <Cube time><Cube currency rate/></Cube>. */
-export function parseEcbXml(text: string): RateTable[] {
+function parseEcbXml(text: string): RateTable[] {
   const doc = xml.parse(text) as { Envelope?: { Sender?: { name?: string }; Cube?: CubeNode } };
   if (doc.Envelope?.Sender?.name !== "European Central Bank") throw new FeedFormatError("ECB XML: the sender is not the European Central Bank");
   const days = asArray(doc.Envelope?.Cube?.Cube);
@@ -26,7 +26,7 @@ export function parseEcbXml(text: string): RateTable[] {
 }
 
 /** eurofxref-hist.csv (inside eurofxref-hist.zip): Date,USD,JPY,...; "N/A" where a currency was not quoted. */
-export function parseEcbCsv(text: string): RateTable[] {
+function parseEcbCsv(text: string): RateTable[] {
   const rows = parseCsv(text.replace(/^\uFEFF/, ""), { skip_empty_lines: true, relax_column_count: true, trim: true }) as string[][];
   const header = rows[0];
   if (!header || !ECB_CSV_HEADER.test(header.slice(0, 3).join(",") + ",")) throw new FeedFormatError("ECB CSV: the header must start Date,USD,JPY");

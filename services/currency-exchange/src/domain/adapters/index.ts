@@ -5,7 +5,7 @@ import { looksLikeBancaDItalia, parseBancaDItalia } from "./bancaditalia.js";
 import { looksLikeCbr, parseCbr } from "./cbr.js";
 import { looksLikeBoc, parseBoc } from "./boc.js";
 
-export interface SourceInfo {
+interface SourceInfo {
   id: SourceId;
   name: string;
   home: string;

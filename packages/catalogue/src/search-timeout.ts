@@ -1,6 +1,6 @@
 /**
- * The time bound of a text search answered by the database (a query the in-memory index leaves to it, or a catalogue
- * searched in SQL only, such as a product's reviews): its statements run under a `statement_timeout`, set for the
+ * The time bound of a text search answered by the database (a catalogue searched in SQL only: a product's reviews;
+ * every other search is answered in memory): its statements run under a `statement_timeout`, set for the
  * search's own transaction only, so nothing else the connection runs (ingestion, migrations) is cut short.
  *
  * A search past it answers 503 with Retry-After. Unlike the query bounds (a 400: the same query is always too broad),

@@ -84,8 +84,13 @@ const SCENARIOS: Record<string, Scenario[]> = {
       ].map((q) => `/search?q=${encodeURIComponent(q)}`),
     }),
     distinctSearches(NEWS_WORDS, 150_000),
-    { name: "GET /search?country=us&category=politics (newest first)", paths: ["/search?country=us&category=politics"] },
-    { name: "GET /top-headlines?country=us", paths: ["/top-headlines?country=us"] },
+    ...andUncached({ name: "GET /search?country=us&category=politics (listing, newest first)", paths: ["/search?country=us&category=politics"] }),
+    {
+      name: "GET /search?language=en&sort_by=popularity&facets=true (listing of every article, with facets), Cache-Control: no-cache",
+      paths: ["/search?language=en&sort_by=popularity&facets=true"],
+      headers: { "cache-control": "no-cache" },
+    },
+    ...andUncached({ name: "GET /top-headlines?country=us", paths: ["/top-headlines?country=us"] }),
     { name: "GET /trending?window=7d", paths: ["/trending?window=7d"] },
   ],
   "search-results": [

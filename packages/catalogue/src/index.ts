@@ -17,7 +17,6 @@ export * from "./catalogue-version.js";
 export * from "./news-headlines.js";
 export * from "./text-query.js";
 export * from "./query-bounds.js";
-export * from "./search-timeout.js";
 export * from "./text-index.js";
 export * from "./headline.js";
 export * from "./memory-catalogue.js";

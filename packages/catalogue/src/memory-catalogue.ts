@@ -201,7 +201,7 @@ export function byteOrder(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** facetCountsOf over rows in memory: each facet's non-null values, most frequent first, then by value, at most `limit`. */
+/** Facet counts over rows: each facet's non-null values, most frequent first, then by value (byte order), at most `limit`. */
 export function facetCountsIn<Row, Name extends string>(
   rows: Iterable<Row>,
   facets: Record<Name, { value: (row: Row) => string | null; limit: number }>,

@@ -135,16 +135,6 @@ export function tsquerySql(filter: SqlFilter, query: TextQuery, config: string):
 }
 
 /**
- * Adds "the document matches" to the filter and returns the rank expression for ORDER BY / SELECT.
- * `vector` is the weighted tsvector column.
- */
-export function matchText(filter: SqlFilter, query: TextQuery, options: { vector: string; config: string }): { rank: string; tsquery: string } {
-  const tsquery = tsquerySql(filter, query, options.config);
-  filter.where(`${options.vector} @@ ${tsquery}`);
-  return { rank: `ts_rank_cd(${options.vector}, ${tsquery}, ${RANK_NORMALIZATION})`, tsquery };
-}
-
-/**
  * Rebuilds the vocabulary typo correction draws on: every word of the catalogue's text (unstemmed, `simple`
  * configuration) with the number of documents holding it. `textSql` selects one text column, e.g.
  * `SELECT title || ' ' || coalesce(description, '') FROM articles`.

@@ -7,7 +7,7 @@ import {
   MalformedRow,
   SqlFilter,
   datasetsView,
-  matchText,
+  tsquerySql,
   pageInfo,
   pageOf,
   prepareTextQuery,
@@ -92,17 +92,17 @@ describe("catalogue on PostgreSQL", () => {
     const query = await prepareTextQuery(platform.deps.db, "cofee");
     expect(query.corrected).toBe("coffee");
     const filter = new SqlFilter();
-    const { rank } = matchText(filter, query, { vector: "document", config: "english" });
-    const { rows } = await platform.deps.db.query<{ id: string }>(`SELECT id FROM items ${filter.sql} ORDER BY ${rank} DESC, id`, filter.params);
+    filter.where(`document @@ ${tsquerySql(filter, query, "english")}`);
+    const { rows } = await platform.deps.db.query<{ id: string }>(`SELECT id FROM items ${filter.sql}`, filter.params);
     expect(rows.map((r) => r.id).sort()).toEqual(["1", "2", "6"]);
     const prefix = await prepareTextQuery(platform.deps.db, "sto*");
     const prefixFilter = new SqlFilter();
-    matchText(prefixFilter, prefix, { vector: "document", config: "english" });
+    prefixFilter.where(`document @@ ${tsquerySql(prefixFilter, prefix, "english")}`);
     const found = await platform.deps.db.query<{ id: string }>(`SELECT id FROM items ${prefixFilter.sql}`, prefixFilter.params);
     expect(found.rows).toEqual([{ id: "4" }]);
     const none = await prepareTextQuery(platform.deps.db, "coffee -brew");
     const noneFilter = new SqlFilter();
-    matchText(noneFilter, none, { vector: "document", config: "english" });
+    noneFilter.where(`document @@ ${tsquerySql(noneFilter, none, "english")}`);
     const excluded = await platform.deps.db.query<{ id: string }>(`SELECT id FROM items ${noneFilter.sql}`, noneFilter.params);
     expect(excluded.rows).toEqual([{ id: "1" }]);
   });

@@ -7,7 +7,7 @@ import { isApiError } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkTextQuery, QUERY_BOUNDS, splitTextQuery, SqlFilter, TextIndex, tsquerySql, withSearchTimeout, type IndexBounds } from "../src/index.js";
+import { checkTextQuery, QUERY_BOUNDS, splitTextQuery, SqlFilter, TextIndex, tsquerySql, type IndexBounds } from "../src/index.js";
 
 let platform: TestPlatform;
 let db: Database;
@@ -131,15 +131,5 @@ describe("TextIndex bounds", () => {
     expect([...many.docs]).toEqual([1, 2]);
     expect([...many.docs]).toEqual([...all.docs]);
     expect([...many.ranks]).toEqual([...all.ranks]);
-  });
-});
-
-describe("withSearchTimeout", () => {
-  it("answers 503 with Retry-After when the search's statement runs past its time, and leaves the connection without the limit", async () => {
-    const error = await withSearchTimeout(db, (tx) => tx.query("SELECT pg_sleep(0.3)"), 50).catch((e: unknown) => e);
-    expect(isApiError(error) && { status: error.statusCode, retry: error.headers?.["retry-after"] }).toEqual({ status: 503, retry: "1" });
-    expect((await withSearchTimeout(db, (tx) => tx.query<{ one: number }>("SELECT 1 AS one"), 50)).rows).toEqual([{ one: 1 }]);
-    // SET LOCAL ended with the search's transaction.
-    expect((await db.query<{ statement_timeout: string }>("SHOW statement_timeout")).rows[0].statement_timeout).toBe("0");
   });
 });

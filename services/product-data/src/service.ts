@@ -4,6 +4,7 @@ import { datasetSources } from "./ingest/datasets.js";
 import { productRoutes } from "./routes/products.js";
 import { productCatalogue } from "./store/product-catalogue.js";
 import { reviewRoutes } from "./routes/reviews.js";
+import { reviewCatalogue } from "./store/review-catalogue.js";
 import { readSettings, type ProductDataSettings } from "./settings.js";
 
 /** `npm run ingest -- product-data [--source amazon-ca-products,fine-food-reviews]`. */
@@ -27,7 +28,7 @@ export default defineService<ProductDataSettings>({
         autoLoad: settings.autoLoad,
         async routes(scope) {
           await scope.register(productRoutes, { db, catalogue: productCatalogue(db) });
-          await scope.register(reviewRoutes, { db });
+          await scope.register(reviewRoutes, { db, catalogue: reviewCatalogue(db) });
         },
       },
     );

@@ -8,7 +8,6 @@
  */
 import {
   byteOrder,
-  facetCountsIn,
   firstInOrder,
   memoryCatalogue,
   RANK_NORMALIZATION,
@@ -39,15 +38,12 @@ export type ArticleSort = "relevancy" | "published_at" | "popularity";
 
 export type ArticleFacets = Record<"category" | "country" | "source", FacetCount[]>;
 
-interface Ranked {
-  row: ArticleRecord;
-  rank: number;
-}
-
 export function articleCatalogue(db: Queryable): ArticleCatalogue {
   return memoryCatalogue(db, async (db) => {
     const { rows } = await db.query<ArticleRecord & { vector: string | null }>(`SELECT ${ARTICLE_COLUMNS}, document::text AS vector FROM articles`);
-    return { rows: rows.map(({ vector: _vector, ...row }) => row), vectors: { document: rows.map((row) => row.vector) } };
+    const articles = rows.map(({ vector: _vector, ...row }) => row);
+    columnsOf(articles);
+    return { rows: articles, vectors: { document: rows.map((row) => row.vector) } };
   });
 }
 
@@ -59,84 +55,220 @@ export async function findArticles(
   page: Page,
   withFacets: boolean,
 ): Promise<{ total: number; articles: ArticleRecord[]; facets?: ArticleFacets }> {
-  const kept = await candidates(catalogue, filters);
-  const articles = firstInOrder(kept, ORDERS[sort], page.offset + page.limit)
+  const { text, ...rest } = filters;
+  if (!text) return listArticles((await catalogue.current()).rows, rest, sort, page, withFacets);
+  const { snapshot, tsqueries } = await catalogue.compile((filter) => ({ document: tsquerySql(filter, text.query, text.config) }));
+  const { rows } = snapshot;
+  const columns = columnsOf(rows);
+  const keep = matchesFilters(columns, rest);
+  const counter = withFacets ? new FacetCounter(columns) : null;
+  const matches = snapshot.indexes.document.search(tsqueries.document, RANK_NORMALIZATION);
+  const kept: Ranked[] = [];
+  for (let i = 0; i < matches.docs.length; i++) {
+    const at = matches.docs[i];
+    if (!keep(at)) continue;
+    kept.push({ at, rank: matches.ranks[i] });
+    counter?.add(at);
+  }
+  const { places } = columns.orders[sort === "popularity" ? "popularity" : "published_at"];
+  const byPlace = (a: Ranked, b: Ranked) => places[a.at] - places[b.at];
+  const order = sort === "relevancy" ? (a: Ranked, b: Ranked) => b.rank - a.rank || byPlace(a, b) : byPlace;
+  const articles = firstInOrder(kept, order, page.offset + page.limit)
     .slice(page.offset)
-    .map((r) => r.row);
-  const facets = withFacets
-    ? facetCountsIn(
-        kept.map((r) => r.row),
-        {
-          category: { value: (r) => r.category, limit: 10 },
-          country: { value: (r) => r.country, limit: 10 },
-          source: { value: (r) => r.source_id, limit: 10 },
-        },
-      )
-    : undefined;
-  return { total: kept.length, articles, facets };
+    .map((r) => rows[r.at]);
+  return { total: kept.length, articles, ...(counter ? { facets: counter.facets() } : {}) };
 }
 
 /** The newest publication time among the articles the filters keep (text aside): top headlines' window ends there. */
 export async function newestPublishedOf(catalogue: ArticleCatalogue, filters: Omit<ArticleFilters, "text">): Promise<Date | null> {
-  const keep = matchesFilters(filters);
-  let newest: Date | null = null;
-  for (const row of (await catalogue.current()).rows) {
-    if (keep(row) && (newest === null || row.published_at > newest)) newest = row.published_at;
-  }
-  return newest;
+  const { rows } = await catalogue.current();
+  const columns = columnsOf(rows);
+  const keep = matchesFilters(columns, filters);
+  for (const at of columns.orders.published_at.ordinals) if (keep(at)) return rows[at].published_at;
+  return null;
 }
 
-/** Every article the filters keep: the text's matches with their rank, or (no text) every article, unranked. */
-async function candidates(catalogue: ArticleCatalogue, filters: ArticleFilters): Promise<Ranked[]> {
-  const { text, ...rest } = filters;
-  const keep = matchesFilters(rest);
-  const kept: Ranked[] = [];
-  if (!text) {
-    for (const row of (await catalogue.current()).rows) if (keep(row)) kept.push({ row, rank: 0 });
-    return kept;
+/** A listing (no `q`, no rank): the rows walked in the sort's order, every kept one counted, the page's kept. */
+function listArticles(
+  rows: readonly ArticleRecord[],
+  filters: Omit<ArticleFilters, "text">,
+  sort: ArticleSort,
+  page: Page,
+  withFacets: boolean,
+): { total: number; articles: ArticleRecord[]; facets?: ArticleFacets } {
+  const columns = columnsOf(rows);
+  const keep = matchesFilters(columns, filters);
+  const counter = withFacets ? new FacetCounter(columns) : null;
+  const end = page.offset + page.limit;
+  const articles: ArticleRecord[] = [];
+  let total = 0;
+  for (const at of columns.orders[sort === "popularity" ? "popularity" : "published_at"].ordinals) {
+    if (!keep(at)) continue;
+    if (total >= page.offset && total < end) articles.push(rows[at]);
+    counter?.add(at);
+    total++;
   }
-  const { snapshot, tsqueries } = await catalogue.compile((filter) => ({ document: tsquerySql(filter, text.query, text.config) }));
-  const matches = snapshot.indexes.document.search(tsqueries.document, RANK_NORMALIZATION);
-  for (let i = 0; i < matches.docs.length; i++) {
-    const row = snapshot.rows[matches.docs[i]];
-    if (keep(row)) kept.push({ row, rank: matches.ranks[i] });
+  return { total, articles, ...(counter ? { facets: counter.facets() } : {}) };
+}
+
+interface Ranked {
+  /** The article's ordinal in the snapshot's rows. */
+  at: number;
+  rank: number;
+}
+
+/** A text column's distinct values, and each row's value as its index among them (-1 for NULL). */
+interface Dictionary {
+  values: string[];
+  index: Map<string, number>;
+  of: Int32Array;
+}
+
+/** The rows in one sort's order (`ordinals`), and each row's place in it (`places[ordinal]`). */
+interface RowOrder {
+  ordinals: Int32Array;
+  places: Int32Array;
+}
+
+/**
+ * What the filters, facets and sorts read, by row ordinal, in typed arrays, built once per snapshot: a filter reading
+ * the row objects themselves, scattered over the heap, is many times slower.
+ */
+interface Columns {
+  category: Dictionary;
+  country: Dictionary;
+  source: Dictionary;
+  domain: Dictionary;
+  language: Dictionary;
+  publishedAt: Float64Array;
+  orders: Record<"published_at" | "popularity", RowOrder>;
+}
+
+const columnsByRows = new WeakMap<readonly ArticleRecord[], Columns>();
+
+function columnsOf(rows: readonly ArticleRecord[]): Columns {
+  let columns = columnsByRows.get(rows);
+  if (!columns) {
+    columns = {
+      category: dictionaryOf(rows, (row) => row.category),
+      country: dictionaryOf(rows, (row) => row.country),
+      source: dictionaryOf(rows, (row) => row.source_id),
+      domain: dictionaryOf(rows, (row) => row.domain),
+      language: dictionaryOf(rows, (row) => row.language),
+      publishedAt: Float64Array.from(rows, (row) => row.published_at.getTime()),
+      orders: { published_at: orderOf(rows, newerFirst), popularity: orderOf(rows, morePopularFirst) },
+    };
+    columnsByRows.set(rows, columns);
   }
-  return kept;
+  return columns;
+}
+
+function dictionaryOf(rows: readonly ArticleRecord[], value: (row: ArticleRecord) => string | null): Dictionary {
+  const values: string[] = [];
+  const index = new Map<string, number>();
+  const of = Int32Array.from(rows, (row) => {
+    const text = value(row);
+    if (text === null) return -1;
+    let at = index.get(text);
+    if (at === undefined) index.set(text, (at = values.push(text) - 1));
+    return at;
+  });
+  return { values, index, of };
+}
+
+/** `published_at DESC, id` (ids in byte order, as the database's C collation orders them). */
+function newerFirst(a: ArticleRecord, b: ArticleRecord): number {
+  return b.published_at.getTime() - a.published_at.getTime() || byteOrder(a.id, b.id);
+}
+
+/** `popularity DESC NULLS LAST, published_at DESC, id` */
+function morePopularFirst(a: ArticleRecord, b: ArticleRecord): number {
+  if (a.popularity !== b.popularity) {
+    if (a.popularity === null) return 1;
+    if (b.popularity === null) return -1;
+    return b.popularity - a.popularity;
+  }
+  return newerFirst(a, b);
+}
+
+function orderOf(rows: readonly ArticleRecord[], compare: (a: ArticleRecord, b: ArticleRecord) => number): RowOrder {
+  const ordinals = Int32Array.from(rows.keys()).sort((a, b) => compare(rows[a], rows[b]));
+  const places = new Int32Array(rows.length);
+  ordinals.forEach((ordinal, place) => (places[ordinal] = place));
+  return { ordinals, places };
 }
 
 /** A list filter's values, lower-cased; null when the filter is absent or names nothing. */
-function listOf(value: string | undefined): Set<string> | null {
+function listOf(value: string | undefined): string[] | null {
   const values = value === undefined ? [] : splitList(value.toLowerCase());
-  return values.length === 0 ? null : new Set(values);
+  return values.length === 0 ? null : values;
 }
 
-function matchesFilters(filters: Omit<ArticleFilters, "text">): (row: ArticleRecord) => boolean {
-  const categories = listOf(filters.categories);
-  const countries = listOf(filters.countries);
-  const sources = listOf(filters.sources);
-  const domainList = listOf(filters.domains);
-  const domains = domainList && new Set([...domainList].map((d) => d.replace(/^www\./, "")));
-  const language = filters.language ? filters.language.toLowerCase() : null;
-  const from = filters.range?.from?.getTime();
-  const to = filters.range?.to?.getTime();
-  const within = (set: Set<string> | null, value: string | null) => !set || (value !== null && set.has(value));
-  return (row) =>
-    within(categories, row.category) &&
-    within(countries, row.country) &&
-    within(sources, row.source_id) &&
-    within(domains, row.domain) &&
-    (language === null || row.language === language) &&
-    (from === undefined || row.published_at.getTime() >= from) &&
-    (to === undefined || row.published_at.getTime() < to);
+/** Which of a dictionary's values a list filter accepts (1), by value index; null when the filter is absent. */
+function accepted(dictionary: Dictionary, values: readonly string[] | null): Uint8Array | null {
+  if (!values) return null;
+  const accepts = new Uint8Array(dictionary.values.length);
+  for (const value of values) {
+    const at = dictionary.index.get(value);
+    if (at !== undefined) accepts[at] = 1;
+  }
+  return accepts;
 }
 
-const newerFirst = (a: Ranked, b: Ranked) => b.row.published_at.getTime() - a.row.published_at.getTime() || byteOrder(a.row.id, b.row.id);
+/**
+ * The filters as a test of a row's ordinal: lists compared lower-cased (a NULL matching none), a domain without its
+ * `www.`, the date range from inclusive and to exclusive.
+ */
+function matchesFilters(columns: Columns, filters: Omit<ArticleFilters, "text">): (at: number) => boolean {
+  const language = filters.language ? [filters.language.toLowerCase()] : null;
+  const tests = [
+    [columns.category, accepted(columns.category, listOf(filters.categories))],
+    [columns.country, accepted(columns.country, listOf(filters.countries))],
+    [columns.source, accepted(columns.source, listOf(filters.sources))],
+    [columns.domain, accepted(columns.domain, listOf(filters.domains)?.map((d) => d.replace(/^www\./, "")) ?? null)],
+    [columns.language, accepted(columns.language, language)],
+  ].filter((test): test is [Dictionary, Uint8Array] => test[1] !== null);
+  const from = filters.range?.from?.getTime() ?? -Infinity;
+  const to = filters.range?.to?.getTime() ?? Infinity;
+  const { publishedAt } = columns;
+  return (at) => {
+    if (!(publishedAt[at] >= from && publishedAt[at] < to)) return false;
+    for (const [dictionary, accepts] of tests) {
+      const value = dictionary.of[at];
+      if (value === -1 || accepts[value] === 0) return false;
+    }
+    return true;
+  };
+}
 
-/** Popularity as `popularity DESC NULLS LAST`. */
-const popularityOf = (r: Ranked) => r.row.popularity ?? -Infinity;
+const FACET_LIMIT = 10;
 
-const ORDERS: Record<ArticleSort, (a: Ranked, b: Ranked) => number> = {
-  relevancy: (a, b) => b.rank - a.rank || newerFirst(a, b),
-  popularity: (a, b) => (popularityOf(a) === popularityOf(b) ? 0 : popularityOf(b) - popularityOf(a)) || newerFirst(a, b),
-  published_at: newerFirst,
-};
+/** The facets' counts of the kept rows: each facet's values most frequent first, then in byte order, at most 10. */
+class FacetCounter {
+  private readonly counts: Record<keyof ArticleFacets, Int32Array>;
+
+  constructor(private readonly columns: Columns) {
+    this.counts = {
+      category: new Int32Array(columns.category.values.length),
+      country: new Int32Array(columns.country.values.length),
+      source: new Int32Array(columns.source.values.length),
+    };
+  }
+
+  add(at: number): void {
+    for (const facet of ["category", "country", "source"] as const) {
+      const value = this.columns[facet].of[at];
+      if (value !== -1) this.counts[facet][value]++;
+    }
+  }
+
+  facets(): ArticleFacets {
+    const list = (facet: keyof ArticleFacets): FacetCount[] =>
+      this.columns[facet].values
+        .map((value, i) => ({ value, count: this.counts[facet][i] }))
+        .filter((entry) => entry.count > 0)
+        .sort((a, b) => b.count - a.count || byteOrder(a.value, b.value))
+        .slice(0, FACET_LIMIT);
+    return { category: list("category"), country: list("country"), source: list("source") };
+  }
+}

@@ -1,18 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { pageInfo, pageOf, prepareTextQuery, splitList, withSearchTimeout } from "@apiplat/catalogue";
+import { pageInfo, pageOf, prepareTextQuery, splitList } from "@apiplat/catalogue";
 import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { Queryable } from "@apiplat/storage";
 import { normalizeAsin, ratingBreakdown } from "../domain/products.js";
 import * as S from "../schemas.js";
 import { findProduct } from "../store/products.js";
-import { ratingCounts, searchReviews } from "../store/reviews.js";
+import { searchReviews, type ReviewCatalogue } from "../store/review-catalogue.js";
+import { ratingCounts } from "../store/reviews.js";
 import { reviewView } from "./views.js";
 
 export interface ReviewRoutesOptions {
   db: Queryable;
+  catalogue: ReviewCatalogue;
 }
 
-export const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (app, { db }) => {
+export const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (app, { db, catalogue }) => {
   app.get(
     "/reviews/:asin",
     {
@@ -34,9 +36,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = asyn
       if (!product) throw errors.notFound(`No product has the ASIN ${asin} in the catalogue; ASINs come from /search.`);
       const text = query.q === undefined ? undefined : await prepareTextQuery(db, query.q);
       const ratings = query.rating === undefined ? undefined : [...new Set(splitList(query.rating).map(Number))];
-      const { total, reviews } = await withSearchTimeout(db, (db) =>
-        searchReviews(db, asin, { ratings, verifiedOnly: query.verified_only, text }, query.sort ?? "recent", page),
-      );
+      const { total, reviews } = await searchReviews(catalogue, asin, { ratings, verifiedOnly: query.verified_only, text }, query.sort ?? "recent", page);
       const { rated, unrated } = await ratingCounts(db, asin);
       const ratedCount = [...rated.values()].reduce((sum, n) => sum + n, 0);
       return ok({

@@ -1,4 +1,3 @@
-import { SqlFilter, matchText, type Page, type TextQuery } from "@apiplat/catalogue";
 import type { Database, Queryable } from "@apiplat/storage";
 
 export interface ReviewRecord {
@@ -14,57 +13,15 @@ export interface ReviewRecord {
   helpful_votes: number | null;
   total_votes: number | null;
   verified_purchase: boolean | null;
-}
-
-export interface ReviewFilters {
-  ratings?: number[];
-  verifiedOnly?: boolean;
-  text?: TextQuery;
+  /** Orders reviews of one day: the review's place in its file. */
+  revision: number;
 }
 
 export const REVIEW_SORTS = ["recent", "helpful", "rating", "rating_asc"] as const;
 export type ReviewSort = (typeof REVIEW_SORTS)[number];
 
-const COLUMNS = `id, asin, locale, rating, title, body, author, author_id, to_char(reviewed_on, 'YYYY-MM-DD') AS reviewed_on,
-  helpful_votes, total_votes, verified_purchase`;
-
-/**
- * Every order ends with the newest first, then the review's place in its file, so pages never overlap; unrated
- * reviews come last when sorting by rating.
- */
-function orderBy(sort: ReviewSort): string {
-  switch (sort) {
-    case "recent":
-      return "reviewed_on DESC, revision, id";
-    case "helpful":
-      return "helpful_votes DESC NULLS LAST, reviewed_on DESC, revision, id";
-    case "rating":
-      return "rating DESC NULLS LAST, reviewed_on DESC, revision, id";
-    case "rating_asc":
-      return "rating ASC NULLS LAST, reviewed_on DESC, revision, id";
-  }
-}
-
-export async function searchReviews(
-  db: Queryable,
-  asin: string,
-  filters: ReviewFilters,
-  sort: ReviewSort,
-  page: Page,
-): Promise<{ total: number; reviews: ReviewRecord[] }> {
-  const filter = new SqlFilter().equals("asin", asin);
-  if (filters.text) matchText(filter, filters.text, { vector: "document", config: "english" });
-  if (filters.ratings?.length) filter.where((p) => `rating = ANY(${p(filters.ratings)}::int[])`);
-  if (filters.verifiedOnly) filter.where("verified_purchase");
-  const { rows } = await db.query<ReviewRecord & { total: number }>(
-    `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM reviews ${filter.sql}
-     ORDER BY ${orderBy(sort)} LIMIT ${filter.param(page.limit)} OFFSET ${filter.param(page.offset)}`,
-    filter.params,
-  );
-  if (rows.length > 0) return { total: rows[0].total, reviews: rows.map(({ total: _total, ...review }) => review) };
-  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM reviews ${filter.sql}`, filter.params.slice(0, -2));
-  return { total: count.rows[0].n, reviews: [] };
-}
+export const REVIEW_COLUMNS = `id, asin, locale, rating, title, body, author, author_id, to_char(reviewed_on, 'YYYY-MM-DD') AS reviewed_on,
+  helpful_votes, total_votes, verified_purchase, revision`;
 
 /** How many reviews of the product have each rating; `null` counts the reviews without one. */
 export async function ratingCounts(db: Queryable, asin: string): Promise<{ rated: Map<number, number>; unrated: number }> {

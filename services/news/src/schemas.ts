@@ -123,7 +123,7 @@ export const TrendingQuery = Type.Object({
 });
 export type TrendingQuery = Static<typeof TrendingQuery>;
 
-export const TrendingTopic = Type.Object({
+const TrendingTopic = Type.Object({
   topic: Type.String({ description: "the word as headlines spell it most often" }),
   count: Type.Integer({ description: "headlines of the window that mention it" }),
   previous_count: Type.Integer({ description: "headlines of the previous window of the same length" }),

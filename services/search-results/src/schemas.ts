@@ -1,6 +1,6 @@
 import { Type, type Static } from "typebox";
 
-export const MAX_NUM = 100;
+const MAX_NUM = 100;
 export const DEFAULT_NUM = 10;
 /** Results past this position are not served (as search engines stop at about 1,000): narrow the query instead. */
 export const MAX_POSITION = 10_000;
@@ -72,7 +72,7 @@ export const OrganicResult = Type.Object({
 });
 export type OrganicResult = Static<typeof OrganicResult>;
 
-export const RelatedSearch = Type.Object({
+const RelatedSearch = Type.Object({
   query: Type.String(),
   link: Type.String({ description: "this service's /search for the query" }),
 });

@@ -11,7 +11,7 @@ export const ChannelParams = Type.Object({
   id: Type.String({ pattern: "^ch_[0-9a-f]{16}$", description: "ch_ and 16 hex digits (see the README: derived from the channel title)" }),
 });
 
-export const Metrics = Type.Object({
+const Metrics = Type.Object({
   as_of: Nullable(Type.String({ description: "the trending day of the snapshot (YYYY-MM-DD)" })),
   views: Nullable(Type.Integer()),
   likes: Nullable(Type.Integer()),
@@ -19,7 +19,7 @@ export const Metrics = Type.Object({
   comments: Nullable(Type.Integer()),
 });
 
-export const AnalyticsSummary = Type.Object({
+const AnalyticsSummary = Type.Object({
   engagement_rate: Nullable(Type.Number({ description: "(likes + comments) / views at the latest snapshot" })),
   views_gained_per_day: Nullable(Type.Number({ description: "views gained per day between the first and the latest snapshot" })),
   days_trending: Nullable(Type.Integer()),
@@ -39,7 +39,7 @@ export const VideoSummary = Type.Object({
 });
 export type VideoSummary = Static<typeof VideoSummary>;
 
-export const SnapshotView = Type.Object({
+const SnapshotView = Type.Object({
   country: Type.String(),
   trending_date: Type.String(),
   views: Type.Integer(),
@@ -49,7 +49,7 @@ export const SnapshotView = Type.Object({
   list_position: Nullable(Type.Integer()),
 });
 
-export const DailyGainView = Type.Object({
+const DailyGainView = Type.Object({
   country: Type.String(),
   from: Type.String(),
   to: Type.String(),
@@ -118,7 +118,7 @@ export const TrendingQuery = Type.Object({
 });
 export type TrendingQuery = Static<typeof TrendingQuery>;
 
-export const TrendingVideo = Type.Object({
+const TrendingVideo = Type.Object({
   rank: Type.Integer({ description: "position by trending score, 1 = fastest" }),
   previous_rank: Nullable(Type.Integer({ description: "rank on the previous day in the data; null when not trending then" })),
   rank_change: Nullable(Type.Integer({ description: "previous_rank - rank: positive when the video rose" })),

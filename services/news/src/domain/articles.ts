@@ -119,7 +119,7 @@ export function parseCompactDate(text: string): Date | null {
 }
 
 /** YYYY-MM-DD -> the day at 00:00 UTC; null when it is not a real date. */
-export function parseIsoDay(text: string): Date | null {
+function parseIsoDay(text: string): Date | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return null;
   const date = new Date(`${text}T00:00:00Z`);
   return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text ? null : date;

@@ -14,7 +14,7 @@ export interface FeedItem {
   categories: string[];
 }
 
-export interface ParsedFeed {
+interface ParsedFeed {
   format: "rss" | "atom";
   title: string | null;
   items: FeedItem[];
@@ -40,7 +40,7 @@ function text(value: unknown): string | null {
 }
 
 /** Tags removed and whitespace collapsed: feeds carry HTML in their descriptions. */
-export function plainText(html: string | null): string | null {
+function plainText(html: string | null): string | null {
   if (!html) return null;
   const clean = tagsAsSpaces(html).replace(/\s+/g, " ").trim();
   return clean === "" ? null : clean;

@@ -12,7 +12,7 @@ export interface TermCounts {
   previous_count: number;
 }
 
-export interface ScoredTerm extends TermCounts {
+interface ScoredTerm extends TermCounts {
   score: number;
   growth: number;
 }

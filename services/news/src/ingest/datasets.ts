@@ -197,7 +197,7 @@ export function abcSource(): IngestionSource<Record<string, string>, ArticleWith
   });
 }
 
-export function timesOfIndiaSource(): IngestionSource<Record<string, string>, ArticleWithPublisher> {
+function timesOfIndiaSource(): IngestionSource<Record<string, string>, ArticleWithPublisher> {
   return headlineOnlySource({
     name: "times-of-india",
     file: "news/india_news_headlines_sample.csv",

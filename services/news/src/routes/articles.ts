@@ -8,8 +8,8 @@ import { refuseUnknown } from "./known-values.js";
 import { articleView } from "./views.js";
 
 /** Top headlines: the articles of the last HEADLINES_WINDOW_HOURS up to the newest one in scope, at most MAX_HEADLINES. */
-export const HEADLINES_WINDOW_HOURS = 24;
-export const MAX_HEADLINES = 100;
+const HEADLINES_WINDOW_HOURS = 24;
+const MAX_HEADLINES = 100;
 
 export interface ArticleRoutesOptions {
   db: Queryable;

@@ -34,9 +34,9 @@ export interface ArticleFilters {
   range?: DateRange;
 }
 
-export type ArticleSort = "relevancy" | "published_at" | "popularity";
+type ArticleSort = "relevancy" | "published_at" | "popularity";
 
-export type ArticleFacets = Record<"category" | "country" | "source", FacetCount[]>;
+type ArticleFacets = Record<"category" | "country" | "source", FacetCount[]>;
 
 export function articleCatalogue(db: Queryable): ArticleCatalogue {
   return memoryCatalogue(db, async (db) => {

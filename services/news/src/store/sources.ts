@@ -1,7 +1,7 @@
 import { SqlFilter, type Page } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 
-export interface SourceRecord {
+interface SourceRecord {
   id: string;
   name: string;
   url: string | null;

@@ -2,7 +2,7 @@ import { SqlFilter } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import type { TermCounts } from "../domain/trending.js";
 
-export interface TrendScope {
+interface TrendScope {
   country?: string;
   category?: string;
 }

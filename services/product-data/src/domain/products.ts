@@ -30,7 +30,7 @@ export class InvalidRecord extends Error {}
  * How old the amazon.ca listings are: the file is a sample of Kaggle's "Amazon Canada Products 2023", which records
  * no day, so the year alone (an ISO 8601 date of year precision).
  */
-export const AMAZON_CA_AS_OF = "2023";
+const AMAZON_CA_AS_OF = "2023";
 
 export type ProductRow = {
   asin: string;
@@ -202,7 +202,7 @@ export const PRICE_BANDS: readonly { id: string; min: number; max: number | null
   { id: "200+", min: 200, max: null },
 ];
 
-export interface Discount {
+interface Discount {
   amount: number;
   percent: number;
 }

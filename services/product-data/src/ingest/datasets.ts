@@ -33,7 +33,7 @@ function csvSource<Row>(options: {
   };
 }
 
-export type ProductDataSource = IngestionSource<Record<string, string>, ProductRow> | IngestionSource<Record<string, string>, ReviewRow>;
+type ProductDataSource = IngestionSource<Record<string, string>, ProductRow> | IngestionSource<Record<string, string>, ReviewRow>;
 
 export function datasetSources(): ProductDataSource[] {
   return [

@@ -36,25 +36,25 @@ export interface ProductFilters {
   isBestSeller?: boolean;
 }
 
-export interface CategoryFacet {
+interface CategoryFacet {
   id: string;
   name: string;
   count: number;
 }
 
-export interface PriceBandFacet {
+interface PriceBandFacet {
   id: string;
   min: number;
   max: number | null;
   count: number;
 }
 
-export interface ProductFacets {
+interface ProductFacets {
   category: CategoryFacet[];
   price_band: PriceBandFacet[];
 }
 
-export interface ProductSearchResult {
+interface ProductSearchResult {
   total: number;
   products: ProductRecord[];
   facets?: ProductFacets;
@@ -126,12 +126,12 @@ interface Ranked {
   rank: number;
 }
 
-export interface ProductFacets {
+interface ProductFacets {
   category: CategoryFacet[];
   price_band: PriceBandFacet[];
 }
 
-export interface ProductSearchResult {
+interface ProductSearchResult {
   total: number;
   products: ProductRecord[];
   facets?: ProductFacets;

@@ -12,7 +12,7 @@ import { REVIEW_COLUMNS, type ReviewRecord, type ReviewSort } from "./reviews.js
 
 export type ReviewCatalogue = MemoryCatalogue<ReviewRecord>;
 
-export interface ReviewFilters {
+interface ReviewFilters {
   ratings?: number[];
   verifiedOnly?: boolean;
   text?: TextQuery;

@@ -2,14 +2,14 @@
 import { headline, wordOffsets, type HeadlineOptions, type WordMatcher } from "@apiplat/catalogue";
 
 /** The markers put around matched words while a snippet is made; never in indexed text. */
-export const HIGHLIGHT_START = "\u0002";
-export const HIGHLIGHT_STOP = "\u0003";
+const HIGHLIGHT_START = "\u0002";
+const HIGHLIGHT_STOP = "\u0003";
 
 /** Up to two fragments of at most 30 words around the matched words; a body without them shows its first 15 words. */
 const SNIPPET: HeadlineOptions = { start: HIGHLIGHT_START, stop: HIGHLIGHT_STOP, maxWords: 30, minWords: 15, maxFragments: 2, delimiter: " … " };
 
 /** What a page's snippet is made of: its body (its title when the body is empty), read in its text-search configuration. */
-export interface SnippetSource {
+interface SnippetSource {
   title: string;
   body: string;
   text_config: string;
@@ -39,7 +39,7 @@ const wordsOfPages = new WeakMap<SnippetSource, Int32Array>();
 const HIGHLIGHTED = new RegExp(`${HIGHLIGHT_START}([^${HIGHLIGHT_START}${HIGHLIGHT_STOP}]*)${HIGHLIGHT_STOP}`, "g");
 const MARKERS = new RegExp(`[${HIGHLIGHT_START}${HIGHLIGHT_STOP}]`, "g");
 
-export interface Snippet {
+interface Snippet {
   snippet: string;
   snippet_highlighted_words: string[];
 }

@@ -108,7 +108,7 @@ export function peopleSource(): IngestionSource<Record<string, string>, WebPageR
 }
 
 /** A question as read so far: its own fields, and its text followed by the text of each answer read after it. */
-export interface DumpQuestion {
+interface DumpQuestion {
   id: string;
   title: string;
   tags: string;
@@ -116,7 +116,7 @@ export interface DumpQuestion {
   text: string;
 }
 
-export interface DumpRecord {
+interface DumpRecord {
   row: Record<string, string>;
   /** For an answer: its question with the answers read so far, this one included (undefined when the file lacks it). */
   question?: DumpQuestion;
@@ -127,7 +127,7 @@ export interface DumpRecord {
  * remembered so that each answer can be folded into its question's page (the text a question page shows is the
  * question and its answers).
  */
-export async function* readDumpRows(file: string, options: { limit?: number } = {}): AsyncGenerator<ReaderItem<DumpRecord>> {
+async function* readDumpRows(file: string, options: { limit?: number } = {}): AsyncGenerator<ReaderItem<DumpRecord>> {
   const stream = createReadStream(file, { encoding: "utf8" });
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   const questions = new Map<string, DumpQuestion>();
@@ -205,7 +205,7 @@ export const coffeeSource = () =>
     "github.com/Yoav-Shafir/Elasticsearch-Coffee-Search-Engine-JS @ 97e93c92aaa379fed6d0ee9be94b2024371d6aba",
     "Coffee Stack Exchange posts (592 posts, 225 questions, 2015-01-27 to 2015-03-07)",
   );
-export const beerSource = () =>
+const beerSource = () =>
   stackExchangeSource(
     "beer",
     "github.com/kevswanberg/beer_tentrr @ 9573647bff33c61bdce2f07a9000a4098fd3074d",
@@ -244,7 +244,7 @@ async function* readCocoImages(file: string, options: { limit?: number }): Async
 
 const positive = (value: unknown) => (typeof value === "number" && Number.isInteger(value) && value > 0 ? value : null);
 
-export function cocoImagesSource(): IngestionSource<{ image: CocoImage; licence?: CocoLicence }, ImageRow> {
+function cocoImagesSource(): IngestionSource<{ image: CocoImage; licence?: CocoLicence }, ImageRow> {
   return {
     name: "coco-images",
     attribution: { file: `${COCO_FILE} (images)`, title: "MS-COCO 2017 validation images (5,000, linked by URL)", ...COCO_ATTRIBUTION },
@@ -272,7 +272,7 @@ export function cocoImagesSource(): IngestionSource<{ image: CocoImage; licence?
   };
 }
 
-export function cocoCaptionsSource(): IngestionSource<{ id?: number; image_id?: number; caption?: string }, CaptionRow> {
+function cocoCaptionsSource(): IngestionSource<{ id?: number; image_id?: number; caption?: string }, CaptionRow> {
   return {
     name: "coco-captions",
     attribution: { file: `${COCO_FILE} (annotations)`, title: "MS-COCO 2017 validation captions (25,014, about five per image)", ...COCO_ATTRIBUTION },

@@ -3,7 +3,7 @@ import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { MAX_ELEMENT_DEPTH, nestsDeeperThan } from "@apiplat/service-kit";
 
-export interface ExtractedPage {
+interface ExtractedPage {
   title: string | null;
   text: string;
   /** The page's `<html lang>` as an ISO 639-1 code, when it says. */

@@ -6,7 +6,7 @@ import { DEFAULT_NUM, MAX_POSITION, type SearchQuery } from "../schemas.js";
 import type { SearchCatalogue, SearchRequest } from "../store/search-catalogue.js";
 import { correctedQuery, spellingSuggestion } from "../store/spelling.js";
 
-export interface PreparedSearch {
+interface PreparedSearch {
   request: SearchRequest;
   /** A look-alike of a rare word, suggested but not searched. */
   spellingFix: string | null;

@@ -3,7 +3,7 @@ import { splitHighlights } from "../domain/snippets.js";
 import type * as S from "../schemas.js";
 import type { ImageHit, NewsHit, WebHit } from "../store/search-catalogue.js";
 
-export const IMAGE_SOURCE = "COCO 2017 (images from Flickr)";
+const IMAGE_SOURCE = "COCO 2017 (images from Flickr)";
 
 export function organicResultView(hit: WebHit, position: number): S.OrganicResult {
   return {

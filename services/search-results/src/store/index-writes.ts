@@ -64,7 +64,7 @@ export const upsertNews = (db: Queryable, rows: NewsRow[]): Promise<UpsertCounts
   upsertRows(db, { table: "news_articles", key: ["id"], columns: NEWS_COLUMNS, revision: "revision" }, rows);
 
 /** The explicit-terms list as a PostgreSQL word-boundary regular expression (for text gathered in SQL). */
-export const EXPLICIT_REGEX = `\\m(${EXPLICIT_TERMS.join("|")})\\M`;
+const EXPLICIT_REGEX = `\\m(${EXPLICIT_TERMS.join("|")})\\M`;
 
 /**
  * After a load: each image's captions gathered (its search text, its title = its first caption, its explicit flag),

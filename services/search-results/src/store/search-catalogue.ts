@@ -56,7 +56,7 @@ function anyWordQuery(query: TextQuery): TextQuery | null {
   return text === null ? null : { ...query, text };
 }
 
-export interface WebEntry {
+interface WebEntry {
   table: "web_pages";
   id: string;
   dataset: string;
@@ -73,7 +73,7 @@ export interface WebEntry {
 }
 
 /** An image as a result shows it, with what the filters read. */
-export interface ImageEntry {
+interface ImageEntry {
   table: "images";
   id: number;
   title: string | null;
@@ -87,7 +87,7 @@ export interface ImageEntry {
 }
 
 /** A headline as a result shows it, with what the filters read. */
-export interface NewsEntry {
+interface NewsEntry {
   table: "news_articles";
   id: string;
   url: string;
@@ -99,7 +99,7 @@ export interface NewsEntry {
 }
 
 /** One document of any of the three tables; the indexes of the other tables hold nothing for it. */
-export type IndexedEntry = WebEntry | ImageEntry | NewsEntry;
+type IndexedEntry = WebEntry | ImageEntry | NewsEntry;
 
 /** An image as a result shows it. */
 export type ImageHit = Omit<ImageEntry, "table" | "explicit">;

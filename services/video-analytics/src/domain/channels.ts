@@ -1,7 +1,7 @@
 /** A channel's figures from its videos' latest snapshots. */
 import { round } from "./videos.js";
 
-export interface ChannelVideo {
+interface ChannelVideo {
   category_id: number | null;
   category_name: string | null;
   latest_views: number | null;

@@ -61,7 +61,7 @@ export interface Snapshot {
   list_position: number | null;
 }
 
-export interface DailyGain {
+interface DailyGain {
   country: string;
   from: string;
   to: string;

@@ -102,9 +102,9 @@ interface CategoryRecord {
 
 type CategoryRow = { country: string; category_id: number; title: string };
 
-export const CATEGORY_COUNTRIES = ["CA", "DE", "FR", "GB", "IN", "JP", "KR", "MX", "RU", "US"] as const;
+const CATEGORY_COUNTRIES = ["CA", "DE", "FR", "GB", "IN", "JP", "KR", "MX", "RU", "US"] as const;
 
-export function categoriesSource(): IngestionSource<CategoryRecord, CategoryRow> {
+function categoriesSource(): IngestionSource<CategoryRecord, CategoryRow> {
   return {
     name: "categories",
     attribution: {

@@ -35,7 +35,7 @@ interface ApiRecord {
   fetchedAt: number;
 }
 
-export interface YouTubeOptions {
+interface YouTubeOptions {
   apiKey: string;
   regions: readonly string[];
   base: string;

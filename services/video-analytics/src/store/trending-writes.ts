@@ -2,7 +2,7 @@
 import { refreshVocabulary, settleTables, upsertRows, type UpsertCounts } from "@apiplat/catalogue";
 import type { Database, Queryable } from "@apiplat/storage";
 
-export type VideoRow = {
+type VideoRow = {
   video_id: string;
   title: string;
   channel_id: string | null;
@@ -18,7 +18,7 @@ export type VideoRow = {
   revision: number;
 };
 
-export type SnapshotRow = {
+type SnapshotRow = {
   video_id: string;
   country: string;
   trending_date: string;

@@ -26,9 +26,9 @@ import { VIDEO_COLUMNS, type VideoRecord } from "./videos.js";
 
 export type VideoCatalogue = MemoryCatalogue<VideoRecord>;
 
-export type VideoSort = "relevance" | "views" | "engagement" | "growth";
+type VideoSort = "relevance" | "views" | "engagement" | "growth";
 
-export interface VideoFilters {
+interface VideoFilters {
   text?: { query: TextQuery };
   country?: string;
   categoryId?: number;

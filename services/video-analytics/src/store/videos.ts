@@ -86,7 +86,7 @@ export async function previousDay(db: Queryable, country: string, day: string): 
   return rows[0].day;
 }
 
-export interface TrendingEntry {
+interface TrendingEntry {
   video_id: string;
   views: number;
   likes: number | null;

@@ -12,7 +12,6 @@
  */
 import type { Queryable } from "@apiplat/storage";
 import { correctedQuery, prepareTextQuery, splitTextQuery, type TextQuery } from "./search.js";
-import type { FacetCount } from "./facets.js";
 import { SqlFilter } from "./sql.js";
 import { TextIndex } from "./text-index.js";
 import { Vocabulary } from "./vocabulary.js";
@@ -199,30 +198,6 @@ export function byteOrder(a: string, b: string): number {
     return x - y;
   }
   return a.length - b.length;
-}
-
-/** Facet counts over rows: each facet's non-null values, most frequent first, then by value (byte order), at most `limit`. */
-export function facetCountsIn<Row, Name extends string>(
-  rows: Iterable<Row>,
-  facets: Record<Name, { value: (row: Row) => string | null; limit: number }>,
-): Record<Name, FacetCount[]> {
-  const names = Object.keys(facets) as Name[];
-  const counts = names.map(() => new Map<string, number>());
-  for (const row of rows) {
-    names.forEach((name, i) => {
-      const value = facets[name].value(row);
-      if (value !== null) counts[i].set(value, (counts[i].get(value) ?? 0) + 1);
-    });
-  }
-  return Object.fromEntries(
-    names.map((name, i) => [
-      name,
-      [...counts[i]]
-        .map(([value, count]) => ({ value, count }))
-        .sort((a, b) => b.count - a.count || byteOrder(a.value, b.value))
-        .slice(0, facets[name].limit),
-    ]),
-  ) as Record<Name, FacetCount[]>;
 }
 
 /**

@@ -1,23 +1,11 @@
 import type { Queryable } from "@apiplat/storage";
+import type { Article } from "../domain/articles.js";
 
-/** An article as searches and views read it (the columns ingestion alone uses left out). */
-export interface ArticleRecord {
-  id: string;
-  source_id: string;
-  source_name: string;
-  author: string | null;
-  title: string;
-  description: string | null;
-  url: string | null;
-  /** The URL's host without `www.`, for the `domains` filter. */
-  domain: string | null;
-  image_url: string | null;
-  published_at: Date;
-  category: string | null;
-  country: string | null;
-  language: string;
-  popularity: number | null;
-}
+/**
+ * An article as searches and views read it: the row ingestion writes (domain's Article), less the columns only
+ * ingestion uses, with the popularity derived after each run.
+ */
+export type ArticleRecord = Omit<Article, "dataset" | "text_config" | "story_id" | "revision"> & { popularity: number | null };
 
 export const ARTICLE_COLUMNS =
   "id, source_id, source_name, author, title, description, url, domain, image_url, published_at, category, country, language, popularity";

@@ -1,17 +1,9 @@
 import { SqlFilter, type Page } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
+import type { Publisher } from "../domain/articles.js";
 
-interface SourceRecord {
-  id: string;
-  name: string;
-  url: string | null;
-  category: string | null;
-  language: string | null;
-  country: string | null;
-  article_count: number;
-  oldest_published_at: Date | null;
-  newest_published_at: Date | null;
-}
+/** A publisher as ingestion writes it, with the counts and dates derived from its articles after each run. */
+type SourceRecord = Publisher & { article_count: number; oldest_published_at: Date | null; newest_published_at: Date | null };
 
 /** Publishers with at least one article, the largest first. */
 export async function listSources(

@@ -77,7 +77,7 @@ export function productCatalogue(db: Queryable): ProductCatalogue {
 function heldRecord(row: ProductRecord, share: (text: string | null) => string | null): ProductRecord {
   return {
     asin: row.asin,
-    locale: share(row.locale)!,
+    locale: share(row.locale) as ProductRecord["locale"],
     dataset: share(row.dataset)!,
     title: row.title,
     brand: row.brand,
@@ -88,7 +88,7 @@ function heldRecord(row: ProductRecord, share: (text: string | null) => string |
     list_price: row.list_price,
     rating: row.rating,
     ratings_count: row.ratings_count,
-    rating_basis: share(row.rating_basis)!,
+    rating_basis: share(row.rating_basis) as ProductRecord["rating_basis"],
     category_id: share(row.category_id),
     category_name: share(row.category_name),
     is_best_seller: row.is_best_seller,

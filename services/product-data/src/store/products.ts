@@ -1,26 +1,8 @@
 import type { Queryable } from "@apiplat/storage";
+import type { ProductRow } from "../domain/products.js";
 
-export interface ProductRecord {
-  asin: string;
-  locale: string;
-  dataset: string;
-  title: string | null;
-  brand: string | null;
-  image_url: string | null;
-  product_url: string | null;
-  currency: string | null;
-  price: number | null;
-  list_price: number | null;
-  rating: number | null;
-  ratings_count: number | null;
-  rating_basis: string;
-  category_id: string | null;
-  category_name: string | null;
-  is_best_seller: boolean | null;
-  bought_last_month: number | null;
-  review_count: number;
-  data_as_of: string | null;
-}
+/** A product as searches and views read it: the row ingestion writes (domain's ProductRow) with its review count. */
+export type ProductRecord = Omit<ProductRow, "revision"> & { review_count: number };
 
 export const PRODUCT_SORTS = ["relevance", "price_asc", "price_desc", "rating", "reviews", "best_sellers"] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];

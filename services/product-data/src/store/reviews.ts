@@ -1,21 +1,8 @@
 import type { Database, Queryable } from "@apiplat/storage";
+import type { ReviewRow } from "../domain/products.js";
 
-export interface ReviewRecord {
-  id: string;
-  asin: string;
-  locale: string;
-  rating: number | null;
-  title: string | null;
-  body: string | null;
-  author: string | null;
-  author_id: string | null;
-  reviewed_on: string;
-  helpful_votes: number | null;
-  total_votes: number | null;
-  verified_purchase: boolean | null;
-  /** Orders reviews of one day: the review's place in its file. */
-  revision: number;
-}
+/** A review as listings and views read it: the row ingestion writes (domain's ReviewRow) but its dataset. */
+export type ReviewRecord = Omit<ReviewRow, "dataset">;
 
 export const REVIEW_SORTS = ["recent", "helpful", "rating", "rating_asc"] as const;
 export type ReviewSort = (typeof REVIEW_SORTS)[number];

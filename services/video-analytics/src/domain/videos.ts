@@ -51,7 +51,7 @@ export function round(value: number, digits: number): number {
   return Math.round(value * f) / f;
 }
 
-export interface Snapshot {
+export type Snapshot = {
   country: string;
   trending_date: string;
   views: number;
@@ -59,7 +59,7 @@ export interface Snapshot {
   dislikes: number | null;
   comments: number | null;
   list_position: number | null;
-}
+};
 
 interface DailyGain {
   country: string;

@@ -1,8 +1,9 @@
 /** What an ingestion writes: videos and their daily trending snapshots, then the summaries derived from them. */
 import { refreshVocabulary, settleTables, upsertRows, type UpsertCounts } from "@apiplat/catalogue";
 import type { Database, Queryable } from "@apiplat/storage";
+import type { Snapshot } from "../domain/videos.js";
 
-type VideoRow = {
+export type VideoRow = {
   video_id: string;
   title: string;
   channel_id: string | null;
@@ -18,17 +19,8 @@ type VideoRow = {
   revision: number;
 };
 
-type SnapshotRow = {
-  video_id: string;
-  country: string;
-  trending_date: string;
-  views: number;
-  likes: number | null;
-  dislikes: number | null;
-  comments: number | null;
-  list_position: number | null;
-  revision: number;
-};
+/** A video's day on a country's trending list (domain's Snapshot), as ingestion writes it. */
+type SnapshotRow = Snapshot & { video_id: string; revision: number };
 
 export type TrendingRows = { video: VideoRow; snapshot: SnapshotRow };
 

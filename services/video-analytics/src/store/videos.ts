@@ -1,20 +1,11 @@
 import { SqlFilter } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import type { Snapshot } from "../domain/videos.js";
+import type { VideoRow } from "./trending-writes.js";
 
-export interface VideoRecord {
-  video_id: string;
-  title: string;
-  channel_id: string | null;
-  channel_title: string | null;
-  category_id: number | null;
+/** A video as searches and views read it: the row ingestion writes, with its category's name and the summary derived from its snapshots. */
+export type VideoRecord = Omit<VideoRow, "category_country" | "revision"> & {
   category_name: string | null;
-  published_at: Date | null;
-  tags: string[];
-  description: string | null;
-  thumbnail_url: string | null;
-  comments_disabled: boolean | null;
-  ratings_disabled: boolean | null;
   latest_trending_date: string | null;
   latest_views: number | null;
   latest_likes: number | null;
@@ -26,7 +17,7 @@ export interface VideoRecord {
   peak_rank: number | null;
   engagement_rate: number | null;
   views_gained_per_day: number | null;
-}
+};
 
 /** The category's name in the video's own country, else the US name (ids are the same list worldwide). */
 const CATEGORY_NAME = `coalesce(

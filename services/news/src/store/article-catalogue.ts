@@ -231,11 +231,14 @@ function matchesFilters(columns: Columns, filters: Omit<ArticleFilters, "text">)
   const from = filters.range?.from?.getTime() ?? -Infinity;
   const to = filters.range?.to?.getTime() ?? Infinity;
   const { publishedAt } = columns;
+  // Plain arrays walked by index: this runs for every row of a listing, and an iterator per call costs more than the test.
+  const values = tests.map(([dictionary]) => dictionary.of);
+  const accepts = tests.map(([, accepted]) => accepted);
   return (at) => {
     if (!(publishedAt[at] >= from && publishedAt[at] < to)) return false;
-    for (const [dictionary, accepts] of tests) {
-      const value = dictionary.of[at];
-      if (value === -1 || accepts[value] === 0) return false;
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i][at];
+      if (value === -1 || accepts[i][value] === 0) return false;
     }
     return true;
   };
@@ -246,6 +249,9 @@ const FACET_LIMIT = 10;
 /** The facets' counts of the kept rows: each facet's values most frequent first, then in byte order, at most 10. */
 class FacetCounter {
   private readonly counts: Record<keyof ArticleFacets, Int32Array>;
+  private readonly category: Int32Array;
+  private readonly country: Int32Array;
+  private readonly source: Int32Array;
 
   constructor(private readonly columns: Columns) {
     this.counts = {
@@ -253,13 +259,17 @@ class FacetCounter {
       country: new Int32Array(columns.country.values.length),
       source: new Int32Array(columns.source.values.length),
     };
+    [this.category, this.country, this.source] = [columns.category.of, columns.country.of, columns.source.of];
   }
 
+  /** Called for every kept row of a listing: the three facets unrolled, each a typed-array read and increment. */
   add(at: number): void {
-    for (const facet of ["category", "country", "source"] as const) {
-      const value = this.columns[facet].of[at];
-      if (value !== -1) this.counts[facet][value]++;
-    }
+    const category = this.category[at];
+    if (category !== -1) this.counts.category[category]++;
+    const country = this.country[at];
+    if (country !== -1) this.counts.country[country]++;
+    const source = this.source[at];
+    if (source !== -1) this.counts.source[source]++;
   }
 
   facets(): ArticleFacets {

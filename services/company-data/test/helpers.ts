@@ -7,6 +7,7 @@ import path from "node:path";
 import { DatasetView, runIngestions } from "@apiplat/catalogue";
 import { loadConfig } from "@apiplat/config";
 import { call, startService, UnknownData, type StartedService, type TypedAnswer } from "@apiplat/testing";
+import { serviceUnderTest } from "@apiplat/testing/service-under-test";
 import { parse } from "csv-parse/sync";
 import type { Static } from "typebox";
 import { datasetSources } from "../src/ingest/datasets.js";
@@ -67,4 +68,11 @@ type DataOf<Url extends string> = Url extends `/company/${string}` | `/domain/${
 export function getter(started: StartedService, headers: Record<string, string>) {
   return <Url extends string>(url: Url, h: Record<string, string> = headers) =>
     call(started, UnknownData, { url, headers: h }) as Promise<TypedAnswer<DataOf<Url>>>;
+}
+
+/** Company-data for a file's tests (started before them, closed after), and `get` asking it as a PRO subscriber. */
+export function companyDataUnderTest() {
+  const svc = serviceUnderTest(() => startCompanyData());
+  const get = <Url extends string>(url: Url, headers?: Record<string, string>) => getter(svc.started, svc.caller.headers)(url, headers);
+  return { svc, get };
 }

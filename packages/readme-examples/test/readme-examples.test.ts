@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVICE_PORTS, defaultPort, loadConfig, type ServiceName } from "@apiplat/config";
 import { deployedServices } from "@apiplat/deployment";
 import type { ServiceApp } from "@apiplat/service-kit";
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
+import { createTestPlatform, untilReady, type TestPlatform } from "@apiplat/testing";
 import { hostsNamed, LOCAL_HOSTS, localPorts, readmeExamples, statusOf, withPorts, withStatusReport, type CurlExample } from "./readme-curl.js";
 
 const run = promisify(execFile);
@@ -122,14 +122,6 @@ function skipReason(example: CurlExample): string | null {
   return null;
 }
 
-async function untilReady(app: ServiceApp): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if ((await app.inject({ method: "GET", url: "/ready" })).statusCode === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error("a service did not become ready within 150 s");
-}
-
 const counts = { run: 0, skipped: new Map<string, number>() };
 let platform: TestPlatform;
 const apps: ServiceApp[] = [];
@@ -149,7 +141,7 @@ beforeAll(async () => {
     actualPort.set(defaultPort(service.name), (app.server.address() as AddressInfo).port);
   }
   // As a reader would after `npm start`: every service ready (the catalogues loaded) before the first example.
-  await Promise.all(apps.map((app) => untilReady(app)));
+  await Promise.all(apps.map((app) => untilReady(app, { intervalMs: 250 })));
   const account = await platform.accounts.createAccount("readme examples");
   await platform.accounts.subscribe(
     account.id,

@@ -1,5 +1,6 @@
 import type { ServiceUnderTest } from "./support/services.js";
-import { runSsrfSuite, until } from "./support/ssrf-suite.js";
+import { until } from "@apiplat/testing";
+import { runSsrfSuite } from "./support/ssrf-suite.js";
 
 interface RelayState {
   /** An inbox holding one captured request, for replays. */

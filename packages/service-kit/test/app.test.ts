@@ -1,25 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { createTestPlatform, type TestPlatform, type TestSubscriber } from "@apiplat/testing";
-import type { ServiceApp } from "../src/index.js";
-import { buildProbeApp, probeOnOwnPlatform } from "./support.js";
+import { probeOnOwnPlatform, probeUnderTest } from "./support.js";
 
-let platform: TestPlatform;
-let app: ServiceApp;
-let sub: TestSubscriber;
-
-beforeAll(async () => {
-  platform = await createTestPlatform();
-  app = await buildProbeApp(platform.deps);
-  sub = await platform.subscribe("text-toolkit", "MEGA");
-});
-afterAll(async () => {
-  await app.close();
-  await platform.close();
-});
+const kit = probeUnderTest();
 
 const echo = (payload: string | object, headers: Record<string, string> = {}) =>
-  app.inject({ method: "POST", url: "/echo", headers: { ...sub.headers, ...headers }, payload });
+  kit.app.inject({ method: "POST", url: "/echo", headers: { ...kit.sub.headers, ...headers }, payload });
 
 function expectEnvelope(res: Awaited<ReturnType<typeof echo>>, status: number, code: string) {
   expect(res.statusCode).toBe(status);
@@ -58,11 +44,11 @@ describe("the shared envelope", () => {
   });
 
   it("answers unknown paths with 404 NOT_FOUND", async () => {
-    expectEnvelope(await app.inject({ method: "GET", url: "/nope" }), 404, "NOT_FOUND");
+    expectEnvelope(await kit.app.inject({ method: "GET", url: "/nope" }), 404, "NOT_FOUND");
   });
 
   it("hides internals of unexpected errors", async () => {
-    const res = await app.inject({ method: "GET", url: "/boom", headers: sub.headers });
+    const res = await kit.app.inject({ method: "GET", url: "/boom", headers: kit.sub.headers });
     const error = expectEnvelope(res, 500, "INTERNAL_ERROR");
     expect(res.body).not.toMatch(/10\.0\.0\.5|\/srv|db\.ts|stack/);
     expect(error.message).toContain("request_id");
@@ -117,7 +103,7 @@ describe("client address behind a reverse proxy (TRUST_PROXY)", () => {
 
 describe("platform routes", () => {
   it("serves a valid OpenAPI 3.1 document generated from the route schemas", async () => {
-    const spec = (await app.inject({ method: "GET", url: "/openapi.json" })).json();
+    const spec = (await kit.app.inject({ method: "GET", url: "/openapi.json" })).json();
     expect(spec.openapi).toBe("3.1.0");
     expect(Object.keys(spec.paths).sort()).toEqual(["/boom", "/echo", "/fail/{code}", "/ping", "/public", "/whoami"]);
     expect(spec.paths["/echo"].post.requestBody.content["application/json"].schema.properties.count).toMatchObject({ minimum: 1, maximum: 3 });
@@ -130,18 +116,18 @@ describe("platform routes", () => {
   });
 
   it("serves the docs page", async () => {
-    const res = await app.inject({ method: "GET", url: "/docs/" });
+    const res = await kit.app.inject({ method: "GET", url: "/docs/" });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain("swagger");
   });
 
   it("reports readiness of the database and the cache", async () => {
-    expect((await app.inject({ method: "GET", url: "/ready" })).json().data).toEqual({ status: "ready", checks: { database: "ok", cache: "ok" } });
+    expect((await kit.app.inject({ method: "GET", url: "/ready" })).json().data).toEqual({ status: "ready", checks: { database: "ok", cache: "ok" } });
   });
 
   it("exposes per-route latency histograms, whose counts are the requests by route and status", async () => {
     await echo({ text: "m" });
-    const text = (await app.inject({ method: "GET", url: "/metrics" })).body;
+    const text = (await kit.app.inject({ method: "GET", url: "/metrics" })).body;
     const buckets = text
       .split("\n")
       .filter((l) => l.startsWith("http_request_duration_seconds_bucket") && l.includes('route="/echo"') && l.includes('status_code="200"'));

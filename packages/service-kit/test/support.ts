@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { ApiError, createServiceApp, ok, type ServiceApp } from "../src/index.js";
-import { createTestPlatform, type TestDeps } from "@apiplat/testing";
+import { afterAll, beforeAll } from "vitest";
+import { createTestPlatform, type TestDeps, type TestPlatform, type TestSubscriber } from "@apiplat/testing";
 
 /** A small service on the platform, standing for any of the product's services. */
 export async function buildProbeApp(deps: TestDeps): Promise<ServiceApp> {
@@ -61,4 +62,27 @@ export async function probeOnOwnPlatform(env: Record<string, string>, deps: Part
     await platform.close();
   };
   return { app, subscriber, close };
+}
+
+export interface ProbeUnderTest {
+  platform: TestPlatform;
+  app: ServiceApp;
+  /** A MEGA subscriber of the probe's service. */
+  sub: TestSubscriber;
+}
+
+/** The probe app on its own platform for a file's tests (built before them, closed after); `routes` adds the file's own. */
+export function probeUnderTest(routes: (app: ServiceApp) => void = () => {}): ProbeUnderTest {
+  const kit = {} as ProbeUnderTest;
+  beforeAll(async () => {
+    kit.platform = await createTestPlatform();
+    kit.app = await buildProbeApp(kit.platform.deps);
+    routes(kit.app);
+    kit.sub = await kit.platform.subscribe("text-toolkit", "MEGA");
+  });
+  afterAll(async () => {
+    await kit.app.close();
+    await kit.platform.close();
+  });
+  return kit;
 }

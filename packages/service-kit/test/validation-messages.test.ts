@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { createTestPlatform, type TestPlatform, type TestSubscriber } from "@apiplat/testing";
-import { ok, type ServiceApp } from "../src/index.js";
-import { buildProbeApp } from "./support.js";
+import { ok } from "../src/index.js";
+import { probeUnderTest } from "./support.js";
 
-let platform: TestPlatform;
-let app: ServiceApp;
-let sub: TestSubscriber;
-
-beforeAll(async () => {
-  platform = await createTestPlatform();
-  app = await buildProbeApp(platform.deps);
+const kit = probeUnderTest((app) => {
   const Body = Type.Object({
     month: Type.Optional(Type.String({ pattern: "^\\d{4}-(0[1-9]|1[0-2])$", errorMessage: "must be YYYY-MM, e.g. 2026-11" })),
     code: Type.Optional(Type.String({ pattern: "^[a-z]+$", description: "lower-case letters" })),
@@ -20,15 +13,10 @@ beforeAll(async () => {
     input: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
   });
   app.post("/forms", { schema: { body: Body } }, async () => ok({ accepted: true }));
-  sub = await platform.subscribe("text-toolkit", "MEGA");
-});
-afterAll(async () => {
-  await app.close();
-  await platform.close();
 });
 
 const post = (payload: unknown, contentType = "application/json") =>
-  app.inject({ method: "POST", url: "/forms", headers: { ...sub.headers, "content-type": contentType }, payload: payload as string });
+  kit.app.inject({ method: "POST", url: "/forms", headers: { ...kit.sub.headers, "content-type": contentType }, payload: payload as string });
 
 describe("validation messages a person can act on", () => {
   it.each([

@@ -11,3 +11,4 @@ export * from "./smtp.js";
 export * from "./long-text.js";
 export * from "./quiet-env.js";
 export * from "./typed-client.js";
+export * from "./until.js";

@@ -51,3 +51,12 @@ export async function startService<Settings, Inject>(
     },
   };
 }
+
+/** Waits until the app's /ready answers 200 (a first load, a warm-up), asking every `intervalMs` at most `tries` times. */
+export async function untilReady(app: ServiceApp, { tries = 600, intervalMs = 100 } = {}): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if ((await app.inject({ method: "GET", url: "/ready" })).statusCode === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+  throw new Error(`the service was not ready after ${tries} tries ${intervalMs} ms apart`);
+}

@@ -89,3 +89,17 @@ export function client(started: { app: ServiceApp }, defaultHeaders: Record<stri
       call(started, schema, { method, url, headers, payload });
   return { get: withoutBody("GET"), delete: withoutBody("DELETE"), post: withBody("POST"), put: withBody("PUT"), patch: withBody("PATCH") };
 }
+
+/** The data of the route whose path prefix begins `url`, in a table from path prefix to data type. */
+export type DataAtPath<Routes, Url extends string> = {
+  [Prefix in keyof Routes & string]: Url extends `${Prefix}${string}` ? Routes[Prefix] : never;
+}[keyof Routes & string];
+
+/**
+ * GETs typed from their URL alone, for a service whose tests ask many routes by URL: `Routes` maps each path prefix
+ * to its data type, `{ "/search": Static<typeof S.SearchPage>, "/company/": ... }`. A call's own headers replace these.
+ */
+export function routeGetter<Routes>(started: { app: ServiceApp }, headers: Record<string, string>) {
+  return <Url extends string>(url: Url, callHeaders: Record<string, string> = headers) =>
+    call(started, UnknownData, { url, headers: callHeaders }) as Promise<TypedAnswer<DataAtPath<Routes, Url>>>;
+}

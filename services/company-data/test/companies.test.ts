@@ -1,16 +1,8 @@
-import type { StartedService } from "@apiplat/testing";
 import { describeAuth } from "@apiplat/testing/auth-suite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dbpediaRows, fortuneRows, getter, indexRows, pdlRows, secRowOf, secRows, startCompanyData, submissions, tenDigits } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { dbpediaRows, fortuneRows, companyDataUnderTest, indexRows, pdlRows, secRowOf, secRows, submissions, tenDigits } from "./helpers.js";
 
-let started: StartedService;
-let get: ReturnType<typeof getter>;
-
-beforeAll(async () => {
-  started = await startCompanyData();
-  get = getter(started, (await started.subscribe("PRO")).headers);
-});
-afterAll(() => started.close());
+const { svc, get } = companyDataUnderTest();
 
 const millions = (value: string) => Math.round(Number(value) * 1_000_000);
 
@@ -274,4 +266,4 @@ describe("GET /domain/{domain}", () => {
   });
 });
 
-describeAuth({ started: () => started, method: "GET", url: "/company/320193" });
+describeAuth({ started: () => svc.started, method: "GET", url: "/company/320193" });

@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { DatasetView, runIngestions } from "@apiplat/catalogue";
 import { loadConfig } from "@apiplat/config";
-import { call, startService, UnknownData, type StartedService, type TypedAnswer } from "@apiplat/testing";
+import { routeGetter, startService, type StartedService } from "@apiplat/testing";
+import { serviceUnderTest } from "@apiplat/testing/service-under-test";
 import { parse } from "csv-parse/sync";
 import type { Static } from "typebox";
 import { datasetSources } from "../src/ingest/datasets.js";
@@ -55,16 +56,20 @@ export function cikOfTicker(ticker: string): number | undefined {
   return secRows().find((r) => key(r[2]) === key(ticker))?.[0];
 }
 
-/** Each route's data schema: a GET's answer is typed from its URL's path. */
-type DataOf<Url extends string> = Url extends `/company/${string}` | `/domain/${string}`
-  ? Static<typeof S.CompanyDetails>
-  : Url extends `/search${string}`
-    ? Static<typeof S.SearchPage>
-    : Url extends `/sources${string}`
-      ? { datasets: Static<typeof DatasetView>[] }
-      : unknown;
+/** Each route's data, by the path its URL begins with. */
+export interface Routes {
+  "/company/": Static<typeof S.CompanyDetails>;
+  "/domain/": Static<typeof S.CompanyDetails>;
+  "/search": Static<typeof S.SearchPage>;
+  "/sources": { datasets: Static<typeof DatasetView>[] };
+}
 
-export function getter(started: StartedService, headers: Record<string, string>) {
-  return <Url extends string>(url: Url, h: Record<string, string> = headers) =>
-    call(started, UnknownData, { url, headers: h }) as Promise<TypedAnswer<DataOf<Url>>>;
+/** GETs typed by their URL's route. */
+export const getter = (started: StartedService, headers: Record<string, string>) => routeGetter<Routes>(started, headers);
+
+/** Company-data for a file's tests (started before them, closed after), and `get` asking it as a PRO subscriber. */
+export function companyDataUnderTest() {
+  const svc = serviceUnderTest(() => startCompanyData());
+  const get = <Url extends string>(url: Url, headers?: Record<string, string>) => getter(svc.started, svc.caller.headers)(url, headers);
+  return { svc, get };
 }

@@ -1,15 +1,7 @@
-import type { StartedService } from "@apiplat/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cikOfTicker, fortuneRows, getter, pdlRows, secRowOf, startCompanyData, tenDigits } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { cikOfTicker, fortuneRows, companyDataUnderTest, pdlRows, secRowOf, tenDigits } from "./helpers.js";
 
-let started: StartedService;
-let get: ReturnType<typeof getter>;
-
-beforeAll(async () => {
-  started = await startCompanyData();
-  get = getter(started, (await started.subscribe("PRO")).headers);
-});
-afterAll(() => started.close());
+const { get } = companyDataUnderTest();
 
 const ids = (data: { companies: { id: string }[] }) => data.companies.map((c) => c.id);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeAuth } from "@apiplat/testing/auth-suite";
-import { call, startService, type StartedService, type TypedAnswer } from "@apiplat/testing";
+import { call, startService, UnknownData, type StartedService } from "@apiplat/testing";
 import type { TSchema } from "typebox";
 import type { ServiceApp } from "@apiplat/service-kit";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -72,7 +72,10 @@ afterAll(async () => {
 const get = <Schema extends TSchema>(schema: Schema, url: string, requestHeaders: Record<string, string> = headers) =>
   call(started, schema, { url, headers: requestHeaders });
 
-function expectValidationError(answer: TypedAnswer<unknown>, field: string, issue: string) {
+/** Expects `url` refused with 400 VALIDATION_ERROR naming `field` and `issue`. */
+async function expectRefused(url: string, field: string, issue: string) {
+  const answer = await get(UnknownData, url);
+  expect(answer.status, url).toBe(400);
   expect(answer.body.status).toBe("error");
   expect(answer.error.code).toBe("VALIDATION_ERROR");
   expect(answer.error.details).toEqual([{ field, issue }]);
@@ -191,46 +194,24 @@ describe("GET /search", () => {
     expect((await get(S.SearchData, "/search?q=san")).data.count).toBe(10);
     expect((await get(S.SearchData, "/search?q=san&limit=1")).data.count).toBe(1);
     expect((await get(S.SearchData, "/search?q=san&limit=100")).data.count).toBe(100);
-    const zero = await get(S.SearchData, "/search?q=san&limit=0");
-    expect(zero.status).toBe(400);
-    expectValidationError(zero, "limit", "must be at least 1");
-    const over = await get(S.SearchData, "/search?q=san&limit=101");
-    expect(over.status).toBe(400);
-    expectValidationError(over, "limit", "must be at most 100");
-    const fraction = await get(S.SearchData, "/search?q=san&limit=2.5");
-    expect(fraction.status).toBe(400);
-    expectValidationError(fraction, "limit", "must be an integer");
+    await expectRefused("/search?q=san&limit=0", "limit", "must be at least 1");
+    await expectRefused("/search?q=san&limit=101", "limit", "must be at most 100");
+    await expectRefused("/search?q=san&limit=2.5", "limit", "must be an integer");
   });
 
   it("bounds q: 2 to 200 characters, with at least two letters before a comma", async () => {
     expect((await get(S.SearchData, "/search?q=" + "a".repeat(200))).status).toBe(200);
-    const long = await get(S.SearchData, "/search?q=" + "a".repeat(201));
-    expect(long.status).toBe(400);
-    expectValidationError(long, "q", "must be at most 200 characters long");
-    const short = await get(S.SearchData, "/search?q=a");
-    expect(short.status).toBe(400);
-    expectValidationError(short, "q", "must be at least 2 characters long");
-    const punctuation = await get(S.SearchData, `/search?q=${encodeURIComponent("a, Texas")}`);
-    expect(punctuation.status).toBe(400);
-    expectValidationError(punctuation, "q", "must name a place with at least 2 letters or digits before any comma");
-    const missing = await get(S.SearchData, "/search");
-    expect(missing.status).toBe(400);
-    expectValidationError(missing, "q", "is required");
+    await expectRefused("/search?q=" + "a".repeat(201), "q", "must be at most 200 characters long");
+    await expectRefused("/search?q=a", "q", "must be at least 2 characters long");
+    await expectRefused(`/search?q=${encodeURIComponent("a, Texas")}`, "q", "must name a place with at least 2 letters or digits before any comma");
+    await expectRefused("/search", "q", "is required");
   });
 
   it("refuses an unsupported language or unknown country", async () => {
-    const language = await get(S.SearchData, "/search?q=Paris&language=xx");
-    expect(language.status).toBe(400);
-    expectValidationError(language, "language", "must be a supported ISO 639-1 code (GET /languages lists them)");
-    const country = await get(S.SearchData, "/search?q=Paris&country=ZZ");
-    expect(country.status).toBe(400);
-    expectValidationError(country, "country", "must be the ISO 3166-1 alpha-2 code of a country with places in the gazetteer");
-    const alpha3 = await get(S.SearchData, "/search?q=Paris&country=USA");
-    expect(alpha3.status).toBe(400);
-    expectValidationError(alpha3, "country", "must be at most 2 characters long");
-    const empty = await get(S.SearchData, "/search?q=Paris&language=");
-    expect(empty.status).toBe(400);
-    expectValidationError(empty, "language", "must not be empty");
+    await expectRefused("/search?q=Paris&language=xx", "language", "must be a supported ISO 639-1 code (GET /languages lists them)");
+    await expectRefused("/search?q=Paris&country=ZZ", "country", "must be the ISO 3166-1 alpha-2 code of a country with places in the gazetteer");
+    await expectRefused("/search?q=Paris&country=USA", "country", "must be at most 2 characters long");
+    await expectRefused("/search?q=Paris&language=", "language", "must not be empty");
   });
 
   it("accepts a language code in upper case", async () => {
@@ -315,12 +296,8 @@ describe("GET /reverse", () => {
     expect(narrow.data).toMatchObject({ within_max_distance: false, locality: null, distance_km: 0.433 });
     const zero = await get(S.ReverseData, "/reverse?lat=48.85341&lon=2.3488&max_distance_km=0");
     expect(zero.data).toMatchObject({ within_max_distance: true, locality: "Paris", distance_km: 0 });
-    const over = await get(S.ReverseData, "/reverse?lat=0&lon=0&max_distance_km=20017");
-    expect(over.status).toBe(400);
-    expectValidationError(over, "max_distance_km", "must be at most 20016");
-    const negative = await get(S.ReverseData, "/reverse?lat=0&lon=0&max_distance_km=-1");
-    expect(negative.status).toBe(400);
-    expectValidationError(negative, "max_distance_km", "must be at least 0");
+    await expectRefused("/reverse?lat=0&lon=0&max_distance_km=20017", "max_distance_km", "must be at most 20016");
+    await expectRefused("/reverse?lat=0&lon=0&max_distance_km=-1", "max_distance_km", "must be at least 0");
   });
 
   it("treats longitude 180 and -180 as the same meridian and looks across it", async () => {
@@ -368,9 +345,7 @@ describe("GET /reverse", () => {
       ["lat=0", "lon", "is required"],
     ];
     for (const [query, field, issue] of cases) {
-      const answer = await get(S.ReverseData, `/reverse?${query}`);
-      expect(answer.status, query).toBe(400);
-      expectValidationError(answer, field, issue);
+      await expectRefused(`/reverse?${query}`, field, issue);
     }
   });
 });
@@ -385,9 +360,7 @@ describe("GET /places/{id} and /languages", () => {
     const missing = await get(S.PlaceSchema, "/places/1");
     expect(missing.status).toBe(404);
     expect(missing.error).toEqual({ code: "NOT_FOUND", message: "No place has the GeoNames id 1 in this gazetteer." });
-    const malformed = await get(S.PlaceSchema, "/places/paris");
-    expect(malformed.status).toBe(400);
-    expectValidationError(malformed, "id", "must be an integer");
+    await expectRefused("/places/paris", "id", "must be an integer");
   });
 
   it("lists the languages with their coverage", async () => {

@@ -3,7 +3,7 @@ import { startService } from "@apiplat/testing";
 import service from "../src/service.js";
 import { TEST_SETTINGS, withMegaKey, type OcrTestContext } from "./support/app.js";
 import { characterAccuracy } from "./support/accuracy.js";
-import { inkBox, renderSvgPng, renderTablePng, toGrayRaw } from "./support/render.js";
+import { inkBox, MERGED_ROW_TABLE, renderSvgPng, renderTablePng, toGrayRaw } from "./support/render.js";
 
 let ctx: OcrTestContext;
 beforeAll(async () => {
@@ -142,16 +142,7 @@ describe("POST /extract/structured: tables", () => {
       ["Totals follow", "", ""],
       ["North", "10", "12"],
     ];
-    const table = await renderTablePng({
-      rows,
-      columnWidths: [500, 250, 250],
-      rowHeight: 100,
-      left: 80,
-      top: 160,
-      fontSize: 40,
-      lineWidth: 3,
-      mergedRows: [1],
-    });
+    const table = await renderTablePng({ rows, ...MERGED_ROW_TABLE });
     const data = await structured(table.png);
     const [found] = data.pages[0].tables;
     expect(found.rows.map((row: { cells: Array<{ text: string; column_span: number }> }) => row.cells.map((cell) => [cell.text, cell.column_span]))).toEqual([

@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { pdfBytes, TEST_SETTINGS, type TestService, whenBrowsersWarm } from "./helpers.js";
-import { startService } from "@apiplat/testing";
-import pdfService from "../src/service.js";
+import { describe, expect, test } from "vitest";
+import { pdfBytes, type TestService, warmServiceUnderTest } from "./helpers.js";
 import { pageTexts, pdfInfo, wordBoxes } from "./pdf-tools.js";
 import { markdownToHtml } from "../src/domain/markdown.js";
 import { readHighlightTheme } from "../src/browser/highlight-theme.js";
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await whenBrowsersWarm(await startService(pdfService, { settings: TEST_SETTINGS }));
-});
-afterAll(async () => {
-  await service?.close();
-});
-
-const post: TestService["post"] = (...args) => service.post(...args);
+const svc = warmServiceUnderTest();
+const post: TestService["post"] = (...args) => svc.started.post(...args);
 
 const SAMPLE = [
   "# Release notes",

@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { PlanName } from "@apiplat/config";
-import type { StartedService } from "@apiplat/testing";
+import { startService, type StartedService } from "@apiplat/testing";
+import { serviceUnderTest } from "@apiplat/testing/service-under-test";
+import pdfService from "../src/service.js";
 import type { PdfSettings } from "../src/settings.js";
 
 /** A one-browser pool, so test files stay light, and a queue that waits for slow renders on a busy machine. */
@@ -78,3 +80,6 @@ export function pagedHtml(pages: number, label = "Page body"): string {
 export function pdfBytes(res: { rawPayload: Buffer }): Uint8Array {
   return new Uint8Array(res.rawPayload);
 }
+
+/** The service for a file's tests: started (on TEST_SETTINGS) once its browsers are warm, closed after the tests. */
+export const warmServiceUnderTest = () => serviceUnderTest(async () => whenBrowsersWarm(await startService(pdfService, { settings: TEST_SETTINGS })));

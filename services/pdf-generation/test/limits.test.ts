@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { html, pagedHtml, pdfBytes, TEST_SETTINGS, type TestService, whenBrowsersWarm } from "./helpers.js";
-import { startService } from "@apiplat/testing";
-import pdfService from "../src/service.js";
+import { describe, expect, test } from "vitest";
+import { html, pagedHtml, pdfBytes, type TestService, warmServiceUnderTest } from "./helpers.js";
 import { pageTexts, pdfInfo } from "./pdf-tools.js";
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await whenBrowsersWarm(await startService(pdfService, { settings: TEST_SETTINGS }));
-});
-afterAll(async () => {
-  await service?.close();
-});
-
-const post: TestService["post"] = (...args) => service.post(...args);
+const svc = warmServiceUnderTest();
+const post: TestService["post"] = (...args) => svc.started.post(...args);
 
 function expectInvalid(res: { statusCode: number; json: () => any }, field: string, issue: string) {
   expect(res.statusCode).toBe(400);
@@ -67,7 +57,7 @@ describe("page limit per plan", () => {
 
 describe("documentation", () => {
   test("/openapi.json describes the four endpoints with their bounds", async () => {
-    const res = await service.app.inject({ method: "GET", url: "/openapi.json" });
+    const res = await svc.started.app.inject({ method: "GET", url: "/openapi.json" });
     expect(res.statusCode).toBe(200);
     const spec = res.json();
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(["/from-html", "/from-markdown", "/from-url", "/merge"]));

@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { describeAuth } from "@apiplat/testing/auth-suite";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import { pdfBytes, TEST_SETTINGS, type TestService, whenBrowsersWarm } from "./helpers.js";
-import { startService } from "@apiplat/testing";
-import pdfService from "../src/service.js";
+import { pdfBytes, type TestService, warmServiceUnderTest } from "./helpers.js";
 import { pageTexts, pdfInfo } from "./pdf-tools.js";
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await whenBrowsersWarm(await startService(pdfService, { settings: TEST_SETTINGS }));
-});
-afterAll(async () => {
-  await service?.close();
-});
-
-const post: TestService["post"] = (...args) => service.post(...args);
+const svc = warmServiceUnderTest();
+const post: TestService["post"] = (...args) => svc.started.post(...args);
 
 /** A PDF whose every page carries "<label> <n>", made with pdf-lib so it does not depend on the renderer. */
 async function labelledPdf(label: string, pages: number): Promise<Uint8Array> {
@@ -55,10 +45,10 @@ describe("POST /merge", () => {
     const { body, contentType } = multipart([await labelledPdf("First", 1), await labelledPdf("Second", 1), await labelledPdf("Third", 1)], {
       filename: "bundle",
     });
-    const res = await service.app.inject({
+    const res = await svc.started.app.inject({
       method: "POST",
       url: "/merge?response=json",
-      headers: { ...(await service.headers("MEGA")), "content-type": contentType },
+      headers: { ...(await svc.started.headers("MEGA")), "content-type": contentType },
       payload: body,
     });
     expect(res.statusCode).toBe(200);
@@ -103,7 +93,7 @@ describe("POST /merge", () => {
     // While pdf-lib works through 10,000 pages (seconds of CPU), the service still answers at once.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const healthStarted = Date.now();
-    expect((await service.app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+    expect((await svc.started.app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
     expect(Date.now() - healthStarted).toBeLessThan(1_000);
     const atLimit = await merging;
     expect(atLimit.statusCode).toBe(200);
@@ -153,9 +143,9 @@ describe("POST /merge", () => {
   }, 60_000);
 
   test("a body announced larger than the plan can merge is refused before it is read; on MEGA without naming another plan", async () => {
-    const headers = { ...(await service.headers("MEGA")), "content-type": "application/json" };
+    const headers = { ...(await svc.started.headers("MEGA")), "content-type": "application/json" };
     const announced = String(Math.ceil((100 * 1024 * 1024 * 4) / 3) + 1024 * 1024 + 1);
-    const res = await service.app.inject({ method: "POST", url: "/merge", headers: { ...headers, "content-length": announced }, payload: "{}" });
+    const res = await svc.started.app.inject({ method: "POST", url: "/merge", headers: { ...headers, "content-length": announced }, payload: "{}" });
     expect(res.statusCode).toBe(413);
     expect(res.json().error).toEqual({
       code: "PAYLOAD_TOO_LARGE",
@@ -194,4 +184,4 @@ describe("POST /merge", () => {
   });
 });
 
-describeAuth({ started: () => service, method: "POST", url: "/merge", payload: { files: [] } });
+describeAuth({ started: () => svc.started, method: "POST", url: "/merge", payload: { files: [] } });

@@ -185,9 +185,9 @@ describe("rendering", () => {
   test("?response=json answers with base64 and metadata", async () => {
     const res = await render({ html: html("<title>Doc title</title><p>JSON form</p>"), filename: "x.pdf" }, "PRO", "?response=json");
     expect(res.statusCode).toBe(200);
-    const body = res.json();
-    expect(body.status).toBe("success");
-    expect(body.data).toMatchObject({
+    const { status, data } = res.json();
+    expect(status).toBe("success");
+    expect(data).toMatchObject({
       filename: "x.pdf",
       content_type: "application/pdf",
       page_count: 1,
@@ -197,9 +197,9 @@ describe("rendering", () => {
       lang: "en",
       blocked_requests: [],
     });
-    const pdf = Buffer.from(body.data.content_base64, "base64");
+    const pdf = Buffer.from(data.content_base64, "base64");
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
-    expect(body.data.size_bytes).toBe(pdf.byteLength);
+    expect(data.size_bytes).toBe(pdf.byteLength);
     expect(pageTexts(pdf)[0]).toContain("JSON form");
   });
 

@@ -13,6 +13,9 @@ afterAll(async () => {
 
 const national = <T extends { global: boolean }>(holidays: T[]) => holidays.filter((holiday) => holiday.global);
 
+/** The fields of a US public holiday kept nationwide, everywhere and with no exception. */
+const US_NATIONWIDE = { country_code: "US", global: true, counties: null, regions: null, except_counties: null, types: ["public"] };
+
 describe("United States", () => {
   // Dates: U.S. Office of Personnel Management, "2025 Federal Holidays" (opm.gov, Pay & Leave > Federal Holidays).
   // Names are the ones served (OPM writes "Birthday of Martin Luther King, Jr." and "Juneteenth National Independence Day").
@@ -54,12 +57,7 @@ describe("United States", () => {
         end: "2026-07-04T00:00:00-04:00",
         name: "Independence Day (substitute day)",
         local_name: "Independence Day (substitute day)",
-        country_code: "US",
-        global: true,
-        counties: null,
-        regions: null,
-        except_counties: null,
-        types: ["public"],
+        ...US_NATIONWIDE,
         substitute: true,
         lunar_date: null,
         source: null,
@@ -71,12 +69,7 @@ describe("United States", () => {
         end: "2026-07-05T00:00:00-04:00",
         name: "Independence Day",
         local_name: "Independence Day",
-        country_code: "US",
-        global: true,
-        counties: null,
-        regions: null,
-        except_counties: null,
-        types: ["public"],
+        ...US_NATIONWIDE,
         substitute: false,
         lunar_date: null,
         source: null,

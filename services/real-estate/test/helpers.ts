@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { DatasetView, runIngestion } from "@apiplat/catalogue";
 import { loadConfig } from "@apiplat/config";
-import { call, startService, UnknownData, type StartedService, type TypedAnswer } from "@apiplat/testing";
+import { routeGetter, startService, type StartedService } from "@apiplat/testing";
 import { parse } from "csv-parse/sync";
 import type { Static } from "typebox";
 import { datasetSources } from "../src/ingest/datasets.js";
@@ -54,18 +54,13 @@ export function median(values: number[]): number {
   return (s[Math.floor(mid)] + s[Math.ceil(mid)]) / 2;
 }
 
-/** Each route's data schema: a GET's answer is typed from its URL's path. */
-type DataOf<Url extends string> = Url extends `/search${string}`
-  ? Static<typeof S.PropertyPage>
-  : Url extends `/property/${string}`
-    ? Static<typeof S.PropertyDetail>
-    : Url extends `/estimate${string}`
-      ? Static<typeof S.Estimate>
-      : Url extends `/sources${string}`
-        ? { datasets: Static<typeof DatasetView>[] }
-        : unknown;
-
-export function getter(started: StartedService, headers: Record<string, string>) {
-  return <Url extends string>(url: Url, h: Record<string, string> = headers) =>
-    call(started, UnknownData, { url, headers: h }) as Promise<TypedAnswer<DataOf<Url>>>;
+/** Each route's data, by the path its URL begins with. */
+export interface Routes {
+  "/search": Static<typeof S.PropertyPage>;
+  "/property/": Static<typeof S.PropertyDetail>;
+  "/estimate": Static<typeof S.Estimate>;
+  "/sources": { datasets: Static<typeof DatasetView>[] };
 }
+
+/** GETs typed by their URL's route. */
+export const getter = (started: StartedService, headers: Record<string, string>) => routeGetter<Routes>(started, headers);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runIngestion } from "@apiplat/catalogue";
-import { startService, type StartedService } from "@apiplat/testing";
+import { startService, untilReady, type StartedService } from "@apiplat/testing";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { datasetSources } from "../src/ingest/datasets.js";
@@ -29,11 +29,7 @@ let headers: Record<string, string>;
 beforeAll(async () => {
   started = await startService(service, { settings: { autoLoad: true }, env: { DATASETS_DIR: scratch } });
   headers = (await started.subscribe("PRO")).headers;
-  for (let i = 0; i < 600; i++) {
-    if ((await started.app.inject({ method: "GET", url: "/ready" })).statusCode === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("the first load did not finish");
+  await untilReady(started.app); // the first load
 }, 90_000);
 afterAll(async () => {
   await started.close();

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
+import { describe, expect, it } from "vitest";
+import { call, startService } from "@apiplat/testing";
+import { serviceUnderTest } from "@apiplat/testing/service-under-test";
 import * as S from "../src/schemas.js";
 import service from "../src/service.js";
 
-let started: StartedService;
-let caller: TestSubscriber;
+const svc = serviceUnderTest(() => startService(service));
 
-beforeAll(async () => {
-  started = await startService(service);
-  caller = await started.subscribe("PRO");
-});
-afterAll(() => started.close());
-
-const post = (payload: object, headers = caller.headers) => call(started, S.Keywords, { method: "POST", url: "/keywords", headers, payload });
+const post = (payload: object, headers = svc.caller.headers) => call(svc.started, S.Keywords, { method: "POST", url: "/keywords", headers, payload });
 
 /** The abstract RAKE's paper (Rose et al. 2010) uses as its example. */
 const ABSTRACT =
@@ -82,8 +76,8 @@ describe("POST /keywords", () => {
   });
 
   it("needs a key for this service", async () => {
-    expect((await started.app.inject({ method: "POST", url: "/keywords", payload: { text: ABSTRACT } })).json().error.code).toBe("MISSING_API_KEY");
-    const res = await post({ text: ABSTRACT }, { ...caller.headers, "x-gateway-host": "geocoding.api.local" });
+    expect((await svc.started.app.inject({ method: "POST", url: "/keywords", payload: { text: ABSTRACT } })).json().error.code).toBe("MISSING_API_KEY");
+    const res = await post({ text: ABSTRACT }, { ...svc.caller.headers, "x-gateway-host": "geocoding.api.local" });
     expect(res.status).toBe(403);
   });
 });

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
+import { describe, expect, it } from "vitest";
+import { call, startService } from "@apiplat/testing";
+import { serviceUnderTest } from "@apiplat/testing/service-under-test";
 import * as S from "../src/schemas.js";
 import service from "../src/service.js";
 import { CHINESE_ARTICLE, NEWS_ARTICLE, NEWS_SENTENCES } from "./fixtures.js";
 
-let started: StartedService;
-let caller: TestSubscriber;
+const svc = serviceUnderTest(() => startService(service));
 
-beforeAll(async () => {
-  started = await startService(service);
-  caller = await started.subscribe("PRO");
-});
-afterAll(() => started.close());
-
-const post = (payload: object) => call(started, S.LongSummary, { method: "POST", url: "/summarize/long", headers: caller.headers, payload });
+const post = (payload: object) => call(svc.started, S.LongSummary, { method: "POST", url: "/summarize/long", headers: svc.caller.headers, payload });
 
 const TOPICS = ["river", "harbor", "bridge", "market", "school", "library"];
 const capitalized = (word: string) => word[0]!.toUpperCase() + word.slice(1);

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
+import { describe, expect, it } from "vitest";
+import { startService } from "@apiplat/testing";
+import { serviceUnderTest } from "@apiplat/testing/service-under-test";
 import service from "../src/service.js";
 
-let started: StartedService;
-let caller: TestSubscriber;
-
-beforeAll(async () => {
-  started = await startService(service);
-  caller = await started.subscribe("PRO");
-});
-afterAll(() => started.close());
+const svc = serviceUnderTest(() => startService(service));
 
 interface Sentence {
   index: number;
@@ -19,10 +13,10 @@ interface Sentence {
 
 /** Every sentence of a short text (10 at most), with its score, under a style. */
 async function allSentences(text: string, style?: string): Promise<Sentence[]> {
-  const res = await started.app.inject({
+  const res = await svc.started.app.inject({
     method: "POST",
     url: "/summarize",
-    headers: caller.headers,
+    headers: svc.caller.headers,
     payload: { text, style, min_length: 10, max_length: 10 },
   });
   expect(res.statusCode).toBe(200);
@@ -35,6 +29,11 @@ async function relativeWeight(text: string, style: string, a: number, b: number)
   const plain = await allSentences(text);
   const styled = await allSentences(text, style);
   return styled[a]!.score / styled[b]!.score / (plain[a]!.score / plain[b]!.score);
+}
+
+/** Expects each `[a, b, weight]`: the style's relative weight of sentence `a` to sentence `b`, to two decimals. */
+async function expectWeights(text: string, style: string, weights: [a: number, b: number, weight: number][]): Promise<void> {
+  for (const [a, b, weight] of weights) expect(await relativeWeight(text, style, a, b)).toBeCloseTo(weight, 2);
 }
 
 describe("style", () => {
@@ -56,9 +55,11 @@ describe("style", () => {
     const text =
       "How will the council pay for the new libraries? The council will pay for the new libraries with a tax on hotel rooms. " +
       "The tax on hotel rooms brings in two million dollars a year for the libraries. We think the libraries will be worth every cent!";
-    expect(await relativeWeight(text, "formal", 0, 1)).toBeCloseTo(0.5, 2);
-    expect(await relativeWeight(text, "formal", 3, 2)).toBeCloseTo(0.5, 2);
-    expect(await relativeWeight(text, "formal", 2, 1)).toBeCloseTo(1, 2);
+    await expectWeights(text, "formal", [
+      [0, 1, 0.5],
+      [3, 2, 0.5],
+      [2, 1, 1],
+    ]);
   });
 
   it("casual drops parenthetical asides and bracketed references", async () => {
@@ -75,17 +76,21 @@ describe("style", () => {
       "The library board, after a long series of public meetings held in the town hall over the winter, finally agreed on the design of the new reading room.";
     const text = `The library board agreed on the design of the new reading room. ${long} The reading room will open to the public next year.`;
     const words = long.split(" ").length; // 29
-    expect(await relativeWeight(text, "casual", 1, 0)).toBeCloseTo(1 / (1 + (words - 20) / 20), 2);
-    expect(await relativeWeight(text, "casual", 2, 0)).toBeCloseTo(1, 2);
+    await expectWeights(text, "casual", [
+      [1, 0, 1 / (1 + (words - 20) / 20)],
+      [2, 0, 1],
+    ]);
   });
 
   it("technical prefers sentences with figures (x1.5), more with an acronym, identifier or unit (x1.25)", async () => {
     const text =
       "The new branch library will be larger than the old branch library. The branch library covers 2,400 square meters of floor. " +
       "Its network reaches 10 GB per user through a new API gateway. The branch library also has a garden.";
-    expect(await relativeWeight(text, "technical", 1, 0)).toBeCloseTo(1.5, 2);
-    expect(await relativeWeight(text, "technical", 2, 0)).toBeCloseTo(1.875, 2);
-    expect(await relativeWeight(text, "technical", 3, 0)).toBeCloseTo(1, 2);
+    await expectWeights(text, "technical", [
+      [1, 0, 1.5],
+      [2, 0, 1.875],
+      [3, 0, 1],
+    ]);
   });
 
   it("changes which sentence a one-sentence summary takes", async () => {
@@ -93,7 +98,7 @@ describe("style", () => {
       "Why did the branch library close early this week? The branch library closed early because a water pipe burst on Monday. " +
       "Repairs to the branch library will cost 12,000 USD and take 9 days.";
     const pick = async (style?: string) =>
-      (await started.app.inject({ method: "POST", url: "/summarize", headers: caller.headers, payload: { text, style, max_length: 1 } })).json().data
+      (await svc.started.app.inject({ method: "POST", url: "/summarize", headers: svc.caller.headers, payload: { text, style, max_length: 1 } })).json().data
         .sentences[0].index;
     expect(await pick()).toBe(0);
     expect(await pick("formal")).toBe(1);
@@ -103,7 +108,7 @@ describe("style", () => {
   // Each text below made a regular expression backtrack quadratically (hours at this size); now each is linear.
   it("weighs and restyles texts shaped against its patterns in linear time", async () => {
     const summarize = (text: string, style: string) =>
-      started.app.inject({ method: "POST", url: "/summarize", headers: caller.headers, payload: { text, style } });
+      svc.started.app.inject({ method: "POST", url: "/summarize", headers: svc.caller.headers, payload: { text, style } });
     // One 1,000,000-letter word: "\w+_\w+" tried from every letter.
     const word = await summarize("a".repeat(1_000_000), "technical");
     expect(word.statusCode).toBe(200);

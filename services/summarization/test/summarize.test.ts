@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { describeAuth } from "@apiplat/testing/auth-suite";
-import { call, startService, type StartedService, type TestSubscriber } from "@apiplat/testing";
+import { call, startService } from "@apiplat/testing";
+import { serviceUnderTest } from "@apiplat/testing/service-under-test";
 import * as S from "../src/schemas.js";
 import service from "../src/service.js";
 import {
@@ -14,16 +15,9 @@ import {
   REVIEW_SENTENCES,
 } from "./fixtures.js";
 
-let started: StartedService;
-let caller: TestSubscriber;
+const svc = serviceUnderTest(() => startService(service));
 
-beforeAll(async () => {
-  started = await startService(service);
-  caller = await started.subscribe("PRO");
-});
-afterAll(() => started.close());
-
-const post = (url: string, payload: object, headers = caller.headers) => call(started, S.Summary, { method: "POST", url, headers, payload });
+const post = (url: string, payload: object, headers = svc.caller.headers) => call(svc.started, S.Summary, { method: "POST", url, headers, payload });
 const texts = (res: Awaited<ReturnType<typeof post>>) => res.data.sentences.map((s) => s.text);
 
 /** `count` sentences of 7 words and a full stop: 8 tokens each. */
@@ -188,7 +182,7 @@ describe("POST /summarize", () => {
   });
 });
 
-describeAuth({ started: () => started, method: "POST", url: "/summarize", payload: { text: "One sentence. Another one." } });
+describeAuth({ started: () => svc.started, method: "POST", url: "/summarize", payload: { text: "One sentence. Another one." } });
 
 describe("sentence boundaries", () => {
   const all = { min_length: 10, max_length: 10 };

@@ -137,14 +137,3 @@ export function runSsrfSuite<State>(runner: SsrfRunner<State>): void {
     });
   });
 }
-
-/** Polls `probe` until it gives a value (the service works in the background). */
-export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

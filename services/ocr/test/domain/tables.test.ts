@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TableWord } from "../../src/domain/table-types.js";
 import { detectTables } from "../../src/domain/tables.js";
-import { renderSvgPng, renderTablePng, renderTextPng, toGrayRaw } from "../support/render.js";
+import { MERGED_ROW_TABLE, renderSvgPng, renderTablePng, renderTextPng, toGrayRaw } from "../support/render.js";
 
 describe("table detection", () => {
   const layout = {
@@ -10,13 +10,7 @@ describe("table detection", () => {
       ["Total for the year", "", ""],
       ["North", "10", "12"],
     ],
-    columnWidths: [500, 250, 250],
-    rowHeight: 100,
-    left: 80,
-    top: 160,
-    fontSize: 40,
-    lineWidth: 3,
-    mergedRows: [1],
+    ...MERGED_ROW_TABLE,
   };
   const word = (text: string, left: number, top: number, right: number, bottom: number): TableWord => ({ text, confidence: 0.9, left, top, right, bottom });
 

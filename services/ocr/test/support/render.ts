@@ -67,6 +67,17 @@ export interface TableLayout {
   mergedRows?: number[];
 }
 
+/** Three columns of 100-pixel rows whose second row is merged across them: the geometry of the merged-row tests. */
+export const MERGED_ROW_TABLE: Omit<TableLayout, "rows"> = {
+  columnWidths: [500, 250, 250],
+  rowHeight: 100,
+  left: 80,
+  top: 160,
+  fontSize: 40,
+  lineWidth: 3,
+  mergedRows: [1],
+};
+
 /** A ruled table drawn as SVG (rendered by librsvg with fontconfig fonts): every cell has known text and a known box. */
 export async function renderTablePng(layout: TableLayout, heading?: string): Promise<{ png: Buffer; width: number; height: number }> {
   const tableWidth = layout.columnWidths.reduce((a, b) => a + b, 0);

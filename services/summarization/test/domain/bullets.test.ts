@@ -1,16 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { trimLeadingConnective } from "../../src/domain/bullets.js";
-import { toolsFor } from "../../src/domain/languages.js";
+import { toolsFor, type Language } from "../../src/domain/languages.js";
 
 const en = toolsFor("en");
 
 describe("trimLeadingConnective", () => {
-  it("drops one leading connective and keeps words that merely start like one", () => {
-    expect(trimLeadingConnective("However, the roof leaks.", "en")).toBe("The roof leaks.");
-    expect(trimLeadingConnective("As a result the roof leaks.", "en")).toBe("The roof leaks.");
-    expect(trimLeadingConnective("Andrew fixed the roof.", "en")).toBe("Andrew fixed the roof.");
-    expect(trimLeadingConnective("Außerdem regnet es.", "de")).toBe("Regnet es.");
-    expect(trimLeadingConnective("Однако крыша протекает.", "ru")).toBe("Крыша протекает.");
-    expect(trimLeadingConnective("但是，屋顶漏水。", "zh")).toBe("屋顶漏水。");
+  it.each<[sentence: string, language: Language, trimmed: string]>([
+    ["However, the roof leaks.", "en", "The roof leaks."],
+    ["As a result the roof leaks.", "en", "The roof leaks."],
+    ["Andrew fixed the roof.", "en", "Andrew fixed the roof."],
+    ["Außerdem regnet es.", "de", "Regnet es."],
+    ["Однако крыша протекает.", "ru", "Крыша протекает."],
+    ["但是，屋顶漏水。", "zh", "屋顶漏水。"],
+  ])("drops one leading connective and keeps words that merely start like one: %s", (sentence, language, trimmed) => {
+    expect(trimLeadingConnective(sentence, language)).toBe(trimmed);
   });
 });

@@ -1,0 +1,37 @@
+/**
+ * The preamble most test files open with, in one call: start the service before the file's tests, subscribe one PRO
+ * caller, close the service after them. Apart from the package's index because it imports vitest (as auth-suite.ts).
+ */
+import { afterAll, beforeAll } from "vitest";
+import type { StartedService } from "./start-service.js";
+import type { TestSubscriber } from "./test-platform.js";
+
+export interface ServiceUnderTest<Started extends StartedService = StartedService> {
+  /** The started service (read once the file's beforeAll has run). */
+  readonly started: Started;
+  /** A subscriber on PRO, with its key's gateway headers. */
+  readonly caller: TestSubscriber;
+}
+
+/** Registers the file's beforeAll (start, then subscribe a PRO caller) and afterAll (close). */
+export function serviceUnderTest<Started extends StartedService>(start: () => Promise<Started>): ServiceUnderTest<Started> {
+  let started: Started | undefined;
+  let caller: TestSubscriber | undefined;
+  beforeAll(async () => {
+    started = await start();
+    caller = await started.subscribe("PRO");
+  });
+  afterAll(() => started?.close());
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the service under test is read before its beforeAll has run");
+    return value;
+  };
+  return {
+    get started() {
+      return ready(started);
+    },
+    get caller() {
+      return ready(caller);
+    },
+  };
+}

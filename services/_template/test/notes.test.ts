@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, startService, type StartedService, type TestSubscriber, type TypedClient } from "@apiplat/testing";
+import { describe, expect, it } from "vitest";
+import { client, startService } from "@apiplat/testing";
 import { describeAuth } from "@apiplat/testing/auth-suite";
+import { serviceUnderTest } from "@apiplat/testing/service-under-test";
 import * as S from "../src/schemas.js";
 import service from "../src/service.js";
 
-let started: StartedService;
-let caller: TestSubscriber;
-let api: TypedClient;
+// Starts the service before this file's tests (a PRO caller subscribed) and closes it after them.
+const svc = serviceUnderTest(() => startService(service, { settings: { maxNotesPerAccount: 2 } }));
+const api = () => client(svc.started, svc.caller.headers);
 
-beforeAll(async () => {
-  started = await startService(service, { settings: { maxNotesPerAccount: 2 } });
-  caller = await started.subscribe("PRO");
-  api = client(started, caller.headers);
-});
-afterAll(() => started.close());
-
-const post = (payload: object, headers = caller.headers) => api.post(S.Note, "/notes", payload, headers);
-const get = (id: string, headers = caller.headers) => api.get(S.Note, `/notes/${id}`, headers);
+const post = (payload: object, headers = svc.caller.headers) => api().post(S.Note, "/notes", payload, headers);
+const get = (id: string, headers = svc.caller.headers) => api().get(S.Note, `/notes/${id}`, headers);
 
 describe("POST /notes", () => {
   it("keeps a note with its normalized title and word count", async () => {
@@ -36,7 +30,7 @@ describe("POST /notes", () => {
   });
 
   it("keeps at most the configured number of notes per account", async () => {
-    const other = await started.subscribe("PRO");
+    const other = await svc.started.subscribe("PRO");
     expect((await post({ title: "a", body: "" }, other.headers)).status).toBe(201);
     expect((await post({ title: "b", body: "" }, other.headers)).status).toBe(201);
     const res = await post({ title: "c", body: "" }, other.headers);
@@ -47,11 +41,11 @@ describe("POST /notes", () => {
 
 describe("GET /notes/{id}", () => {
   it("is a 404 for another account's note", async () => {
-    const owner = await started.subscribe("PRO");
+    const owner = await svc.started.subscribe("PRO");
     const id = (await post({ title: "mine", body: "" }, owner.headers)).data.id;
-    const other = await started.subscribe("PRO");
+    const other = await svc.started.subscribe("PRO");
     expect((await get(id, other.headers)).status).toBe(404);
   });
 });
 
-describeAuth({ started: () => started, method: "GET", url: "/notes/note_0" });
+describeAuth({ started: () => svc.started, method: "GET", url: "/notes/note_0" });

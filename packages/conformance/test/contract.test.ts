@@ -87,12 +87,6 @@ it("starts the services quietly with settings that some service still reads", ()
   expect(unread, "no service reads these: remove them from QUIET_SERVICES_ENV (packages/testing/src/quiet-env.ts)").toEqual([]);
 });
 
-/**
- * Route modules whose test file has another name today, in services whose tests are being renamed on another branch.
- * Remove an entry when its test file exists; never add one: name the new test file after its route module instead.
- */
-const ROUTE_MODULES_WITHOUT_TEST = ["product-data/src/routes/products.ts", "video-analytics/src/routes/channels.ts"];
-
 /** A route module exports a Fastify plugin (`export const xRoutes: FastifyPluginAsync... = async (app, options) =>`). */
 const isRouteModule = (source: string) => /^export\s+(?:const|let)\s+\w+\s*:\s*FastifyPluginAsync/m.test(source);
 
@@ -101,8 +95,7 @@ it.each(readdirSync(servicesDir).filter((name) => exists(name, "src/routes")))("
   const untested = readdirSync(path.join(servicesDir, service, "src/routes"))
     .filter((file) => file.endsWith(".ts") && isRouteModule(read(service, `src/routes/${file}`)))
     .filter((file) => !exists(service, `test/${file.replace(/\.ts$/, ".test.ts")}`))
-    .map((file) => `${service}/src/routes/${file}`)
-    .filter((module) => !ROUTE_MODULES_WITHOUT_TEST.includes(module));
+    .map((file) => `${service}/src/routes/${file}`);
   expect(
     untested,
     "each route module src/routes/<x>.ts has its HTTP tests in test/<x>.test.ts: name the file that tests it so, or split its tests out of another file (docs/DEVELOPING.md, Tests)",

@@ -81,12 +81,5 @@ export class Destination {
   }
 }
 
-export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+// Polls a probe until the service did its background work: the one in @apiplat/testing.
+export { until } from "@apiplat/testing";

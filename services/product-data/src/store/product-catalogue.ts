@@ -126,17 +126,6 @@ interface Ranked {
   rank: number;
 }
 
-interface ProductFacets {
-  category: CategoryFacet[];
-  price_band: PriceBandFacet[];
-}
-
-interface ProductSearchResult {
-  total: number;
-  products: ProductRecord[];
-  facets?: ProductFacets;
-}
-
 /**
  * Which rows (`among` them, or all) pass the filters, as a mask by row (1: kept), or null when no filter is given. One tight loop per given
  * filter over the snapshot's columns: NaN stands for a missing price or rating and fails every comparison, as NULL

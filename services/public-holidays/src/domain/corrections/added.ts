@@ -1,22 +1,12 @@
 import type { Correction } from "./types.js";
-
-/** Names by language, English first: `{ en: "Army Day", ar: "عيد الجيش" }`. */
-type Names = Record<string, string> & { en: string };
+import { correctionsOf, type Names } from "./build.js";
 
 /**
  * The holidays of a country date-holidays does not cover, as corrections that add them: one factory per
  * country, so that every entry carries the country's id prefix and its source unless it has one of its own.
  */
 export function calendarOf(country: string, source: string) {
-  return (id: string, rule: string, name: Names, extra: Partial<Correction> = {}): Correction => ({
-    id: `${country}-${id}`,
-    country,
-    action: "add",
-    rule,
-    name,
-    source,
-    ...extra,
-  });
+  return correctionsOf(country, source).add;
 }
 
 /** One entry per year from a table of first days ("09-27" in 2000…), each `days` long. */

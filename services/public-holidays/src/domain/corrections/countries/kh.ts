@@ -1,5 +1,6 @@
 import type { AddedCountry, Correction } from "../types.js";
 import { calendarOf, datedByYear } from "../added.js";
+import { since, type Names } from "../build.js";
 
 /** date-holidays has no calendar for Cambodia: the whole calendar is served from here. */
 export const CAMBODIA: AddedCountry = { code: "KH", timezone: "Asia/Phnom_Penh", languages: ["km", "en"] };
@@ -168,76 +169,38 @@ const WATER_FESTIVAL: Record<number, string> = {
 };
 
 const KHMER_NEW_YEAR = { en: "Khmer New Year", km: "ពិធីបុណ្យចូលឆ្នាំថ្មី ប្រពៃណីជាតិ" };
+const VICTORY_OVER_GENOCIDE = { en: "Victory over Genocide Day", km: "ទិវាជ័យជម្នះលើរបបប្រល័យពូជសាសន៍" };
+const KING_SIHAMONI_BIRTHDAY = { en: "King Sihamoni's Birthday", km: "ព្រះរាជពិធីបុណ្យចម្រើនព្រះជន្ម ព្រះករុណា នរោត្តម សីហមុនី" };
+const CONSTITUTION_DAY = { en: "Constitution Day", km: "ទិវាប្រកាសរដ្ឋធម្មនុញ្ញ" };
+const KING_FATHER_COMMEMORATION = {
+  en: "Commemoration Day of the King's Father",
+  km: "ព្រះរាជពិធីគោរពព្រះវិញ្ញាណក្ខន្ធព្រះករុណាព្រះបាទសម្ដេចព្រះ នរោត្ដម សីហនុ",
+};
+const KING_SIHAMONI_CORONATION = {
+  en: "Coronation Day of King Sihamoni",
+  km: "ព្រះរាជពិធីគ្រងព្រះបរមរាជសម្បត្តិរបស់ព្រះករុណាព្រះបាទសម្ដេចព្រះបរមនាថ នរោត្ដម សីហមុនី",
+};
+
+/** A festival of the Khmer lunar calendar, on the first days Nager.Date computed for each year. */
+const lunarFestival = (id: string, firstDays: Record<number, string>, days: number, name: Names) =>
+  datedByYear(holiday, id, firstDays, days, name, { lunarDate: "calculated", source: LUNAR });
 
 export const KH: Correction[] = [
   holiday("new-years-day", "01-01", { en: "New Year's Day", km: "ទិវាបុណ្យចូលឆ្នាំសកល" }),
-  holiday(
-    "victory-over-genocide-day",
-    "01-07",
-    { en: "Victory over Genocide Day", km: "ទិវាជ័យជម្នះលើរបបប្រល័យពូជសាសន៍" },
-    {
-      years: { from: 1980 },
-      note: "Marks 7 January 1979; no earlier year has it.",
-    },
-  ),
+  holiday("victory-over-genocide-day", "01-07", VICTORY_OVER_GENOCIDE, since(1980, "Marks 7 January 1979; no earlier year has it.")),
   holiday("womens-day", "03-08", { en: "International Women's Day", km: "ទិវានារីអន្តរជាតិ" }),
   holiday("khmer-new-year", "04-14 P3D", KHMER_NEW_YEAR, { years: { from: 2000, to: 2027 } }),
   holiday("khmer-new-year-2028", "2028-04-13 P3D", KHMER_NEW_YEAR),
   holiday("khmer-new-year-from-2029", "04-14 P3D", KHMER_NEW_YEAR, { years: { from: 2029, to: 2049 } }),
   holiday("labour-day", "05-01", { en: "Labour Day", km: "ទិវាពលកម្មអន្តរជាតិ" }),
-  holiday(
-    "king-sihamoni-birthday",
-    "05-14",
-    { en: "King Sihamoni's Birthday", km: "ព្រះរាជពិធីបុណ្យចម្រើនព្រះជន្ម ព្រះករុណា នរោត្តម សីហមុនី" },
-    {
-      years: { from: 2005 },
-      note: "King Norodom Sihamoni was crowned on 29 October 2004.",
-    },
-  ),
+  holiday("king-sihamoni-birthday", "05-14", KING_SIHAMONI_BIRTHDAY, since(2005, "King Norodom Sihamoni was crowned on 29 October 2004.")),
   holiday("queen-mother-birthday", "06-18", { en: "Queen Mother's Birthday", km: "ព្រះរាជពិធីបុណ្យចម្រើនព្រះជន្ម សម្តេចព្រះមហាក្សត្រី នរោត្តម មុនិនាថ សីហនុ" }),
-  holiday(
-    "constitution-day",
-    "09-24",
-    { en: "Constitution Day", km: "ទិវាប្រកាសរដ្ឋធម្មនុញ្ញ" },
-    {
-      years: { from: 1994 },
-      note: "The constitution was proclaimed on 24 September 1993.",
-    },
-  ),
-  holiday(
-    "king-father-commemoration-day",
-    "10-15",
-    { en: "Commemoration Day of the King's Father", km: "ព្រះរាជពិធីគោរពព្រះវិញ្ញាណក្ខន្ធព្រះករុណាព្រះបាទសម្ដេចព្រះ នរោត្ដម សីហនុ" },
-    {
-      years: { from: 2013 },
-      note: "King Father Norodom Sihanouk died on 15 October 2012.",
-    },
-  ),
-  holiday(
-    "king-sihamoni-coronation-day",
-    "10-29",
-    { en: "Coronation Day of King Sihamoni", km: "ព្រះរាជពិធីគ្រងព្រះបរមរាជសម្បត្តិរបស់ព្រះករុណាព្រះបាទសម្ដេចព្រះបរមនាថ នរោត្ដម សីហមុនី" },
-    {
-      years: { from: 2005 },
-    },
-  ),
+  holiday("constitution-day", "09-24", CONSTITUTION_DAY, since(1994, "The constitution was proclaimed on 24 September 1993.")),
+  holiday("king-father-commemoration-day", "10-15", KING_FATHER_COMMEMORATION, since(2013, "King Father Norodom Sihanouk died on 15 October 2012.")),
+  holiday("king-sihamoni-coronation-day", "10-29", KING_SIHAMONI_CORONATION, since(2005)),
   holiday("independence-day", "11-09", { en: "National Independence Day", km: "ទិវាបុណ្យឯករាជ្យជាតិ" }),
   holiday("peace-day", "12-29", { en: "Cambodia Peace Day", km: "ទិវាសន្តិភាពនៅកម្ពុជា" }),
-  ...datedByYear(
-    holiday,
-    "royal-ploughing-ceremony",
-    ROYAL_PLOUGHING,
-    1,
-    { en: "Royal Ploughing Ceremony", km: "ព្រះរាជពិធីច្រត់ព្រះនង្គ័ល" },
-    { lunarDate: "calculated", source: LUNAR },
-  ),
-  ...datedByYear(holiday, "pchum-ben", PCHUM_BEN, 3, { en: "Pchum Ben", km: "ពិធីបុណ្យភ្ផុំបិណ្ឌ" }, { lunarDate: "calculated", source: LUNAR }),
-  ...datedByYear(
-    holiday,
-    "water-festival",
-    WATER_FESTIVAL,
-    3,
-    { en: "Water Festival", km: "ពិធីបុណ្យអុំទូក បណ្ដែតប្រទីប អកអំបុក និងសំពះព្រះខែ" },
-    { lunarDate: "calculated", source: LUNAR },
-  ),
+  ...lunarFestival("royal-ploughing-ceremony", ROYAL_PLOUGHING, 1, { en: "Royal Ploughing Ceremony", km: "ព្រះរាជពិធីច្រត់ព្រះនង្គ័ល" }),
+  ...lunarFestival("pchum-ben", PCHUM_BEN, 3, { en: "Pchum Ben", km: "ពិធីបុណ្យភ្ផុំបិណ្ឌ" }),
+  ...lunarFestival("water-festival", WATER_FESTIVAL, 3, { en: "Water Festival", km: "ពិធីបុណ្យអុំទូក បណ្ដែតប្រទីប អកអំបុក និងសំពះព្រះខែ" }),
 ];

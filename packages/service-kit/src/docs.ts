@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
+import { ApiError, errorEnvelope, errors } from "@apiplat/errors";
 import { ErrorSchema } from "./schemas.js";
 import { placeRecordedExamples, readExamplesFile } from "./openapi-examples.js";
 
@@ -39,44 +40,33 @@ type Operation = {
   responses?: Record<string, unknown>;
 };
 
-const ERROR_ANSWERS: Record<string, { when: string; code: string; message: string; details?: { field: string; issue: string }[] }> = {
-  "400": {
-    when: "a parameter or body field is missing, of the wrong type or out of bounds",
-    code: "VALIDATION_ERROR",
-    message: "count must be at most 100.",
-    details: [{ field: "count", issue: "must be at most 100" }],
-  },
-  "401": { when: "no X-Gateway-Key", code: "MISSING_API_KEY", message: "Send your API key in the X-Gateway-Key header." },
+/** Each error answer the docs list: when it is given, and an example of it, made as the platform makes it. */
+const ERROR_ANSWERS: Record<string, { when: string; error: ApiError }> = {
+  "400": { when: "a parameter or body field is missing, of the wrong type or out of bounds", error: errors.validation("count", "must be at most 100") },
+  "401": { when: "no X-Gateway-Key", error: errors.missingApiKey() },
   "403": {
     when: "the key is unknown, revoked or not subscribed, or X-Gateway-Host names another service",
-    code: "INVALID_API_KEY",
-    message: "This API key is not valid.",
+    error: errors.invalidApiKey("This API key is not valid."),
   },
-  "404": { when: "the resource named in the path does not exist (or belongs to another account)", code: "NOT_FOUND", message: "The resource does not exist." },
+  "404": { when: "the resource named in the path does not exist (or belongs to another account)", error: errors.notFound() },
   "413": {
     when: "the body is larger than this endpoint accepts",
-    code: "PAYLOAD_TOO_LARGE",
-    message: "The request body is larger than this endpoint accepts.",
-    details: [{ field: "body", issue: "must be at most 1048576 bytes" }],
+    error: new ApiError(413, "PAYLOAD_TOO_LARGE", "The request body is larger than this endpoint accepts.", [
+      { field: "body", issue: "must be at most 1048576 bytes" },
+    ]),
   },
-  "415": { when: "the body is not JSON", code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the body as application/json." },
+  "415": { when: "the body is not JSON", error: errors.unsupportedMediaType("Send the body as application/json.") },
   "429": {
     when: "the plan's monthly quota or per-second limit is reached",
-    code: "QUOTA_EXCEEDED",
-    message: "This key's monthly quota of 100 requests is used up; it resets on the 1st (UTC).",
+    error: new ApiError(429, "QUOTA_EXCEEDED", "This key's monthly quota of 100 requests is used up; it resets on the 1st (UTC)."),
   },
 };
 
 function errorResponse(status: string) {
-  const answer = ERROR_ANSWERS[status];
-  const example = {
-    status: "error",
-    error: { code: answer.code, message: answer.message, ...(answer.details ? { details: answer.details } : {}) },
-    request_id: "3f2a7c1e-9b4d-4e8a-8f61-2c5d0b7a9e14",
-    timestamp: "2026-11-25T12:00:00.000Z",
-  };
+  const { when, error } = ERROR_ANSWERS[status];
+  const example = { ...errorEnvelope(error.code, error.message, "3f2a7c1e-9b4d-4e8a-8f61-2c5d0b7a9e14", error.details), timestamp: "2026-11-25T12:00:00.000Z" };
   return {
-    description: `${answer.code}: ${answer.when}`,
+    description: `${error.code}: ${when}`,
     content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, example } },
   };
 }

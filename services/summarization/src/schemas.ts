@@ -15,36 +15,24 @@ const Mode = Type.Union([Type.Literal("extractive"), Type.Literal("abstractive")
 const MinLength = Type.Integer({ ...LENGTH_BOUNDS, description: "Fewest sentences in the summary, 1 to 10 (default 2)." });
 const MaxLength = Type.Integer({ ...LENGTH_BOUNDS, description: "Most sentences in the summary, 1 to 10 (default 5)." });
 
-export const SummarizeBody = Type.Object(
-  {
-    text: Type.Optional(Text),
-    url: Type.Optional(Url),
-    min_length: Type.Optional(MinLength),
-    max_length: Type.Optional(MaxLength),
-    style: Type.Optional(Style),
-    mode: Type.Optional(Mode),
-    language: Type.Optional(Language),
-  },
-  { additionalProperties: false },
-);
+/** Where the text comes from: given, fetched from a URL, or both. */
+const SourceFields = { text: Type.Optional(Text), url: Type.Optional(Url) };
+const SummaryOptions = {
+  min_length: Type.Optional(MinLength),
+  max_length: Type.Optional(MaxLength),
+  style: Type.Optional(Style),
+  mode: Type.Optional(Mode),
+  language: Type.Optional(Language),
+};
+
+export const SummarizeBody = Type.Object({ ...SourceFields, ...SummaryOptions }, { additionalProperties: false });
 export type SummarizeBody = Static<typeof SummarizeBody>;
 
-export const SummarizeUrlBody = Type.Object(
-  {
-    url: Url,
-    min_length: Type.Optional(MinLength),
-    max_length: Type.Optional(MaxLength),
-    style: Type.Optional(Style),
-    mode: Type.Optional(Mode),
-    language: Type.Optional(Language),
-  },
-  { additionalProperties: false },
-);
+export const SummarizeUrlBody = Type.Object({ url: Url, ...SummaryOptions }, { additionalProperties: false });
 
 export const BulletPointsBody = Type.Object(
   {
-    text: Type.Optional(Text),
-    url: Type.Optional(Url),
+    ...SourceFields,
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: "How many takeaways, 1 to 10 (default 5)." })),
     language: Type.Optional(Language),
   },
@@ -53,8 +41,7 @@ export const BulletPointsBody = Type.Object(
 
 export const KeywordsBody = Type.Object(
   {
-    text: Type.Optional(Text),
-    url: Type.Optional(Url),
+    ...SourceFields,
     top_n: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "How many phrases, 1 to 50 (default 10)." })),
     language: Type.Optional(Language),
   },
@@ -89,23 +76,24 @@ const Common = {
   source: Source,
 };
 
-export const Summary = Type.Object({
+/** What every extractive summary answers, short text or long. */
+const ExtractiveSummary = {
   summary: Type.String(),
   sentences: Type.Array(Sentence),
   mode: Type.Literal("extractive"),
   style: Type.Union([Style, Type.Null()]),
   ...Common,
+};
+
+export const Summary = Type.Object({
+  ...ExtractiveSummary,
   counts: Counts,
   compression: Type.Number({ description: "summary words / source words." }),
 });
 export type Summary = Static<typeof Summary>;
 
 export const LongSummary = Type.Object({
-  summary: Type.String(),
-  sentences: Type.Array(Sentence),
-  mode: Type.Literal("extractive"),
-  style: Type.Union([Style, Type.Null()]),
-  ...Common,
+  ...ExtractiveSummary,
   chunk_count: Type.Integer(),
   chunks: Type.Array(Type.Object({ index: Type.Integer(), words: Type.Integer(), summary: Type.String(), sentences: Type.Array(Sentence) })),
   counts: Counts,

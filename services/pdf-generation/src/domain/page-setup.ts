@@ -59,22 +59,18 @@ export function assertMarginsFit(margins: Margins, pageSize: PageSize, orientati
   const toMm = (pt: number) => (pt * 25.4) / 72;
   const mm = (value: string) => Number(value.replace("mm", ""));
   const minContentMm = 20;
-  if (toMm(widthPt) - mm(margins.left) - mm(margins.right) < minContentMm) {
-    throw new RenderError(
-      "invalid_option",
-      `margin: left and right margins leave less than ${minContentMm}mm of page width.`,
-      "margin",
-      `left + right must leave at least ${minContentMm}mm of the page width`,
-    );
-  }
-  if (toMm(heightPt) - mm(margins.top) - mm(margins.bottom) < minContentMm) {
-    throw new RenderError(
-      "invalid_option",
-      `margin: top and bottom margins leave less than ${minContentMm}mm of page height.`,
-      "margin",
-      `top + bottom must leave at least ${minContentMm}mm of the page height`,
-    );
-  }
+  const requireRoom = (lengthPt: number, first: keyof Margins, second: keyof Margins, dimension: "width" | "height") => {
+    if (toMm(lengthPt) - mm(margins[first]) - mm(margins[second]) < minContentMm) {
+      throw new RenderError(
+        "invalid_option",
+        `margin: ${first} and ${second} margins leave less than ${minContentMm}mm of page ${dimension}.`,
+        "margin",
+        `${first} + ${second} must leave at least ${minContentMm}mm of the page ${dimension}`,
+      );
+    }
+  };
+  requireRoom(widthPt, "left", "right", "width");
+  requireRoom(heightPt, "top", "bottom", "height");
 }
 
 /** "report" -> "report.pdf"; characters that would break a Content-Disposition header are refused by the schema. */

@@ -91,58 +91,89 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-function overhead(base: Measurement, other: Measurement) {
+/** What `other` costs over `base`: the share of throughput, and of requests per core-second, it loses. */
+export function overhead(base: Measurement, other: Measurement) {
   return {
     throughput: Number((1 - other.requests_per_second / base.requests_per_second).toFixed(3)),
     cpu: Number((1 - other.requests_per_core_second / base.requests_per_core_second).toFixed(3)),
   };
 }
 
+const FIELDS = ["requests_per_second", "server_cpu_us_per_request", "redis_cpu_us_per_request", "postgres_cpu_us_per_request", "p50_ms", "p99_ms"] as const;
+
+/** The median of each field over the rounds, for the server at `index`. */
+export function mediansOf(rounds: Measurement[][], index: number) {
+  return Object.fromEntries(FIELDS.map((field) => [field, median(rounds.map((round) => round[index][field]))]));
+}
+
+/** One server of a run: `mode` of `script`, reported as `label`. */
+export interface ServerSpec {
+  label: string;
+  mode: string;
+  script: string;
+}
+
+/**
+ * Every server up for the whole run and warmed up, then driven in turn, one at a time, in short runs for BENCH_ROUNDS
+ * rounds: a slow spell of the (shared, virtual) machine then falls on every side of a round rather than on one. Each
+ * round's measurements, in the servers' order.
+ */
+export async function measureInTurn(
+  options: CompareOptions,
+  specs: ServerSpec[],
+  onRound: (measured: Measurement[], round: number) => void,
+): Promise<Measurement[][]> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
+  return withCoreZeroIsolated(process.env.BENCH_ISOLATE === "1", async () => {
+    const servers: Server[] = [];
+    for (const spec of specs) servers.push(await start(spec.script, spec.mode));
+    try {
+      for (const server of servers) await autocannon({ ...requestFor(options, server), duration: 3 } as autocannon.Options);
+      const all: Measurement[][] = [];
+      for (let round = 1; round <= rounds; round++) {
+        const measured: Measurement[] = [];
+        for (let i = 0; i < specs.length; i++) measured.push(await measure(options, servers[i], specs[i].label));
+        onRound(measured, round);
+        all.push(measured);
+      }
+      return all;
+    } finally {
+      for (const server of servers) process.kill(-server.child.pid!, "SIGTERM");
+    }
+  });
+}
+
+/** The median overhead of the server at `to` over the one at `from`. */
+export function overheadMedian(rounds: Measurement[][], from: number, to: number) {
+  const pairs = rounds.map((round) => overhead(round[from], round[to]));
+  return { throughput: Number(median(pairs.map((p) => p.throughput)).toFixed(3)), cpu: Number(median(pairs.map((p) => p.cpu)).toFixed(3)) };
+}
+
+/** What every report of a run opens with. */
+export function runOf(options: CompareOptions, rounds: Measurement[][]) {
+  return { path: options.path, seconds: options.seconds, connections: options.connections, rounds: rounds.length };
+}
+
 export async function comparePlatformToBare(options: CompareOptions): Promise<void> {
   await compareModes(options, ["bare", "platform"]);
 }
 
-/**
- * The server script in two modes, both up for the whole run and driven in turn, one at a time, in short runs: a slow
- * spell of the (shared, virtual) machine then falls on both sides of a pair rather than on one. The overhead is that
- * of the second mode over the first.
- */
+/** The server script in two modes, driven in turn (see measureInTurn). The overhead is that of the second mode over the first. */
 export async function compareModes(options: CompareOptions, modes: [string, string]): Promise<void> {
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
   const [baseMode, otherMode] = modes;
-  const results = await withCoreZeroIsolated(process.env.BENCH_ISOLATE === "1", async () => {
-    const baseServer = await start(options.serverScript, baseMode);
-    const otherServer = await start(options.serverScript, otherMode);
-    try {
-      for (const server of [baseServer, otherServer]) await autocannon({ ...requestFor(options, server), duration: 3 } as autocannon.Options);
-      const pairs: Array<{ base: Measurement; other: Measurement }> = [];
-      for (let round = 1; round <= rounds; round++) {
-        const base = await measure(options, baseServer, baseMode);
-        const other = await measure(options, otherServer, otherMode);
-        console.table([base, other]);
-        console.log(JSON.stringify({ round, overhead: overhead(base, other) }));
-        pairs.push({ base, other });
-      }
-      return pairs;
-    } finally {
-      for (const server of [baseServer, otherServer]) process.kill(-server.child.pid!, "SIGTERM");
-    }
-  });
-  type Field = "requests_per_second" | "server_cpu_us_per_request" | "redis_cpu_us_per_request" | "postgres_cpu_us_per_request" | "p50_ms" | "p99_ms";
-  const fields: Field[] = ["requests_per_second", "server_cpu_us_per_request", "redis_cpu_us_per_request", "postgres_cpu_us_per_request", "p50_ms", "p99_ms"];
-  const medians = (side: "base" | "other") => Object.fromEntries(fields.map((field) => [field, median(results.map((pair) => pair[side][field]))]));
+  const results = await measureInTurn(
+    options,
+    modes.map((mode) => ({ label: mode, mode, script: options.serverScript })),
+    ([base, other], round) => {
+      console.table([base, other]);
+      console.log(JSON.stringify({ round, overhead: overhead(base, other) }));
+    },
+  );
+  const { throughput, cpu } = overheadMedian(results, 0, 1);
   console.log(
     JSON.stringify({
-      path: options.path,
-      seconds: options.seconds,
-      connections: options.connections,
-      rounds,
-      median: {
-        [baseMode]: medians("base"),
-        [otherMode]: medians("other"),
-        overhead_throughput: Number(median(results.map((pair) => overhead(pair.base, pair.other).throughput)).toFixed(3)),
-        overhead_cpu: Number(median(results.map((pair) => overhead(pair.base, pair.other).cpu)).toFixed(3)),
-      },
+      ...runOf(options, results),
+      median: { [baseMode]: mediansOf(results, 0), [otherMode]: mediansOf(results, 1), overhead_throughput: throughput, overhead_cpu: cpu },
     }),
   );
 }

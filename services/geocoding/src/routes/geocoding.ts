@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { TObject } from "typebox";
 import { errors, ok, successSchema } from "@apiplat/service-kit";
 import type { GeocodingIndex } from "../domain/build.js";
 import { reverseGeocode } from "../domain/reverse.js";
@@ -23,14 +24,7 @@ export const geocodingRoutes: FastifyPluginAsyncTypebox<GeocodingRoutesOptions> 
 
   app.get(
     "/search",
-    {
-      schema: {
-        summary: "Find cities and towns by name",
-        querystring: SearchQuery,
-        response: { 200: successSchema(SearchData) },
-      },
-      preValidation: rejectEmptyParameters(["q", "limit", "language", "country"]),
-    },
+    refusingEmptyParameters({ summary: "Find cities and towns by name", querystring: SearchQuery, response: { 200: successSchema(SearchData) } }),
     async (request) => {
       const { q, limit } = request.query;
       const language = languageOf(request.query.language);
@@ -51,14 +45,7 @@ export const geocodingRoutes: FastifyPluginAsyncTypebox<GeocodingRoutesOptions> 
 
   app.get(
     "/reverse",
-    {
-      schema: {
-        summary: "The nearest city or town to a point",
-        querystring: ReverseQuery,
-        response: { 200: successSchema(ReverseData) },
-      },
-      preValidation: rejectEmptyParameters(["lat", "lon", "max_distance_km", "language"]),
-    },
+    refusingEmptyParameters({ summary: "The nearest city or town to a point", querystring: ReverseQuery, response: { 200: successSchema(ReverseData) } }),
     async (request) => {
       const { lat, lon, max_distance_km } = request.query;
       const language = languageOf(request.query.language);
@@ -68,15 +55,12 @@ export const geocodingRoutes: FastifyPluginAsyncTypebox<GeocodingRoutesOptions> 
 
   app.get(
     "/places/:id",
-    {
-      schema: {
-        summary: "One place by its GeoNames id",
-        params: PlaceParams,
-        querystring: PlaceQuery,
-        response: { 200: successSchema(PlaceSchema) },
-      },
-      preValidation: rejectEmptyParameters(["language"]),
-    },
+    refusingEmptyParameters({
+      summary: "One place by its GeoNames id",
+      params: PlaceParams,
+      querystring: PlaceQuery,
+      response: { 200: successSchema(PlaceSchema) },
+    }),
     async (request) => {
       const language = languageOf(request.query.language);
       const index = gazetteer.indexOfId(request.params.id);
@@ -94,17 +78,21 @@ export const geocodingRoutes: FastifyPluginAsyncTypebox<GeocodingRoutesOptions> 
 };
 
 /**
- * Query strings are coerced by the schema, which would read "lat=" as 0: an empty value is refused
- * before that happens.
+ * A route's options with its schema: query strings are coerced by the schema, which would read "lat=" as 0, so every
+ * parameter of its query string is refused when empty before that happens.
  */
-function rejectEmptyParameters(names: string[]) {
-  return async (request: { query: unknown }) => {
-    const query = request.query as Record<string, unknown>;
-    for (const name of names) {
-      const value = query[name];
-      if (value === "" || (Array.isArray(value) && value.includes(""))) {
-        throw errors.validation(name, "must not be empty");
+function refusingEmptyParameters<Schema extends { querystring: TObject }>(schema: Schema) {
+  const names = Object.keys(schema.querystring.properties);
+  return {
+    schema,
+    preValidation: async (request: { query: unknown }) => {
+      const query = request.query as Record<string, unknown>;
+      for (const name of names) {
+        const value = query[name];
+        if (value === "" || (Array.isArray(value) && value.includes(""))) {
+          throw errors.validation(name, "must not be empty");
+        }
       }
-    }
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { AddedCountry, Correction } from "../types.js";
+import { calendarOf } from "../added.js";
 
 /** date-holidays has no calendar for Papua New Guinea: the whole calendar is served from here. */
 export const PAPUA_NEW_GUINEA: AddedCountry = { code: "PG", timezone: "Pacific/Port_Moresby", languages: ["en"] };
@@ -6,9 +7,8 @@ export const PAPUA_NEW_GUINEA: AddedCountry = { code: "PG", timezone: "Pacific/P
 const UNVERIFIED =
   'Public Holidays Act (Chapter 321) of Papua New Guinea, as amended; the Act\'s text and the National Gazette notices were not available offline when this entry was written, so the list follows the public record (Wikipedia, "Public holidays in Papua New Guinea"; the same list in Nager.Date), not the Act itself.';
 
-function national(id: string, rule: string, en: string, extra: Partial<Correction> = {}): Correction {
-  return { id: `PG-${id}`, country: "PG", action: "add", rule, name: { en }, source: UNVERIFIED, ...extra };
-}
+const holiday = calendarOf("PG", UNVERIFIED);
+const national = (id: string, rule: string, en: string, extra: Partial<Correction> = {}) => holiday(id, rule, { en }, extra);
 
 export const PG: Correction[] = [
   national("new-years-day", "01-01", "New Year's Day"),

@@ -1,4 +1,5 @@
 import type { Correction } from "../types.js";
+import { correctionsOf } from "../build.js";
 import { CALCULATED_EIDS, type EidFirstDay } from "./tr-calculated-eids.js";
 
 /**
@@ -20,29 +21,13 @@ const NAMES = {
 
 /** Diyanet's dates for `eids` instead of the engine's, for the years they fall in. */
 function diyanetEids(eids: readonly EidFirstDay[], lunarDate: "observed" | "calculated", source: string): Correction[] {
+  const { add, remove } = correctionsOf("TR", source);
   const years = new Set(eids.map(({ kind, firstDay }) => `${kind} ${firstDay.slice(0, 4)}`));
-  const removals = [...years].map((key): Correction => {
+  const removals = [...years].map((key) => {
     const [kind, year] = key.split(" ") as ["fitr" | "adha", string];
-    return {
-      id: `TR-eid-al-${kind}-${year}-engine-date`,
-      country: "TR",
-      action: "remove",
-      rule: ENGINE_RULES[kind],
-      years: { from: Number(year), to: Number(year) },
-      source,
-    };
+    return remove(`eid-al-${kind}-${year}-engine-date`, ENGINE_RULES[kind], { years: { from: Number(year), to: Number(year) } });
   });
-  const additions = eids.map(
-    ({ kind, firstDay }): Correction => ({
-      id: `TR-eid-al-${kind}-${firstDay}-${lunarDate}`,
-      country: "TR",
-      action: "add",
-      rule: `${firstDay} P${DAYS[kind]}D`,
-      name: NAMES[kind],
-      lunarDate,
-      source,
-    }),
-  );
+  const additions = eids.map(({ kind, firstDay }) => add(`eid-al-${kind}-${firstDay}-${lunarDate}`, `${firstDay} P${DAYS[kind]}D`, NAMES[kind], { lunarDate }));
   return [...removals, ...additions];
 }
 

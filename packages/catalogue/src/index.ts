@@ -12,6 +12,7 @@ export * from "./scheduler.js";
 export * from "./tables.js";
 export * from "./answer-cache.js";
 export * from "./catalogue-service.js";
+export * from "./catalogue-manifest.js";
 export * from "./coordination.js";
 export * from "./catalogue-version.js";
 export * from "./news-headlines.js";

@@ -5,6 +5,7 @@ export * from "./loader.js";
 export * from "./pagination.js";
 export * from "./sql.js";
 export * from "./facets.js";
+export * from "./listing-schemas.js";
 export * from "./search.js";
 export * from "./sources.js";
 export * from "./ingestion-module.js";

@@ -22,5 +22,6 @@ export * from "./query-bounds.js";
 export * from "./text-index.js";
 export * from "./headline.js";
 export * from "./memory-catalogue.js";
+export * from "./ranked-search.js";
 export * from "./vocabulary.js";
 export * from "./trigrams.js";

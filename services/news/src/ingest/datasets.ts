@@ -14,6 +14,7 @@ import {
   readCsv,
   readHuffPost,
   readUciNews,
+  requiredField,
   uciPublishedAt,
   type IngestionSource,
   type UpsertCounts,
@@ -44,11 +45,6 @@ const TIMES_OF_INDIA: Publisher = {
   language: "en",
   country: "in",
 };
-
-function required(value: string | null, field: string): string {
-  if (!value) throw new MalformedRow(`${field} is missing`);
-  return value;
-}
 
 function article(
   publisher: Publisher,
@@ -84,8 +80,8 @@ export function huffPostSource(): IngestionSource<HuffPostRecord, ArticleWithPub
     attribution: HUFFPOST_ATTRIBUTION,
     read: readHuffPost,
     toRows(record, _context, line) {
-      const canonical = required(canonicalUrl(record.link ?? ""), "link");
-      const title = required(cleanText(record.headline), "headline");
+      const canonical = requiredField(canonicalUrl(record.link ?? ""), "link");
+      const title = requiredField(cleanText(record.headline), "headline");
       const { day, date: publishedAt } = huffPostDay(record);
       return [
         article(HUFFPOST, line, {
@@ -113,9 +109,9 @@ export function uciSource(): IngestionSource<Record<string, string>, ArticleWith
     attribution: UCI_NEWS_ATTRIBUTION,
     read: readUciNews,
     toRows(record, _context, line) {
-      const canonical = required(canonicalUrl(record.URL ?? ""), "URL");
-      const title = required(cleanText(record.TITLE), "TITLE");
-      const name = required(cleanText(record.PUBLISHER), "PUBLISHER");
+      const canonical = requiredField(canonicalUrl(record.URL ?? ""), "URL");
+      const title = requiredField(cleanText(record.TITLE), "TITLE");
+      const name = requiredField(cleanText(record.PUBLISHER), "PUBLISHER");
       const publishedAt = uciPublishedAt(record);
       const host = (record.HOSTNAME ?? "").toLowerCase();
       const publisher: Publisher = {
@@ -159,8 +155,8 @@ function headlineOnlySource(options: {
     attribution: { file: options.file, ...options.attribution },
     read: (context) => readCsv(path.join(context.datasetsDir, options.file), context),
     toRows(record, _context, line) {
-      const title = required(cleanText(record.headline_text), "headline_text");
-      const day = required(record.publish_date ?? null, "publish_date");
+      const title = requiredField(cleanText(record.headline_text), "headline_text");
+      const day = requiredField(record.publish_date, "publish_date");
       const publishedAt = parseCompactDate(day);
       if (!publishedAt) throw new MalformedRow(`publish_date "${day}" is not a YYYYMMDD day`);
       return [

@@ -7,15 +7,16 @@
 import path from "node:path";
 import {
   HUFFPOST_ATTRIBUTION,
+  type HeadlineRules,
   type HuffPostRecord,
   MalformedRow,
   UCI_NEWS_ATTRIBUTION,
-  huffPostDay,
+  huffPostHeadline,
   readCsv,
   readHuffPost,
   readUciNews,
   requiredField,
-  uciPublishedAt,
+  uciHeadline,
   type IngestionSource,
   type UpsertCounts,
 } from "@apiplat/catalogue";
@@ -45,6 +46,8 @@ const TIMES_OF_INDIA: Publisher = {
   language: "en",
   country: "in",
 };
+
+const HEADLINE_RULES: HeadlineRules = { url: canonicalUrl, text: cleanText };
 
 function article(
   publisher: Publisher,
@@ -80,9 +83,7 @@ export function huffPostSource(): IngestionSource<HuffPostRecord, ArticleWithPub
     attribution: HUFFPOST_ATTRIBUTION,
     read: readHuffPost,
     toRows(record, _context, line) {
-      const canonical = requiredField(canonicalUrl(record.link ?? ""), "link");
-      const title = requiredField(cleanText(record.headline), "headline");
-      const { day, date: publishedAt } = huffPostDay(record);
+      const { url: canonical, title, day, date: publishedAt } = huffPostHeadline(record, HEADLINE_RULES);
       return [
         article(HUFFPOST, line, {
           id: articleId(canonical, "huffpost", day, title),
@@ -109,10 +110,7 @@ export function uciSource(): IngestionSource<Record<string, string>, ArticleWith
     attribution: UCI_NEWS_ATTRIBUTION,
     read: readUciNews,
     toRows(record, _context, line) {
-      const canonical = requiredField(canonicalUrl(record.URL ?? ""), "URL");
-      const title = requiredField(cleanText(record.TITLE), "TITLE");
-      const name = requiredField(cleanText(record.PUBLISHER), "PUBLISHER");
-      const publishedAt = uciPublishedAt(record);
+      const { url: canonical, title, publisher: name, date: publishedAt } = uciHeadline(record, HEADLINE_RULES);
       const host = (record.HOSTNAME ?? "").toLowerCase();
       const publisher: Publisher = {
         id: sourceId(name),

@@ -11,11 +11,11 @@ import {
   type HuffPostRecord,
   MalformedRow,
   UCI_NEWS_ATTRIBUTION,
-  huffPostDay,
+  huffPostHeadline,
   readHuffPost,
   readUciNews,
   requiredField,
-  uciPublishedAt,
+  uciHeadline,
   readCsv,
   readJsonArray,
   type IngestionSource,
@@ -295,9 +295,7 @@ export function huffPostSource(): IngestionSource<HuffPostRecord, NewsRow> {
     attribution: HUFFPOST_ATTRIBUTION,
     read: readHuffPost,
     toRows(record, _context, line) {
-      const url = requiredField(canonicalUrl(record.link ?? ""), "link");
-      const title = requiredField(cleanText(record.headline), "headline");
-      const publishedAt = huffPostDay(record).date;
+      const { url, title, date: publishedAt } = huffPostHeadline(record, { url: canonicalUrl, text: cleanText });
       return [
         newsRow({
           dataset: "news-huffpost",
@@ -322,10 +320,9 @@ export function uciSource(): IngestionSource<Record<string, string>, NewsRow> {
     read: readUciNews,
     toRows(record, _context, line) {
       // The sample escapes the query's "?" as "\?".
-      const url = requiredField(canonicalUrl((record.URL ?? "").replace(/\\\?/g, "?")), "URL");
-      const title = requiredField(cleanText(record.TITLE), "TITLE");
-      const sourceName = requiredField(cleanText(record.PUBLISHER), "PUBLISHER");
-      return [newsRow({ dataset: "news-uci", url, title, snippet: null, source_name: sourceName, published_at: uciPublishedAt(record), revision: line })];
+      const rules = { url: (raw: string) => canonicalUrl(raw.replace(/\\\?/g, "?")), text: cleanText };
+      const { url, title, publisher, date } = uciHeadline(record, rules);
+      return [newsRow({ dataset: "news-uci", url, title, snippet: null, source_name: publisher, published_at: date, revision: line })];
     },
     upsert: upsertNews,
     finish: refreshIndex,

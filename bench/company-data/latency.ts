@@ -8,17 +8,12 @@
  * and employee floors, industries, and pages of a sector.
  */
 import { fileURLToPath } from "node:url";
-import { seededRandom } from "@apiplat/testing";
-import { measureEndpoint, NO_CACHE, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
+import { closedLoopTiming, measureEndpoint, NO_CACHE, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
+import { seededMix } from "../lib/request-mix.js";
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 20);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
-const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3);
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
-// A fixed pseudo-random sequence, so every run sends the same mix.
-const random = seededRandom(7);
-const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+const { pick } = seededMix(7);
 
 const NAMES = [
   "apple",
@@ -64,11 +59,9 @@ type Server = BenchServer & {
   total: { rows: number; seconds: number; rows_per_second: number };
 };
 
-const timing = { seconds: DURATION, warmUp: WARM_UP, callers: CONCURRENCY };
-
 const server = await startBenchServer<Server>("bench/company-data/server.ts", root);
 try {
-  console.log(`store: PostgreSQL; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint`);
+  console.log(`store: PostgreSQL; ${closedLoopTiming.callers} concurrent callers; ${closedLoopTiming.seconds} s per endpoint`);
   for (const run of server.ingest) console.log(`ingest ${run.source}: ${run.rows} rows in ${run.seconds.toFixed(1)} s (${run.rows_per_second} rows/s)`);
   console.log(
     `ingest, all sources and the profile merge: ${server.total.rows} rows in ${server.total.seconds.toFixed(1)} s (${server.total.rows_per_second} rows/s)`,
@@ -79,7 +72,7 @@ try {
     ["/company/{id}", companyPath, {}],
     ["/domain/{domain}", domainPath, {}],
   ] as const) {
-    await measureEndpoint(server, name, next, timing, headers);
+    await measureEndpoint(server, name, next, closedLoopTiming, headers);
   }
 } finally {
   server.stop();

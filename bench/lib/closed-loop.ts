@@ -159,3 +159,13 @@ export async function measureEndpoint(
     if (hasWrk) reportWrk(name, driveWithWrk(server, nextPath, timing.seconds, timing.callers, headers));
   });
 }
+
+/**
+ * A latency bench's load, from its environment: BENCH_DURATION (seconds per endpoint, default 20), BENCH_CONCURRENCY
+ * (callers, 20) and BENCH_WARM_UP (seconds, 3).
+ */
+export const closedLoopTiming = {
+  seconds: Number(process.env.BENCH_DURATION ?? 20),
+  callers: Number(process.env.BENCH_CONCURRENCY ?? 20),
+  warmUp: Number(process.env.BENCH_WARM_UP ?? 3),
+};

@@ -13,17 +13,12 @@
  */
 import { fileURLToPath } from "node:url";
 import { loadavg } from "node:os";
-import { seededRandom } from "@apiplat/testing";
-import { measureEndpoint, NO_CACHE, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
+import { closedLoopTiming, measureEndpoint, NO_CACHE, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
+import { seededMix } from "../lib/request-mix.js";
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 20);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
-const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3);
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
-// The same request mix on every run.
-const random = seededRandom(17);
-const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+const { random, pick } = seededMix(17);
 
 const QUERIES = [
   "extension cord",
@@ -58,12 +53,10 @@ type Server = BenchServer & {
   asins: { ca: string[]; reviewed: string[] };
 };
 
-const timing = { seconds: DURATION, warmUp: WARM_UP, callers: CONCURRENCY };
-
 const server = await startBenchServer<Server>("bench/product-data/server.ts", root);
 try {
   console.log(
-    `store: PostgreSQL; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint; load average ${loadavg()[0].toFixed(1)} at start; ${new Date().toISOString()}`,
+    `store: PostgreSQL; ${closedLoopTiming.callers} concurrent callers; ${closedLoopTiming.seconds} s per endpoint; load average ${loadavg()[0].toFixed(1)} at start; ${new Date().toISOString()}`,
   );
   for (const run of server.ingest)
     console.log(`ingest ${run.source}: ${run.rows} rows in ${run.seconds.toFixed(1)} s (${run.rows_per_second} rows/s, derived tables included)`);
@@ -74,7 +67,7 @@ try {
     ["/reviews/{asin}", () => `/reviews/${pick(server.asins.reviewed)}?sort=${pick(["recent", "helpful", "rating"])}`, {}],
   ];
   for (const [name, next, headers] of endpoints) {
-    await measureEndpoint(server, name, next, timing, headers);
+    await measureEndpoint(server, name, next, closedLoopTiming, headers);
   }
 } finally {
   server.stop();

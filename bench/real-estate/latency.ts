@@ -7,16 +7,12 @@
  * by attributes at points of the three markets and by Sacramento and New York addresses.
  */
 import { fileURLToPath } from "node:url";
-import { measureEndpoint, NO_CACHE, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
-import { seededRandom } from "@apiplat/testing";
+import { closedLoopTiming, measureEndpoint, NO_CACHE, startBenchServer, type BenchServer } from "../lib/closed-loop.js";
+import { seededMix } from "../lib/request-mix.js";
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 20);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
-const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3);
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
-const random = seededRandom(7);
-const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+const { random, pick } = seededMix(7);
 
 function searchPath(): string {
   const kinds = [
@@ -47,11 +43,9 @@ type Server = BenchServer & {
   ingest: { source: string; rows: number; seconds: number; rows_per_second: number }[];
 };
 
-const timing = { seconds: DURATION, warmUp: WARM_UP, callers: CONCURRENCY };
-
 const server = await startBenchServer<Server>("bench/real-estate/server.ts", root);
 try {
-  console.log(`store: PostgreSQL; ${CONCURRENCY} concurrent callers; ${DURATION} s per endpoint`);
+  console.log(`store: PostgreSQL; ${closedLoopTiming.callers} concurrent callers; ${closedLoopTiming.seconds} s per endpoint`);
   for (const run of server.ingest)
     console.log(`ingest ${run.source}: ${run.rows} rows in ${run.seconds.toFixed(1)} s (${run.rows_per_second} rows/s, model fit and calibration included)`);
   // Coordinates are drawn at random, so few requests repeat: the answer cache rarely answers here.
@@ -61,7 +55,7 @@ try {
     ["/estimate", estimatePath, {}],
     ["/estimate (Cache-Control: no-cache)", estimatePath, NO_CACHE],
   ] as const) {
-    await measureEndpoint(server, name, next, timing, headers);
+    await measureEndpoint(server, name, next, closedLoopTiming, headers);
   }
 } finally {
   server.stop();

@@ -31,6 +31,12 @@ export interface IngestContext {
 /** Thrown by `toRows` for a record that cannot become a row: reported with its reason and skipped. */
 export class MalformedRow extends Error {}
 
+/** A field a row cannot do without: its value, or a MalformedRow "<field> is missing" when it is empty or absent. */
+export function requiredField(value: string | null | undefined, field: string): string {
+  if (!value) throw new MalformedRow(`${field} is missing`);
+  return value;
+}
+
 export interface IngestionSource<Record = unknown, Row = unknown> {
   /** Short stable name: `npm run ingest -- <service> --source <name>`, and the `source` column of ingest_runs. */
   name: string;

@@ -1,11 +1,12 @@
 /**
  * The two headline datasets of ../shared/datasets/news that more than one service ingests (news, and search-results
  * for its news results): where each file is, its attribution, its reader, and the checks of the fields every user
- * of it needs (a real day, epoch milliseconds). What a service makes of a record (its URL rules, its row) stays its own.
+ * of it needs (a link and a title, a real day, epoch milliseconds). What a service makes of a record (its URL and text
+ * rules, its row) stays its own.
  */
 import path from "node:path";
 import type { DatasetAttribution, IngestContext } from "./ingest.js";
-import { MalformedRow } from "./ingest.js";
+import { MalformedRow, requiredField } from "./ingest.js";
 import { readCsv, readJsonLines } from "./readers.js";
 
 /** One line of the HuffPost News Category file. */
@@ -39,7 +40,7 @@ export const readHuffPost = (context: IngestContext) => readJsonLines<HuffPostRe
 export const readUciNews = (context: IngestContext) => readCsv(path.join(context.datasetsDir, UCI_NEWS_ATTRIBUTION.file), context);
 
 /** A HuffPost record's day (YYYY-MM-DD) at 00:00 UTC; a missing or impossible day makes the row malformed. */
-export function huffPostDay(record: HuffPostRecord): { day: string; date: Date } {
+function huffPostDay(record: HuffPostRecord): { day: string; date: Date } {
   const day = record.date;
   if (!day) throw new MalformedRow("date is missing");
   const date = /^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T00:00:00Z`) : null;
@@ -48,8 +49,29 @@ export function huffPostDay(record: HuffPostRecord): { day: string; date: Date }
 }
 
 /** A UCI record's TIMESTAMP (epoch milliseconds) as a date; anything else makes the row malformed. */
-export function uciPublishedAt(record: Record<string, string>): Date {
+function uciPublishedAt(record: Record<string, string>): Date {
   const millis = Number(record.TIMESTAMP);
   if (!Number.isFinite(millis) || millis <= 0) throw new MalformedRow(`TIMESTAMP "${record.TIMESTAMP ?? ""}" is not epoch milliseconds`);
   return new Date(millis);
+}
+
+/** How a service reads a headline: a link as its canonical URL (null when it is not one), a text cleaned (null when empty). */
+export interface HeadlineRules {
+  url(raw: string): string | null;
+  text(raw: string | undefined): string | null;
+}
+
+/** A HuffPost record's fields every user needs, checked in this order: link (by the service's rules), headline, date. */
+export function huffPostHeadline(record: HuffPostRecord, rules: HeadlineRules): { url: string; title: string; day: string; date: Date } {
+  const url = requiredField(rules.url(record.link ?? ""), "link");
+  const title = requiredField(rules.text(record.headline), "headline");
+  return { url, title, ...huffPostDay(record) };
+}
+
+/** A UCI record's fields every user needs, checked in this order: URL (by the service's rules), TITLE, PUBLISHER, TIMESTAMP. */
+export function uciHeadline(record: Record<string, string>, rules: HeadlineRules): { url: string; title: string; publisher: string; date: Date } {
+  const url = requiredField(rules.url(record.URL ?? ""), "URL");
+  const title = requiredField(rules.text(record.TITLE), "TITLE");
+  const publisher = requiredField(rules.text(record.PUBLISHER), "PUBLISHER");
+  return { url, title, publisher, date: uciPublishedAt(record) };
 }

@@ -133,7 +133,10 @@ describe.each(services)("%s", (service) => {
     if (!read(service, "src/service.ts").includes("buildCatalogueService")) return;
     const module = await moduleOf(service);
     const namespaces = (module.default.sharedTables ?? []).map((tables) => tables.namespace);
-    expect(namespaces, "declare `ownSchema: true, sharedTables: [catalogueTables]` in src/service.ts").toContain("catalogue");
+    expect(
+      namespaces,
+      "spread `...catalogueManifest(import.meta.url)` (ownSchema: true, sharedTables: [catalogueTables]) into the manifest in src/service.ts",
+    ).toContain("catalogue");
     expect(
       typeof module.ingestion?.sources,
       "export `const ingestion = defineIngestion({ sources })` from src/service.ts: without it `npm run ingest -- --all` (docker-compose's " +

@@ -240,3 +240,8 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
   // Callers pass check and fetch around on their own (`const { fetch } = outbound`): bound once here.
   return { check: client.check.bind(client), fetch: client.fetch.bind(client), close: client.close.bind(client) };
 }
+
+/** A service's client for its own fetches: the installation's OUTBOUND_ALLOW_CIDRS and the guard's defaults. */
+export function outboundClientFor(config: { outboundAllowCidrs: readonly string[] }): OutboundClient {
+  return createOutboundClient({ allowCidrs: config.outboundAllowCidrs });
+}

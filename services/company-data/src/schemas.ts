@@ -1,4 +1,4 @@
-import { CursorQuery, LimitQuery } from "@apiplat/catalogue";
+import { pageInfoFields, pageQueryFields } from "@apiplat/catalogue";
 import { Type, type Static } from "typebox";
 import { MAX_ID_LENGTH } from "./domain/ids.js";
 
@@ -45,8 +45,7 @@ export const SearchQuery = Type.Object({
       description: `at least this many employees, 0 to ${MAX_EMPLOYEES_FILTER.toLocaleString("en-US")}`,
     }),
   ),
-  limit: Type.Optional(LimitQuery),
-  cursor: Type.Optional(CursorQuery),
+  ...pageQueryFields,
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 
@@ -167,8 +166,6 @@ const CompanySummary = Type.Object({
 type CompanySummary = Static<typeof CompanySummary>;
 
 export const SearchPage = Type.Object({
-  total_results: Type.Integer(),
-  limit: Type.Integer(),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
+  ...pageInfoFields,
   companies: Type.Array(CompanySummary),
 });

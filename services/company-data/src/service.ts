@@ -1,6 +1,5 @@
-import { buildCatalogueService, catalogueTables, defineIngestion } from "@apiplat/catalogue";
-import type { PlatformConfig } from "@apiplat/config";
-import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
+import { buildCatalogueService, catalogueManifest, defineIngestion } from "@apiplat/catalogue";
+import { outboundClientFor, type OutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
 import { secEdgarSource } from "./ingest/sec-edgar.js";
@@ -30,11 +29,9 @@ function sources(settings: CompanyDataSettings, outbound: OutboundClient) {
   return [...datasetSources(), ...live];
 }
 
-const outboundFor = (config: PlatformConfig) => createOutboundClient({ allowCidrs: config.outboundAllowCidrs });
-
 /** `npm run ingest -- company-data [--source sec-tickers,fortune-1000,...]`; `--source sec-edgar` with SEC_USER_AGENT set. */
 export const ingestion = defineIngestion({
-  sources: ({ config }) => sources(readSettings(config.env), outboundFor(config)),
+  sources: ({ config }) => sources(readSettings(config.env), outboundClientFor(config)),
 });
 
 export default defineService<CompanyDataSettings, CompanyDataInject>({
@@ -42,13 +39,10 @@ export default defineService<CompanyDataSettings, CompanyDataInject>({
   description:
     "Company profiles merged from SEC EDGAR, the Fortune 1000, DBpedia and People Data Labs: search by name, ticker, sector and size, full profiles with per-field provenance and recent filings, lookup by domain.",
   settings: readSettings,
-  ownSchema: true,
-  sharedTables: [catalogueTables],
-  migrations: new URL("../migrations", import.meta.url),
-  examples: new URL("../openapi-examples.json", import.meta.url),
+  ...catalogueManifest(import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config } = platform;
-    const all = sources(settings, inject.outbound ?? outboundFor(config));
+    const all = sources(settings, inject.outbound ?? outboundClientFor(config));
     const live = all.find((s) => s.live);
     await buildCatalogueService(
       { app, platform, background, readiness },

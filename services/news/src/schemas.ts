@@ -1,4 +1,4 @@
-import { CursorQuery, DatasetView, LimitQuery } from "@apiplat/catalogue";
+import { DatasetView, FacetCounts, pageInfoFields, pageQueryFields, sortQuery } from "@apiplat/catalogue";
 import { Type, type Static } from "typebox";
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -16,15 +16,9 @@ export const SearchQuery = Type.Object({
   domains: Type.Optional(List("hosts, comma-separated (huffpost.com, latimes.com)")),
   from: Type.Optional(Type.String({ maxLength: 40, description: "oldest published_at, YYYY-MM-DD or ISO 8601" })),
   to: Type.Optional(Type.String({ maxLength: 40, description: "newest published_at, YYYY-MM-DD (whole day) or ISO 8601" })),
-  sort_by: Type.Optional(
-    Type.Union(
-      SORTS.map((s) => Type.Literal(s)),
-      { description: "relevancy (default with q), published_at (default without), popularity" },
-    ),
-  ),
+  sort_by: sortQuery(SORTS, "relevancy (default with q), published_at (default without), popularity"),
   facets: Type.Optional(Type.Boolean({ description: "add counts by category, country and source" })),
-  limit: Type.Optional(LimitQuery),
-  cursor: Type.Optional(CursorQuery),
+  ...pageQueryFields,
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 
@@ -33,8 +27,7 @@ export const TopHeadlinesQuery = Type.Object({
   category: Type.Optional(List("categories, comma-separated")),
   sources: Type.Optional(List("source ids, comma-separated; not with country or category")),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-  limit: Type.Optional(LimitQuery),
-  cursor: Type.Optional(CursorQuery),
+  ...pageQueryFields,
 });
 export type TopHeadlinesQuery = Static<typeof TopHeadlinesQuery>;
 
@@ -54,15 +47,11 @@ export const Article = Type.Object({
 });
 export type Article = Static<typeof Article>;
 
-const Facet = Type.Array(Type.Object({ value: Type.String(), count: Type.Integer() }));
-
 export const ArticlePage = Type.Object({
-  total_results: Type.Integer(),
-  limit: Type.Integer(),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
+  ...pageInfoFields,
   corrected_query: Type.Union([Type.String(), Type.Null()], { description: "what was searched when a word of q was corrected" }),
   articles: Type.Array(Article),
-  facets: Type.Optional(Type.Object({ category: Facet, country: Facet, source: Facet })),
+  facets: Type.Optional(Type.Object({ category: FacetCounts, country: FacetCounts, source: FacetCounts })),
 });
 
 export const HeadlinesPage = Type.Intersect([
@@ -83,8 +72,7 @@ export const SourcesQuery = Type.Object({
   category: Type.Optional(Type.String({ maxLength: 100 })),
   language: Type.Optional(Type.String({ pattern: "^[a-zA-Z]{2}$" })),
   country: Type.Optional(Type.String({ pattern: "^[a-zA-Z]{2}$" })),
-  limit: Type.Optional(LimitQuery),
-  cursor: Type.Optional(CursorQuery),
+  ...pageQueryFields,
 });
 export type SourcesQuery = Static<typeof SourcesQuery>;
 
@@ -101,9 +89,7 @@ export const Source = Type.Object({
 });
 
 export const SourcesPage = Type.Object({
-  total_results: Type.Integer(),
-  limit: Type.Integer(),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
+  ...pageInfoFields,
   sources: Type.Array(Source),
   datasets: Type.Array(DatasetView),
 });

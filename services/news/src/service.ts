@@ -1,5 +1,5 @@
-import { buildCatalogueService, catalogueTables, defineIngestion } from "@apiplat/catalogue";
-import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
+import { buildCatalogueService, catalogueManifest, defineIngestion } from "@apiplat/catalogue";
+import { outboundClientFor, type OutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
 import { feedSource, type FeedConfig } from "./ingest/feeds.js";
@@ -19,20 +19,17 @@ function sources(feeds: readonly FeedConfig[], outbound: OutboundClient) {
 
 /** `npm run ingest -- news [--source huffpost,...]`: the datasets, and the feeds of NEWS_FEEDS (`--source rss-feeds`). */
 export const ingestion = defineIngestion({
-  sources: ({ config }) => sources(readSettings(config.env).feeds, createOutboundClient({ allowCidrs: config.outboundAllowCidrs })),
+  sources: ({ config }) => sources(readSettings(config.env).feeds, outboundClientFor(config)),
 });
 
 export default defineService<NewsSettings, NewsInject>({
   name: "news",
   description: "News search, top headlines, sources and trending topics over a catalogue of real headlines, with live RSS/Atom ingestion.",
   settings: readSettings,
-  ownSchema: true,
-  sharedTables: [catalogueTables],
-  migrations: new URL("../migrations", import.meta.url),
-  examples: new URL("../openapi-examples.json", import.meta.url),
+  ...catalogueManifest(import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config } = platform;
-    const all = sources(settings.feeds, inject.outbound ?? createOutboundClient({ allowCidrs: config.outboundAllowCidrs }));
+    const all = sources(settings.feeds, inject.outbound ?? outboundClientFor(config));
     const feeds = all.find((s) => s.name === "rss-feeds")!;
     await buildCatalogueService(
       { app, platform, background, readiness },

@@ -1,4 +1,4 @@
-import { CursorQuery, LimitQuery } from "@apiplat/catalogue";
+import { pageInfoFields, pageQueryFields, sortQuery } from "@apiplat/catalogue";
 import { Type, type Static } from "typebox";
 import { ASIN_FORMAT, LOCALES, PRICE_BANDS } from "./domain/products.js";
 import { PRODUCT_SORTS } from "./store/products.js";
@@ -26,15 +26,9 @@ export const SearchQuery = Type.Object({
   max_price: Type.Optional(Price),
   min_rating: Type.Optional(Type.Number({ minimum: 0, maximum: 5, description: "at least this average rating, 0 to 5" })),
   is_best_seller: Type.Optional(Type.Boolean({ description: "true: only products flagged best sellers; false: only products known not to be" })),
-  sort: Type.Optional(
-    Type.Union(
-      PRODUCT_SORTS.map((s) => Type.Literal(s)),
-      { description: "relevance (default with q; needs q), best_sellers (default otherwise), price_asc, price_desc, rating, reviews" },
-    ),
-  ),
+  sort: sortQuery(PRODUCT_SORTS, "relevance (default with q; needs q), best_sellers (default otherwise), price_asc, price_desc, rating, reviews"),
   facets: Type.Optional(Type.Boolean({ description: "add counts by category and by price band" })),
-  limit: Type.Optional(LimitQuery),
-  cursor: Type.Optional(CursorQuery),
+  ...pageQueryFields,
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 
@@ -87,9 +81,7 @@ export const ProductDetail = Type.Intersect([
 export type ProductDetail = Static<typeof ProductDetail>;
 
 export const ProductPage = Type.Object({
-  total_results: Type.Integer(),
-  limit: Type.Integer(),
-  next_cursor: NullableString,
+  ...pageInfoFields,
   corrected_query: Type.Union([Type.String(), Type.Null()], { description: "the query as searched when a word was corrected" }),
   products: Type.Array(Product),
   facets: Type.Optional(
@@ -116,14 +108,8 @@ export const ReviewsQuery = Type.Object({
   ),
   verified_only: Type.Optional(Type.Boolean({ description: "only reviews flagged verified purchases (no dataset has the flag: always empty today)" })),
   q: Type.Optional(Type.String({ maxLength: 200, description: "words of the review's title or text" })),
-  sort: Type.Optional(
-    Type.Union(
-      REVIEW_SORTS.map((s) => Type.Literal(s)),
-      { description: "recent (default), helpful, rating (highest first), rating_asc (lowest first)" },
-    ),
-  ),
-  limit: Type.Optional(LimitQuery),
-  cursor: Type.Optional(CursorQuery),
+  sort: sortQuery(REVIEW_SORTS, "recent (default), helpful, rating (highest first), rating_asc (lowest first)"),
+  ...pageQueryFields,
 });
 export type ReviewsQuery = Static<typeof ReviewsQuery>;
 
@@ -145,9 +131,7 @@ export type Review = Static<typeof Review>;
 
 export const ReviewPage = Type.Object({
   asin: Type.String(),
-  total_results: Type.Integer(),
-  limit: Type.Integer(),
-  next_cursor: NullableString,
+  ...pageInfoFields,
   corrected_query: NullableString,
   summary: Type.Object({
     average_rating: Type.Union([Type.Number(), Type.Null()], { description: "the product's rating, as GET /product gives it (see rating_basis)" }),

@@ -1,4 +1,4 @@
-import { buildCatalogueService, catalogueTables, defineIngestion } from "@apiplat/catalogue";
+import { buildCatalogueService, catalogueManifest, defineIngestion } from "@apiplat/catalogue";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
 import { productRoutes } from "./routes/products.js";
@@ -14,10 +14,7 @@ export default defineService<ProductDataSettings>({
   name: "product-data",
   description: "Amazon product search, product details and reviews by ASIN, over real amazon.ca catalogue rows (CAD) and amazon.com Fine Food reviews.",
   settings: readSettings,
-  ownSchema: true,
-  sharedTables: [catalogueTables],
-  migrations: new URL("../migrations", import.meta.url),
-  examples: new URL("../openapi-examples.json", import.meta.url),
+  ...catalogueManifest(import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
     const { db } = platform;
     await buildCatalogueService(

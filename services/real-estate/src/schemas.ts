@@ -1,4 +1,4 @@
-import { CursorQuery, LimitQuery } from "@apiplat/catalogue";
+import { FacetCounts, pageInfoFields, pageQueryFields, sortQuery } from "@apiplat/catalogue";
 import { Type, type Static } from "typebox";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -36,15 +36,9 @@ export const SearchQuery = Type.Object({
   max_sqft: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
   status: Type.Optional(Type.String({ maxLength: 200, description: "comma-separated: sold, for_sale, pending, contingent, foreclosure, coming_soon" })),
   market: Type.Optional(Type.String({ maxLength: 100, description: "comma-separated: king-county, sacramento, new-york" })),
-  sort: Type.Optional(
-    Type.Union(
-      SORTS.map((s) => Type.Literal(s)),
-      { description: "distance (default with lat/lon), newest (default otherwise), price_asc, price_desc" },
-    ),
-  ),
+  sort: sortQuery(SORTS, "distance (default with lat/lon), newest (default otherwise), price_asc, price_desc"),
   facets: Type.Optional(Type.Boolean({ description: "add counts by property_type, status and market" })),
-  limit: Type.Optional(LimitQuery),
-  cursor: Type.Optional(CursorQuery),
+  ...pageQueryFields,
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 
@@ -82,14 +76,10 @@ export const Property = Type.Object({
 });
 export type Property = Static<typeof Property>;
 
-const Facet = Type.Array(Type.Object({ value: Type.String(), count: Type.Integer() }));
-
 export const PropertyPage = Type.Object({
-  total_results: Type.Integer(),
-  limit: Type.Integer(),
-  next_cursor: NullableString,
+  ...pageInfoFields,
   properties: Type.Array(Property),
-  facets: Type.Optional(Type.Object({ property_type: Facet, status: Facet, market: Facet })),
+  facets: Type.Optional(Type.Object({ property_type: FacetCounts, status: FacetCounts, market: FacetCounts })),
 });
 
 export const PropertyId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 80, pattern: "^[a-z]+-[0-9a-f]+(-[0-9]+)?$" }) });

@@ -1,4 +1,4 @@
-import { buildCatalogueService, catalogueTables, defineIngestion } from "@apiplat/catalogue";
+import { buildCatalogueService, catalogueManifest, defineIngestion } from "@apiplat/catalogue";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
 import { estimateRoutes } from "./routes/estimate.js";
@@ -13,10 +13,7 @@ export default defineService<RealEstateSettings>({
   name: "real-estate",
   description: "US property search, property details and automated valuations (comparable sales with hedonic adjustments) over real listings and sales.",
   settings: readSettings,
-  ownSchema: true,
-  sharedTables: [catalogueTables],
-  migrations: new URL("../migrations", import.meta.url),
-  examples: new URL("../openapi-examples.json", import.meta.url),
+  ...catalogueManifest(import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
     const { db, now } = platform;
     await buildCatalogueService(

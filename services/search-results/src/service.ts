@@ -1,4 +1,4 @@
-import { buildCatalogueService, catalogueTables, defineIngestion, type IngestionSource } from "@apiplat/catalogue";
+import { buildCatalogueService, catalogueManifest, defineIngestion, type IngestionSource } from "@apiplat/catalogue";
 import { createOutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
 import { crawlSource } from "./ingest/crawler.js";
@@ -32,10 +32,7 @@ export default defineService<SearchResultsSettings>({
   description:
     "Web, image and news search results shaped like SerpAPI's, over an index of real pages (Wikipedia films and biographies, Stack Exchange), COCO captions and news headlines, with a polite crawler.",
   settings: readSettings,
-  ownSchema: true,
-  sharedTables: [catalogueTables],
-  migrations: new URL("../migrations", import.meta.url),
-  examples: new URL("../openapi-examples.json", import.meta.url),
+  ...catalogueManifest(import.meta.url),
   async build({ app, platform, settings, background, readiness }) {
     const { db } = platform;
     const datasets = datasetSources();

@@ -57,6 +57,18 @@ beforeAll(async () => {
 });
 afterAll(() => started.close());
 
+/** The dataset sources, in the order the service lists them. */
+const DATASETS = [
+  "wikipedia-films",
+  "wikipedia-people",
+  "stackexchange-coffee",
+  "stackexchange-beer",
+  "coco-images",
+  "coco-captions",
+  "news-huffpost",
+  "news-uci",
+];
+
 describe("dataset ingestion", () => {
   it("reports and skips malformed records, and a re-run writes nothing", async () => {
     const context = { datasetsDir, now: () => new Date() };
@@ -96,17 +108,7 @@ describe("dataset ingestion", () => {
     const { headers } = await started.subscribe("PRO");
     const res = await started.app.inject({ method: "GET", url: "/sources", headers });
     const datasets = res.json().data.datasets as { name: string; licence: string; live: boolean; runs: number; last_run: { status: string } | null }[];
-    expect(datasets.map((d) => d.name)).toEqual([
-      "wikipedia-films",
-      "wikipedia-people",
-      "stackexchange-coffee",
-      "stackexchange-beer",
-      "coco-images",
-      "coco-captions",
-      "news-huffpost",
-      "news-uci",
-      "crawl",
-    ]);
+    expect(datasets.map((d) => d.name)).toEqual([...DATASETS, "crawl"]);
     expect(datasets[0]).toMatchObject({ licence: "CC BY-SA 4.0", runs: 2, last_run: { status: "failed" } });
     expect(datasets[2]).toMatchObject({ licence: "CC BY-SA 3.0", runs: 2, last_run: { status: "succeeded" } });
     expect(datasets[8]).toMatchObject({ live: true, runs: 0, last_run: null });
@@ -114,16 +116,7 @@ describe("dataset ingestion", () => {
 
   it("npm run ingest -- search-results --crawl gives the crawl source alone; without it, the datasets", () => {
     const config = loadConfig({ DATASETS_DIR: datasetsDir });
-    expect(ingestion.sources({ config, options: {} }).map((s) => s.name)).toEqual([
-      "wikipedia-films",
-      "wikipedia-people",
-      "stackexchange-coffee",
-      "stackexchange-beer",
-      "coco-images",
-      "coco-captions",
-      "news-huffpost",
-      "news-uci",
-    ]);
+    expect(ingestion.sources({ config, options: {} }).map((s) => s.name)).toEqual(DATASETS);
     const crawl = ingestion.sources({ config, options: { crawl: ["https://example.org/"], "max-pages": ["5"] } });
     expect(crawl.map((s) => [s.name, s.live])).toEqual([["crawl", true]]);
     expect(() => ingestion.sources({ config, options: { crawl: [] } })).toThrow("--crawl needs at least one seed URL");

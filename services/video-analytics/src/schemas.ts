@@ -1,4 +1,4 @@
-import { CursorQuery, LimitQuery } from "@apiplat/catalogue";
+import { pageInfoFields, pageQueryFields } from "@apiplat/catalogue";
 import { Type, type Static } from "typebox";
 
 const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer> | ReturnType<typeof Type.Number>>(schema: T) =>
@@ -96,15 +96,12 @@ export const SearchQuery = Type.Object({
   published_before: Type.Optional(Type.String({ maxLength: 40 })),
   min_views: Type.Optional(Type.Integer({ minimum: 0 })),
   sort: Type.Optional(Type.Union([Type.Literal("relevance"), Type.Literal("views"), Type.Literal("engagement"), Type.Literal("growth")])),
-  limit: Type.Optional(LimitQuery),
-  cursor: Type.Optional(CursorQuery),
+  ...pageQueryFields,
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 
 export const SearchPage = Type.Object({
-  total_results: Type.Integer(),
-  limit: Type.Integer(),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
+  ...pageInfoFields,
   corrected_query: Type.Union([Type.String(), Type.Null()]),
   videos: Type.Array(VideoSummary),
 });
@@ -113,8 +110,7 @@ export const TrendingQuery = Type.Object({
   country: Type.String({ pattern: "^[a-zA-Z]{2}$", description: "ISO 3166 alpha-2 code (us, gb, ca, fr, in, mx)" }),
   category: Type.Optional(Type.String({ maxLength: 60, description: "category id or name" })),
   date: Type.Optional(Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "a trending day in the data (default: the country's newest)" })),
-  limit: Type.Optional(LimitQuery),
-  cursor: Type.Optional(CursorQuery),
+  ...pageQueryFields,
 });
 export type TrendingQuery = Static<typeof TrendingQuery>;
 
@@ -132,8 +128,6 @@ export const TrendingPage = Type.Object({
   country: Type.String(),
   date: Type.String(),
   previous_date: Nullable(Type.String()),
-  total_results: Type.Integer(),
-  limit: Type.Integer(),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
+  ...pageInfoFields,
   videos: Type.Array(TrendingVideo),
 });

@@ -1,5 +1,5 @@
-import { buildCatalogueService, catalogueTables, defineIngestion } from "@apiplat/catalogue";
-import { createOutboundClient, type OutboundClient } from "@apiplat/outbound-guard";
+import { buildCatalogueService, catalogueManifest, defineIngestion } from "@apiplat/catalogue";
+import { outboundClientFor, type OutboundClient } from "@apiplat/outbound-guard";
 import { defineService } from "@apiplat/service-kit";
 import { datasetSources } from "./ingest/datasets.js";
 import { youtubeSource } from "./ingest/youtube.js";
@@ -23,7 +23,7 @@ function sources(settings: VideoSettings, outbound: OutboundClient) {
 
 /** `npm run ingest -- video-analytics [--source trending-us,...]`; `--source youtube-api` with YOUTUBE_API_KEY set. */
 export const ingestion = defineIngestion({
-  sources: ({ config }) => sources(readSettings(config.env), createOutboundClient({ allowCidrs: config.outboundAllowCidrs })),
+  sources: ({ config }) => sources(readSettings(config.env), outboundClientFor(config)),
 });
 
 export default defineService<VideoSettings, VideoInject>({
@@ -31,13 +31,10 @@ export default defineService<VideoSettings, VideoInject>({
   description:
     "YouTube video and channel analytics over real trending snapshots, with search and trending by country; live snapshots from the YouTube Data API v3.",
   settings: readSettings,
-  ownSchema: true,
-  sharedTables: [catalogueTables],
-  migrations: new URL("../migrations", import.meta.url),
-  examples: new URL("../openapi-examples.json", import.meta.url),
+  ...catalogueManifest(import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config } = platform;
-    const all = sources(settings, inject.outbound ?? createOutboundClient({ allowCidrs: config.outboundAllowCidrs }));
+    const all = sources(settings, inject.outbound ?? outboundClientFor(config));
     const live = all.find((s) => s.live);
     await buildCatalogueService(
       { app, platform, background, readiness },

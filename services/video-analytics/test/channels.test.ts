@@ -1,22 +1,9 @@
 /** GET /channel/{id} over HTTP: a channel's totals at its videos' latest snapshots. */
-import type { StartedService } from "@apiplat/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allRows, latest, startVideo } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { allRows, latest, videoUnderTest } from "./helpers.js";
 
-let started: StartedService;
-let headers: Record<string, string>;
+const { get } = videoUnderTest();
 const rows = allRows();
-
-beforeAll(async () => {
-  started = await startVideo();
-  headers = (await started.subscribe("PRO")).headers;
-});
-afterAll(() => started.close());
-
-async function get(url: string, h = headers) {
-  const res = await started.app.inject({ method: "GET", url, headers: h });
-  return { status: res.statusCode, body: res.json() };
-}
 
 describe("GET /channel/{id}", () => {
   it("totals the channel's videos at their latest snapshots", async () => {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { runIngestion } from "@apiplat/catalogue";
 import { loadConfig } from "@apiplat/config";
 import { startService, type StartedService } from "@apiplat/testing";
+import { serviceUnderTest, type ServiceUnderTest } from "@apiplat/testing/service-under-test";
 import { parse } from "csv-parse/sync";
 import { datasetSources } from "../src/ingest/datasets.js";
 import service from "../src/service.js";
@@ -21,6 +22,22 @@ export async function startVideo(): Promise<StartedService> {
     if (summary.status !== "succeeded") throw new Error(`${source.name}: ${summary.error}`);
   }
   return started;
+}
+
+export interface VideoUnderTest extends ServiceUnderTest {
+  /** A GET as the file's PRO caller (or with `headers`): the status and the parsed envelope. */
+  get(url: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+}
+
+/** The preamble of the route tests: the service started on the loaded files for the file's tests, one PRO caller. */
+export function videoUnderTest(): VideoUnderTest {
+  const svc = serviceUnderTest(startVideo);
+  return Object.assign(svc, {
+    async get(url: string, headers = svc.caller.headers) {
+      const res = await svc.started.app.inject({ method: "GET", url, headers });
+      return { status: res.statusCode, body: res.json() };
+    },
+  });
 }
 
 export interface Row {

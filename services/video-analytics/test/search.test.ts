@@ -1,21 +1,8 @@
-import type { StartedService } from "@apiplat/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allRows, latest, startVideo } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { allRows, latest, videoUnderTest } from "./helpers.js";
 
-let started: StartedService;
-let headers: Record<string, string>;
+const { get } = videoUnderTest();
 const rows = allRows();
-
-beforeAll(async () => {
-  started = await startVideo();
-  headers = (await started.subscribe("PRO")).headers;
-});
-afterAll(() => started.close());
-
-async function get(url: string) {
-  const res = await started.app.inject({ method: "GET", url, headers });
-  return { status: res.statusCode, body: res.json() };
-}
 
 const latestByVideo = () => {
   const grouped = new Map<string, typeof rows>();

@@ -1,21 +1,9 @@
-import type { StartedService } from "@apiplat/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allRows, latest, startVideo } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { allRows, latest, videoUnderTest } from "./helpers.js";
 
-let started: StartedService;
-let headers: Record<string, string>;
+const video = videoUnderTest();
+const { get } = video;
 const rows = allRows();
-
-beforeAll(async () => {
-  started = await startVideo();
-  headers = (await started.subscribe("PRO")).headers;
-});
-afterAll(() => started.close());
-
-async function get(url: string, h = headers) {
-  const res = await started.app.inject({ method: "GET", url, headers: h });
-  return { status: res.statusCode, body: res.json() };
-}
 
 /** The video with the most snapshots in the loaded files. */
 function busiestVideo(): string {
@@ -62,7 +50,7 @@ describe("GET /video/{id}", () => {
 
   it("needs a key for this service", async () => {
     expect((await get(`/video/${busiestVideo()}`, {})).status).toBe(401);
-    const other = await started.platform.subscribe("news", "PRO");
+    const other = await video.started.platform.subscribe("news", "PRO");
     expect((await get(`/video/${busiestVideo()}`, other.headers)).status).toBe(403);
   });
 });

@@ -7,14 +7,16 @@
 import path from "node:path";
 import {
   HUFFPOST_ATTRIBUTION,
+  type HeadlineRules,
   type HuffPostRecord,
   MalformedRow,
   UCI_NEWS_ATTRIBUTION,
-  huffPostDay,
+  huffPostHeadline,
   readCsv,
   readHuffPost,
   readUciNews,
-  uciPublishedAt,
+  requiredField,
+  uciHeadline,
   type IngestionSource,
   type UpsertCounts,
 } from "@apiplat/catalogue";
@@ -45,10 +47,7 @@ const TIMES_OF_INDIA: Publisher = {
   country: "in",
 };
 
-function required(value: string | null, field: string): string {
-  if (!value) throw new MalformedRow(`${field} is missing`);
-  return value;
-}
+const HEADLINE_RULES: HeadlineRules = { url: canonicalUrl, text: cleanText };
 
 function article(
   publisher: Publisher,
@@ -84,9 +83,7 @@ export function huffPostSource(): IngestionSource<HuffPostRecord, ArticleWithPub
     attribution: HUFFPOST_ATTRIBUTION,
     read: readHuffPost,
     toRows(record, _context, line) {
-      const canonical = required(canonicalUrl(record.link ?? ""), "link");
-      const title = required(cleanText(record.headline), "headline");
-      const { day, date: publishedAt } = huffPostDay(record);
+      const { url: canonical, title, day, date: publishedAt } = huffPostHeadline(record, HEADLINE_RULES);
       return [
         article(HUFFPOST, line, {
           id: articleId(canonical, "huffpost", day, title),
@@ -113,10 +110,7 @@ export function uciSource(): IngestionSource<Record<string, string>, ArticleWith
     attribution: UCI_NEWS_ATTRIBUTION,
     read: readUciNews,
     toRows(record, _context, line) {
-      const canonical = required(canonicalUrl(record.URL ?? ""), "URL");
-      const title = required(cleanText(record.TITLE), "TITLE");
-      const name = required(cleanText(record.PUBLISHER), "PUBLISHER");
-      const publishedAt = uciPublishedAt(record);
+      const { url: canonical, title, publisher: name, date: publishedAt } = uciHeadline(record, HEADLINE_RULES);
       const host = (record.HOSTNAME ?? "").toLowerCase();
       const publisher: Publisher = {
         id: sourceId(name),
@@ -159,8 +153,8 @@ function headlineOnlySource(options: {
     attribution: { file: options.file, ...options.attribution },
     read: (context) => readCsv(path.join(context.datasetsDir, options.file), context),
     toRows(record, _context, line) {
-      const title = required(cleanText(record.headline_text), "headline_text");
-      const day = required(record.publish_date ?? null, "publish_date");
+      const title = requiredField(cleanText(record.headline_text), "headline_text");
+      const day = requiredField(record.publish_date, "publish_date");
       const publishedAt = parseCompactDate(day);
       if (!publishedAt) throw new MalformedRow(`publish_date "${day}" is not a YYYYMMDD day`);
       return [

@@ -10,9 +10,8 @@ import {
   byteOrder,
   firstInOrder,
   memoryCatalogue,
-  RANK_NORMALIZATION,
+  rankedSearch,
   splitList,
-  tsquerySql,
   type DateRange,
   type FacetCount,
   type MemoryCatalogue,
@@ -57,12 +56,10 @@ export async function findArticles(
 ): Promise<{ total: number; articles: ArticleRecord[]; facets?: ArticleFacets }> {
   const { text, ...rest } = filters;
   if (!text) return listArticles((await catalogue.current()).rows, rest, sort, page, withFacets);
-  const { snapshot, tsqueries } = await catalogue.compile((filter) => ({ document: tsquerySql(filter, text.query, text.config) }));
-  const { rows } = snapshot;
+  const { rows, matches } = await rankedSearch(catalogue, "document", text.query, text.config);
   const columns = columnsOf(rows);
   const keep = matchesFilters(columns, rest);
   const counter = withFacets ? new FacetCounter(columns) : null;
-  const matches = snapshot.indexes.document.search(tsqueries.document, RANK_NORMALIZATION);
   const kept: Ranked[] = [];
   for (let i = 0; i < matches.docs.length; i++) {
     const at = matches.docs[i];

@@ -9,17 +9,7 @@
  * the filtered value never match; sorts put products without a title after every titled one, and those without the
  * sorted value last; ties go to the ASIN in byte order.
  */
-import {
-  byteOrder,
-  firstInOrder,
-  memoryCatalogue,
-  RANK_NORMALIZATION,
-  tsquerySql,
-  type MemoryCatalogue,
-  type Page,
-  type TextMatches,
-  type TextQuery,
-} from "@apiplat/catalogue";
+import { byteOrder, firstInOrder, memoryCatalogue, rankedSearch, type MemoryCatalogue, type Page, type TextMatches, type TextQuery } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import { PRICE_BANDS } from "../domain/products.js";
 import { PRODUCT_COLUMNS, type ProductRecord, type ProductSort } from "./products.js";
@@ -111,8 +101,7 @@ export interface OpenSearch {
  */
 export async function openSearch(catalogue: ProductCatalogue, text: TextQuery | undefined): Promise<OpenSearch> {
   if (!text) return { rows: (await catalogue.current()).rows, matches: null };
-  const { snapshot, tsqueries } = await catalogue.compile((filter) => ({ document: tsquerySql(filter, text, "english") }));
-  return { rows: snapshot.rows, matches: snapshot.indexes.document.search(tsqueries.document, RANK_NORMALIZATION) };
+  return rankedSearch(catalogue, "document", text, "english");
 }
 
 /** /search over the products of an open search. */

@@ -11,10 +11,11 @@ import {
   type HuffPostRecord,
   MalformedRow,
   UCI_NEWS_ATTRIBUTION,
-  huffPostDay,
+  huffPostHeadline,
   readHuffPost,
   readUciNews,
-  uciPublishedAt,
+  requiredField,
+  uciHeadline,
   readCsv,
   readJsonArray,
   type IngestionSource,
@@ -43,11 +44,6 @@ import {
   type WebPageRow,
 } from "../store/index-writes.js";
 
-function required(value: string | null | undefined, field: string): string {
-  if (!value) throw new MalformedRow(`${field} is missing`);
-  return value;
-}
-
 function page(fields: Omit<WebPageRow, "id" | "explicit" | "text_config" | "language" | "keywords"> & { keywords?: string; language?: string }): WebPageRow {
   return {
     ...fields,
@@ -73,9 +69,9 @@ export function filmsSource(): IngestionSource<Record<string, string>, WebPageRo
     },
     read: (context) => readCsv(path.join(context.datasetsDir, "search-results/web/wiki_movie_plots_sample.csv"), context),
     toRows(record, _context, line) {
-      const url = required(canonicalUrl(record["Wiki Page"] ?? ""), "Wiki Page");
-      const title = required(cleanText(record.Title), "Title");
-      const body = required(cleanText((record.Plot ?? "").replace(CITATION, " ")), "Plot");
+      const url = requiredField(canonicalUrl(record["Wiki Page"] ?? ""), "Wiki Page");
+      const title = requiredField(cleanText(record.Title), "Title");
+      const body = requiredField(cleanText((record.Plot ?? "").replace(CITATION, " ")), "Plot");
       const known = (value: string | undefined) => (value && !/^unknown$/i.test(value.trim()) ? value : "");
       const keywords = collapse([record["Release Year"], known(record.Director), known(record.Cast), known(record.Genre)].join(" "));
       return [page({ dataset: "wikipedia-films", url, title, body, keywords, published_at: null, revision: line })];
@@ -97,9 +93,9 @@ export function peopleSource(): IngestionSource<Record<string, string>, WebPageR
     },
     read: (context) => readCsv(path.join(context.datasetsDir, "search-results/web/people_wiki_sample.csv"), context),
     toRows(record, _context, line) {
-      const url = required(wikipediaUrlOfDbpedia(record.URI ?? ""), "URI");
-      const title = unescapeName(required(cleanText(record.name), "name"));
-      const body = required(cleanText(record.text), "text");
+      const url = requiredField(wikipediaUrlOfDbpedia(record.URI ?? ""), "URI");
+      const title = unescapeName(requiredField(cleanText(record.name), "name"));
+      const body = requiredField(cleanText(record.text), "text");
       return [page({ dataset: "wikipedia-people", url, title, body, published_at: null, revision: line })];
     },
     upsert: upsertPages,
@@ -180,12 +176,12 @@ function stackExchangeSource(site: "coffee" | "beer", copiedFrom: string, title:
     toRows({ row, question }, _context, line) {
       // Only questions (1) and answers (2) are pages; tag wikis and other post types are not.
       if (row.PostTypeId !== "1" && row.PostTypeId !== "2") return [];
-      required(/^\d+$/.test(row.Id ?? "") ? row.Id : null, "Id");
+      requiredField(/^\d+$/.test(row.Id ?? "") ? row.Id : null, "Id");
       const questionPage = (fields: { id: string; title: string | undefined; tags: string; creationDate: string | undefined; text: string }) => {
         const publishedAt = parseDumpDate(fields.creationDate);
         if (!publishedAt) throw new MalformedRow(`CreationDate "${fields.creationDate ?? ""}" is not a date-time`);
         const keywords = fields.tags.replace(/[<>]/g, " ").replace(/-/g, " ");
-        const title = required(cleanText(fields.title), "Title");
+        const title = requiredField(cleanText(fields.title), "Title");
         return page({ dataset, url: `${host}/questions/${fields.id}`, title, body: fields.text, keywords, published_at: publishedAt, revision: line });
       };
       if (row.PostTypeId === "1")
@@ -252,11 +248,11 @@ function cocoImagesSource(): IngestionSource<{ image: CocoImage; licence?: CocoL
     toRows({ image, licence }, _context, line) {
       const id = positive(image.id);
       if (id === null) throw new MalformedRow("id is missing");
-      const original = required(canonicalUrl(image.coco_url ?? ""), "coco_url");
+      const original = requiredField(canonicalUrl(image.coco_url ?? ""), "coco_url");
       return [
         {
           id,
-          file_name: required(image.file_name, "file_name"),
+          file_name: requiredField(image.file_name, "file_name"),
           original,
           flickr_url: canonicalUrl(image.flickr_url ?? ""),
           width: positive(image.width),
@@ -282,7 +278,7 @@ function cocoCaptionsSource(): IngestionSource<{ id?: number; image_id?: number;
       const imageId = positive(record.image_id);
       if (id === null) throw new MalformedRow("id is missing");
       if (imageId === null) throw new MalformedRow("image_id is missing");
-      return [{ id, image_id: imageId, caption: required(cleanText(record.caption), "caption"), revision: line }];
+      return [{ id, image_id: imageId, caption: requiredField(cleanText(record.caption), "caption"), revision: line }];
     },
     upsert: upsertCaptions,
     finish: refreshIndex,
@@ -299,9 +295,7 @@ export function huffPostSource(): IngestionSource<HuffPostRecord, NewsRow> {
     attribution: HUFFPOST_ATTRIBUTION,
     read: readHuffPost,
     toRows(record, _context, line) {
-      const url = required(canonicalUrl(record.link ?? ""), "link");
-      const title = required(cleanText(record.headline), "headline");
-      const publishedAt = huffPostDay(record).date;
+      const { url, title, date: publishedAt } = huffPostHeadline(record, { url: canonicalUrl, text: cleanText });
       return [
         newsRow({
           dataset: "news-huffpost",
@@ -326,10 +320,9 @@ export function uciSource(): IngestionSource<Record<string, string>, NewsRow> {
     read: readUciNews,
     toRows(record, _context, line) {
       // The sample escapes the query's "?" as "\?".
-      const url = required(canonicalUrl((record.URL ?? "").replace(/\\\?/g, "?")), "URL");
-      const title = required(cleanText(record.TITLE), "TITLE");
-      const sourceName = required(cleanText(record.PUBLISHER), "PUBLISHER");
-      return [newsRow({ dataset: "news-uci", url, title, snippet: null, source_name: sourceName, published_at: uciPublishedAt(record), revision: line })];
+      const rules = { url: (raw: string) => canonicalUrl(raw.replace(/\\\?/g, "?")), text: cleanText };
+      const { url, title, publisher, date } = uciHeadline(record, rules);
+      return [newsRow({ dataset: "news-uci", url, title, snippet: null, source_name: publisher, published_at: date, revision: line })];
     },
     upsert: upsertNews,
     finish: refreshIndex,

@@ -15,6 +15,7 @@ import {
   firstInOrder,
   memoryCatalogue,
   RANK_NORMALIZATION,
+  rankedSearch,
   tsquerySql,
   wordMatcher,
   type MemoryCatalogue,
@@ -24,6 +25,7 @@ import {
 import type { Queryable } from "@apiplat/storage";
 import { anyWordText } from "../domain/query.js";
 import { markedSnippet } from "../domain/snippets.js";
+import type { ImageRow, NewsRow, WebPageRow } from "./index-writes.js";
 import { RARE_DOCUMENTS } from "./spelling.js";
 
 export interface SearchRequest {
@@ -56,47 +58,23 @@ function anyWordQuery(query: TextQuery): TextQuery | null {
   return text === null ? null : { ...query, text };
 }
 
-interface WebEntry {
+/** A page as a result shows it, with what the filters and snippets read (`body`). */
+type WebEntry = Omit<WebPageRow, "keywords" | "revision"> & {
   table: "web_pages";
-  id: string;
-  dataset: string;
-  url: string;
-  title: string;
-  published_at: Date | null;
-  language: string | null;
-  explicit: boolean;
   /** `title || ' ' || left(body, 300)`, computed by the database: related searches read it. */
   opening: string;
-  /** What its snippet is made of. */
-  body: string;
-  text_config: string;
-}
+};
 
 /** An image as a result shows it, with what the filters read. */
-interface ImageEntry {
+type ImageEntry = Omit<ImageRow, "file_name" | "revision"> & {
   table: "images";
-  id: number;
+  /** Its first caption; with `explicit`, derived from its captions after a load. */
   title: string | null;
-  original: string;
-  flickr_url: string | null;
-  width: number | null;
-  height: number | null;
-  licence_name: string | null;
-  licence_url: string | null;
   explicit: boolean;
-}
+};
 
 /** A headline as a result shows it, with what the filters read. */
-interface NewsEntry {
-  table: "news_articles";
-  id: string;
-  url: string;
-  title: string;
-  snippet: string | null;
-  source_name: string;
-  published_at: Date;
-  explicit: boolean;
-}
+type NewsEntry = Omit<NewsRow, "dataset" | "revision"> & { table: "news_articles" };
 
 /** One document of any of the three tables; the indexes of the other tables hold nothing for it. */
 type IndexedEntry = WebEntry | ImageEntry | NewsEntry;
@@ -209,16 +187,14 @@ export async function searchWeb(catalogue: SearchCatalogue, request: SearchReque
 }
 
 export async function searchImages(catalogue: SearchCatalogue, request: SearchRequest): Promise<{ total: number; hits: ImageHit[] }> {
-  const { snapshot, tsqueries } = await catalogue.entries.compile((filter) => ({ matched: tsquerySql(filter, request.query, request.config) }));
-  const matches = snapshot.indexes.images.search(tsqueries.matched, RANK_NORMALIZATION);
-  const { total, entries } = imagePage(snapshot.rows, matches, request, request);
+  const { rows, matches } = await rankedSearch(catalogue.entries, "images", request.query, request.config);
+  const { total, entries } = imagePage(rows, matches, request, request);
   return { total, hits: entries.map(({ table: _table, explicit: _explicit, ...hit }) => hit) };
 }
 
 export async function searchNews(catalogue: SearchCatalogue, request: SearchRequest): Promise<{ total: number; hits: NewsHit[] }> {
-  const { snapshot, tsqueries } = await catalogue.entries.compile((filter) => ({ matched: tsquerySql(filter, request.query, request.config) }));
-  const matches = snapshot.indexes.news_articles.search(tsqueries.matched, RANK_NORMALIZATION);
-  const { total, entries } = newsPage(snapshot.rows, matches, request, request);
+  const { rows, matches } = await rankedSearch(catalogue.entries, "news_articles", request.query, request.config);
+  const { total, entries } = newsPage(rows, matches, request, request);
   return { total, hits: entries.map(({ url, title, snippet, source_name, published_at }) => ({ url, title, snippet, source_name, published_at })) };
 }
 

@@ -10,17 +10,7 @@
  * no filter; every sort descending with NULLs last, ties by video id in byte order (relevance: the rank, then as by
  * views).
  */
-import {
-  byteOrder,
-  firstInOrder,
-  memoryCatalogue,
-  RANK_NORMALIZATION,
-  tsquerySql,
-  type MemoryCatalogue,
-  type Page,
-  type TextMatches,
-  type TextQuery,
-} from "@apiplat/catalogue";
+import { byteOrder, firstInOrder, memoryCatalogue, rankedSearch, type MemoryCatalogue, type Page, type TextMatches, type TextQuery } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import { VIDEO_COLUMNS, type VideoRecord } from "./videos.js";
 
@@ -55,8 +45,8 @@ export async function findVideos(
 ): Promise<{ total: number; videos: VideoRecord[] }> {
   const { text, ...rest } = filters;
   if (!text) return listVideos((await catalogue.current()).rows, rest, sort, page);
-  const { snapshot, tsqueries } = await catalogue.compile((filter) => ({ document: tsquerySql(filter, text.query, "english") }));
-  return searchMatches(snapshot.rows, snapshot.indexes.document.search(tsqueries.document, RANK_NORMALIZATION), rest, sort, page);
+  const { rows, matches } = await rankedSearch(catalogue, "document", text.query, "english");
+  return searchMatches(rows, matches, rest, sort, page);
 }
 
 type Filters = Omit<VideoFilters, "text">;

@@ -4,9 +4,8 @@ import { BatchWriter } from "./batch-writer.js";
 import { claimDueDeliveries, extendDeliveryClaims, finishDeliveryAttempts, type DeliveryJob, type FinishedDelivery } from "../store/deliveries.js";
 import type { Database } from "@apiplat/storage";
 import { PollingLoop } from "@apiplat/service-kit";
-import { toBuffer } from "../store/sql.js";
-import { readBodyParts } from "../store/bodies.js";
-import { activeSecrets, sendRequest, type SendResult } from "./sender.js";
+import { capturedBody } from "../store/bodies.js";
+import { activeSecrets, attemptOutcome, sendRequest, type SendResult } from "./sender.js";
 
 interface DeliveryWorkerOptions {
   concurrency: number;
@@ -159,7 +158,7 @@ export class DeliveryWorker {
       messageId: job.request_id,
       method: job.method,
       headers: job.headers,
-      body: job.body === null ? await readBodyParts(this.db, job.request_id) : toBuffer(job.body),
+      body: await capturedBody(this.db, job.request_id, job.body),
       dropAuthorization: job.has_basic_auth,
       secrets: activeSecrets(job.signing_secret, job.previous_signing_secret, job.previous_secret_expires_at, startedAt),
     };
@@ -178,12 +177,7 @@ export class DeliveryWorker {
         requestId: job.request_id,
         kind: "forward",
         attempt: job.attempt,
-        url: result.url,
-        startedAt,
-        statusCode: result.statusCode,
-        latencyMs: result.latencyMs,
-        error: result.error,
-        responseBody: result.responseBody,
+        ...attemptOutcome(result, startedAt),
         nextAttemptAt,
       },
       state,

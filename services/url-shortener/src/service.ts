@@ -11,7 +11,7 @@ import { GuardedKv } from "./engine/kv-guard.js";
 import { LinkCache } from "./engine/link-cache.js";
 import { LocalLookup } from "./engine/local-lookup.js";
 import { SafetyChecker } from "./engine/safety.js";
-import { FileBlocklist, SafeBrowsingClient, UrlSafety } from "@apiplat/url-safety";
+import { configuredUrlSafety, FileBlocklist } from "@apiplat/url-safety";
 import { TargetGuard } from "./engine/target-guard.js";
 import { UserAgentClassifier } from "./domain/user-agent.js";
 import { accountRoutes } from "./routes/account.js";
@@ -64,7 +64,7 @@ export default defineService<ShortenerSettings, ShortenerInject>({
       ownHosts,
       ownBaseUrl: settings.baseUrl,
       isCustomDomain: async (host) => customDomains.has(host),
-      urlSafety: urlSafety(settings, blocklist, log),
+      urlSafety: configuredUrlSafety(settings, blocklist, "apiplat-url-shortener", log),
     });
     const clicks = clickRecorder(context, kv, log);
     reloadBlocklistOnSignalAndTimer(context, blocklist, log);
@@ -110,24 +110,6 @@ function caches({ platform, settings, background }: ShortenerContext, kv: Guarde
     stop: async () => void (await Promise.all([links.stop(), customDomains.stop(), accountFallbacks.stop()])),
   });
   return { customDomains, accountFallbacks, links };
-}
-
-/** The blocklist files and, with an API key, Safe Browsing; open or closed when Safe Browsing fails, as configured. */
-function urlSafety(settings: ShortenerSettings, blocklist: FileBlocklist | null, log: Log): UrlSafety {
-  return new UrlSafety({
-    blocklist,
-    safeBrowsing: settings.safeBrowsingApiKey
-      ? new SafeBrowsingClient({
-          apiKey: settings.safeBrowsingApiKey,
-          endpoint: settings.safeBrowsingEndpoint,
-          timeoutMs: settings.safeBrowsingTimeoutMs,
-          clientId: "apiplat-url-shortener",
-          clientVersion: "1.0.0",
-        })
-      : null,
-    failOpen: settings.safeBrowsingFailOpen,
-    onSafeBrowsingUnavailable: (reason) => log.warn({ reason, policy: settings.safeBrowsingFailOpen ? "open" : "closed" }, "Safe Browsing unavailable"),
-  });
 }
 
 /**

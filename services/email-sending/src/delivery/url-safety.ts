@@ -1,5 +1,5 @@
 import type { BackgroundWork } from "@apiplat/service-kit";
-import { FileBlocklist, SafeBrowsingClient, UrlSafety } from "@apiplat/url-safety";
+import { configuredUrlSafety, FileBlocklist, type UrlSafety } from "@apiplat/url-safety";
 import type { FastifyBaseLogger } from "fastify";
 import type { EmailSettings } from "../settings.js";
 
@@ -26,18 +26,5 @@ export async function urlSafety(settings: EmailSettings, log: FastifyBaseLogger,
       stop: () => clearInterval(timer),
     });
   }
-  return new UrlSafety({
-    blocklist,
-    safeBrowsing: settings.safeBrowsingApiKey
-      ? new SafeBrowsingClient({
-          apiKey: settings.safeBrowsingApiKey,
-          endpoint: settings.safeBrowsingEndpoint,
-          timeoutMs: settings.safeBrowsingTimeoutMs,
-          clientId: "apiplat-email-sending",
-          clientVersion: "1.0.0",
-        })
-      : null,
-    failOpen: settings.safeBrowsingFailOpen,
-    onSafeBrowsingUnavailable: (reason) => log.warn({ reason, policy: settings.safeBrowsingFailOpen ? "open" : "closed" }, "Safe Browsing unavailable"),
-  });
+  return configuredUrlSafety(settings, blocklist, "apiplat-email-sending", log);
 }

@@ -15,3 +15,4 @@ export { FrontRequest, type FrontAnswer, type FrontHandler, type FrontRoute } fr
 export * from "./openapi-examples.js";
 export { MAX_ELEMENT_DEPTH, nestsDeeperThan } from "./element-depth.js";
 export { PollingLoop, type PollingLoopOptions } from "./polling-loop.js";
+export { cursorPage } from "./cursor-page.js";

@@ -11,7 +11,7 @@ import { GuardedKv } from "./engine/kv-guard.js";
 import { LinkCache } from "./engine/link-cache.js";
 import { LocalLookup } from "./engine/local-lookup.js";
 import { SafetyChecker } from "./engine/safety.js";
-import { configuredUrlSafety, FileBlocklist } from "@apiplat/url-safety";
+import { blocklistReloadWork, configuredUrlSafety, loadBlocklist, reloadBlocklist, type FileBlocklist } from "@apiplat/url-safety";
 import { TargetGuard } from "./engine/target-guard.js";
 import { UserAgentClassifier } from "./domain/user-agent.js";
 import { accountRoutes } from "./routes/account.js";
@@ -58,8 +58,7 @@ export default defineService<ShortenerSettings, ShortenerInject>({
     const targets = new TargetGuard(outbound);
     const checkOutbound = (url: string, field: string) => targets.check(url, field);
     const { customDomains, accountFallbacks, links } = caches(context, kv, log);
-    const blocklist = settings.blocklistFiles.length > 0 ? new FileBlocklist(settings.blocklistFiles) : null;
-    await blocklist?.reload(true);
+    const blocklist = await loadBlocklist(settings.blocklistFiles);
     const safety = new SafetyChecker({
       ownHosts,
       ownBaseUrl: settings.baseUrl,
@@ -162,23 +161,8 @@ function clickRecorder({ app, platform, settings, background, readiness }: Short
 
 /** SIGHUP re-reads the blocklist files at once; they are also checked on an interval. */
 function reloadBlocklistOnSignalAndTimer({ settings, background, onSignal }: ShortenerContext, blocklist: FileBlocklist | null, log: Log): void {
-  async function reloadBlocklist(): Promise<void> {
-    try {
-      if (await blocklist?.reload()) log.info({ entries: blocklist?.size }, "blocklist reloaded");
-    } catch (error) {
-      log.error({ err: error }, "blocklist reload failed; the previous lists stay in force");
-    }
-  }
-  onSignal("SIGHUP", reloadBlocklist);
-  if (blocklist && settings.blocklistReloadMs > 0) {
-    let timer: NodeJS.Timeout | undefined;
-    background({
-      name: "blocklist reload",
-      start() {
-        timer = setInterval(() => void reloadBlocklist(), settings.blocklistReloadMs);
-        timer.unref();
-      },
-      stop: () => clearInterval(timer),
-    });
-  }
+  onSignal("SIGHUP", async () => {
+    if (blocklist) await reloadBlocklist(blocklist, log);
+  });
+  if (blocklist && settings.blocklistReloadMs > 0) background(blocklistReloadWork(blocklist, settings.blocklistReloadMs, log));
 }

@@ -14,3 +14,5 @@ export * from "./http-cache.js";
 export { FrontRequest, type FrontAnswer, type FrontHandler, type FrontRoute } from "./front-door.js";
 export * from "./openapi-examples.js";
 export { MAX_ELEMENT_DEPTH, nestsDeeperThan } from "./element-depth.js";
+export { PollingLoop, type PollingLoopOptions } from "./polling-loop.js";
+export { cursorPage } from "./cursor-page.js";

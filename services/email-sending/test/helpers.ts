@@ -167,6 +167,16 @@ export function emailUnderTest(settings: Partial<EmailSettings> = {}, options: S
   return email;
 }
 
+/** POST /contacts: `address` as an opt-in contact of the account whose gateway headers these are. */
+export function addContact(started: EmailService, headers: Record<string, string>, address: string) {
+  return started.app.inject({
+    method: "POST",
+    url: "/contacts",
+    headers,
+    payload: { email: address, consent_at: "2026-01-02T03:04:05Z", source: "signup form" },
+  });
+}
+
 /** Polls GET /messages/{id} until `predicate` holds. */
 export async function waitForMessage(
   started: EmailService,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CaptureServer, startEmail, type EmailService } from "./helpers.js";
+import { addContact, CaptureServer, startEmail, type EmailService } from "./helpers.js";
 
 /** ULTRA and MEGA traffic overtakes BASIC and PRO: with 2,000 PRO messages queued, an ULTRA message arrives within 2 s. */
 
@@ -56,12 +56,7 @@ describe("priority lane", () => {
       ["MEGA", "priority"],
     ] as const) {
       const account = await started.subscribe(plan);
-      await started.app.inject({
-        method: "POST",
-        url: "/contacts",
-        headers: account.headers,
-        payload: { email: "fan@example.com", consent_at: "2026-01-02T03:04:05Z", source: "signup form" },
-      });
+      await addContact(started, account.headers, "fan@example.com");
       const res = await started.app.inject({
         method: "POST",
         url: "/send",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestSubscriber } from "@apiplat/testing";
-import { CaptureServer, parse, startEmail, waitForMessage, type EmailService } from "./helpers.js";
+import { addContact, CaptureServer, parse, startEmail, waitForMessage, type EmailService } from "./helpers.js";
 
 /** Marketing mail (opt-in, unsubscribe), open and click tracking: the paths a reader reaches without a key. */
 
@@ -21,8 +21,6 @@ afterAll(async () => {
 });
 
 const send = (payload: object, headers = caller.headers) => started.app.inject({ method: "POST", url: "/send", headers, payload });
-const addContact = (email: string, headers = caller.headers) =>
-  started.app.inject({ method: "POST", url: "/contacts", headers, payload: { email, consent_at: "2026-01-02T03:04:05Z", source: "signup form" } });
 /** The URL in the raw List-Unsubscribe header (folded lines joined). */
 function listUnsubscribe(raw: Buffer): string {
   return /^List-Unsubscribe:\s*<([^>]+)>/im.exec(raw.toString().replace(/\r\n[ \t]+/g, ""))![1];
@@ -49,7 +47,7 @@ describe("marketing mail", () => {
   });
 
   it("carries a visible unsubscribe link and RFC 8058 headers, signed by DKIM; one-click and link work without login, at once, idempotently", async () => {
-    expect((await addContact("Reader@Example.com")).statusCode).toBe(201);
+    expect((await addContact(started, caller.headers, "Reader@Example.com")).statusCode).toBe(201);
     const { id, captured, mail } = await deliveredMail({
       to: "reader@example.com",
       subject: "News",
@@ -92,7 +90,7 @@ describe("marketing mail", () => {
   });
 
   it("refuses an altered unsubscribe token", async () => {
-    await addContact("other-reader@example.com");
+    await addContact(started, caller.headers, "other-reader@example.com");
     const { captured } = await deliveredMail({ to: "other-reader@example.com", subject: "News", html: "<p>News</p>", category: "marketing" });
     const url = listUnsubscribe(captured.raw);
     const path = pathOf(url);
@@ -112,7 +110,7 @@ describe("who may lift a suppression", () => {
   const marketing = (to: string) => send({ to, subject: "News", html: "<p>News</p>", category: "marketing" });
 
   async function unsubscribed(email: string) {
-    expect((await addContact(email)).statusCode).toBe(201);
+    expect((await addContact(started, caller.headers, email)).statusCode).toBe(201);
     const { captured } = await deliveredMail({ to: email, subject: "News", html: "<p>News</p>", category: "marketing" });
     const page = await started.app.inject({ method: "GET", url: pathOf(listUnsubscribe(captured.raw)) });
     expect(page.statusCode).toBe(200);

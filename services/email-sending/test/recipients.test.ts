@@ -1,24 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { emailUnderTest } from "./helpers.js";
+import { addContact, emailUnderTest } from "./helpers.js";
 
 /** The account's opt-in contacts (suppressions are tested with what adds and lifts them: public, delivery, inbound). */
 
 const email = emailUnderTest({ publicBaseUrl: "https://mail.example.test" });
 
-const addContact = (address: string, headers = email.caller.headers) =>
-  email.started.app.inject({
-    method: "POST",
-    url: "/contacts",
-    headers,
-    payload: { email: address, consent_at: "2026-01-02T03:04:05Z", source: "signup form" },
-  });
-
 describe("contacts", () => {
   it("adds, reads, lists and removes opt-in contacts; bad input is a 400 naming the field", async () => {
     const account = await email.started.subscribe("PRO");
-    const added = await addContact("Zoe@Example.com", account.headers);
+    const added = await addContact(email.started, account.headers, "Zoe@Example.com");
     expect(added.json().data).toMatchObject({ email: "zoe@example.com", consent_at: "2026-01-02T03:04:05.000Z", source: "signup form" });
-    await addContact("amy@example.com", account.headers);
+    await addContact(email.started, account.headers, "amy@example.com");
     const list = await email.started.app.inject({ method: "GET", url: "/contacts?limit=1", headers: account.headers });
     expect(list.json().data.contacts.map((c: { email: string }) => c.email)).toEqual(["amy@example.com"]);
     const next = await email.started.app.inject({ method: "GET", url: "/contacts?after=amy@example.com", headers: account.headers });

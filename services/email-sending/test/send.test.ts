@@ -105,26 +105,14 @@ describe("POST /send", () => {
   it("accepts attachments of exactly 25 MB and refuses one byte more with 413 naming size and limit", async () => {
     const limit = 25 * 1024 * 1024;
     const half = Buffer.alloc(limit / 2, 7).toString("base64");
-    const atLimit = await send({
-      to: "ada@example.com",
-      subject: "Big",
-      html: "<p>big</p>",
-      attachments: [
-        { filename: "a.bin", content: half },
-        { filename: "b.bin", content: half },
-      ],
-    });
+    const halves = [
+      { filename: "a.bin", content: half },
+      { filename: "b.bin", content: half },
+    ];
+    const big = (attachments: object[]) => send({ to: "ada@example.com", subject: "Big", html: "<p>big</p>", attachments });
+    const atLimit = await big(halves);
     expect(atLimit.statusCode).toBe(202);
-    const over = await send({
-      to: "ada@example.com",
-      subject: "Big",
-      html: "<p>big</p>",
-      attachments: [
-        { filename: "a.bin", content: half },
-        { filename: "b.bin", content: half },
-        { filename: "c.bin", content: Buffer.from([1]).toString("base64") },
-      ],
-    });
+    const over = await big([...halves, { filename: "c.bin", content: Buffer.from([1]).toString("base64") }]);
     expect(over.statusCode).toBe(413);
     const error = over.json().error;
     expect(error.code).toBe("PAYLOAD_TOO_LARGE");

@@ -11,7 +11,7 @@ import { GuardedKv } from "./engine/kv-guard.js";
 import { LinkCache } from "./engine/link-cache.js";
 import { LocalLookup } from "./engine/local-lookup.js";
 import { SafetyChecker } from "./engine/safety.js";
-import { FileBlocklist, SafeBrowsingClient, UrlSafety } from "@apiplat/url-safety";
+import { blocklistReloadWork, configuredUrlSafety, loadBlocklist, reloadBlocklist, type FileBlocklist } from "@apiplat/url-safety";
 import { TargetGuard } from "./engine/target-guard.js";
 import { UserAgentClassifier } from "./domain/user-agent.js";
 import { accountRoutes } from "./routes/account.js";
@@ -58,13 +58,12 @@ export default defineService<ShortenerSettings, ShortenerInject>({
     const targets = new TargetGuard(outbound);
     const checkOutbound = (url: string, field: string) => targets.check(url, field);
     const { customDomains, accountFallbacks, links } = caches(context, kv, log);
-    const blocklist = settings.blocklistFiles.length > 0 ? new FileBlocklist(settings.blocklistFiles) : null;
-    await blocklist?.reload(true);
+    const blocklist = await loadBlocklist(settings.blocklistFiles);
     const safety = new SafetyChecker({
       ownHosts,
       ownBaseUrl: settings.baseUrl,
       isCustomDomain: async (host) => customDomains.has(host),
-      urlSafety: urlSafety(settings, blocklist, log),
+      urlSafety: configuredUrlSafety(settings, blocklist, "apiplat-url-shortener", log),
     });
     const clicks = clickRecorder(context, kv, log);
     reloadBlocklistOnSignalAndTimer(context, blocklist, log);
@@ -110,24 +109,6 @@ function caches({ platform, settings, background }: ShortenerContext, kv: Guarde
     stop: async () => void (await Promise.all([links.stop(), customDomains.stop(), accountFallbacks.stop()])),
   });
   return { customDomains, accountFallbacks, links };
-}
-
-/** The blocklist files and, with an API key, Safe Browsing; open or closed when Safe Browsing fails, as configured. */
-function urlSafety(settings: ShortenerSettings, blocklist: FileBlocklist | null, log: Log): UrlSafety {
-  return new UrlSafety({
-    blocklist,
-    safeBrowsing: settings.safeBrowsingApiKey
-      ? new SafeBrowsingClient({
-          apiKey: settings.safeBrowsingApiKey,
-          endpoint: settings.safeBrowsingEndpoint,
-          timeoutMs: settings.safeBrowsingTimeoutMs,
-          clientId: "apiplat-url-shortener",
-          clientVersion: "1.0.0",
-        })
-      : null,
-    failOpen: settings.safeBrowsingFailOpen,
-    onSafeBrowsingUnavailable: (reason) => log.warn({ reason, policy: settings.safeBrowsingFailOpen ? "open" : "closed" }, "Safe Browsing unavailable"),
-  });
 }
 
 /**
@@ -180,23 +161,8 @@ function clickRecorder({ app, platform, settings, background, readiness }: Short
 
 /** SIGHUP re-reads the blocklist files at once; they are also checked on an interval. */
 function reloadBlocklistOnSignalAndTimer({ settings, background, onSignal }: ShortenerContext, blocklist: FileBlocklist | null, log: Log): void {
-  async function reloadBlocklist(): Promise<void> {
-    try {
-      if (await blocklist?.reload()) log.info({ entries: blocklist?.size }, "blocklist reloaded");
-    } catch (error) {
-      log.error({ err: error }, "blocklist reload failed; the previous lists stay in force");
-    }
-  }
-  onSignal("SIGHUP", reloadBlocklist);
-  if (blocklist && settings.blocklistReloadMs > 0) {
-    let timer: NodeJS.Timeout | undefined;
-    background({
-      name: "blocklist reload",
-      start() {
-        timer = setInterval(() => void reloadBlocklist(), settings.blocklistReloadMs);
-        timer.unref();
-      },
-      stop: () => clearInterval(timer),
-    });
-  }
+  onSignal("SIGHUP", async () => {
+    if (blocklist) await reloadBlocklist(blocklist, log);
+  });
+  if (blocklist && settings.blocklistReloadMs > 0) background(blocklistReloadWork(blocklist, settings.blocklistReloadMs, log));
 }

@@ -1,3 +1,4 @@
+import type { ServiceApp } from "@apiplat/service-kit";
 import type { ShortenerSettings } from "../src/settings.js";
 
 export const BASE_URL = "http://url-shortener.api.local:3001";
@@ -25,3 +26,8 @@ export const CHROME_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWe
 export const SAFARI_IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
 export const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+/** PUT /settings with the account's fallback URL (null removes it). */
+export function putFallback(app: ServiceApp, headers: Record<string, string>, fallbackUrl: string | null) {
+  return app.inject({ method: "PUT", url: "/settings", headers, payload: { fallback_url: fallbackUrl } });
+}

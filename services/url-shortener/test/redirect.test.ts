@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestOverHttp, type HttpAnswer, type TestSubscriber } from "@apiplat/testing";
 import { startService, type StartedService } from "@apiplat/testing";
 import service from "../src/service.js";
-import { CHROME_WINDOWS, GOOGLEBOT, SAFARI_IPHONE, SHORT_HOST, movableClock, TEST_SETTINGS } from "./helpers.js";
+import { CHROME_WINDOWS, GOOGLEBOT, SAFARI_IPHONE, SHORT_HOST, movableClock, putFallback, TEST_SETTINGS } from "./helpers.js";
 
 let h: StartedService;
 const clock = movableClock();
@@ -124,12 +124,7 @@ describe("GET /{code}", () => {
       expect((await h.app.inject({ method: "DELETE", url: `/links/${code}`, headers: account.headers })).statusCode).toBe(200);
     }
     expect((await visit(without, { accept: "application/json" })).statusCode).toBe(404);
-    const put = await h.app.inject({
-      method: "PUT",
-      url: "/settings",
-      headers: account.headers,
-      payload: { fallback_url: "https://Example.com/account-fallback" },
-    });
+    const put = await putFallback(h.app, account.headers, "https://Example.com/account-fallback");
     expect(put.statusCode).toBe(200);
     expect(put.json().data).toEqual({ fallback_url: "https://example.com/account-fallback" });
     expect((await h.app.inject({ method: "GET", url: "/settings", headers: account.headers })).json().data).toEqual({
@@ -139,7 +134,7 @@ describe("GET /{code}", () => {
     expect(viaAccount.statusCode).toBe(302);
     expect(viaAccount.headers.location).toBe("https://example.com/account-fallback");
     expect((await visit(withOwn)).headers.location).toBe("https://example.com/link-fallback");
-    await h.app.inject({ method: "PUT", url: "/settings", headers: account.headers, payload: { fallback_url: null } });
+    await putFallback(h.app, account.headers, null);
     expect((await visit(without, { accept: "application/json" })).statusCode).toBe(404);
   });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestSubscriber } from "@apiplat/testing";
 import { startService, type StartedService } from "@apiplat/testing";
 import service from "../src/service.js";
-import { TEST_SETTINGS } from "./helpers.js";
+import { putFallback, TEST_SETTINGS } from "./helpers.js";
 
 /** A local server speaking the Safe Browsing v4 threatMatches:find shape. */
 interface FakeSafeBrowsing {
@@ -140,12 +140,7 @@ describe("safety check on creation", () => {
     const fallback = await shorten({ url: "https://example.com/fine", fallback_url: "https://sb-malware.example.com/" });
     expect(fallback.statusCode).toBe(422);
     expect(fallback.json().error.details).toEqual([{ field: "fallback_url", issue: "flagged: MALWARE" }]);
-    const settings = await h.app.inject({
-      method: "PUT",
-      url: "/settings",
-      headers: user.headers,
-      payload: { fallback_url: "https://sb-malware.example.com/" },
-    });
+    const settings = await putFallback(h.app, user.headers, "https://sb-malware.example.com/");
     expect(settings.statusCode).toBe(422);
   });
 

@@ -154,18 +154,18 @@ const Forwarding = Type.Union([
   Type.Null(),
 ]);
 
+/** What a forwarding or a replay sent, and what came back. */
+const AttemptOutcomeFields = {
+  url: Type.String(),
+  started_at: Instant,
+  status_code: Type.Union([Type.Integer(), Type.Null()]),
+  latency_ms: Type.Union([Type.Integer(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+  response_body: Type.Union([Type.String(), Type.Null()]),
+};
+
 const Attempt = Type.Object(
-  {
-    kind: Type.String(),
-    attempt: Type.Integer(),
-    url: Type.String(),
-    started_at: Instant,
-    status_code: Type.Union([Type.Integer(), Type.Null()]),
-    latency_ms: Type.Union([Type.Integer(), Type.Null()]),
-    error: Type.Union([Type.String(), Type.Null()]),
-    response_body: Type.Union([Type.String(), Type.Null()]),
-    next_attempt_at: NullableInstant,
-  },
+  { kind: Type.String(), attempt: Type.Integer(), ...AttemptOutcomeFields, next_attempt_at: NullableInstant },
   { additionalProperties: false },
 );
 
@@ -197,12 +197,7 @@ export const ReplaySchema = Type.Object(
   {
     request_id: Type.String(),
     replay: Type.Integer({ description: "the replay's number for this capture" }),
-    url: Type.String(),
-    started_at: Instant,
-    status_code: Type.Union([Type.Integer(), Type.Null()]),
-    latency_ms: Type.Union([Type.Integer(), Type.Null()]),
-    error: Type.Union([Type.String(), Type.Null()]),
-    response_body: Type.Union([Type.String(), Type.Null()]),
+    ...AttemptOutcomeFields,
   },
   { additionalProperties: false },
 );

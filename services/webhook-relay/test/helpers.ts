@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
+import { afterAll, beforeAll } from "vitest";
+import { createTestPlatform, startService, type StartedService, type TestPlatform } from "@apiplat/testing";
+import type { ServiceApp } from "@apiplat/service-kit";
+import relayService from "../src/service.js";
 import type { RelaySettings } from "../src/settings.js";
 
 export const HOST = "webhook-relay.api.local";
@@ -16,8 +19,40 @@ export const FAST_RELAY: Partial<RelaySettings> = {
   captureRate: { perSecond: 1_000_000, burst: 1_000_000 },
 };
 
+/** Destinations in these tests listen on loopback. */
+const TEST_ENV = { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" };
+
 export async function testPlatform(options: { now?: () => Date } = {}): Promise<TestPlatform> {
-  return createTestPlatform({ env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" }, now: options.now });
+  return createTestPlatform({ env: TEST_ENV, now: options.now });
+}
+
+export interface RelayUnderTest {
+  readonly app: ServiceApp;
+  readonly platform: TestPlatform;
+  /** A MEGA subscriber's gateway headers. */
+  readonly headers: Record<string, string>;
+}
+
+/** Starts the relay with FAST_RELAY and subscribes a MEGA caller before the file's tests; closes both after them. */
+export function relayUnderTest(): RelayUnderTest {
+  let started: StartedService | undefined;
+  let headers: Record<string, string> | undefined;
+  beforeAll(async () => {
+    started = await startService(relayService, { env: TEST_ENV, settings: FAST_RELAY });
+    ({ headers } = await started.subscribe("MEGA"));
+  });
+  afterAll(() => started?.close());
+  return {
+    get app() {
+      return started!.app;
+    },
+    get platform() {
+      return started!.platform;
+    },
+    get headers() {
+      return headers!;
+    },
+  };
 }
 
 export interface ReceivedRequest {

@@ -1,40 +1,25 @@
 import { connect } from "node:net";
 import { startService } from "@apiplat/testing";
 import relayService from "../src/service.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestPlatform } from "@apiplat/testing";
-import type { ServiceApp } from "@apiplat/service-kit";
-import { testPlatform, FAST_RELAY } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { FAST_RELAY, relayUnderTest } from "./helpers.js";
 
-let platform: TestPlatform;
-let app: ServiceApp;
-let headers: Record<string, string>;
-
-beforeAll(async () => {
-  platform = await testPlatform();
-  app = (await startService(relayService, { platform, settings: FAST_RELAY })).app;
-  ({ headers } = await platform.subscribe("webhook-relay", "MEGA"));
-});
-
-afterAll(async () => {
-  await app.close();
-  await platform.close();
-});
+const relay = relayUnderTest();
 
 async function createInbox(settings?: object): Promise<{ id: string; hook_url: string }> {
-  const res = await app.inject({ method: "POST", url: "/create", headers, payload: settings });
+  const res = await relay.app.inject({ method: "POST", url: "/create", headers: relay.headers, payload: settings });
   expect(res.statusCode).toBe(201);
   return res.json().data;
 }
 
 async function captured(inboxId: string, query = "") {
-  const res = await app.inject({ method: "GET", url: `/inbox/${inboxId}${query}`, headers });
+  const res = await relay.app.inject({ method: "GET", url: `/inbox/${inboxId}${query}`, headers: relay.headers });
   expect(res.statusCode).toBe(200);
   return res.json().data.requests as Array<Record<string, any>>;
 }
 
 async function detail(inboxId: string, requestId: string) {
-  const res = await app.inject({ method: "GET", url: `/inbox/${inboxId}/requests/${requestId}`, headers });
+  const res = await relay.app.inject({ method: "GET", url: `/inbox/${inboxId}/requests/${requestId}`, headers: relay.headers });
   expect(res.statusCode).toBe(200);
   return res.json().data;
 }
@@ -42,7 +27,7 @@ async function detail(inboxId: string, requestId: string) {
 describe("capture", () => {
   it("captures a POST byte-exact with sub-path, query and repeated headers", async () => {
     const inbox = await createInbox();
-    const res = await app.inject({
+    const res = await relay.app.inject({
       method: "POST",
       url: `/h/${inbox.id}/github/push?a=1&a=2&b=x%20y`,
       headers: { "content-type": "application/json", "x-repeat": ["one", "two"], "X-Case": "Kept" },
@@ -76,7 +61,7 @@ describe("capture", () => {
 
   it("keeps header case and order over a real socket, and a chunked body", async () => {
     const inbox = await createInbox();
-    const address = await app.listen({ port: 0, host: "127.0.0.1" });
+    const address = await relay.app.listen({ port: 0, host: "127.0.0.1" });
     const port = new URL(address).port;
     // Raw bytes on a socket: no client library normalizes the header names or the framing.
     const status = await new Promise<number>((resolve, reject) => {
@@ -107,7 +92,7 @@ describe("capture", () => {
     const inbox = await createInbox();
     const binary = Buffer.from([0x00, 0xff, 0x10, 0x80, 0x7f, 0x0a, 0x00]);
     for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"] as const) {
-      const res = await app.inject({ method, url: `/h/${inbox.id}`, headers: { "content-type": "application/octet-stream" }, payload: binary });
+      const res = await relay.app.inject({ method, url: `/h/${inbox.id}`, headers: { "content-type": "application/octet-stream" }, payload: binary });
       expect(res.statusCode, method).toBe(200);
     }
     const requests = await captured(inbox.id);
@@ -116,7 +101,7 @@ describe("capture", () => {
       expect(request.body_encoding, request.method).toBe("base64");
       expect(Buffer.from(request.body, "base64").equals(binary), request.method).toBe(true);
       expect(request.body_size).toBe(7);
-      const raw = await app.inject({ method: "GET", url: `/inbox/${inbox.id}/requests/${request.id}/raw`, headers });
+      const raw = await relay.app.inject({ method: "GET", url: `/inbox/${inbox.id}/requests/${request.id}/raw`, headers: relay.headers });
       expect(raw.statusCode).toBe(200);
       expect(raw.headers["content-type"]).toBe("application/octet-stream");
       expect(raw.rawPayload.equals(binary)).toBe(true);
@@ -125,8 +110,8 @@ describe("capture", () => {
 
   it("captures an empty body and a request without content type", async () => {
     const inbox = await createInbox();
-    expect((await app.inject({ method: "POST", url: `/h/${inbox.id}` })).statusCode).toBe(200);
-    expect((await app.inject({ method: "GET", url: `/h/${inbox.id}/` })).statusCode).toBe(200);
+    expect((await relay.app.inject({ method: "POST", url: `/h/${inbox.id}` })).statusCode).toBe(200);
+    expect((await relay.app.inject({ method: "GET", url: `/h/${inbox.id}/` })).statusCode).toBe(200);
     const requests = await captured(inbox.id);
     expect(requests.map((r) => [r.method, r.path, r.body, r.body_size, r.content_type])).toEqual([
       ["GET", "/", "", 0, null],
@@ -138,9 +123,11 @@ describe("capture", () => {
     const kept = await createInbox();
     const vanished = await createInbox();
     // The hook path has `vanished` in its cache; deleting the row behind its back makes its inserts fail.
-    expect((await app.inject({ method: "POST", url: `/h/${vanished.id}`, payload: "warm" })).statusCode).toBe(200);
-    await platform.deps.db.query("DELETE FROM webhook_inboxes WHERE id = $1", [vanished.id]);
-    const sends = Array.from({ length: 40 }, (_, i) => app.inject({ method: "POST", url: `/h/${i % 2 === 0 ? kept.id : vanished.id}`, payload: `c${i}` }));
+    expect((await relay.app.inject({ method: "POST", url: `/h/${vanished.id}`, payload: "warm" })).statusCode).toBe(200);
+    await relay.platform.deps.db.query("DELETE FROM webhook_inboxes WHERE id = $1", [vanished.id]);
+    const sends = Array.from({ length: 40 }, (_, i) =>
+      relay.app.inject({ method: "POST", url: `/h/${i % 2 === 0 ? kept.id : vanished.id}`, payload: `c${i}` }),
+    );
     const answers = await Promise.all(sends);
     expect(answers.filter((_, i) => i % 2 === 0).map((a) => a.statusCode)).toEqual(Array(20).fill(200));
     expect(answers.filter((_, i) => i % 2 === 1).map((a) => a.statusCode)).toEqual(Array(20).fill(404));
@@ -150,10 +137,10 @@ describe("capture", () => {
   });
 
   it("answers 404 for an unknown inbox and stores nothing", async () => {
-    const res = await app.inject({ method: "POST", url: "/h/5b0c8a3e-1d6f-4c2a-9e8b-1f2a3b4c5d6e", payload: "x" });
+    const res = await relay.app.inject({ method: "POST", url: "/h/5b0c8a3e-1d6f-4c2a-9e8b-1f2a3b4c5d6e", payload: "x" });
     expect(res.statusCode).toBe(404);
     expect(res.json().error.code).toBe("NOT_FOUND");
-    expect((await app.inject({ method: "POST", url: "/h/not-a-uuid", payload: "x" })).statusCode).toBe(404);
+    expect((await relay.app.inject({ method: "POST", url: "/h/not-a-uuid", payload: "x" })).statusCode).toBe(404);
   });
 });
 
@@ -163,13 +150,18 @@ describe("body size limit", () => {
   it("stores a body of exactly 10 MiB and refuses one byte more with 413, storing nothing", async () => {
     const inbox = await createInbox();
     const atLimit = Buffer.alloc(limit, 0x61);
-    const ok = await app.inject({ method: "POST", url: `/h/${inbox.id}`, headers: { "content-type": "text/plain" }, payload: atLimit });
+    const ok = await relay.app.inject({ method: "POST", url: `/h/${inbox.id}`, headers: { "content-type": "text/plain" }, payload: atLimit });
     expect(ok.statusCode).toBe(200);
-    const over = await app.inject({ method: "POST", url: `/h/${inbox.id}`, headers: { "content-type": "text/plain" }, payload: Buffer.alloc(limit + 1, 0x61) });
+    const over = await relay.app.inject({
+      method: "POST",
+      url: `/h/${inbox.id}`,
+      headers: { "content-type": "text/plain" },
+      payload: Buffer.alloc(limit + 1, 0x61),
+    });
     expect(over.statusCode).toBe(413);
     expect(over.json().error.code).toBe("PAYLOAD_TOO_LARGE");
     expect(over.json().error.details).toEqual([{ field: "body", issue: `must be at most ${limit} bytes` }]);
-    const overGet = await app.inject({
+    const overGet = await relay.app.inject({
       method: "GET",
       url: `/h/${inbox.id}`,
       headers: { "content-type": "text/plain" },
@@ -187,7 +179,7 @@ describe("body size limit", () => {
     expect(json.body).toBeNull();
     expect(json.body_omitted).toBe(true);
     expect(json.body_size).toBe(limit);
-    const raw = await app.inject({ method: "GET", url: `/inbox/${inbox.id}/requests/${requests[0].id}/raw`, headers });
+    const raw = await relay.app.inject({ method: "GET", url: `/inbox/${inbox.id}/requests/${requests[0].id}/raw`, headers: relay.headers });
     expect(raw.statusCode).toBe(200);
     expect(raw.headers["content-length"]).toBe(String(limit));
     expect(raw.rawPayload.equals(atLimit)).toBe(true);
@@ -195,8 +187,8 @@ describe("body size limit", () => {
 
   it("inlines a body of exactly 64 KiB in listings and omits one byte more", async () => {
     const inbox = await createInbox();
-    await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: Buffer.alloc(65_536, 0x62), headers: { "content-type": "text/plain" } });
-    await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: Buffer.alloc(65_537, 0x62), headers: { "content-type": "text/plain" } });
+    await relay.app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: Buffer.alloc(65_536, 0x62), headers: { "content-type": "text/plain" } });
+    await relay.app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: Buffer.alloc(65_537, 0x62), headers: { "content-type": "text/plain" } });
     const [over, at] = await captured(inbox.id);
     expect([at.body_size, at.body_omitted, at.body.length]).toEqual([65_536, false, 65_536]);
     expect([over.body_size, over.body_omitted, over.body]).toEqual([65_537, true, null]);
@@ -208,13 +200,13 @@ describe("private inboxes", () => {
 
   it("refuses senders without the Basic credentials (401) and stores only the accepted one", async () => {
     const inbox = await createInbox({ basic_auth: { username: "hook", password: "pa:ss" } });
-    const none = await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "a" });
+    const none = await relay.app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "a" });
     expect(none.statusCode).toBe(401);
     expect(none.json().error.code).toBe("INBOX_CREDENTIALS_REQUIRED");
     expect(none.headers["www-authenticate"]).toBe('Basic realm="webhook-relay", charset="UTF-8"');
-    const wrong = await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "b", headers: { authorization: basic("hook", "nope") } });
+    const wrong = await relay.app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "b", headers: { authorization: basic("hook", "nope") } });
     expect(wrong.statusCode).toBe(401);
-    const right = await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "c", headers: { authorization: basic("hook", "pa:ss") } });
+    const right = await relay.app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "c", headers: { authorization: basic("hook", "pa:ss") } });
     expect(right.statusCode).toBe(200);
     const requests = await captured(inbox.id);
     expect(requests.map((r) => r.body)).toEqual(["c"]);
@@ -224,7 +216,7 @@ describe("private inboxes", () => {
 describe("answers to senders", () => {
   it("gives the custom default response", async () => {
     const inbox = await createInbox({ default_response: { status: 202, body: "<ok/>", content_type: "application/xml" } });
-    const res = await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "x" });
+    const res = await relay.app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: "x" });
     expect(res.statusCode).toBe(202);
     expect(res.headers["content-type"]).toBe("application/xml");
     expect(res.body).toBe("<ok/>");
@@ -233,7 +225,7 @@ describe("answers to senders", () => {
   it("accepts statuses 200 and 599 and refuses 199 and 600", async () => {
     for (const status of [200, 599]) {
       const inbox = await createInbox({ default_response: { status } });
-      const res = await app.inject({ method: "POST", url: `/h/${inbox.id}` });
+      const res = await relay.app.inject({ method: "POST", url: `/h/${inbox.id}` });
       expect(res.statusCode).toBe(status);
       expect(res.headers["content-type"]).toBe("text/plain; charset=utf-8");
     }
@@ -241,7 +233,7 @@ describe("answers to senders", () => {
       [199, "must be at least 200"],
       [600, "must be at most 599"],
     ] as const) {
-      const res = await app.inject({ method: "POST", url: "/create", headers, payload: { default_response: { status } } });
+      const res = await relay.app.inject({ method: "POST", url: "/create", headers: relay.headers, payload: { default_response: { status } } });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.details).toEqual([{ field: "default_response.status", issue }]);
     }
@@ -249,7 +241,7 @@ describe("answers to senders", () => {
 
   it("answers a CORS preflight with 204 and CORS headers, and captures it", async () => {
     const inbox = await createInbox();
-    const res = await app.inject({
+    const res = await relay.app.inject({
       method: "OPTIONS",
       url: `/h/${inbox.id}`,
       headers: { origin: "https://app.test", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
@@ -263,7 +255,7 @@ describe("answers to senders", () => {
 
   it("sends no CORS headers when CORS is off", async () => {
     const inbox = await createInbox({ cors: false });
-    const res = await app.inject({ method: "POST", url: `/h/${inbox.id}`, headers: { origin: "https://app.test" } });
+    const res = await relay.app.inject({ method: "POST", url: `/h/${inbox.id}`, headers: { origin: "https://app.test" } });
     expect(res.statusCode).toBe(200);
     expect(res.headers["access-control-allow-origin"]).toBeUndefined();
   });
@@ -272,38 +264,41 @@ describe("answers to senders", () => {
 describe("reading an inbox", () => {
   it("pages newest first with a cursor", async () => {
     const inbox = await createInbox();
-    for (let i = 1; i <= 5; i++) await app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: `n${i}` });
-    const first = await app.inject({ method: "GET", url: `/inbox/${inbox.id}?limit=2`, headers });
+    for (let i = 1; i <= 5; i++) await relay.app.inject({ method: "POST", url: `/h/${inbox.id}`, payload: `n${i}` });
+    const first = await relay.app.inject({ method: "GET", url: `/inbox/${inbox.id}?limit=2`, headers: relay.headers });
     expect(first.json().data.requests.map((r: any) => r.body)).toEqual(["n5", "n4"]);
     const cursor = first.json().data.next_cursor;
-    const second = await app.inject({ method: "GET", url: `/inbox/${inbox.id}?limit=2&cursor=${cursor}`, headers });
+    const second = await relay.app.inject({ method: "GET", url: `/inbox/${inbox.id}?limit=2&cursor=${cursor}`, headers: relay.headers });
     expect(second.json().data.requests.map((r: any) => r.body)).toEqual(["n3", "n2"]);
-    const third = await app.inject({ method: "GET", url: `/inbox/${inbox.id}?limit=2&cursor=${second.json().data.next_cursor}`, headers });
+    const third = await relay.app.inject({ method: "GET", url: `/inbox/${inbox.id}?limit=2&cursor=${second.json().data.next_cursor}`, headers: relay.headers });
     expect(third.json().data.requests.map((r: any) => r.body)).toEqual(["n1"]);
     expect(third.json().data.next_cursor).toBeNull();
   });
 
   it("accepts limit 1 and 100 and refuses 0 and 101", async () => {
     const inbox = await createInbox();
-    for (const limit of [1, 100]) expect((await app.inject({ method: "GET", url: `/inbox/${inbox.id}?limit=${limit}`, headers })).statusCode).toBe(200);
+    for (const limit of [1, 100])
+      expect((await relay.app.inject({ method: "GET", url: `/inbox/${inbox.id}?limit=${limit}`, headers: relay.headers })).statusCode).toBe(200);
     for (const [limit, issue] of [
       [0, "must be at least 1"],
       [101, "must be at most 100"],
     ] as const) {
-      const res = await app.inject({ method: "GET", url: `/inbox/${inbox.id}?limit=${limit}`, headers });
+      const res = await relay.app.inject({ method: "GET", url: `/inbox/${inbox.id}?limit=${limit}`, headers: relay.headers });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.details).toEqual([{ field: "limit", issue }]);
     }
-    const bad = await app.inject({ method: "GET", url: `/inbox/${inbox.id}?cursor=zzz`, headers });
+    const bad = await relay.app.inject({ method: "GET", url: `/inbox/${inbox.id}?cursor=zzz`, headers: relay.headers });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.details).toEqual([{ field: "cursor", issue: "must be a next_cursor returned by this endpoint" }]);
   });
 
   it("filters by method, time range and text in the body or a header value", async () => {
     let clock = new Date("2026-03-01T10:00:00.000Z");
-    const clocked = (await startService(relayService, { platform: { ...platform, deps: { ...platform.deps, now: () => clock } }, settings: FAST_RELAY })).app;
+    const clocked = (
+      await startService(relayService, { platform: { ...relay.platform, deps: { ...relay.platform.deps, now: () => clock } }, settings: FAST_RELAY })
+    ).app;
     try {
-      const res = await clocked.inject({ method: "POST", url: "/create", headers });
+      const res = await clocked.inject({ method: "POST", url: "/create", headers: relay.headers });
       const id = res.json().data.id;
       const send = async (method: "POST" | "PUT", body: string, at: string, extra: Record<string, string> = {}) => {
         clock = new Date(at);
@@ -313,7 +308,7 @@ describe("reading an inbox", () => {
       await send("PUT", "order updated", "2026-03-01T10:00:02.000Z", { "x-event": "Invoice.Paid" });
       await send("POST", "refund", "2026-03-01T10:00:03.000Z");
       const bodies = async (query: string) => {
-        const r = await clocked.inject({ method: "GET", url: `/inbox/${id}?${query}`, headers });
+        const r = await clocked.inject({ method: "GET", url: `/inbox/${id}?${query}`, headers: relay.headers });
         expect(r.statusCode).toBe(200);
         return r.json().data.requests.map((x: any) => x.body);
       };
@@ -327,11 +322,11 @@ describe("reading an inbox", () => {
       expect(await bodies("q=invoice.paid")).toEqual([]);
       expect(await bodies("q=100%25")).toEqual([]);
       expect(await bodies(`q=${"x".repeat(256)}`)).toEqual([]);
-      const tooLong = await clocked.inject({ method: "GET", url: `/inbox/${id}?q=${"x".repeat(257)}`, headers });
+      const tooLong = await clocked.inject({ method: "GET", url: `/inbox/${id}?q=${"x".repeat(257)}`, headers: relay.headers });
       expect(tooLong.json().error.details).toEqual([{ field: "q", issue: "must be at most 256 characters long" }]);
-      const badTime = await clocked.inject({ method: "GET", url: `/inbox/${id}?since=yesterday`, headers });
+      const badTime = await clocked.inject({ method: "GET", url: `/inbox/${id}?since=yesterday`, headers: relay.headers });
       expect(badTime.json().error.details).toEqual([{ field: "since", issue: "must be an ISO 8601 date-time" }]);
-      const badMethod = await clocked.inject({ method: "GET", url: `/inbox/${id}?method=TRACE`, headers });
+      const badMethod = await clocked.inject({ method: "GET", url: `/inbox/${id}?method=TRACE`, headers: relay.headers });
       expect(badMethod.statusCode).toBe(400);
     } finally {
       await clocked.close();

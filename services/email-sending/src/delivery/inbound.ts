@@ -1,13 +1,12 @@
-import type { AddressInfo } from "node:net";
 import type { FastifyBaseLogger } from "fastify";
 import { simpleParser } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import type { Database } from "@apiplat/storage";
 import { addressKey } from "../domain/addresses.js";
 import { bounceTypeOf, interpretReport, returnPathsIn, type ParsedReport, type RecipientStatus } from "../domain/reports.js";
 import { ReturnPaths } from "../domain/verp.js";
 import { findMessageById, type MessageRow } from "../store/messages.js";
 import type { EventRecorder } from "./events.js";
+import { SmtpReceiver, smtpReply } from "./smtp-receiver.js";
 
 /** Reports are small; anything larger than this is not a bounce or a complaint. */
 const INBOUND_MAX_BYTES = 10 * 1024 * 1024;
@@ -152,67 +151,62 @@ export class ReportApplier {
 
 /** The inbound SMTP listener on EMAIL_INBOUND_PORT: receives DSNs and complaint reports for the bounce domains. */
 export class InboundListener {
-  private server: SMTPServer | null = null;
-  port = 0;
+  private readonly receiver: SmtpReceiver;
 
   constructor(
-    private readonly applier: ReportApplier,
+    applier: ReportApplier,
     private readonly host: string,
     private readonly requestedPort: number,
     private readonly log: FastifyBaseLogger,
-  ) {}
-
-  async start(): Promise<void> {
-    this.server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["AUTH"],
-      size: INBOUND_MAX_BYTES,
-      logger: false,
-      banner: "bounce and feedback-loop receiver",
-      // An address that is not a genuine return path nor the feedback-loop address is refused as an unknown mailbox.
-      onRcptTo: (address, _session, callback) => {
-        this.applier.accepts(address.address).then(
-          (accepted) => (accepted ? callback() : callback(Object.assign(new Error("550 5.1.1 no such mailbox here"), { responseCode: 550 }))),
-          (error) => {
-            this.log.error({ err: error }, "checking an inbound recipient failed");
-            callback(Object.assign(new Error("451 4.3.0 try again later"), { responseCode: 451 }));
-          },
-        );
-      },
-      onData: (stream, session, callback) => {
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
-            callback(Object.assign(new Error("552 5.3.4 report too large"), { responseCode: 552 }));
-            return;
-          }
-          const recipients = session.envelope.rcptTo.map((r) => r.address);
-          this.applier.apply(Buffer.concat(chunks), recipients).then(
-            () => callback(),
+  ) {
+    const tryAgainLater = () => smtpReply("451 4.3.0 try again later");
+    this.receiver = new SmtpReceiver({
+      smtp: {
+        authOptional: true,
+        disabledCommands: ["AUTH"],
+        banner: "bounce and feedback-loop receiver",
+        // An address that is not a genuine return path nor the feedback-loop address is refused as an unknown mailbox.
+        onRcptTo: (address, _session, callback) => {
+          applier.accepts(address.address).then(
+            (accepted) => (accepted ? callback() : callback(smtpReply("550 5.1.1 no such mailbox here"))),
             (error) => {
-              this.log.error({ err: error }, "applying an inbound report failed");
-              callback(Object.assign(new Error("451 4.3.0 try again later"), { responseCode: 451 }));
+              log.error({ err: error }, "checking an inbound recipient failed");
+              callback(tryAgainLater());
             },
           );
-        });
+        },
+      },
+      maxBytes: INBOUND_MAX_BYTES,
+      tooLarge: "552 5.3.4 report too large",
+      receive: async (raw, session) => {
+        try {
+          await applier.apply(
+            raw,
+            session.envelope.rcptTo.map((r) => r.address),
+          );
+        } catch (error) {
+          log.error({ err: error }, "applying an inbound report failed");
+          throw tryAgainLater();
+        }
+        return undefined;
       },
     });
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once("error", reject);
-      this.server!.listen(this.requestedPort, this.host, () => resolve());
-    });
-    this.port = (this.server.server.address() as AddressInfo).port;
+  }
+
+  get port(): number {
+    return this.receiver.port;
+  }
+
+  async start(): Promise<void> {
+    await this.receiver.start(this.requestedPort, this.host);
     this.log.info({ port: this.port, host: this.host }, "inbound SMTP listener for bounces and complaints is up");
   }
 
   listening(): boolean {
-    return this.server?.server.listening ?? false;
+    return this.receiver.listening();
   }
 
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  stop(): Promise<void> {
+    return this.receiver.stop();
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
 import type { MailOptions } from "nodemailer/lib/smtp-transport/index.js";
 import type { Database } from "@apiplat/storage";
+import { PollingLoop } from "@apiplat/service-kit";
 import { domainOf, formatMailbox } from "../domain/addresses.js";
 import type { Attachment } from "../domain/message.js";
 import type { LinkSigner } from "../domain/links.js";
@@ -49,20 +50,23 @@ const BASE64_BODY_CHARS = 256 * 1024;
  * runs out (seconds); they are then claimed again, by any replica.
  */
 export class DeliveryWorker {
-  private running = false;
   private inFlight = 0;
   private readonly delivering = new Set<string>();
-  private wake: (() => void) | null = null;
-  private loop: Promise<void> | null = null;
+  private readonly loop: PollingLoop;
   private lastLeaseSweep = 0;
   private renewTimer: NodeJS.Timeout | undefined;
   private readonly idle = new Set<() => void>();
 
-  constructor(private readonly options: DeliveryWorkerOptions) {}
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.loop = new PollingLoop({
+      pass: async () => (await this.claimAndDeliver()) > 0 && this.inFlight < options.concurrency,
+      pollMs: options.pollMs,
+      onError: (error) => options.log.error({ err: error }, "email queue: claiming failed"),
+    });
+  }
 
   start(): void {
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
     this.renewTimer = setInterval(() => void this.renewLeases(), Math.max(50, Math.floor(this.options.leaseMs / 3)));
     this.renewTimer.unref();
   }
@@ -79,42 +83,13 @@ export class DeliveryWorker {
 
   /** A message was accepted or a retry came due: look now instead of at the next poll. */
   kick(): void {
-    this.wake?.();
+    this.loop.kick();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.kick();
-    await this.loop;
+    await this.loop.stop();
     while (this.inFlight > 0) await new Promise<void>((resolve) => this.idle.add(resolve));
     clearInterval(this.renewTimer);
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let claimed = 0;
-      try {
-        claimed = await this.claimAndDeliver();
-      } catch (error) {
-        this.options.log.error({ err: error }, "email queue: claiming failed");
-      }
-      if (!this.running) break;
-      if (claimed === 0 || this.inFlight >= this.options.concurrency) await this.sleep(this.options.pollMs);
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = () => {
-        this.wake = null;
-        done();
-      };
-    });
   }
 
   private async claimAndDeliver(): Promise<number> {

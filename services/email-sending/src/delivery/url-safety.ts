@@ -1,5 +1,5 @@
 import type { BackgroundWork } from "@apiplat/service-kit";
-import { FileBlocklist, SafeBrowsingClient, UrlSafety } from "@apiplat/url-safety";
+import { blocklistReloadWork, configuredUrlSafety, loadBlocklist, type UrlSafety } from "@apiplat/url-safety";
 import type { FastifyBaseLogger } from "fastify";
 import type { EmailSettings } from "../settings.js";
 
@@ -8,36 +8,10 @@ import type { EmailSettings } from "../settings.js";
  * then re-read when they change) and Safe Browsing when a key is set. With neither, every well-formed link passes.
  */
 export async function urlSafety(settings: EmailSettings, log: FastifyBaseLogger, background: (work: BackgroundWork) => void): Promise<UrlSafety> {
-  const blocklist = settings.blocklistFiles.length > 0 ? new FileBlocklist(settings.blocklistFiles) : null;
+  const blocklist = await loadBlocklist(settings.blocklistFiles);
   if (blocklist) {
-    await blocklist.reload(true);
     log.info({ entries: blocklist.size }, "tracked links are checked against the blocklist");
   }
-  if (blocklist && settings.blocklistReloadMs > 0) {
-    let timer: NodeJS.Timeout | undefined;
-    const reload = () =>
-      blocklist.reload().then(
-        (changed) => changed && log.info({ entries: blocklist.size }, "blocklist reloaded"),
-        (error: unknown) => log.error({ err: error }, "blocklist reload failed; the previous lists stay in force"),
-      );
-    background({
-      name: "blocklist reload",
-      start: () => void (timer = setInterval(() => void reload(), settings.blocklistReloadMs)),
-      stop: () => clearInterval(timer),
-    });
-  }
-  return new UrlSafety({
-    blocklist,
-    safeBrowsing: settings.safeBrowsingApiKey
-      ? new SafeBrowsingClient({
-          apiKey: settings.safeBrowsingApiKey,
-          endpoint: settings.safeBrowsingEndpoint,
-          timeoutMs: settings.safeBrowsingTimeoutMs,
-          clientId: "apiplat-email-sending",
-          clientVersion: "1.0.0",
-        })
-      : null,
-    failOpen: settings.safeBrowsingFailOpen,
-    onSafeBrowsingUnavailable: (reason) => log.warn({ reason, policy: settings.safeBrowsingFailOpen ? "open" : "closed" }, "Safe Browsing unavailable"),
-  });
+  if (blocklist && settings.blocklistReloadMs > 0) background(blocklistReloadWork(blocklist, settings.blocklistReloadMs, log));
+  return configuredUrlSafety(settings, blocklist, "apiplat-email-sending", log);
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "@apiplat/storage";
+import { PollingLoop } from "@apiplat/service-kit";
 import { nextRetryDelayMs, sendSignedWebhook, type OutboundFetcher, type RetryPolicy } from "@apiplat/webhook-delivery";
 import { claimWebhookDeliveries, finishWebhookAttempt, releaseExpiredWebhookLeases } from "../store/webhooks.js";
 
@@ -23,46 +24,26 @@ const LEASE_MARGIN_MS = 10_000;
 
 /** POSTs queued status events to the account's webhooks, signed (Standard Webhooks), retried on the shared schedule. */
 export class WebhookSender {
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private readonly loop: PollingLoop;
 
-  constructor(private readonly options: WebhookSenderOptions) {}
+  constructor(private readonly options: WebhookSenderOptions) {
+    this.loop = new PollingLoop({
+      pass: async () => (await this.sendDue()) > 0,
+      pollMs: options.pollMs,
+      onError: (error) => options.log.error({ err: error }, "email webhooks: sending failed"),
+    });
+  }
 
   start(): void {
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   kick(): void {
-    this.wake?.();
+    this.loop.kick();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.kick();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let count = 0;
-      try {
-        count = await this.sendDue();
-      } catch (error) {
-        this.options.log.error({ err: error }, "email webhooks: sending failed");
-      }
-      if (count === 0 && this.running) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.options.pollMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            this.wake = null;
-            resolve();
-          };
-        });
-      }
-    }
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async sendDue(): Promise<number> {

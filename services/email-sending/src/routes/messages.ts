@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import { cursorPage, errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { newEventId } from "../delivery/events.js";
 import * as S from "../schemas.js";
@@ -52,9 +52,8 @@ function listMessagesRoute(app: ServiceApp, { db }: MessageRoutesOptions): void 
         cursor: q.cursor ? decodeCursor(q.cursor) : undefined,
         limit: limit + 1,
       });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return ok({ messages: page.map(messageSummary), next_cursor: rows.length > limit && last ? encodeCursor(last.submitted_at, last.id) : null });
+      const { page, nextCursor } = cursorPage(rows, limit, (last) => encodeCursor(last.submitted_at, last.id));
+      return ok({ messages: page.map(messageSummary), next_cursor: nextCursor });
     },
   );
 }

@@ -245,22 +245,19 @@ const WEBHOOK_FAN_OUT = `INSERT INTO email_webhook_deliveries (id, webhook_id, a
        FROM email_webhooks w, e
       WHERE w.account_id = $3 AND $4 = ANY(w.event_types)`;
 
+/** $1 to $8 of a statement that inserts `event` and fans it out (WEBHOOK_FAN_OUT). */
+function eventParams(event: NewEvent, status: string, tags: string[], metadata: Record<string, string>): unknown[] {
+  const { eventId, messageId, accountId, type, recipient, detail, at } = event;
+  return [eventId, messageId, accountId, type, recipient, JSON.stringify(detail), at, webhookPayload(event, status, tags, metadata)];
+}
+
 async function insertEventAndFanOut(db: Queryable, event: NewEvent, status: string, tags: string[], metadata: Record<string, string>): Promise<void> {
   await db.query(
     `WITH e AS (
        INSERT INTO email_events (event_id, message_id, account_id, type, recipient, detail, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id)
      ${WEBHOOK_FAN_OUT}`,
-    [
-      event.eventId,
-      event.messageId,
-      event.accountId,
-      event.type,
-      event.recipient,
-      JSON.stringify(event.detail),
-      event.at,
-      webhookPayload(event, status, tags, metadata),
-    ],
+    eventParams(event, status, tags, metadata),
   );
 }
 
@@ -331,14 +328,7 @@ export async function recordAttemptOutcome(
        SELECT $1, m.id, $3, $4, $5, $6, $7 FROM m RETURNING id)
      ${WEBHOOK_FAN_OUT}`,
     [
-      event.eventId,
-      event.messageId,
-      event.accountId,
-      event.type,
-      event.recipient,
-      JSON.stringify(event.detail),
-      event.at,
-      webhookPayload(event, status, message.tags, message.metadata),
+      ...eventParams(event, status, message.tags, message.metadata),
       status,
       queue.state,
       queue.nextAttemptAt ?? null,

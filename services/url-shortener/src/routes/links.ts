@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { ApiError, errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import { ApiError, cursorPage, errors, ok, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import type { Database } from "@apiplat/storage";
 import { Type } from "typebox";
 import type { Caller, LinkInput, LinkService } from "../app/link-service.js";
@@ -170,9 +170,8 @@ function listRoute(app: ServiceApp, { db, settings, now }: LinkRoutesOptions): v
       const { limit, cursor, include_deleted } = request.query;
       const beforeId = cursor === undefined ? null : decodeCursor(cursor);
       const rows = await listOwnedLinks(db, request.subscriber.accountId, { limit: limit + 1, beforeId, includeDeleted: include_deleted });
-      const page = rows.slice(0, limit);
+      const { page, nextCursor } = cursorPage(rows, limit, (last) => encodeCursor(last.id));
       const at = now();
-      const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1].id) : null;
       return ok({ links: page.map((row) => linkView(row, settings, at)), next_cursor: nextCursor });
     },
   );

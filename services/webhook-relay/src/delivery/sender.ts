@@ -1,6 +1,7 @@
 import type { HeaderEntry } from "../domain/captured-request.js";
 import { forwardableHeaders, headersForFetch } from "../domain/forwarding.js";
 import { sendSignedWebhook, type OutboundFetcher } from "@apiplat/webhook-delivery";
+import type { AttemptOutcome } from "../store/deliveries.js";
 
 /** What is sent: a captured request, re-addressed and signed. */
 interface OutgoingRequest {
@@ -41,6 +42,12 @@ export async function sendRequest(
   );
   const { responseExcerpt, ...outcome } = attempt;
   return { url, ...outcome, responseBody: responseExcerpt };
+}
+
+/** What the attempt that started at `startedAt` records of its result. */
+export function attemptOutcome(result: SendResult, startedAt: Date): AttemptOutcome {
+  const { url, statusCode, latencyMs, error, responseBody } = result;
+  return { url, startedAt, statusCode, latencyMs, error, responseBody };
 }
 
 /** The current secret, plus the previous one while its grace period after a rotation lasts. */

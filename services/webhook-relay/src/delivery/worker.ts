@@ -3,9 +3,9 @@ import { isSuccess, nextRetryDelayMs, type OutboundFetcher, type RetryPolicy } f
 import { BatchWriter } from "./batch-writer.js";
 import { claimDueDeliveries, extendDeliveryClaims, finishDeliveryAttempts, type DeliveryJob, type FinishedDelivery } from "../store/deliveries.js";
 import type { Database } from "@apiplat/storage";
-import { toBuffer } from "../store/sql.js";
-import { readBodyParts } from "../store/bodies.js";
-import { activeSecrets, sendRequest, type SendResult } from "./sender.js";
+import { PollingLoop } from "@apiplat/service-kit";
+import { capturedBody } from "../store/bodies.js";
+import { activeSecrets, attemptOutcome, sendRequest, type SendResult } from "./sender.js";
 
 interface DeliveryWorkerOptions {
   concurrency: number;
@@ -33,14 +33,11 @@ const CLAIM_RENEW_MS = 3_000;
  */
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly loop: PollingLoop;
   private renewTimer: NodeJS.Timeout | undefined;
   /** Deliveries claimed by this worker and not yet recorded: their claims are renewed. */
   private readonly claimed = new Set<number>();
-  private pumping: Promise<void> | null = null;
-  private pumpAgain = false;
   private backlog = false;
-  private stopped = true;
   /** Slots promised to captures that will hand over their first attempt (see reserve). */
   private reserved = 0;
   private readonly results: BatchWriter<FinishedDelivery, void>;
@@ -60,22 +57,22 @@ export class DeliveryWorker {
       2,
       100,
     );
+    this.loop = new PollingLoop({
+      pass: () => this.claim(),
+      pollMs: options.pollIntervalMs,
+      onError: (error) => log.error({ err: error }, "claiming deliveries failed"),
+    });
   }
 
   start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.wake(), this.options.pollIntervalMs);
-    this.timer.unref();
+    this.loop.start();
     this.renewTimer = setInterval(() => void this.renewClaims(), CLAIM_RENEW_MS);
     this.renewTimer.unref();
-    this.wake();
   }
 
   /** Finishes the deliveries in flight; claims nothing new. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.pumping;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
     clearInterval(this.renewTimer);
   }
@@ -99,7 +96,7 @@ export class DeliveryWorker {
    * out without a second query. False when the worker is full (the capture is then queued unclaimed).
    */
   reserve(): boolean {
-    if (this.stopped || this.inFlight.size + this.reserved >= this.options.concurrency) return false;
+    if (!this.loop.isRunning || this.inFlight.size + this.reserved >= this.options.concurrency) return false;
     this.reserved++;
     return true;
   }
@@ -111,34 +108,21 @@ export class DeliveryWorker {
   }
 
   wake(): void {
-    if (this.stopped) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = this.pump().finally(() => {
-      this.pumping = null;
-    });
+    this.loop.kick();
   }
 
-  private async pump(): Promise<void> {
-    do {
-      this.pumpAgain = false;
-      const room = this.options.concurrency - this.inFlight.size - this.reserved;
-      if (room <= 0) {
-        this.backlog = true;
-        return;
-      }
-      try {
-        const now = this.now();
-        const jobs = await claimDueDeliveries(this.db, now, this.claimUntil(now), room);
-        this.backlog = jobs.length === room;
-        for (const job of jobs) this.track(this.deliver(job));
-      } catch (error) {
-        this.log.error({ err: error }, "claiming deliveries failed");
-        return;
-      }
-    } while ((this.pumpAgain || this.backlog) && !this.stopped);
+  /** Claims as many due deliveries as there is room for; true when they filled it, so that more may be due. */
+  private async claim(): Promise<boolean> {
+    const room = this.options.concurrency - this.inFlight.size - this.reserved;
+    if (room <= 0) {
+      this.backlog = true;
+      return false;
+    }
+    const now = this.now();
+    const jobs = await claimDueDeliveries(this.db, now, this.claimUntil(now), room);
+    this.backlog = jobs.length === room;
+    for (const job of jobs) this.track(this.deliver(job));
+    return this.backlog;
   }
 
   private track(work: Promise<void>): void {
@@ -174,7 +158,7 @@ export class DeliveryWorker {
       messageId: job.request_id,
       method: job.method,
       headers: job.headers,
-      body: job.body === null ? await readBodyParts(this.db, job.request_id) : toBuffer(job.body),
+      body: await capturedBody(this.db, job.request_id, job.body),
       dropAuthorization: job.has_basic_auth,
       secrets: activeSecrets(job.signing_secret, job.previous_signing_secret, job.previous_secret_expires_at, startedAt),
     };
@@ -193,12 +177,7 @@ export class DeliveryWorker {
         requestId: job.request_id,
         kind: "forward",
         attempt: job.attempt,
-        url: result.url,
-        startedAt,
-        statusCode: result.statusCode,
-        latencyMs: result.latencyMs,
-        error: result.error,
-        responseBody: result.responseBody,
+        ...attemptOutcome(result, startedAt),
         nextAttemptAt,
       },
       state,

@@ -2,15 +2,14 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { errors, ok, serializeAsWritten, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import { destinationUrl } from "../domain/forwarding.js";
 import { generateSigningSecret } from "@apiplat/webhook-delivery";
-import { activeSecrets, sendRequest } from "../delivery/sender.js";
+import { activeSecrets, attemptOutcome, sendRequest } from "../delivery/sender.js";
 import { LIMITS } from "../domain/limits.js";
 import type { Relay } from "../delivery/relay.js";
 import { emptyBodyAsObject, ForwardBody, ForwardingSchema, InboxParams, ReplayBody, ReplaySchema, RequestParams } from "../schemas.js";
 import { recordReplayAttempt } from "../store/deliveries.js";
 import { rotateSigningSecret, setForwardUrl } from "../store/inboxes.js";
 import { findRequest } from "../store/requests.js";
-import { toBuffer } from "../store/sql.js";
-import { readBodyParts } from "../store/bodies.js";
+import { capturedBody } from "../store/bodies.js";
 import { forwardingView } from "./views.js";
 import { requireStorableText } from "./inbox-settings.js";
 
@@ -104,21 +103,13 @@ function replayRoute(app: ServiceApp, { relay }: ForwardingRoutesOptions): void 
         messageId: row.id,
         method: row.method,
         headers: row.headers,
-        body: row.body === null ? await readBodyParts(db, row.id) : toBuffer(row.body),
+        body: await capturedBody(db, row.id, row.body),
         dropAuthorization: inbox.basic_auth_username !== null,
         secrets: activeSecrets(inbox.signing_secret, inbox.previous_signing_secret, inbox.previous_secret_expires_at, startedAt),
       };
       const result = await sendRequest(relay.outbound, target, outgoing, Math.floor(startedAt.getTime() / 1000), relay.settings.forwardTimeoutMs);
       if (result.permanentError && result.statusCode === null) throw errors.validation("url", result.error ?? "was refused");
-      const attempt = await recordReplayAttempt(db, {
-        requestId: row.id,
-        url: result.url,
-        startedAt,
-        statusCode: result.statusCode,
-        latencyMs: result.latencyMs,
-        error: result.error,
-        responseBody: result.responseBody,
-      });
+      const attempt = await recordReplayAttempt(db, { requestId: row.id, ...attemptOutcome(result, startedAt) });
       return ok({
         request_id: row.id,
         replay: attempt,

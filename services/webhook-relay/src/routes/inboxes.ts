@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Readable } from "node:stream";
 import { Type } from "typebox";
 import { randomUUID } from "node:crypto";
-import { errors, ok, serializeAsWritten, successSchema, type ServiceApp } from "@apiplat/service-kit";
+import { cursorPage, errors, ok, serializeAsWritten, successSchema, type ServiceApp } from "@apiplat/service-kit";
 import { decodeCursor, encodeCursor } from "../domain/cursor.js";
 import { expiresAt, maxRequestsPerInbox, storageQuotaBytes } from "../domain/retention.js";
 import { generateSigningSecret } from "@apiplat/webhook-delivery";
@@ -118,11 +118,8 @@ function listInboxesRoute(app: ServiceApp, { hooksUrl, relay }: InboxRoutesOptio
     async (request) => {
       const { limit, cursor } = request.query;
       const rows = await listInboxes(db, request.subscriber.accountId, now(), limit + 1, cursorPosition(cursor));
-      const page = rows.slice(0, limit);
-      return ok({
-        inboxes: page.map((inbox) => ownerInboxView(inbox, hooksUrl)),
-        next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null,
-      });
+      const { page, nextCursor } = cursorPage(rows, limit, (last) => encodeCursor(last.seq));
+      return ok({ inboxes: page.map((inbox) => ownerInboxView(inbox, hooksUrl)), next_cursor: nextCursor });
     },
   );
 }
@@ -145,11 +142,11 @@ function readInboxRoute(app: ServiceApp, { relay, hooksUrl }: InboxRoutesOptions
       const { inbox, owner } = await relay.readableInbox(request, request.params.id);
       const { limit, cursor } = request.query;
       const rows = await listRequests(db, inbox.id, requestFilters(request.query), limit + 1, cursorPosition(cursor), LIMITS.inlineBodyBytes);
-      const page = rows.slice(0, limit);
+      const { page, nextCursor } = cursorPage(rows, limit, (last) => encodeCursor(last.seq));
       return ok({
         inbox: owner ? ownerInboxView(inbox, hooksUrl) : publicInboxView(inbox, hooksUrl),
         requests: page.map((row) => requestView(row, owner)),
-        next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null,
+        next_cursor: nextCursor,
       });
     },
   );

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Queryable } from "@apiplat/storage";
+import { toBuffer } from "./sql.js";
 
 /**
  * Bodies too large for the capture's row are kept in parts of this size, one INSERT each. The bytes
@@ -31,6 +32,11 @@ export async function* bodyParts(db: Queryable, requestId: string): AsyncGenerat
     if (rows.length === 0) return;
     yield Buffer.from(rows[0].hex, "hex");
   }
+}
+
+/** A capture's body: the one kept in its row, else its parts. */
+export async function capturedBody(db: Queryable, requestId: string, inRow: Uint8Array | null): Promise<Buffer> {
+  return inRow === null ? readBodyParts(db, requestId) : toBuffer(inRow);
 }
 
 export async function readBodyParts(db: Queryable, requestId: string): Promise<Buffer> {

@@ -69,6 +69,9 @@ interface AttemptRecord {
   nextAttemptAt: Date | null;
 }
 
+/** What an attempt records of the request it sent. */
+export type AttemptOutcome = Pick<AttemptRecord, "url" | "startedAt" | "statusCode" | "latencyMs" | "error" | "responseBody">;
+
 function attemptParams(a: AttemptRecord): unknown[] {
   return [a.requestId, a.kind, a.attempt, a.url, a.startedAt, a.statusCode, a.latencyMs, a.error, a.responseBody, a.nextAttemptAt];
 }
@@ -104,7 +107,7 @@ export async function finishDeliveryAttempts(db: Queryable, items: FinishedDeliv
 }
 
 /** Records a replay; its number counts the request's replays (1, 2, ...). */
-export async function recordReplayAttempt(db: Queryable, a: Omit<AttemptRecord, "attempt" | "kind" | "nextAttemptAt">): Promise<number> {
+export async function recordReplayAttempt(db: Queryable, a: AttemptOutcome & { requestId: string }): Promise<number> {
   const { rows } = await db.query<{ attempt: number }>(
     `INSERT INTO webhook_attempts (request_id, kind, attempt, url, started_at, status_code, latency_ms, error, response_body)
      SELECT $1, 'replay', (SELECT count(*)::int + 1 FROM webhook_attempts WHERE request_id = $1 AND kind = 'replay'), $2, $3, $4, $5, $6, $7

@@ -12,6 +12,19 @@ export async function scopeToSchema(db: Database, service: string): Promise<Data
   const { rows } = await db.query<{ base: string }>("SELECT current_schema() AS base");
   const base = rows[0]?.base ?? "public";
   const own = `${base === "public" ? "" : `${base}_`}${service.replace(/[^a-z0-9]+/gi, "_").toLowerCase()}`;
-  await db.exec(`CREATE SCHEMA IF NOT EXISTS "${own}"`);
+  await createSchema(db, own);
   return { ...db.withSearchPath([own, base]), schema: own };
+}
+
+/**
+ * `CREATE SCHEMA IF NOT EXISTS` is not safe against itself: of replicas starting at once on a new database, all but one
+ * can fail on the catalog's unique index (23505) while the one creates it. The schema then exists, which is all we ask.
+ */
+async function createSchema(db: Database, schema: string): Promise<void> {
+  try {
+    await db.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== "23505" && code !== "42P06") throw error;
+  }
 }

@@ -73,3 +73,22 @@ describe("a service's view of the database", () => {
     await expect(platform.query("SELECT * FROM articles")).rejects.toThrow(/articles/);
   });
 });
+
+describe("replicas starting at once on a new database", () => {
+  it("all get the service's schema, though PostgreSQL's CREATE SCHEMA IF NOT EXISTS races with itself", async () => {
+    const base = `scope_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+    const admin = createPostgresDatabase(TEST_DATABASE_URL);
+    await admin.exec(`CREATE SCHEMA ${base}`);
+    const replicas = Array.from({ length: 8 }, () => createPostgresDatabase(TEST_DATABASE_URL, { schema: base, maxConnections: 1 }));
+    try {
+      for (let round = 0; round < 5; round++) {
+        const scoped = await Promise.all(replicas.map((replica) => scopeToSchema(replica, `svc${round}`)));
+        expect(new Set(scoped.map((db) => db.schema))).toEqual(new Set([`${base}_svc${round}`]));
+      }
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.close()));
+      await admin.exec(`DROP SCHEMA ${base} CASCADE; ${[0, 1, 2, 3, 4].map((round) => `DROP SCHEMA ${base}_svc${round} CASCADE;`).join(" ")}`);
+      await admin.close();
+    }
+  });
+});

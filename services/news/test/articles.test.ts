@@ -71,6 +71,26 @@ describe("GET /search", () => {
     expect(topic.body.data.total_results).toBe(politics);
   });
 
+  it("lists every article unfiltered as a filter that keeps every one does: total, pages and facets", async () => {
+    const unfiltered = "/search?facets=true&limit=100";
+    const keepingAll = "/search?from=1900-01-01&facets=true&limit=100";
+    for (const [one, other] of [
+      [unfiltered, keepingAll],
+      [`${unfiltered}&sort_by=popularity`, `${keepingAll}&sort_by=popularity`],
+    ]) {
+      const [all, same] = await Promise.all([get(one), get(other)]);
+      expect(all.status).toBe(200);
+      expect({ ...all.body.data, next_cursor: "" }).toEqual({ ...same.body.data, next_cursor: "" });
+      const [allNext, sameNext] = await Promise.all([
+        get(`${one}&cursor=${encodeURIComponent(all.body.data.next_cursor)}`),
+        get(`${other}&cursor=${encodeURIComponent(same.body.data.next_cursor)}`),
+      ]);
+      expect(allNext.body.data.articles).toEqual(sameNext.body.data.articles);
+    }
+    const { body } = await get(unfiltered);
+    expect(body.data.facets.source).toContainEqual({ value: "huffpost", count: huffpostByLink.length });
+  });
+
   it("excludes a word with -word", async () => {
     const all = await get("/search?q=trump&limit=1");
     const without = await get("/search?q=trump%20-biden&limit=100");

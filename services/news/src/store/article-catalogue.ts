@@ -63,7 +63,7 @@ export async function findArticles(
   const kept: Ranked[] = [];
   for (let i = 0; i < matches.docs.length; i++) {
     const at = matches.docs[i];
-    if (!keep(at)) continue;
+    if (keep && !keep(at)) continue;
     kept.push({ at, rank: matches.ranks[i] });
     counter?.add(at);
   }
@@ -81,7 +81,7 @@ export async function newestPublishedOf(catalogue: ArticleCatalogue, filters: Om
   const { rows } = await catalogue.current();
   const columns = columnsOf(rows);
   const keep = matchesFilters(columns, filters);
-  for (const at of columns.orders.published_at.ordinals) if (keep(at)) return rows[at].published_at;
+  for (const at of columns.orders.published_at.ordinals) if (!keep || keep(at)) return rows[at].published_at;
   return null;
 }
 
@@ -95,11 +95,16 @@ function listArticles(
 ): { total: number; articles: ArticleRecord[]; facets?: ArticleFacets } {
   const columns = columnsOf(rows);
   const keep = matchesFilters(columns, filters);
-  const counter = withFacets ? new FacetCounter(columns) : null;
+  const { ordinals } = columns.orders[sort === "popularity" ? "popularity" : "published_at"];
   const end = page.offset + page.limit;
+  if (!keep) {
+    const articles = Array.from(ordinals.subarray(page.offset, end), (at) => rows[at]);
+    return { total: rows.length, articles, ...(withFacets ? { facets: everyRowFacets(columns) } : {}) };
+  }
+  const counter = withFacets ? new FacetCounter(columns) : null;
   const articles: ArticleRecord[] = [];
   let total = 0;
-  for (const at of columns.orders[sort === "popularity" ? "popularity" : "published_at"].ordinals) {
+  for (const at of ordinals) {
     if (!keep(at)) continue;
     if (total >= page.offset && total < end) articles.push(rows[at]);
     counter?.add(at);
@@ -139,6 +144,8 @@ interface Columns {
   language: Dictionary;
   publishedAt: Float64Array;
   orders: Record<"published_at" | "popularity", RowOrder>;
+  /** The facets of the whole snapshot, counted at the first listing that asks for them unfiltered. */
+  everyRow?: ArticleFacets;
 }
 
 const columnsByRows = new WeakMap<readonly ArticleRecord[], Columns>();
@@ -214,9 +221,9 @@ function accepted(dictionary: Dictionary, values: readonly string[] | null): Uin
 
 /**
  * The filters as a test of a row's ordinal: lists compared lower-cased (a NULL matching none), a domain without its
- * `www.`, the date range from inclusive and to exclusive.
+ * `www.`, the date range from inclusive and to exclusive. Null when there is no filter: every row is kept.
  */
-function matchesFilters(columns: Columns, filters: Omit<ArticleFilters, "text">): (at: number) => boolean {
+function matchesFilters(columns: Columns, filters: Omit<ArticleFilters, "text">): ((at: number) => boolean) | null {
   const language = filters.language ? [filters.language.toLowerCase()] : null;
   const tests = [
     [columns.category, accepted(columns.category, listOf(filters.categories))],
@@ -227,6 +234,7 @@ function matchesFilters(columns: Columns, filters: Omit<ArticleFilters, "text">)
   ].filter((test): test is [Dictionary, Uint8Array] => test[1] !== null);
   const from = filters.range?.from?.getTime() ?? -Infinity;
   const to = filters.range?.to?.getTime() ?? Infinity;
+  if (tests.length === 0 && from === -Infinity && to === Infinity) return null;
   const { publishedAt } = columns;
   // Plain arrays walked by index: this runs for every row of a listing, and an iterator per call costs more than the test.
   const values = tests.map(([dictionary]) => dictionary.of);
@@ -242,6 +250,16 @@ function matchesFilters(columns: Columns, filters: Omit<ArticleFilters, "text">)
 }
 
 const FACET_LIMIT = 10;
+
+/** An unfiltered listing's facets: the same for every such listing of a snapshot, so counted once. */
+function everyRowFacets(columns: Columns): ArticleFacets {
+  if (!columns.everyRow) {
+    const counter = new FacetCounter(columns);
+    for (let at = 0; at < columns.publishedAt.length; at++) counter.add(at);
+    columns.everyRow = counter.facets();
+  }
+  return columns.everyRow;
+}
 
 /** The facets' counts of the kept rows: each facet's values most frequent first, then in byte order, at most 10. */
 class FacetCounter {

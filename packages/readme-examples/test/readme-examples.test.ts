@@ -131,8 +131,9 @@ let key = "";
 beforeAll(async () => {
   platform = await createTestPlatform({
     // No scheduled or start-up fetches from the internet: only the examples' own requests, all to this machine.
-    // The recorded rate feeds seed currency-exchange at build, as on `npm start` without network.
-    env: { CURRENCY_FETCH_SCHEDULE: "off", CURRENCY_FETCH_ON_START: "false", LOG_LEVEL: "silent", DATASETS_DIR },
+    // The recorded rate feeds seed currency-exchange at build, as on `npm start` without network. The inbound SMTP
+    // listener on a port of its own: the fuzz suite may be starting every service beside this file.
+    env: { CURRENCY_FETCH_SCHEDULE: "off", CURRENCY_FETCH_ON_START: "false", EMAIL_INBOUND_PORT: "0", LOG_LEVEL: "silent", DATASETS_DIR },
   });
   for (const service of services) {
     const app = await service.build(platform.deps);

@@ -148,13 +148,6 @@ interface HookRouteConfig {
   prefix: string;
 }
 
-/** An inbox found and its sender admitted, before the body is read. */
-interface Admission {
-  inbox: InboxRow;
-  headers: HeaderEntry[];
-  sourceIp: string;
-}
-
 /**
  * The public hook URL: captures any method and sub-path, body bytes exactly as sent. Registered in a
  * plugin of its own so that its catch-all body parser does not replace the JSON API's parsers.

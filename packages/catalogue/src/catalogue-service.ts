@@ -21,8 +21,11 @@ export interface CatalogueServiceOptions {
   tables: readonly string[];
   /** Off: the catalogue is used as it is (tests that ingest a subset themselves). */
   autoLoad: boolean;
-  /** A live source fetched at start (after the first load) and then every `intervalMs`; `logLine` says a round ended. */
-  live?: { source: IngestionSource<any, any>; intervalMs: number; logLine: string };
+  /**
+   * The schedule of the live source among `sources`, when they hold one: fetched at start (after the first load) and
+   * then every `intervalMs`; `logLine` says a round ended.
+   */
+  live?: { intervalMs: number; logLine: string };
   /** What GET /sources lists (default: `sources`); false when the service answers /sources itself. */
   listed?: readonly IngestionSource<any, any>[] | false;
   /**
@@ -59,11 +62,12 @@ export async function buildCatalogueService(
   background(loader.work);
   readiness("catalogue", async () => loader.ready());
   const live = options.live;
-  if (live) {
+  const liveSource = options.sources.find((source) => source.live);
+  if (live && liveSource) {
     background(
       liveIngestionScheduler({
         db,
-        source: live.source,
+        source: liveSource,
         intervalMs: live.intervalMs,
         datasetsDir: config.datasetsDir,
         now,

@@ -42,15 +42,13 @@ export default defineService<CompanyDataSettings, CompanyDataInject>({
   ...catalogueManifest(import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config } = platform;
-    const all = sources(settings, inject.outbound ?? outboundClientFor(config));
-    const live = all.find((s) => s.live);
     await buildCatalogueService(
       { app, platform, background, readiness },
       {
-        sources: all,
+        sources: sources(settings, inject.outbound ?? outboundClientFor(config)),
         tables: ["sec_tickers", "fortune_companies"],
         autoLoad: settings.autoLoad,
-        live: live && { source: live, intervalMs: settings.secFetchIntervalMs, logLine: "company-data: SEC EDGAR fetched" },
+        live: { intervalMs: settings.secFetchIntervalMs, logLine: "company-data: SEC EDGAR fetched" },
         // Profiles are answered from stored JSON (in jsonb's key order, with internal fields): the schemas choose and order them.
         serializeAsWritten: false,
         async routes(scope) {

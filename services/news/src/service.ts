@@ -30,14 +30,13 @@ export default defineService<NewsSettings, NewsInject>({
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config } = platform;
     const all = sources(settings.feeds, inject.outbound ?? outboundClientFor(config));
-    const feeds = all.find((s) => s.name === "rss-feeds")!;
     await buildCatalogueService(
       { app, platform, background, readiness },
       {
         sources: all,
         tables: ["articles"],
         autoLoad: settings.autoLoad,
-        live: settings.feeds.length > 0 ? { source: feeds, intervalMs: settings.feedIntervalMs, logLine: "news: feeds fetched" } : undefined,
+        live: settings.feeds.length > 0 ? { intervalMs: settings.feedIntervalMs, logLine: "news: feeds fetched" } : undefined,
         // News answers /sources itself, in NewsAPI's shape.
         listed: false,
         async routes(scope) {

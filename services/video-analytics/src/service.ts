@@ -34,15 +34,13 @@ export default defineService<VideoSettings, VideoInject>({
   ...catalogueManifest(import.meta.url),
   async build({ app, platform, settings, inject, background, readiness }) {
     const { db, config } = platform;
-    const all = sources(settings, inject.outbound ?? outboundClientFor(config));
-    const live = all.find((s) => s.live);
     await buildCatalogueService(
       { app, platform, background, readiness },
       {
-        sources: all,
+        sources: sources(settings, inject.outbound ?? outboundClientFor(config)),
         tables: ["snapshots"],
         autoLoad: settings.autoLoad,
-        live: live && { source: live, intervalMs: settings.fetchIntervalMs, logLine: "video-analytics: YouTube snapshots fetched" },
+        live: { intervalMs: settings.fetchIntervalMs, logLine: "video-analytics: YouTube snapshots fetched" },
         async routes(scope) {
           await scope.register(videoRoutes, { db });
           await scope.register(channelRoutes, { db });

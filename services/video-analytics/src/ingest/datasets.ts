@@ -21,76 +21,80 @@ const ATTRIBUTION = {
   licence: "CC0 1.0 (as stated on the Kaggle page)",
 };
 
-function trendingSource(options: {
+/** One trending file of the datasets and its place among them. */
+interface TrendingFile {
   name: string;
   file: string;
   country: string;
+  /** The source's slot in the revisions: on the same day, a higher index's metadata wins. */
   index: number;
-  copiedFrom: string;
-  title: string;
   /** Full files: row order within a day is the trending list's order; their metadata is the fullest. */
   full: boolean;
-}): IngestionSource<Record<string, string>, TrendingRows> {
+  copiedFrom: string;
+  title: string;
+}
+
+/** A trending file's records, each with its position in its day's list as `__position`. */
+async function* withListPositions(items: AsyncIterable<ReaderItem<Record<string, string>>>): AsyncGenerator<ReaderItem<Record<string, string>>> {
+  const positions = new Map<string, number>();
+  for await (const item of items) {
+    if ("value" in item) {
+      const day = item.value.trending_date ?? "";
+      positions.set(day, (positions.get(day) ?? 0) + 1);
+      yield { line: item.line, value: { ...item.value, __position: String(positions.get(day)) } };
+    } else yield item;
+  }
+}
+
+function trendingRows(source: TrendingFile, record: Record<string, string>, line: number): TrendingRows {
+  const videoId = (record.video_id ?? "").trim();
+  if (!VIDEO_ID.test(videoId)) throw new MalformedRow(`video_id "${videoId}" is not an 11-character YouTube id`);
+  const day = parseTrendingDate(record.trending_date ?? "");
+  if (!day) throw new MalformedRow(`trending_date "${record.trending_date}" is not a YY.DD.MM day`);
+  const views = parseCount(record.views);
+  if (views === null) throw new MalformedRow(`views "${record.views}" is not a count`);
+  const title = (record.title ?? "").trim();
+  if (!title) throw new MalformedRow("title is missing");
+  const channelTitle = record.channel_title?.trim() || null;
+  const published = record.publish_time ? new Date(record.publish_time) : null;
   return {
-    name: options.name,
-    attribution: { file: `video-analytics/${options.file}`, ...ATTRIBUTION, title: `${ATTRIBUTION.title}: ${options.title}`, copied_from: options.copiedFrom },
-    read: (context) => {
-      const positions = new Map<string, number>();
-      return (async function* () {
-        for await (const item of readCsv(path.join(context.datasetsDir, "video-analytics", options.file), context)) {
-          if ("value" in item) {
-            const day = item.value.trending_date ?? "";
-            positions.set(day, (positions.get(day) ?? 0) + 1);
-            yield { line: item.line, value: { ...item.value, __position: String(positions.get(day)) } };
-          } else yield item;
-        }
-      })();
+    video: {
+      video_id: videoId,
+      title,
+      channel_id: channelTitle ? channelId(channelTitle) : null,
+      channel_title: channelTitle,
+      category_id: parseCount(record.category_id),
+      category_country: source.country,
+      published_at: published && !Number.isNaN(published.getTime()) ? published : null,
+      tags: parseTags(record.tags),
+      description: cleanDescription(record.description),
+      thumbnail_url: record.thumbnail_link?.trim() || null,
+      comments_disabled: parseFlag(record.comments_disabled),
+      ratings_disabled: parseFlag(record.ratings_disabled),
+      revision: (Date.parse(day) / DAY_MS) * SOURCE_SLOTS + source.index,
     },
-    toRows(record, _context, line) {
-      const videoId = (record.video_id ?? "").trim();
-      if (!VIDEO_ID.test(videoId)) throw new MalformedRow(`video_id "${videoId}" is not an 11-character YouTube id`);
-      const day = parseTrendingDate(record.trending_date ?? "");
-      if (!day) throw new MalformedRow(`trending_date "${record.trending_date}" is not a YY.DD.MM day`);
-      const views = parseCount(record.views);
-      if (views === null) throw new MalformedRow(`views "${record.views}" is not a count`);
-      const title = (record.title ?? "").trim();
-      if (!title) throw new MalformedRow("title is missing");
-      const channelTitle = record.channel_title?.trim() || null;
-      const published = record.publish_time ? new Date(record.publish_time) : null;
-      const categoryId = parseCount(record.category_id);
-      return [
-        {
-          video: {
-            video_id: videoId,
-            title,
-            channel_id: channelTitle ? channelId(channelTitle) : null,
-            channel_title: channelTitle,
-            category_id: categoryId,
-            category_country: options.country,
-            published_at: published && !Number.isNaN(published.getTime()) ? published : null,
-            tags: parseTags(record.tags),
-            description: cleanDescription(record.description),
-            thumbnail_url: record.thumbnail_link?.trim() || null,
-            comments_disabled: parseFlag(record.comments_disabled),
-            ratings_disabled: parseFlag(record.ratings_disabled),
-            revision: (Date.parse(day) / DAY_MS) * SOURCE_SLOTS + options.index,
-          },
-          snapshot: {
-            video_id: videoId,
-            country: options.country,
-            trending_date: day,
-            views,
-            likes: parseCount(record.likes),
-            dislikes: parseCount(record.dislikes),
-            comments: parseCount(record.comment_count),
-            list_position: options.full ? Number(record.__position) : null,
-            // A full file's snapshot (it has the list position) wins over an extended file's of the same day.
-            revision: (options.full ? FULL_FILE_PRECEDENCE : 0) + options.index * LINE_SLOTS + line,
-          },
-        },
-      ];
+    snapshot: {
+      video_id: videoId,
+      country: source.country,
+      trending_date: day,
+      views,
+      likes: parseCount(record.likes),
+      dislikes: parseCount(record.dislikes),
+      comments: parseCount(record.comment_count),
+      list_position: source.full ? Number(record.__position) : null,
+      // A full file's snapshot (it has the list position) wins over an extended file's of the same day.
+      revision: (source.full ? FULL_FILE_PRECEDENCE : 0) + source.index * LINE_SLOTS + line,
     },
-    upsert: (db, rows) => upsertTrending(db, rows, options.full ? "upsert" : "insert-only"),
+  };
+}
+
+function trendingSource(source: TrendingFile): IngestionSource<Record<string, string>, TrendingRows> {
+  return {
+    name: source.name,
+    attribution: { file: `video-analytics/${source.file}`, ...ATTRIBUTION, title: `${ATTRIBUTION.title}: ${source.title}`, copied_from: source.copiedFrom },
+    read: (context) => withListPositions(readCsv(path.join(context.datasetsDir, "video-analytics", source.file), context)),
+    toRows: (record, _context, line) => [trendingRows(source, record, line)],
+    upsert: (db, rows) => upsertTrending(db, rows, source.full ? "upsert" : "insert-only"),
     finish: refreshSummaries,
   };
 }
@@ -137,98 +141,55 @@ const DEVDIO = "github.com/devdio/flyai_datasets @ 683f4c2e6f79feaaac23d55040871
 const TEAM = "github.com/omaslamani/TeamLikeNSubscribe @ 7914578df10c184cd167e96dd4611b9f6133edde";
 const DASH = "github.com/Abhijeet2729/YouTube-Trending-Dashboard @ bf37de2e2d1472af3bbaa5352b7161984e18d241";
 
+const SUHANA = "github.com/suhanasooh/YOUTUBE-DATA-ANALYSIS @ b15589d368992314e06b4ca986114e9a1f0860c6";
+const CARRIZAL = "github.com/Carrizal1218/dataSet @ 3a487504ca0faa7b78710d9e58233d184083a260";
+
+/** The six full per-country files, then the four extended ones. */
+const TRENDING_FILES: TrendingFile[] = [
+  { name: "trending-us", file: "USvideos.csv", country: "us", index: 1, full: true, copiedFrom: KARAN, title: "US, 3,000 rows, 2017-11-14 to 11-28" },
+  { name: "trending-fr", file: "FRvideos.csv", country: "fr", index: 2, full: true, copiedFrom: KARAN, title: "FR, 2,999 rows, 2017-11-14 to 11-28" },
+  { name: "trending-ca", file: "CAvideos.csv", country: "ca", index: 3, full: true, copiedFrom: DEVDIO, title: "CA, 786 rows, 2017-11-14 to 11-17" },
+  { name: "trending-gb", file: "GBvideos.csv", country: "gb", index: 4, full: true, copiedFrom: DEVDIO, title: "GB, 760 rows, 2017-11-14 to 11-17" },
+  { name: "trending-in", file: "INvideos.csv", country: "in", index: 5, full: true, copiedFrom: SUHANA, title: "IN, 966 rows, 2017-11-14 to 11-18" },
+  { name: "trending-mx", file: "MXvideos.csv", country: "mx", index: 6, full: true, copiedFrom: CARRIZAL, title: "MX, 25 rows, 2018-06-14" },
+  {
+    name: "us-last-trending",
+    file: "extended/US_videos_last_trending.csv",
+    country: "us",
+    index: 7,
+    full: false,
+    copiedFrom: TEAM,
+    title: "US, one row per video from its last trending day, 2017-11-14 to 2018-06-14",
+  },
+  {
+    name: "gb-last-trending",
+    file: "extended/GB_videos_last_trending.csv",
+    country: "gb",
+    index: 8,
+    full: false,
+    copiedFrom: TEAM,
+    title: "GB, one row per video from its last trending day, 2017-11-14 to 2018-06-14",
+  },
+  {
+    name: "us-daily-stats",
+    file: "extended/US_videos_daily_stats.csv",
+    country: "us",
+    index: 9,
+    full: false,
+    copiedFrom: DASH,
+    title: "US daily statistics, 2017-11-14 to 2018-01-29",
+  },
+  {
+    name: "in-daily-stats",
+    file: "extended/IN_videos_daily_stats.csv",
+    country: "in",
+    index: 10,
+    full: false,
+    copiedFrom: DASH,
+    title: "IN daily statistics, 2017-11-14 to 2018-02-03",
+  },
+];
+
 export function datasetSources(): IngestionSource<any, any>[] {
-  return [
-    categoriesSource(),
-    trendingSource({
-      name: "trending-us",
-      file: "USvideos.csv",
-      country: "us",
-      index: 1,
-      full: true,
-      copiedFrom: KARAN,
-      title: "US, 3,000 rows, 2017-11-14 to 11-28",
-    }),
-    trendingSource({
-      name: "trending-fr",
-      file: "FRvideos.csv",
-      country: "fr",
-      index: 2,
-      full: true,
-      copiedFrom: KARAN,
-      title: "FR, 2,999 rows, 2017-11-14 to 11-28",
-    }),
-    trendingSource({
-      name: "trending-ca",
-      file: "CAvideos.csv",
-      country: "ca",
-      index: 3,
-      full: true,
-      copiedFrom: DEVDIO,
-      title: "CA, 786 rows, 2017-11-14 to 11-17",
-    }),
-    trendingSource({
-      name: "trending-gb",
-      file: "GBvideos.csv",
-      country: "gb",
-      index: 4,
-      full: true,
-      copiedFrom: DEVDIO,
-      title: "GB, 760 rows, 2017-11-14 to 11-17",
-    }),
-    trendingSource({
-      name: "trending-in",
-      file: "INvideos.csv",
-      country: "in",
-      index: 5,
-      full: true,
-      copiedFrom: "github.com/suhanasooh/YOUTUBE-DATA-ANALYSIS @ b15589d368992314e06b4ca986114e9a1f0860c6",
-      title: "IN, 966 rows, 2017-11-14 to 11-18",
-    }),
-    trendingSource({
-      name: "trending-mx",
-      file: "MXvideos.csv",
-      country: "mx",
-      index: 6,
-      full: true,
-      copiedFrom: "github.com/Carrizal1218/dataSet @ 3a487504ca0faa7b78710d9e58233d184083a260",
-      title: "MX, 25 rows, 2018-06-14",
-    }),
-    trendingSource({
-      name: "us-last-trending",
-      file: "extended/US_videos_last_trending.csv",
-      country: "us",
-      index: 7,
-      full: false,
-      copiedFrom: TEAM,
-      title: "US, one row per video from its last trending day, 2017-11-14 to 2018-06-14",
-    }),
-    trendingSource({
-      name: "gb-last-trending",
-      file: "extended/GB_videos_last_trending.csv",
-      country: "gb",
-      index: 8,
-      full: false,
-      copiedFrom: TEAM,
-      title: "GB, one row per video from its last trending day, 2017-11-14 to 2018-06-14",
-    }),
-    trendingSource({
-      name: "us-daily-stats",
-      file: "extended/US_videos_daily_stats.csv",
-      country: "us",
-      index: 9,
-      full: false,
-      copiedFrom: DASH,
-      title: "US daily statistics, 2017-11-14 to 2018-01-29",
-    }),
-    trendingSource({
-      name: "in-daily-stats",
-      file: "extended/IN_videos_daily_stats.csv",
-      country: "in",
-      index: 10,
-      full: false,
-      copiedFrom: DASH,
-      title: "IN daily statistics, 2017-11-14 to 2018-02-03",
-    }),
-  ];
+  return [categoriesSource(), ...TRENDING_FILES.map(trendingSource)];
 }

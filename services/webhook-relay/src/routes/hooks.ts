@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, errors, ok, serializeAsWritten, successSchema, type RateLimit } from "@apiplat/service-kit";
+import { ApiError, errors, ok, serializeAsWritten, successSchema, type RateLimit, type ServiceApp } from "@apiplat/service-kit";
 import { credentialsMatch, parseBasicAuthorization } from "../domain/basic-auth.js";
 import { headerEntries, headerValue, hookTarget, storedBytes, type HeaderEntry } from "../domain/captured-request.js";
 import { displayIp } from "../domain/client-ip.js";
@@ -148,22 +148,17 @@ interface HookRouteConfig {
   prefix: string;
 }
 
-/** An inbox found and its sender admitted, before the body is read. */
-interface Admission {
-  inbox: InboxRow;
-  headers: HeaderEntry[];
-  sourceIp: string;
-}
-
 /**
  * The public hook URL: captures any method and sub-path, body bytes exactly as sent. Registered in a
  * plugin of its own so that its catch-all body parser does not replace the JSON API's parsers.
  */
 export const hookRoutes: FastifyPluginAsyncTypebox<HookRoutesOptions> = async (app, options) => {
-  const { relay, maxBodyBytes } = options;
-  const { now } = relay.deps;
-  const hooksHost = relay.settings.hooksHost;
-  const admissions = new WeakMap<FastifyRequest, Admission>();
+  takeBodiesAsSent(app, options.maxBodyBytes);
+  hookRoute(app, options);
+};
+
+/** Bodies of any type as raw bytes up to the hook's limit, answers as written, with the hook's own headers. */
+function takeBodiesAsSent(app: ServiceApp, maxBodyBytes: number): void {
   app.setSerializerCompiler(serializeAsWritten);
   // The platform's handler cannot know this route's limit; say it, and leave every other error to it.
   app.setErrorHandler((error: { code?: string }) => {
@@ -176,84 +171,19 @@ export const hookRoutes: FastifyPluginAsyncTypebox<HookRoutesOptions> = async (a
     reply.headers(HOOK_ANSWER_HEADERS);
     done(null, payload);
   });
+}
 
-  /**
-   * Everything that can refuse a sender, before its body is read: the inbox exists, the sender may
-   * send to it, the inbox's per-second budget has room. A refused 10 MiB upload is never buffered.
-   */
-  const admit = async (request: FastifyRequest<{ Params: { id: string } }>) => {
-    const inboxId = request.params.id;
-    const { prefix } = request.routeOptions.config as unknown as HookRouteConfig;
-    if (prefix === "" && request.hostname.toLowerCase() !== hooksHost) throw errors.notFound(`Route ${request.method}:${request.url} not found`);
-    if (!UUID.test(inboxId)) throw errors.notFound(`There is no inbox ${inboxId}.`);
-    const inbox = await relay.inboxes.get(inboxId);
-    if (!inbox) throw errors.notFound(`There is no inbox ${inboxId}, or it has expired.`);
-    const headers = headerEntries(request.raw.rawHeaders);
-    // The platform's rule (TRUST_PROXY, no proxy by default): a sender cannot name its own address.
-    const sourceIp = displayIp(request.ip);
-    refuseUnlessAllowed(inbox, sourceIp, headers);
-    const waitSeconds = await relay.captureRate.take(inbox.id);
-    if (waitSeconds > 0) throw rateLimited(relay.captureRate.limit, waitSeconds);
-    admissions.set(request, { inbox, headers, sourceIp });
-  };
+type HookRequest = FastifyRequest<{ Params: { id: string } }>;
 
-  const capture = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-    const { inbox, headers, sourceIp } = admissions.get(request)!;
-    const body = Buffer.isBuffer(request.body) ? request.body : await readUnparsedBody(request, maxBodyBytes);
-    const { prefix } = request.routeOptions.config as unknown as HookRouteConfig;
-    const target = hookTarget(request.raw.url ?? request.url, `${prefix}/${request.params.id}`);
-    const capture: NewCapture = {
-      id: randomUUID(),
-      inboxId: inbox.id,
-      receivedAt: now(),
-      method: request.method,
-      path: target.path,
-      queryString: target.queryString,
-      headers,
-      body,
-      contentType: headerValue(headers, "content-type") ?? null,
-      sourceIp,
-    };
-    const bytes = storedBytes(capture);
-    const stored = await store(capture, inbox, bytes);
-    if (stored.seq === null) throw storageFull(inbox, bytes);
-    const row = capturedRow(capture, stored.seq, stored, inbox);
-    relay.announce(inbox.id, { seq: stored.seq, capture: captureView(row), forwarding: deliveryView(row) });
-    return answer(reply, inbox, row, headers);
-  };
-
-  /**
-   * Stores the capture; when the inbox forwards and the worker has room, the delivery is stored already
-   * claimed by this process and handed straight to the worker, saving the worker a query.
-   */
-  const store = async (capture: NewCapture, inbox: InboxRow, bytes: number) => {
-    const claimed = inbox.forward_url !== null && relay.worker.reserve();
-    try {
-      const stored = await relay.storeCapture({
-        capture,
-        forwardUrl: inbox.forward_url,
-        claimedUntil: claimed ? relay.worker.claimUntil(now()) : null,
-        accountId: inbox.account_id,
-        storedBytes: bytes,
-        quotaBytes: inbox.max_stored_bytes,
-        bodyInRow: capture.body.length <= LIMITS.inlineBodyBytes,
-      });
-      if (claimed) relay.worker.release(stored.delivery_id === null ? null : firstAttempt(capture, inbox, stored.delivery_id));
-      else if (stored.queued) relay.worker.wake();
-      return stored;
-    } catch (error) {
-      if (claimed) relay.worker.release(null);
-      if (isForeignKeyViolation(error)) throw errors.notFound(`There is no inbox ${inbox.id}.`);
-      throw error;
-    }
-  };
-
-  const handler = (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => relay.track(capture(request, reply));
-  const hookRoute = (prefix: string) => ({
+/** /h/<id> and /h/<id>/<sub-path>, and /<id> and /<id>/<sub-path> on the hooks host when there is one. */
+function hookRoute(app: ServiceApp, { relay, maxBodyBytes }: HookRoutesOptions): void {
+  // What admission learned, for the handler of the same request.
+  const admissions = new WeakMap<FastifyRequest, Admission>();
+  const hookUrl = (prefix: string) => ({
     method: CAPTURED_METHODS,
     config: { public: true, hook: true, prefix } satisfies HookRouteConfig,
-    onRequest: admit,
-    handler,
+    onRequest: async (request: HookRequest) => void admissions.set(request, await admit(relay, request)),
+    handler: (request: HookRequest, reply: FastifyReply) => relay.track(capture(relay, maxBodyBytes, admissions.get(request)!, request, reply)),
   });
   const documented = {
     summary: "The hook URL (public, no gateway key): captures any method, any sub-path below it, any body up to 10 MiB",
@@ -267,10 +197,93 @@ export const hookRoutes: FastifyPluginAsyncTypebox<HookRoutesOptions> = async (a
       },
     },
   };
-  app.route({ ...hookRoute(HOOK_PREFIX), url: `${HOOK_PREFIX}/:id`, schema: documented });
-  app.route({ ...hookRoute(HOOK_PREFIX), url: `${HOOK_PREFIX}/:id/*`, schema: { hide: true } });
-  if (hooksHost !== null) {
-    app.route({ ...hookRoute(""), url: "/:id", schema: { hide: true } });
-    app.route({ ...hookRoute(""), url: "/:id/*", schema: { hide: true } });
+  app.route({ ...hookUrl(HOOK_PREFIX), url: `${HOOK_PREFIX}/:id`, schema: documented });
+  app.route({ ...hookUrl(HOOK_PREFIX), url: `${HOOK_PREFIX}/:id/*`, schema: { hide: true } });
+  if (relay.settings.hooksHost !== null) {
+    app.route({ ...hookUrl(""), url: "/:id", schema: { hide: true } });
+    app.route({ ...hookUrl(""), url: "/:id/*", schema: { hide: true } });
   }
-};
+}
+
+/** An inbox found and its sender admitted, before the body is read. */
+interface Admission {
+  inbox: InboxRow;
+  headers: HeaderEntry[];
+  sourceIp: string;
+}
+
+/**
+ * Everything that can refuse a sender, before its body is read: the inbox exists, the sender may
+ * send to it, the inbox's per-second budget has room. A refused 10 MiB upload is never buffered.
+ */
+async function admit(relay: Relay, request: HookRequest): Promise<Admission> {
+  const inboxId = request.params.id;
+  const { prefix } = request.routeOptions.config as unknown as HookRouteConfig;
+  if (prefix === "" && request.hostname.toLowerCase() !== relay.settings.hooksHost) throw errors.notFound(`Route ${request.method}:${request.url} not found`);
+  if (!UUID.test(inboxId)) throw errors.notFound(`There is no inbox ${inboxId}.`);
+  const inbox = await relay.inboxes.get(inboxId);
+  if (!inbox) throw errors.notFound(`There is no inbox ${inboxId}, or it has expired.`);
+  const headers = headerEntries(request.raw.rawHeaders);
+  // The platform's rule (TRUST_PROXY, no proxy by default): a sender cannot name its own address.
+  const sourceIp = displayIp(request.ip);
+  refuseUnlessAllowed(inbox, sourceIp, headers);
+  const waitSeconds = await relay.captureRate.take(inbox.id);
+  if (waitSeconds > 0) throw rateLimited(relay.captureRate.limit, waitSeconds);
+  return { inbox, headers, sourceIp };
+}
+
+async function capture(relay: Relay, maxBodyBytes: number, admission: Admission, request: HookRequest, reply: FastifyReply) {
+  const { inbox, headers } = admission;
+  const body = Buffer.isBuffer(request.body) ? request.body : await readUnparsedBody(request, maxBodyBytes);
+  const capture = newCapture(admission, request, body, relay.deps.now());
+  const bytes = storedBytes(capture);
+  const stored = await store(relay, capture, inbox, bytes);
+  if (stored.seq === null) throw storageFull(inbox, bytes);
+  const row = capturedRow(capture, stored.seq, stored, inbox);
+  relay.announce(inbox.id, { seq: stored.seq, capture: captureView(row), forwarding: deliveryView(row) });
+  return answer(reply, inbox, row, headers);
+}
+
+function newCapture({ inbox, headers, sourceIp }: Admission, request: HookRequest, body: Buffer, receivedAt: Date): NewCapture {
+  const { prefix } = request.routeOptions.config as unknown as HookRouteConfig;
+  const target = hookTarget(request.raw.url ?? request.url, `${prefix}/${request.params.id}`);
+  return {
+    id: randomUUID(),
+    inboxId: inbox.id,
+    receivedAt,
+    method: request.method,
+    path: target.path,
+    queryString: target.queryString,
+    headers,
+    body,
+    contentType: headerValue(headers, "content-type") ?? null,
+    sourceIp,
+  };
+}
+
+/**
+ * Stores the capture; when the inbox forwards and the worker has room, the delivery is stored already
+ * claimed by this process and handed straight to the worker, saving the worker a query.
+ */
+async function store(relay: Relay, capture: NewCapture, inbox: InboxRow, bytes: number): Promise<StoredCapture> {
+  const { worker } = relay;
+  const claimed = inbox.forward_url !== null && worker.reserve();
+  try {
+    const stored = await relay.storeCapture({
+      capture,
+      forwardUrl: inbox.forward_url,
+      claimedUntil: claimed ? worker.claimUntil(relay.deps.now()) : null,
+      accountId: inbox.account_id,
+      storedBytes: bytes,
+      quotaBytes: inbox.max_stored_bytes,
+      bodyInRow: capture.body.length <= LIMITS.inlineBodyBytes,
+    });
+    if (claimed) worker.release(stored.delivery_id === null ? null : firstAttempt(capture, inbox, stored.delivery_id));
+    else if (stored.queued) worker.wake();
+    return stored;
+  } catch (error) {
+    if (claimed) worker.release(null);
+    if (isForeignKeyViolation(error)) throw errors.notFound(`There is no inbox ${inbox.id}.`);
+    throw error;
+  }
+}

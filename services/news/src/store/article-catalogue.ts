@@ -124,6 +124,7 @@ interface Dictionary {
   values: string[];
   index: Map<string, number>;
   of: Int32Array;
+  hasNull: boolean;
 }
 
 /** The rows in one sort's order (`ordinals`), and each row's place in it (`places[ordinal]`). */
@@ -170,14 +171,18 @@ function columnsOf(rows: readonly ArticleRecord[]): Columns {
 function dictionaryOf(rows: readonly ArticleRecord[], value: (row: ArticleRecord) => string | null): Dictionary {
   const values: string[] = [];
   const index = new Map<string, number>();
+  let hasNull = false;
   const of = Int32Array.from(rows, (row) => {
     const text = value(row);
-    if (text === null) return -1;
+    if (text === null) {
+      hasNull = true;
+      return -1;
+    }
     let at = index.get(text);
     if (at === undefined) index.set(text, (at = values.push(text) - 1));
     return at;
   });
-  return { values, index, of };
+  return { values, index, of, hasNull };
 }
 
 /** `published_at DESC, id` (ids in byte order, as the database's C collation orders them). */
@@ -219,19 +224,26 @@ function accepted(dictionary: Dictionary, values: readonly string[] | null): Uin
   return accepts;
 }
 
+/** Whether a list filter accepts every row's value (`language=en` of an English catalogue): then it tests nothing. */
+function keepsEveryRow(dictionary: Dictionary, accepts: Uint8Array): boolean {
+  return !dictionary.hasNull && accepts.every((accepted) => accepted === 1);
+}
+
 /**
  * The filters as a test of a row's ordinal: lists compared lower-cased (a NULL matching none), a domain without its
  * `www.`, the date range from inclusive and to exclusive. Null when there is no filter: every row is kept.
  */
 function matchesFilters(columns: Columns, filters: Omit<ArticleFilters, "text">): ((at: number) => boolean) | null {
   const language = filters.language ? [filters.language.toLowerCase()] : null;
-  const tests = [
-    [columns.category, accepted(columns.category, listOf(filters.categories))],
-    [columns.country, accepted(columns.country, listOf(filters.countries))],
-    [columns.source, accepted(columns.source, listOf(filters.sources))],
-    [columns.domain, accepted(columns.domain, listOf(filters.domains)?.map((d) => d.replace(/^www\./, "")) ?? null)],
-    [columns.language, accepted(columns.language, language)],
-  ].filter((test): test is [Dictionary, Uint8Array] => test[1] !== null);
+  const tests = (
+    [
+      [columns.category, accepted(columns.category, listOf(filters.categories))],
+      [columns.country, accepted(columns.country, listOf(filters.countries))],
+      [columns.source, accepted(columns.source, listOf(filters.sources))],
+      [columns.domain, accepted(columns.domain, listOf(filters.domains)?.map((d) => d.replace(/^www\./, "")) ?? null)],
+      [columns.language, accepted(columns.language, language)],
+    ] as const
+  ).filter((test): test is readonly [Dictionary, Uint8Array] => test[1] !== null && !keepsEveryRow(test[0], test[1]));
   const from = filters.range?.from?.getTime() ?? -Infinity;
   const to = filters.range?.to?.getTime() ?? Infinity;
   if (tests.length === 0 && from === -Infinity && to === Infinity) return null;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { describeAuth } from "@apiplat/testing/auth-suite";
 import sharp from "sharp";
-import { call, startService, UnknownData } from "@apiplat/testing";
+import { call, Readiness, startService, UnknownData } from "@apiplat/testing";
 import service from "../src/service.js";
 import * as S from "../src/schemas.js";
 import { TEST_SETTINGS, withMegaKey, multipartBody, ocrUnderTest } from "./support/app.js";
@@ -28,7 +28,7 @@ describe("metering", () => {
 
 describe("platform routes", () => {
   it("is ready when the database, the cache, the default language's data and the orientation detector's data answer", async () => {
-    const res = await call(ocr.started, UnknownData, { url: "/ready" });
+    const res = await call(ocr.started, Readiness, { url: "/ready" });
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ status: "ready", checks: { database: "ok", cache: "ok", language_data: "ok", orientation_data: "ok" } });
   });

@@ -1,6 +1,7 @@
 /**
  * The preamble most test files open with, in one call: start the service before the file's tests, subscribe one caller
- * (on PRO unless said), close the service after them. Apart from the package's index because it imports vitest (as auth-suite.ts).
+ * (on PRO unless said), close the service after them. Apart from the package's index because it imports vitest (as
+ * auth-suite.ts).
  */
 import { afterAll, beforeAll } from "vitest";
 import type { PlanName } from "@apiplat/config";

@@ -30,6 +30,9 @@ export interface TypedAnswer<Data> {
 /** The schema for a request whose refusal is what the test reads: its `data` is `unknown`. */
 export const UnknownData = Type.Unknown();
 
+/** The data of every service's /ready (the service kit's route, which declares no response schema). */
+export const Readiness = Type.Object({ status: Type.Literal("ready"), checks: Type.Record(Type.String(), Type.Literal("ok")) });
+
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface TypedRequest {

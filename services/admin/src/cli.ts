@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
+import type { Static } from "typebox";
 import { LOCAL_TOKEN_FILE } from "./auth/token.js";
+import type { CreatedAccountSchema, NewKeySchema } from "./schemas.js";
 
 const USAGE = `Usage: npm run admin -- <command> [arguments]
 
@@ -24,7 +26,8 @@ function adminToken(): string {
   throw new Error("Set ADMIN_TOKEN (or start the platform locally, which writes .data/admin-token).");
 }
 
-async function call(method: string, path: string, body?: unknown): Promise<any> {
+/** One admin API request; `Data` is what the route's schema says its success carries. */
+async function call<Data = unknown>(method: string, path: string, body?: unknown): Promise<Data> {
   const response = await fetch(baseUrl + path, {
     method,
     headers: { authorization: `Bearer ${adminToken()}`, ...(body ? { "content-type": "application/json" } : {}) },
@@ -32,7 +35,7 @@ async function call(method: string, path: string, body?: unknown): Promise<any> 
   });
   const payload = (await response.json()) as { status: string; data?: unknown; error?: { message: string } };
   if (payload.status !== "success") throw new Error(`${response.status}: ${payload.error?.message ?? "request failed"}`);
-  return payload.data;
+  return payload.data as Data;
 }
 
 function need(value: string | undefined, what: string): string {
@@ -63,9 +66,9 @@ async function run(args: string[]): Promise<unknown> {
     case "invoice":
       return call("GET", `/admin/invoices?account_id=${need(sub, "account_id")}${month(rest[0])}`);
     case "quickstart": {
-      const account = await call("POST", "/admin/accounts", { name: need(sub, "name") });
+      const account = await call<Static<typeof CreatedAccountSchema>>("POST", "/admin/accounts", { name: need(sub, "name") });
       await call("PUT", `/admin/accounts/${account.id}/subscriptions/*`, { plan: (rest[0] ?? "PRO").toUpperCase() });
-      const key = await call("POST", `/admin/accounts/${account.id}/keys`);
+      const key = await call<Static<typeof NewKeySchema>>("POST", `/admin/accounts/${account.id}/keys`);
       return { account_id: account.id, plan: (rest[0] ?? "PRO").toUpperCase(), key_id: key.id, key: key.key };
     }
     case "undefined":

@@ -6,8 +6,9 @@ import { describe, expect, it } from "vitest";
 import { TesseractEngine } from "../src/engine/tesseract.js";
 import { DEFAULT_SETTINGS } from "../src/settings.js";
 import { renderTextPng, toGrayRaw } from "./support/render.js";
-import { startService } from "@apiplat/testing";
+import { client, startService, UnknownData } from "@apiplat/testing";
 import service from "../src/service.js";
+import * as S from "../src/schemas.js";
 import { TEST_SETTINGS, withMegaKey } from "./support/app.js";
 
 describe("Tesseract engine", () => {
@@ -51,12 +52,13 @@ describe("a deployment with one unreadable language file", () => {
     await symlink(join(DEFAULT_SETTINGS.langPath, "osd.traineddata"), join(folder, "osd.traineddata"));
     await writeFile(join(folder, "zzz.traineddata"), "this is not trained data");
     const ctx = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, langPath: folder, warmLanguages: "" } }));
+    const api = client(ctx, ctx.headers);
     try {
       const png = (await renderTextPng("Still serving", { pointSize: 14 })).toString("base64");
-      const broken = await ctx.app.inject({ method: "POST", url: "/extract", headers: ctx.headers, payload: { image: png, language: "zzz" } });
-      expect([broken.statusCode, broken.json().error.code]).toEqual([500, "INTERNAL_ERROR"]);
-      const fine = await ctx.app.inject({ method: "POST", url: "/extract", headers: ctx.headers, payload: { image: png } });
-      expect([fine.statusCode, fine.json().data.text]).toEqual([200, "Still serving"]);
+      const broken = await api.post(UnknownData, "/extract", { image: png, language: "zzz" });
+      expect([broken.status, broken.error.code]).toEqual([500, "INTERNAL_ERROR"]);
+      const fine = await api.post(S.ExtractResultSchema, "/extract", { image: png });
+      expect([fine.status, fine.data.text]).toEqual([200, "Still serving"]);
     } finally {
       await ctx.close();
     }
@@ -68,19 +70,20 @@ describe("a deployment without the orientation detector's data (tesseract-ocr-os
     const folder = await mkdtemp(join(tmpdir(), "ocr-no-osd-"));
     await symlink(join(DEFAULT_SETTINGS.langPath, "eng.traineddata"), join(folder, "eng.traineddata"));
     const ctx = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, langPath: folder, warmLanguages: "" } }));
+    const api = client(ctx, ctx.headers);
     try {
-      expect((await ctx.app.inject({ method: "GET", url: "/ready" })).statusCode).toBe(503);
+      expect((await api.get(UnknownData, "/ready", {})).status).toBe(503);
       const png = (await renderTextPng("Read as given", { pointSize: 14 })).toString("base64");
-      const detecting = await ctx.app.inject({ method: "POST", url: "/extract", headers: ctx.headers, payload: { image: png } });
-      expect(detecting.statusCode).toBe(503);
-      expect(detecting.json().error).toMatchObject({
+      const detecting = await api.post(UnknownData, "/extract", { image: png });
+      expect(detecting.status).toBe(503);
+      expect(detecting.error).toMatchObject({
         code: "UNAVAILABLE",
         message:
           "Orientation detection is not installed on this server (Tesseract's osd data, Debian package tesseract-ocr-osd); " +
           "send auto_rotate: false, or rotate, to read pages as given.",
       });
-      const asGiven = await ctx.app.inject({ method: "POST", url: "/extract", headers: ctx.headers, payload: { image: png, auto_rotate: false } });
-      expect([asGiven.statusCode, asGiven.json().data.text]).toEqual([200, "Read as given"]);
+      const asGiven = await api.post(S.ExtractResultSchema, "/extract", { image: png, auto_rotate: false });
+      expect([asGiven.status, asGiven.data.text]).toEqual([200, "Read as given"]);
     } finally {
       await ctx.close();
     }

@@ -1,44 +1,42 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { describeAuth } from "@apiplat/testing/auth-suite";
 import sharp from "sharp";
-import { startService } from "@apiplat/testing";
+import { call, Readiness, startService, UnknownData } from "@apiplat/testing";
 import service from "../src/service.js";
-import { TEST_SETTINGS, withMegaKey, multipartBody, type OcrTestContext } from "./support/app.js";
+import * as S from "../src/schemas.js";
+import { TEST_SETTINGS, withMegaKey, multipartBody, ocrUnderTest } from "./support/app.js";
 import { renderSvgPng } from "./support/render.js";
 
-let ctx: OcrTestContext;
+const ocr = ocrUnderTest({ OUTBOUND_ALLOW_CIDRS: "" });
 let smallPng: Buffer;
 
 beforeAll(async () => {
-  ctx = await withMegaKey(await startService(service, { env: { OUTBOUND_ALLOW_CIDRS: "" }, settings: TEST_SETTINGS }));
   smallPng = await renderSvgPng(400, 120, '<text x="20" y="80" font-family="DejaVu Sans" font-size="48">Hello</text>');
 });
-afterAll(async () => ctx?.close());
 
-const post = (url: string, payload: unknown, headers = ctx.headers) => ctx.app.inject({ method: "POST", url, headers, payload: payload as object });
-const errorOf = (res: { json(): { error: { code: string; details?: Array<{ field: string; issue: string }> } } }) => res.json().error;
+const post = (url: string, payload: unknown, headers = ocr.caller.headers) => ocr.api().post(UnknownData, url, payload, headers);
 
-describeAuth({ started: () => ctx, method: "POST", url: "/extract", payload: {} });
+describeAuth({ started: () => ocr.started, method: "POST", url: "/extract", payload: {} });
 
 describe("metering", () => {
   it("meters an authenticated call with the plan's quota headers", async () => {
-    const res = await ctx.app.inject({ method: "GET", url: "/languages", headers: ctx.headers });
-    expect(res.statusCode).toBe(200);
+    const res = await ocr.api().get(S.LanguagesResultSchema, "/languages");
+    expect(res.status).toBe(200);
     expect(res.headers["x-ratelimit-requests-limit"]).toBe("1000000");
   });
 });
 
 describe("platform routes", () => {
   it("is ready when the database, the cache, the default language's data and the orientation detector's data answer", async () => {
-    const res = await ctx.app.inject({ method: "GET", url: "/ready" });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual({ status: "ready", checks: { database: "ok", cache: "ok", language_data: "ok", orientation_data: "ok" } });
+    const res = await call(ocr.started, Readiness, { url: "/ready" });
+    expect(res.status).toBe(200);
+    expect(res.data).toEqual({ status: "ready", checks: { database: "ok", cache: "ok", language_data: "ok", orientation_data: "ok" } });
   });
   it("is not ready when the language folder lacks the default language (and the orientation data)", async () => {
     const broken = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, langPath: "/nonexistent/tessdata", warmLanguages: "" } }));
     try {
-      const res = await broken.app.inject({ method: "GET", url: "/ready" });
-      expect([res.statusCode, res.json().error.details]).toEqual([
+      const res = await call(broken, UnknownData, { url: "/ready" });
+      expect([res.status, res.error.details]).toEqual([
         503,
         [
           { field: "language_data", issue: "did not answer" },
@@ -50,7 +48,7 @@ describe("platform routes", () => {
     }
   });
   it("describes the three endpoints in OpenAPI", async () => {
-    const res = await ctx.app.inject({ method: "GET", url: "/openapi.json" });
+    const res = await ocr.started.app.inject({ method: "GET", url: "/openapi.json" });
     expect(res.statusCode).toBe(200);
     const paths = res.json().paths;
     expect(
@@ -65,35 +63,35 @@ describe("platform routes", () => {
 describe("input errors", () => {
   it("requires exactly one of url, image or file", async () => {
     const none = await post("/extract", { language: "eng" });
-    expect([none.statusCode, errorOf(none).code, errorOf(none).details]).toEqual([
+    expect([none.status, none.error.code, none.error.details]).toEqual([
       400,
       "VALIDATION_ERROR",
       [{ field: "url", issue: "is required: give exactly one of url, image (base64) or an uploaded file" }],
     ]);
     const both = await post("/extract", { url: "https://example.com/a.png", image: smallPng.toString("base64") });
-    expect([both.statusCode, errorOf(both).details]).toEqual([
+    expect([both.status, both.error.details]).toEqual([
       400,
       [{ field: "image", issue: "must not be given with url: give exactly one of url, image (base64) or an uploaded file" }],
     ]);
   });
   it("refuses text that is not base64", async () => {
     const res = await post("/extract", { image: "this is not base64!" });
-    expect([res.statusCode, errorOf(res).details]).toEqual([400, [{ field: "image", issue: "must be base64-encoded" }]]);
+    expect([res.status, res.error.details]).toEqual([400, [{ field: "image", issue: "must be base64-encoded" }]]);
   });
   it("answers 415 for a format it does not read (SVG) and 422 for a damaged PNG, GIF or PDF", async () => {
     const svg = await post("/extract", { image: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><text>Hi</text></svg>').toString("base64") });
-    expect([svg.statusCode, errorOf(svg).code, res422Message(svg)]).toEqual([
+    expect([svg.status, svg.error.code, svg.error.message]).toEqual([
       415,
       "UNSUPPORTED_MEDIA_TYPE",
       "Unsupported input: the input is not a PNG, JPEG, TIFF, WebP, GIF, BMP or PDF file.",
     ]);
     const gif = await sharp(smallPng).gif().toBuffer();
     const brokenGif = await post("/extract", { image: gif.subarray(0, 40).toString("base64") });
-    expect([brokenGif.statusCode, errorOf(brokenGif).code]).toEqual([422, "UNPROCESSABLE"]);
+    expect([brokenGif.status, brokenGif.error.code]).toEqual([422, "UNPROCESSABLE"]);
     const truncated = await post("/extract", { image: smallPng.subarray(0, 200).toString("base64") });
-    expect([truncated.statusCode, errorOf(truncated).code]).toEqual([422, "UNPROCESSABLE"]);
+    expect([truncated.status, truncated.error.code]).toEqual([422, "UNPROCESSABLE"]);
     const brokenPdf = await post("/extract", { image: Buffer.from("%PDF-1.4\nthis is no pdf at all\n%%EOF").toString("base64") });
-    expect([brokenPdf.statusCode, errorOf(brokenPdf).code, res422Message(brokenPdf)]).toEqual([
+    expect([brokenPdf.status, brokenPdf.error.code, brokenPdf.error.message]).toEqual([
       422,
       "UNPROCESSABLE",
       "The input could not be read: the PDF could not be read (damaged or not a PDF).",
@@ -101,14 +99,14 @@ describe("input errors", () => {
   });
   it("validates language against what is installed", async () => {
     const notInstalled = await post("/extract", { image: smallPng.toString("base64"), language: "eng+kor" });
-    expect([notInstalled.statusCode, errorOf(notInstalled).details]).toEqual([
+    expect([notInstalled.status, notInstalled.error.details]).toEqual([
       400,
       [{ field: "language", issue: "'kor' is not installed; GET /languages lists the installed ones" }],
     ]);
     const tooMany = await post("/extract", { image: smallPng.toString("base64"), language: "eng+deu+fra+spa+ita+nld" });
-    expect([tooMany.statusCode, errorOf(tooMany).details]).toEqual([400, [{ field: "language", issue: "must name at most 5 languages" }]]);
+    expect([tooMany.status, tooMany.error.details]).toEqual([400, [{ field: "language", issue: "must name at most 5 languages" }]]);
     const malformed = await post("/extract", { image: smallPng.toString("base64"), language: "English" });
-    expect(malformed.statusCode).toBe(400);
+    expect(malformed.status).toBe(400);
   });
   it("bounds psm, rotate and dpi", async () => {
     const image = smallPng.toString("base64");
@@ -122,58 +120,47 @@ describe("input errors", () => {
     ];
     for (const [options, field, issue] of cases) {
       const res = await post("/extract", { image, ...options });
-      expect([res.statusCode, errorOf(res).details]).toEqual([400, [{ field, issue }]]);
+      expect([res.status, res.error.details]).toEqual([400, [{ field, issue }]]);
     }
   });
   it("bounds the url length at 2048 characters", async () => {
     const base = "http://169.254.169.254/";
     const atLimit = await post("/extract", { url: base + "a".repeat(2048 - base.length) });
     // At the limit the URL is accepted by the schema and then refused by the outbound guard.
-    expect([atLimit.statusCode, errorOf(atLimit).details]).toEqual([
+    expect([atLimit.status, atLimit.error.details]).toEqual([
       400,
       [{ field: "url", issue: "must not point to a private, loopback, link-local or metadata address" }],
     ]);
     const over = await post("/extract", { url: base + "a".repeat(2049 - base.length) });
-    expect([over.statusCode, errorOf(over).details]).toEqual([400, [{ field: "url", issue: "must be at most 2048 characters long" }]]);
+    expect([over.status, over.error.details]).toEqual([400, [{ field: "url", issue: "must be at most 2048 characters long" }]]);
   });
   it("refuses URLs to private, loopback and metadata addresses and non-http schemes", async () => {
     for (const url of ["http://127.0.0.1:9/a.png", "http://10.0.0.1/a.png", "http://[::1]/a.png"]) {
       const res = await post("/extract", { url });
-      expect([res.statusCode, errorOf(res).details]).toEqual([
+      expect([res.status, res.error.details]).toEqual([
         400,
         [{ field: "url", issue: "must not point to a private, loopback, link-local or metadata address" }],
       ]);
     }
     const file = await post("/extract", { url: "file:///etc/passwd" });
-    expect([file.statusCode, errorOf(file).details]).toEqual([400, [{ field: "url", issue: "must use http or https" }]]);
+    expect([file.status, file.error.details]).toEqual([400, [{ field: "url", issue: "must use http or https" }]]);
   });
   it("checks multipart uploads: one file, a real file field", async () => {
     const textField = await multipartBody(null, { file: "not a file" });
-    const res = await ctx.app.inject({
-      method: "POST",
-      url: "/extract",
-      headers: { ...ctx.headers, "content-type": textField.contentType },
-      payload: textField.payload,
-    });
-    expect([res.statusCode, errorOf(res).details]).toEqual([400, [{ field: "file", issue: "must be an uploaded file (multipart/form-data)" }]]);
+    const res = await post("/extract", textField.payload, { ...ocr.caller.headers, "content-type": textField.contentType });
+    expect([res.status, res.error.details]).toEqual([400, [{ field: "file", issue: "must be an uploaded file (multipart/form-data)" }]]);
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(smallPng)]), "a.png");
     form.append("file", new Blob([new Uint8Array(smallPng)]), "b.png");
     const request = new Request("http://localhost/", { method: "POST", body: form });
-    const two = await ctx.app.inject({
-      method: "POST",
-      url: "/extract",
-      headers: { ...ctx.headers, "content-type": request.headers.get("content-type")! },
-      payload: Buffer.from(await request.arrayBuffer()),
+    const two = await post("/extract", Buffer.from(await request.arrayBuffer()), {
+      ...ocr.caller.headers,
+      "content-type": request.headers.get("content-type")!,
     });
-    expect([two.statusCode, errorOf(two).details]).toEqual([400, [{ field: "file", issue: "must be a single file" }]]);
+    expect([two.status, two.error.details]).toEqual([400, [{ field: "file", issue: "must be a single file" }]]);
   });
   it("answers 415 for a body that is neither JSON nor multipart", async () => {
-    const res = await ctx.app.inject({ method: "POST", url: "/extract", headers: { ...ctx.headers, "content-type": "text/plain" }, payload: "hello" });
-    expect([res.statusCode, errorOf(res).code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
+    const res = await post("/extract", "hello", { ...ocr.caller.headers, "content-type": "text/plain" });
+    expect([res.status, res.error.code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
   });
 });
-
-function res422Message(res: { json(): { error: { message: string } } }): string {
-  return res.json().error.message;
-}

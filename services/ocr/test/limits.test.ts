@@ -2,21 +2,21 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { startService } from "@apiplat/testing";
+import { client, startService, UnknownData } from "@apiplat/testing";
 import service from "../src/service.js";
-import { TEST_SETTINGS, withMegaKey, multipartBody, type OcrTestContext } from "./support/app.js";
+import * as S from "../src/schemas.js";
+import { TEST_SETTINGS, withMegaKey, multipartBody, ocrUnderTest } from "./support/app.js";
 import { encodeBmp24, pdfOfJpegPages, renderSvgPng, renderTextPng, toGrayRaw } from "./support/render.js";
 
 const MAX_BYTES = 20 * 1024 * 1024;
 
-let ctx: OcrTestContext;
+const ocr = ocrUnderTest({ OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" });
 let server: Server;
 let baseUrl: string;
 const served = new Map<string, Buffer>();
 let tinyGray: { width: number; height: number; data: Buffer };
 
 beforeAll(async () => {
-  ctx = await withMegaKey(await startService(service, { env: { OUTBOUND_ALLOW_CIDRS: "127.0.0.0/8" }, settings: TEST_SETTINGS }));
   server = createServer((req, res) => {
     const body = served.get(req.url ?? "");
     if (!body) return void res.writeHead(404).end();
@@ -28,11 +28,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   server?.close();
-  await ctx?.close();
 });
 
-const post = (payload: object, headers: Record<string, string> = {}) =>
-  ctx.app.inject({ method: "POST", url: "/extract", headers: { ...ctx.headers, ...headers }, payload: payload as never });
+const post = (payload: unknown, headers: Record<string, string> = {}) =>
+  ocr.api().post(S.ExtractResultSchema, "/extract", payload, { ...ocr.caller.headers, ...headers });
 
 describe("image size: 20 MiB (20971520 bytes)", () => {
   // A BMP's header names its pixel data; bytes after it are ignored, so padding makes a valid file of any size.
@@ -40,12 +39,12 @@ describe("image size: 20 MiB (20971520 bytes)", () => {
 
   it("accepts an upload of exactly 20 MiB and refuses one byte more", async () => {
     const atLimit = await multipartBody(paddedBmp(MAX_BYTES), {}, "scan.bmp");
-    const ok = await post(atLimit.payload as never, { "content-type": atLimit.contentType });
-    expect(ok.statusCode).toBe(200);
-    expect(ok.json().data).toMatchObject({ format: "bmp", text: "Limit" });
+    const ok = await post(atLimit.payload, { "content-type": atLimit.contentType });
+    expect(ok.status).toBe(200);
+    expect(ok.data).toMatchObject({ format: "bmp", text: "Limit" });
     const over = await multipartBody(paddedBmp(MAX_BYTES + 1), {}, "scan.bmp");
-    const refused = await post(over.payload as never, { "content-type": over.contentType });
-    expect([refused.statusCode, refused.json().error.code, refused.json().error.details]).toEqual([
+    const refused = await post(over.payload, { "content-type": over.contentType });
+    expect([refused.status, refused.error.code, refused.error.details]).toEqual([
       413,
       "PAYLOAD_TOO_LARGE",
       [{ field: "file", issue: "must be at most 20971520 bytes" }],
@@ -54,26 +53,23 @@ describe("image size: 20 MiB (20971520 bytes)", () => {
 
   it("accepts base64 that decodes to exactly 20 MiB and refuses one byte more", async () => {
     const ok = await post({ image: paddedBmp(MAX_BYTES).toString("base64") });
-    expect([ok.statusCode, ok.json().data.text]).toEqual([200, "Limit"]);
+    expect([ok.status, ok.data.text]).toEqual([200, "Limit"]);
     const refused = await post({ image: paddedBmp(MAX_BYTES + 1).toString("base64") });
-    expect([refused.statusCode, refused.json().error.details]).toEqual([
-      413,
-      [{ field: "image", issue: "must decode to at most 20971520 bytes (got 20971521)" }],
-    ]);
+    expect([refused.status, refused.error.details]).toEqual([413, [{ field: "image", issue: "must decode to at most 20971520 bytes (got 20971521)" }]]);
   });
 
   it("downloads a URL of exactly 20 MiB and refuses one byte more", async () => {
     served.set("/at-limit.bmp", paddedBmp(MAX_BYTES));
     served.set("/over-limit.bmp", paddedBmp(MAX_BYTES + 1));
     const ok = await post({ url: `${baseUrl}/at-limit.bmp` });
-    expect([ok.statusCode, ok.json().data.text]).toEqual([200, "Limit"]);
+    expect([ok.status, ok.data.text]).toEqual([200, "Limit"]);
     const refused = await post({ url: `${baseUrl}/over-limit.bmp` });
-    expect([refused.statusCode, refused.json().error.details]).toEqual([413, [{ field: "url", issue: "must point to a file of at most 20971520 bytes" }]]);
+    expect([refused.status, refused.error.details]).toEqual([413, [{ field: "url", issue: "must point to a file of at most 20971520 bytes" }]]);
   });
 
   it("refuses a JSON body larger than the base64 of 20 MiB plus room for the options", async () => {
     const res = await post({ image: "A".repeat(30 * 1024 * 1024) });
-    expect([res.statusCode, res.json().error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
+    expect([res.status, res.error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
   });
 });
 
@@ -83,7 +79,7 @@ describe("image pixels: 40,000,000", () => {
       .png()
       .toBuffer();
     const res = await post({ image: over.toString("base64") });
-    expect([res.statusCode, res.json().error.details]).toEqual([
+    expect([res.status, res.error.details]).toEqual([
       413,
       [{ field: "image", issue: "is 8000x5001 = 40,008,000 pixels; at most 40,000,000 pixels are accepted" }],
     ]);
@@ -93,15 +89,10 @@ describe("image pixels: 40,000,000", () => {
     const small = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, maxPixels: 200_000, warmLanguages: "" } }));
     try {
       const page = (height: number) => renderSvgPng(500, height, '<text x="20" y="80" font-family="DejaVu Sans" font-size="48">Edge</text>');
-      const ok = await small.app.inject({ method: "POST", url: "/extract", headers: small.headers, payload: { image: (await page(400)).toString("base64") } });
-      expect([ok.statusCode, ok.json().data.text]).toEqual([200, "Edge"]);
-      const refused = await small.app.inject({
-        method: "POST",
-        url: "/extract",
-        headers: small.headers,
-        payload: { image: (await page(401)).toString("base64") },
-      });
-      expect([refused.statusCode, refused.json().error.details]).toEqual([
+      const ok = await client(small, small.headers).post(S.ExtractResultSchema, "/extract", { image: (await page(400)).toString("base64") });
+      expect([ok.status, ok.data.text]).toEqual([200, "Edge"]);
+      const refused = await client(small, small.headers).post(UnknownData, "/extract", { image: (await page(401)).toString("base64") });
+      expect([refused.status, refused.error.details]).toEqual([
         413,
         [{ field: "image", issue: "is 500x401 = 200,500 pixels; at most 200,000 pixels are accepted" }],
       ]);
@@ -126,31 +117,26 @@ describe("pages per request: 10", () => {
 
   it("reads ten selected pages of an eleven-page PDF in order", async () => {
     const res = await post({ image: pdf, pages: "1-10" });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ page_count: 11, pages_processed: 10 });
-    expect(res.json().data.pages.map((p: { page_number: number; text: string }) => [p.page_number, p.text])).toEqual(
-      Array.from({ length: 10 }, (_, i) => [i + 1, `Sheet ${i + 1}`]),
-    );
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ page_count: 11, pages_processed: 10 });
+    expect(res.data.pages.map((p) => [p.page_number, p.text])).toEqual(Array.from({ length: 10 }, (_, i) => [i + 1, `Sheet ${i + 1}`]));
   });
 
   it("refuses eleven pages, whether by default or selected", async () => {
     const all = await post({ image: pdf });
-    expect([all.statusCode, all.json().error.details]).toEqual([
+    expect([all.status, all.error.details]).toEqual([
       413,
       [{ field: "pages", issue: "the document has 11 pages and at most 10 are read per request; choose them with 'pages', e.g. '1-10'" }],
     ]);
     const selected = await post({ image: pdf, pages: "1-11" });
-    expect([selected.statusCode, selected.json().error.details]).toEqual([
-      413,
-      [{ field: "pages", issue: "selects 11 pages; at most 10 are read per request" }],
-    ]);
+    expect([selected.status, selected.error.details]).toEqual([413, [{ field: "pages", issue: "selects 11 pages; at most 10 are read per request" }]]);
   });
 
   it("renders at the dpi bounds, 70 and 600", async () => {
     for (const dpi of [70, 600]) {
       const res = await post({ image: pdf, pages: "2", dpi });
-      expect(res.statusCode).toBe(200);
-      expect(res.json().data.pages[0].dpi).toBe(dpi);
+      expect(res.status).toBe(200);
+      expect(res.data.pages[0].dpi).toBe(dpi);
     }
   });
 });
@@ -160,8 +146,8 @@ describe("time and capacity", () => {
     const slow = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, timeoutMs: 1, warmLanguages: "" } }));
     try {
       const png = await renderTextPng("Too slow for a one millisecond budget", { pointSize: 14 });
-      const res = await slow.app.inject({ method: "POST", url: "/extract", headers: slow.headers, payload: { image: png.toString("base64") } });
-      expect([res.statusCode, res.json().error.code, res.json().error.details]).toEqual([
+      const res = await client(slow, slow.headers).post(UnknownData, "/extract", { image: png.toString("base64") });
+      expect([res.status, res.error.code, res.error.details]).toEqual([
         422,
         "UNPROCESSABLE",
         [{ field: "timeout", issue: "processing must finish within 1 ms" }],
@@ -175,13 +161,11 @@ describe("time and capacity", () => {
     const busy = await withMegaKey(await startService(service, { settings: { ...TEST_SETTINGS, poolSize: 1, maxQueue: 1, warmLanguages: "" } }));
     try {
       const png = (await renderTextPng("Three requests arrive at once.\nOne runs, one waits, one is turned away.", { pointSize: 14 })).toString("base64");
-      const responses = await Promise.all(
-        [0, 1, 2].map(() => busy.app.inject({ method: "POST", url: "/extract", headers: busy.headers, payload: { image: png } })),
-      );
-      const statuses = responses.map((r) => r.statusCode).sort();
+      const responses = await Promise.all([0, 1, 2].map(() => client(busy, busy.headers).post(S.ExtractResultSchema, "/extract", { image: png })));
+      const statuses = responses.map((r) => r.status).sort();
       expect(statuses).toEqual([200, 200, 503]);
-      const refused = responses.find((r) => r.statusCode === 503)!;
-      expect([refused.json().error.code, refused.headers["retry-after"]]).toEqual(["UNAVAILABLE", "5"]);
+      const refused = responses.find((r) => r.status === 503)!;
+      expect([refused.error.code, refused.headers["retry-after"]]).toEqual(["UNAVAILABLE", "5"]);
     } finally {
       await busy.close();
     }

@@ -1,50 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startService } from "@apiplat/testing";
-import service from "../src/service.js";
-import { TEST_SETTINGS, withMegaKey, type OcrTestContext } from "./support/app.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Static } from "typebox";
+import * as S from "../src/schemas.js";
+import { ocrUnderTest } from "./support/app.js";
 import { characterAccuracy } from "./support/accuracy.js";
 import { inkBox, MERGED_ROW_TABLE, renderSvgPng, renderTablePng, toGrayRaw } from "./support/render.js";
 
-let ctx: OcrTestContext;
-beforeAll(async () => {
-  ctx = await withMegaKey(await startService(service, { settings: TEST_SETTINGS }));
-});
-afterAll(async () => ctx?.close());
-
-interface Box {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  normalized: { left: number; top: number; width: number; height: number };
-}
-interface Word {
-  text: string;
-  confidence: number;
-  box: Box;
-}
-interface Line {
-  text: string;
-  confidence: number;
-  box: Box;
-  words: Word[];
-}
-interface Block {
-  text: string;
-  confidence: number;
-  box: Box;
-  lines: Line[];
-}
+const ocr = ocrUnderTest();
 
 const structured = async (png: Buffer, options: object = {}) => {
-  const res = await ctx.app.inject({
-    method: "POST",
-    url: "/extract/structured",
-    headers: ctx.headers,
-    payload: { image: png.toString("base64"), ...options },
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json().data;
+  const res = await ocr.api().post(S.StructuredResultSchema, "/extract/structured", { image: png.toString("base64"), ...options });
+  expect(res.status).toBe(200);
+  return res.data;
 };
 
 describe("POST /extract/structured: words, lines and blocks", () => {
@@ -56,7 +22,7 @@ describe("POST /extract/structured: words, lines and blocks", () => {
     { text: "SOUTH", x: 900, y: 720 },
   ];
   let png: Buffer;
-  let data: { text: string; pages: Array<{ width: number; height: number; blocks: Block[]; tables: unknown[] }> };
+  let data: Static<typeof S.StructuredResultSchema>;
 
   beforeAll(async () => {
     png = await renderSvgPng(
@@ -123,7 +89,7 @@ describe("POST /extract/structured: tables", () => {
     expect(others).toEqual([]);
     expect([found.detection, found.row_count, found.column_count]).toEqual(["ruling_lines", 4, 3]);
     expect([found.box.left, found.box.top, found.box.width, found.box.height]).toEqual([100, 200, 860, 360]);
-    expect(found.rows.map((row: { cells: Array<{ text: string }> }) => row.cells.map((cell) => cell.text))).toEqual(rows);
+    expect(found.rows.map((row) => row.cells.map((cell) => cell.text))).toEqual(rows);
     const price = found.rows[1].cells[2];
     expect(price).toMatchObject({ row_index: 1, column_index: 2, column_span: 1, text: "3.40" });
     expect([price.box.left, price.box.top, price.box.width, price.box.height]).toEqual([700, 290, 260, 90]);
@@ -145,7 +111,7 @@ describe("POST /extract/structured: tables", () => {
     const table = await renderTablePng({ rows, ...MERGED_ROW_TABLE });
     const data = await structured(table.png);
     const [found] = data.pages[0].tables;
-    expect(found.rows.map((row: { cells: Array<{ text: string; column_span: number }> }) => row.cells.map((cell) => [cell.text, cell.column_span]))).toEqual([
+    expect(found.rows.map((row) => row.cells.map((cell) => [cell.text, cell.column_span]))).toEqual([
       [
         ["Region", 1],
         ["Spring", 1],
@@ -178,7 +144,7 @@ describe("POST /extract/structured: tables", () => {
     const tables = data.pages[0].tables;
     expect(tables).toHaveLength(1);
     expect([tables[0].detection, tables[0].row_count, tables[0].column_count]).toEqual(["alignment", 4, 3]);
-    expect(tables[0].rows.map((row: { cells: Array<{ text: string }> }) => row.cells.map((cell) => cell.text))).toEqual(rows);
+    expect(tables[0].rows.map((row) => row.cells.map((cell) => cell.text))).toEqual(rows);
     expect(Math.abs(tables[0].box.left - 120)).toBeLessThanOrEqual(4);
   });
 });

@@ -131,7 +131,7 @@ export const ResponseQuery = Type.Object(
 
 const BlockedRequestSchema = Type.Object({ url: Type.String(), reason: Type.String() });
 
-const RenderResultSchema = Type.Object({
+export const RenderResultSchema = Type.Object({
   filename: Type.String(),
   content_type: Type.Literal("application/pdf"),
   size_bytes: Type.Integer(),

@@ -6,7 +6,7 @@ import { BrowserPool } from "../src/browser/browser-pool.js";
 import { RenderError } from "../src/domain/errors.js";
 import { DEFAULT_SETTINGS } from "../src/settings.js";
 import { html, pdfBytes, TEST_SETTINGS, type TestService, whenBrowsersWarm } from "./helpers.js";
-import { startService } from "@apiplat/testing";
+import { call, Readiness, startService } from "@apiplat/testing";
 import pdfService from "../src/service.js";
 import { pageTexts } from "./pdf-tools.js";
 
@@ -66,23 +66,18 @@ describe("the service under bad jobs", () => {
   });
 
   test("/ready reports the browser", async () => {
-    const res = await service.app.inject({ method: "GET", url: "/ready" });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data.checks.browser).toBe("ok");
+    const res = await call(service, Readiness, { url: "/ready" });
+    expect(res.status).toBe(200);
+    expect(res.data.checks.browser).toBe("ok");
   });
 
   test("a document that never finishes loading is cut at timeout_ms, and the next job renders", async () => {
     const headers = await service.headers("MEGA");
     const started = Date.now();
-    const stuck = await service.app.inject({
-      method: "POST",
-      url: "/from-html",
-      headers,
-      payload: { html: html("<script>while (true) {}</script>"), javascript: true, timeout_ms: 2000 },
-    });
-    expect(stuck.statusCode).toBe(422);
-    expect(stuck.json().error.code).toBe("UNPROCESSABLE");
-    expect(stuck.json().error.message).toContain("did not finish within 2000 ms");
+    const stuck = await service.ask("/from-html", { html: html("<script>while (true) {}</script>"), javascript: true, timeout_ms: 2000 });
+    expect(stuck.status).toBe(422);
+    expect(stuck.error.code).toBe("UNPROCESSABLE");
+    expect(stuck.error.message).toContain("did not finish within 2000 ms");
     expect(Date.now() - started).toBeLessThan(12_000);
     const next = await service.app.inject({ method: "POST", url: "/from-html", headers, payload: { html: html("<p>Still serving</p>") } });
     expect(next.statusCode).toBe(200);

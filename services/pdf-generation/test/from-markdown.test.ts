@@ -6,6 +6,7 @@ import { readHighlightTheme } from "../src/browser/highlight-theme.js";
 
 const svc = warmServiceUnderTest();
 const post: TestService["post"] = (...args) => svc.started.post(...args);
+const ask: TestService["ask"] = (...args) => svc.started.ask(...args);
 
 const SAMPLE = [
   "# Release notes",
@@ -28,10 +29,10 @@ const SAMPLE = [
 
 describe("POST /from-markdown", () => {
   test("renders headings, tables and code with the default stylesheet; the first heading is the title", async () => {
-    const res = await post("/from-markdown", { markdown: SAMPLE, pdf_ua: true }, "MEGA", "?response=json");
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ title: "Release notes", tagged: true, lang: "en", page_count: 1, blocked_requests: [] });
-    const pdf = Buffer.from(res.json().data.content_base64, "base64");
+    const res = await ask("/from-markdown", { markdown: SAMPLE, pdf_ua: true }, "MEGA", "?response=json");
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ title: "Release notes", tagged: true, lang: "en", page_count: 1, blocked_requests: [] });
+    const pdf = Buffer.from(res.data.content_base64, "base64");
     expect(pdfInfo(pdf).title).toBe("Release notes");
     const text = pageTexts(pdf)[0];
     for (const expected of ["Release notes", "Intro paragraph with bold and inline code", "Changes", "2.1.0", "2026-03-01", "const answer: number = 42;"]) {
@@ -58,8 +59,8 @@ describe("POST /from-markdown", () => {
   });
 
   test("raw HTML in Markdown cannot reach the network", async () => {
-    const res = await post("/from-markdown", { markdown: '# Doc\n\n<img src="http://169.254.169.254/latest/meta-data/">' }, "MEGA", "?response=json");
-    expect(res.json().data.blocked_requests).toEqual([
+    const res = await ask("/from-markdown", { markdown: '# Doc\n\n<img src="http://169.254.169.254/latest/meta-data/">' }, "MEGA", "?response=json");
+    expect(res.data.blocked_requests).toEqual([
       { url: "http://169.254.169.254/latest/meta-data/", reason: "http://169.254.169.254 is not in allowed_origins" },
     ]);
   });

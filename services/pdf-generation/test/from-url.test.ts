@@ -40,9 +40,9 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function render(target: TestService, payload: Record<string, unknown>, query = "") {
-  return target.app.inject({ method: "POST", url: `/from-url${query}`, headers: await target.headers(), payload });
-}
+/** POST /from-url as a PRO subscriber: `render` for the PDF's bytes, `ask` for an answer in JSON. */
+const render = (target: TestService, payload: Record<string, unknown>, query = "") => target.post("/from-url", payload, "PRO", query);
+const ask = (target: TestService, payload: Record<string, unknown>, query = "") => target.ask("/from-url", payload, "PRO", query);
 
 describe("POST /from-url", () => {
   test("renders a page fetched over HTTP", async () => {
@@ -90,9 +90,9 @@ describe("POST /from-url", () => {
     const started = Date.now();
     // The budget leaves navigation seconds to spare on a busy machine: a wait that starts late still ends in wait_for's
     // own timeout, not the navigation's.
-    const res = await render(service, { url: `${site.origin}/never`, wait_until: "domcontentloaded", wait_for: "#ready", timeout_ms: 6000 });
-    expect(res.statusCode).toBe(504);
-    expect(res.json().error).toMatchObject({ code: "UPSTREAM_TIMEOUT", details: [{ field: "wait_for", issue: "never appeared on the page" }] });
+    const res = await ask(service, { url: `${site.origin}/never`, wait_until: "domcontentloaded", wait_for: "#ready", timeout_ms: 6000 });
+    expect(res.status).toBe(504);
+    expect(res.error).toMatchObject({ code: "UPSTREAM_TIMEOUT", details: [{ field: "wait_for", issue: "never appeared on the page" }] });
     expect(Date.now() - started).toBeLessThan(12_000);
     // The pool is still healthy after the timed-out job.
     expect((await render(service, { url: `${site.origin}/static`, wait_until: "load" })).statusCode).toBe(200);
@@ -100,26 +100,26 @@ describe("POST /from-url", () => {
 
   test("a server that never answers is a 504 within the timeout", async () => {
     const started = Date.now();
-    const res = await render(service, { url: `${site.origin}/hang`, wait_until: "load", timeout_ms: 2000 });
-    expect(res.statusCode).toBe(504);
-    expect(res.json().error.code).toBe("UPSTREAM_TIMEOUT");
+    const res = await ask(service, { url: `${site.origin}/hang`, wait_until: "load", timeout_ms: 2000 });
+    expect(res.status).toBe(504);
+    expect(res.error.code).toBe("UPSTREAM_TIMEOUT");
     expect(Date.now() - started).toBeLessThan(8000);
   });
 
   test("a page answering 410 is a 502 naming the status", async () => {
-    const res = await render(service, { url: `${site.origin}/gone`, wait_until: "load" });
-    expect(res.statusCode).toBe(502);
-    expect(res.json().error.code).toBe("UPSTREAM_ERROR");
-    expect(res.json().error.message).toContain("HTTP 410");
+    const res = await ask(service, { url: `${site.origin}/gone`, wait_until: "load" });
+    expect(res.status).toBe(502);
+    expect(res.error.code).toBe("UPSTREAM_ERROR");
+    expect(res.error.message).toContain("HTTP 410");
   });
 });
 
 describe("SSRF protection", () => {
   test("loopback is refused when the deployment does not allow it", async () => {
     const before = site.hits.get("/static") ?? 0;
-    const res = await render(locked, { url: `${site.origin}/static` });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error).toMatchObject({
+    const res = await ask(locked, { url: `${site.origin}/static` });
+    expect(res.status).toBe(400);
+    expect(res.error).toMatchObject({
       code: "VALIDATION_ERROR",
       details: [{ field: "url", issue: "must not point to a private, loopback, link-local or metadata address" }],
     });
@@ -127,28 +127,28 @@ describe("SSRF protection", () => {
   });
 
   test("the cloud metadata address is refused", async () => {
-    const res = await render(service, { url: "http://169.254.169.254/latest/meta-data/" });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error.details[0].field).toBe("url");
+    const res = await ask(service, { url: "http://169.254.169.254/latest/meta-data/" });
+    expect(res.status).toBe(400);
+    expect(res.error.details?.[0].field).toBe("url");
   });
 
   test("non-http schemes are refused", async () => {
-    const res = await render(service, { url: "file:///etc/passwd" });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error.details).toEqual([{ field: "url", issue: "must use http or https" }]);
+    const res = await ask(service, { url: "file:///etc/passwd" });
+    expect(res.status).toBe(400);
+    expect(res.error.details).toEqual([{ field: "url", issue: "must use http or https" }]);
   });
 
   test("a redirect to the metadata address is refused", async () => {
-    const res = await render(service, { url: `${site.origin}/to-metadata` });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error.code).toBe("VALIDATION_ERROR");
-    expect(res.json().error.message).toMatch(/refused: .*private, loopback, link-local or metadata/);
+    const res = await ask(service, { url: `${site.origin}/to-metadata` });
+    expect(res.status).toBe(400);
+    expect(res.error.code).toBe("VALIDATION_ERROR");
+    expect(res.error.message).toMatch(/refused: .*private, loopback, link-local or metadata/);
   });
 
   test("a sub-resource pointing at the metadata address is refused and reported", async () => {
-    const res = await render(service, { url: `${site.origin}/leaky`, wait_until: "load" }, "?response=json");
-    expect(res.statusCode).toBe(200);
-    const [blocked] = res.json().data.blocked_requests;
+    const res = await ask(service, { url: `${site.origin}/leaky`, wait_until: "load" }, "?response=json");
+    expect(res.status).toBe(200);
+    const [blocked] = res.data.blocked_requests;
     expect(blocked.url).toBe("http://169.254.169.254/latest/meta-data/iam");
     expect(blocked.reason).toMatch(/private, loopback, link-local or metadata/);
   });
@@ -156,19 +156,19 @@ describe("SSRF protection", () => {
 
 describe("validation", () => {
   test("delay_ms accepts 10000 at most", async () => {
-    const res = await render(service, { url: `${site.origin}/static`, delay_ms: 10001 });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error.details).toEqual([{ field: "delay_ms", issue: "must be at most 10000" }]);
+    const res = await ask(service, { url: `${site.origin}/static`, delay_ms: 10001 });
+    expect(res.status).toBe(400);
+    expect(res.error.details).toEqual([{ field: "delay_ms", issue: "must be at most 10000" }]);
   });
 
   test("a wait_for the browser cannot parse is a 400 naming wait_for at once, before the page is fetched", async () => {
     for (const selector of ["###", "div >", "p:first"]) {
       const before = site.hits.get("/static") ?? 0;
       const started = Date.now();
-      const res = await render(service, { url: `${site.origin}/static`, wait_for: selector });
+      const res = await ask(service, { url: `${site.origin}/static`, wait_for: selector });
       expect(Date.now() - started).toBeLessThan(5_000);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().error).toEqual({
+      expect(res.status).toBe(400);
+      expect(res.error).toEqual({
         code: "VALIDATION_ERROR",
         message: `wait_for ${JSON.stringify(selector)} is not a valid CSS selector; the browser cannot parse it.`,
         details: [{ field: "wait_for", issue: "must be a valid CSS selector" }],
@@ -181,15 +181,15 @@ describe("validation", () => {
   });
 
   test("wait_until must be one of the browser's load events", async () => {
-    const res = await render(service, { url: `${site.origin}/static`, wait_until: "idle" });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error.details[0]).toEqual({ field: "wait_until", issue: "must be one of: load, domcontentloaded, networkidle0, networkidle2" });
+    const res = await ask(service, { url: `${site.origin}/static`, wait_until: "idle" });
+    expect(res.status).toBe(400);
+    expect(res.error.details?.[0]).toEqual({ field: "wait_until", issue: "must be one of: load, domcontentloaded, networkidle0, networkidle2" });
   });
 
   test("url is required and bounded to 2048 characters", async () => {
-    const missing = await render(service, {});
-    expect(missing.json().error.details).toEqual([{ field: "url", issue: "is required" }]);
-    const long = await render(service, { url: `${site.origin}/${"a".repeat(2049)}` });
-    expect(long.json().error.details).toEqual([{ field: "url", issue: "must be at most 2048 characters long" }]);
+    const missing = await ask(service, {});
+    expect(missing.error.details).toEqual([{ field: "url", issue: "is required" }]);
+    const long = await ask(service, { url: `${site.origin}/${"a".repeat(2049)}` });
+    expect(long.error.details).toEqual([{ field: "url", issue: "must be at most 2048 characters long" }]);
   });
 });

@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { PlanName } from "@apiplat/config";
-import { startService, type StartedService } from "@apiplat/testing";
+import { call, startService, type StartedService, type TypedAnswer } from "@apiplat/testing";
 import { serviceUnderTest } from "@apiplat/testing/service-under-test";
+import type { Static } from "typebox";
+import { RenderResultSchema } from "../src/schemas.js";
 import pdfService from "../src/service.js";
 import type { PdfSettings } from "../src/settings.js";
 
@@ -16,6 +18,8 @@ export interface TestService extends StartedService {
   headers: (plan?: PlanName) => Promise<Record<string, string>>;
   /** POST a JSON body as a subscriber of `plan` (MEGA unless said), `query` appended to the path. */
   post: (path: string, payload: unknown, plan?: PlanName, query?: string) => Promise<Answer>;
+  /** The same request for an answer in JSON, typed: a refusal, or with ?response=json the PDF's envelope. */
+  ask: (path: string, payload: unknown, plan?: PlanName, query?: string) => Promise<TypedAnswer<Static<typeof RenderResultSchema>>>;
 }
 
 /**
@@ -35,7 +39,9 @@ export async function whenBrowsersWarm(started: StartedService, waitMs = 60_000)
   };
   const post: TestService["post"] = async (path, payload, plan = "MEGA", query = "") =>
     started.app.inject({ method: "POST", url: `${path}${query}`, headers: await headers(plan), payload: payload as object });
-  return Object.assign(started, { headers, post });
+  const ask: TestService["ask"] = async (path, payload, plan = "MEGA", query = "") =>
+    call(started, RenderResultSchema, { method: "POST", url: `${path}${query}`, headers: await headers(plan), payload });
+  return Object.assign(started, { headers, post, ask });
 }
 
 /** A web site on loopback for /from-url and allowed_origins tests; counts the requests each path received. */

@@ -1,14 +1,16 @@
 import { describe, expect, test } from "vitest";
+import type { TypedAnswer } from "@apiplat/testing";
 import { html, pagedHtml, pdfBytes, type TestService, warmServiceUnderTest } from "./helpers.js";
 import { pageTexts, pdfInfo } from "./pdf-tools.js";
 
 const svc = warmServiceUnderTest();
 const post: TestService["post"] = (...args) => svc.started.post(...args);
+const ask: TestService["ask"] = (...args) => svc.started.ask(...args);
 
-function expectInvalid(res: { statusCode: number; json: () => any }, field: string, issue: string) {
-  expect(res.statusCode).toBe(400);
-  expect(res.json().error.code).toBe("VALIDATION_ERROR");
-  expect(res.json().error.details).toEqual([{ field, issue }]);
+function expectInvalid(res: TypedAnswer<unknown>, field: string, issue: string) {
+  expect(res.status).toBe(400);
+  expect(res.error.code).toBe("VALIDATION_ERROR");
+  expect(res.error.details).toEqual([{ field, issue }]);
 }
 
 describe("page limit per plan", () => {
@@ -21,19 +23,19 @@ describe("page limit per plan", () => {
   });
 
   test("BASIC refuses a 101-page document with 422 naming the page count and the limit", async () => {
-    const res = await post("/from-html", { html: pagedHtml(101) }, "BASIC");
-    expect(res.statusCode).toBe(422);
-    expect(res.json().error).toMatchObject({
+    const res = await ask("/from-html", { html: pagedHtml(101) }, "BASIC");
+    expect(res.status).toBe(422);
+    expect(res.error).toMatchObject({
       code: "UNPROCESSABLE",
       details: [{ field: "page_count", issue: "is 101, above the BASIC plan limit of 100" }],
     });
-    expect(res.json().error.message).toContain("The PDF has 101 pages; the BASIC plan allows at most 100 pages");
+    expect(res.error.message).toContain("The PDF has 101 pages; the BASIC plan allows at most 100 pages");
   });
 
   test("PRO has the same 100-page limit", async () => {
-    const res = await post("/from-html", { html: pagedHtml(101) }, "PRO");
-    expect(res.statusCode).toBe(422);
-    expect(res.json().error.details[0].issue).toBe("is 101, above the PRO plan limit of 100");
+    const res = await ask("/from-html", { html: pagedHtml(101) }, "PRO");
+    expect(res.status).toBe(422);
+    expect(res.error.details?.[0].issue).toBe("is 101, above the PRO plan limit of 100");
   });
 
   test("ULTRA renders 1,000 pages and refuses 1,001", async () => {
@@ -43,15 +45,15 @@ describe("page limit per plan", () => {
     expect(atLimit.headers["x-page-limit"]).toBe("1000");
     // The count read from Chromium's page tree (several levels deep at 1,000 pages) agrees with pdfinfo.
     expect(pdfInfo(pdfBytes(atLimit)).pages).toBe(1000);
-    const over = await post("/from-html", { html: pagedHtml(1001), timeout_ms: 60000 }, "ULTRA");
-    expect(over.statusCode).toBe(422);
-    expect(over.json().error.details[0].issue).toBe("is 1001, above the ULTRA plan limit of 1000");
+    const over = await ask("/from-html", { html: pagedHtml(1001), timeout_ms: 60000 }, "ULTRA");
+    expect(over.status).toBe(422);
+    expect(over.error.details?.[0].issue).toBe("is 1001, above the ULTRA plan limit of 1000");
   }, 150_000);
 
   test("MEGA has the 1,000-page limit too", async () => {
-    const res = await post("/from-html", { html: pagedHtml(101) }, "MEGA", "?response=json");
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ page_count: 101, page_limit: 1000 });
+    const res = await ask("/from-html", { html: pagedHtml(101) }, "MEGA", "?response=json");
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ page_count: 101, page_limit: 1000 });
   });
 });
 
@@ -75,26 +77,26 @@ describe("input bounds", () => {
     const atLimit = await post("/from-html", { html: padded });
     expect(atLimit.statusCode).toBe(200);
     expect(pageTexts(pdfBytes(atLimit))[0]).toContain("Edge of the html limit");
-    expectInvalid(await post("/from-html", { html: padded + " " }), "html", "must be at most 5000000 characters long");
+    expectInvalid(await ask("/from-html", { html: padded + " " }), "html", "must be at most 5000000 characters long");
   });
 
   test("html must not be empty", async () => {
-    expectInvalid(await post("/from-html", { html: "" }), "html", "must not be empty");
-    expectInvalid(await post("/from-html", {}), "html", "is required");
+    expectInvalid(await ask("/from-html", { html: "" }), "html", "must not be empty");
+    expectInvalid(await ask("/from-html", {}), "html", "is required");
   });
 
   test("markdown over 2,000,000 characters is refused", async () => {
-    expectInvalid(await post("/from-markdown", { markdown: "a".repeat(2_000_001) }), "markdown", "must be at most 2000000 characters long");
+    expectInvalid(await ask("/from-markdown", { markdown: "a".repeat(2_000_001) }), "markdown", "must be at most 2000000 characters long");
   });
 
   test("css, header_html and footer_html are bounded", async () => {
-    expectInvalid(await post("/from-html", { html: "<p>x</p>", css: "a".repeat(500_001) }), "css", "must be at most 500000 characters long");
-    expectInvalid(await post("/from-html", { html: "<p>x</p>", header_html: "a".repeat(20_001) }), "header_html", "must be at most 20000 characters long");
-    expectInvalid(await post("/from-html", { html: "<p>x</p>", footer_html: "a".repeat(20_001) }), "footer_html", "must be at most 20000 characters long");
+    expectInvalid(await ask("/from-html", { html: "<p>x</p>", css: "a".repeat(500_001) }), "css", "must be at most 500000 characters long");
+    expectInvalid(await ask("/from-html", { html: "<p>x</p>", header_html: "a".repeat(20_001) }), "header_html", "must be at most 20000 characters long");
+    expectInvalid(await ask("/from-html", { html: "<p>x</p>", footer_html: "a".repeat(20_001) }), "footer_html", "must be at most 20000 characters long");
   });
 
   test("every option at its upper bound renders", async () => {
-    const res = await post(
+    const res = await ask(
       "/from-html",
       {
         html: html("<p>All bounds</p>"),
@@ -112,9 +114,9 @@ describe("input bounds", () => {
       "MEGA",
       "?response=json",
     );
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data.filename).toBe(`${"f".repeat(196)}.pdf`);
-    expect(res.json().data.title).toBe("T".repeat(300));
+    expect(res.status).toBe(200);
+    expect(res.data.filename).toBe(`${"f".repeat(196)}.pdf`);
+    expect(res.data.title).toBe("T".repeat(300));
   });
 
   test("every option at its lower bound renders", async () => {
@@ -133,40 +135,40 @@ describe("input bounds", () => {
 
   test("one past each bound is refused, naming the field and the bound", async () => {
     const base = { html: "<p>x</p>" };
-    expectInvalid(await post("/from-html", { ...base, watermark_text: "W".repeat(101) }), "watermark_text", "must be at most 100 characters long");
-    expectInvalid(await post("/from-html", { ...base, watermark_opacity: 0.04 }), "watermark_opacity", "must be at least 0.05");
-    expectInvalid(await post("/from-html", { ...base, watermark_opacity: 1.01 }), "watermark_opacity", "must be at most 1");
-    expectInvalid(await post("/from-html", { ...base, scale: 2.01 }), "scale", "must be at most 2");
-    expectInvalid(await post("/from-html", { ...base, scale: 0.09 }), "scale", "must be at least 0.1");
-    expectInvalid(await post("/from-html", { ...base, timeout_ms: 60001 }), "timeout_ms", "must be at most 60000");
-    expectInvalid(await post("/from-html", { ...base, timeout_ms: 999 }), "timeout_ms", "must be at least 1000");
-    expectInvalid(await post("/from-html", { ...base, title: "T".repeat(301) }), "title", "must be at most 300 characters long");
-    expectInvalid(await post("/from-html", { ...base, filename: "f".repeat(201) }), "filename", "must be at most 200 characters long");
+    expectInvalid(await ask("/from-html", { ...base, watermark_text: "W".repeat(101) }), "watermark_text", "must be at most 100 characters long");
+    expectInvalid(await ask("/from-html", { ...base, watermark_opacity: 0.04 }), "watermark_opacity", "must be at least 0.05");
+    expectInvalid(await ask("/from-html", { ...base, watermark_opacity: 1.01 }), "watermark_opacity", "must be at most 1");
+    expectInvalid(await ask("/from-html", { ...base, scale: 2.01 }), "scale", "must be at most 2");
+    expectInvalid(await ask("/from-html", { ...base, scale: 0.09 }), "scale", "must be at least 0.1");
+    expectInvalid(await ask("/from-html", { ...base, timeout_ms: 60001 }), "timeout_ms", "must be at most 60000");
+    expectInvalid(await ask("/from-html", { ...base, timeout_ms: 999 }), "timeout_ms", "must be at least 1000");
+    expectInvalid(await ask("/from-html", { ...base, title: "T".repeat(301) }), "title", "must be at most 300 characters long");
+    expectInvalid(await ask("/from-html", { ...base, filename: "f".repeat(201) }), "filename", "must be at most 200 characters long");
     const origins = Array.from({ length: 21 }, (_, i) => `https://cdn${i}.example.com`);
-    expectInvalid(await post("/from-html", { ...base, allowed_origins: origins }), "allowed_origins", "must have at most 20 items");
+    expectInvalid(await ask("/from-html", { ...base, allowed_origins: origins }), "allowed_origins", "must have at most 20 items");
   });
 
   test("margins are bounded at 100mm per side and must leave room for content", async () => {
-    expectInvalid(await post("/from-html", { html: "<p>x</p>", margin: "101mm" }), "margin", "must be at most 100mm");
-    expectInvalid(await post("/from-html", { html: "<p>x</p>", margin: { top: "4in" } }), "margin.top", "must be at most 100mm");
-    expectInvalid(await post("/from-html", { html: "<p>x</p>", margin: "100mm" }), "margin", "left + right must leave at least 20mm of the page width");
-    const bad = await post("/from-html", { html: "<p>x</p>", margin: "2 furlongs" });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.details[0].field).toBe("margin");
+    expectInvalid(await ask("/from-html", { html: "<p>x</p>", margin: "101mm" }), "margin", "must be at most 100mm");
+    expectInvalid(await ask("/from-html", { html: "<p>x</p>", margin: { top: "4in" } }), "margin.top", "must be at most 100mm");
+    expectInvalid(await ask("/from-html", { html: "<p>x</p>", margin: "100mm" }), "margin", "left + right must leave at least 20mm of the page width");
+    const bad = await ask("/from-html", { html: "<p>x</p>", margin: "2 furlongs" });
+    expect(bad.status).toBe(400);
+    expect(bad.error.details?.[0].field).toBe("margin");
   });
 
   test("enumerations and formats are checked", async () => {
     const base = { html: "<p>x</p>" };
-    expectInvalid(await post("/from-html", { ...base, page_size: "A5" }), "page_size", "must be one of: A4, Letter, Legal");
-    expectInvalid(await post("/from-html", { ...base, orientation: "sideways" }), "orientation", "must be one of: portrait, landscape");
-    const filename = await post("/from-html", { ...base, filename: "../etc/passwd" });
-    expect(filename.statusCode).toBe(400);
-    expect(filename.json().error.details[0].field).toBe("filename");
-    const lang = await post("/from-html", { ...base, lang: "english!" });
-    expect(lang.json().error.details[0].field).toBe("lang");
-    const origin = await post("/from-html", { ...base, allowed_origins: ["ftp://files.example.com"] });
-    expect(origin.json().error.details[0].field).toBe("allowed_origins[0]");
-    const response = await post("/from-html", base, "MEGA", "?response=xml");
+    expectInvalid(await ask("/from-html", { ...base, page_size: "A5" }), "page_size", "must be one of: A4, Letter, Legal");
+    expectInvalid(await ask("/from-html", { ...base, orientation: "sideways" }), "orientation", "must be one of: portrait, landscape");
+    const filename = await ask("/from-html", { ...base, filename: "../etc/passwd" });
+    expect(filename.status).toBe(400);
+    expect(filename.error.details?.[0].field).toBe("filename");
+    const lang = await ask("/from-html", { ...base, lang: "english!" });
+    expect(lang.error.details?.[0].field).toBe("lang");
+    const origin = await ask("/from-html", { ...base, allowed_origins: ["ftp://files.example.com"] });
+    expect(origin.error.details?.[0].field).toBe("allowed_origins[0]");
+    const response = await ask("/from-html", base, "MEGA", "?response=xml");
     expectInvalid(response, "response", "must be one of: pdf, json");
   });
 });

@@ -122,11 +122,11 @@ describe("the browser reaches nothing directly", () => {
   });
 
   test("/from-html without JavaScript: prefetch, preconnect, image and frame", async () => {
-    const res = await locked.post("/from-html", { html: html(`<p>Static</p>${markupVectors(trap)}`) }, "MEGA", "?response=json");
-    expect(res.statusCode).toBe(200);
+    const res = await locked.ask("/from-html", { html: html(`<p>Static</p>${markupVectors(trap)}`) }, "MEGA", "?response=json");
+    expect(res.status).toBe(200);
     await settle();
     expect(trap.arrivals).toEqual([]);
-    const blocked = res.json().data.blocked_requests.map((b: { url: string }) => b.url);
+    const blocked = res.data.blocked_requests.map((b) => b.url);
     expect(blocked).toContain(`http://127.0.0.1:${trap.tcpPort}/img`);
   });
 

@@ -45,9 +45,9 @@ describe("render budget per plan", () => {
 
   test("one that needs more is stopped at the budget with a 422 naming it, and the page is freed at once", async () => {
     // A script that would hold the page 12 s: far enough past the 8 s budget that a busy machine's slower stop still shows.
-    const { result: res, ms } = await timed(() => service.post("/from-html", { html: busyFor(12_000), javascript: true, timeout_ms: 30_000 }, "BASIC"));
-    expect(res.statusCode).toBe(422);
-    expect(res.json().error).toEqual({
+    const { result: res, ms } = await timed(() => service.ask("/from-html", { html: busyFor(12_000), javascript: true, timeout_ms: 30_000 }, "BASIC"));
+    expect(res.status).toBe(422);
+    expect(res.error).toEqual({
       code: "UNPROCESSABLE",
       message: `Rendering was stopped at the BASIC plan's render budget of ${BASIC_BUDGET_MS} ms; timeout_ms cannot raise it. Make the document or page lighter, or move to PRO (a budget of 15000 ms).`,
     });
@@ -66,9 +66,9 @@ describe("render budget per plan", () => {
   });
 
   test("a page that never arrives is a 504 at the budget", async () => {
-    const { result: res, ms } = await timed(() => service.post("/from-url", { url: `${site.origin}/hang`, wait_until: "load" }, "BASIC"));
-    expect(res.statusCode).toBe(504);
-    expect(res.json().error).toEqual({
+    const { result: res, ms } = await timed(() => service.ask("/from-url", { url: `${site.origin}/hang`, wait_until: "load" }, "BASIC"));
+    expect(res.status).toBe(504);
+    expect(res.error).toEqual({
       code: "UPSTREAM_TIMEOUT",
       message: `Rendering was stopped at the BASIC plan's render budget of ${BASIC_BUDGET_MS} ms; timeout_ms cannot raise it. Make the document or page lighter, or move to PRO (a budget of 15000 ms).`,
     });
@@ -76,8 +76,8 @@ describe("render budget per plan", () => {
   });
 
   test("a timeout_ms below the budget is the caller's own timeout, said as such", async () => {
-    const res = await service.post("/from-url", { url: `${site.origin}/hang`, wait_until: "load", timeout_ms: 1_000 }, "BASIC");
-    expect(res.statusCode).toBe(504);
-    expect(res.json().error.message).not.toContain("budget");
+    const res = await service.ask("/from-url", { url: `${site.origin}/hang`, wait_until: "load", timeout_ms: 1_000 }, "BASIC");
+    expect(res.status).toBe(504);
+    expect(res.error.message).not.toContain("budget");
   });
 });

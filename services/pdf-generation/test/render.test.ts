@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { PlanName } from "@apiplat/config";
 import { describeAuth } from "@apiplat/testing/auth-suite";
 import { PDFDocument, PDFName, PDFString } from "pdf-lib";
 import { html, pagedHtml, pdfBytes, TEST_SETTINGS, startSite, type TestService, type TestSite, whenBrowsersWarm } from "./helpers.js";
@@ -26,9 +27,9 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function render(payload: Record<string, unknown>, plan: "BASIC" | "PRO" | "ULTRA" | "MEGA" = "PRO", query = "") {
-  return service.app.inject({ method: "POST", url: `/from-html${query}`, headers: await service.headers(plan), payload });
-}
+/** POST /from-html as a subscriber of `plan`: `render` for the PDF's bytes, `ask` for an answer in JSON. */
+const render = (payload: Record<string, unknown>, plan: PlanName = "PRO", query = "") => service.post("/from-html", payload, plan, query);
+const ask = (payload: Record<string, unknown>, plan: PlanName = "PRO", query = "") => service.ask("/from-html", payload, plan, query);
 
 describeAuth({ started: () => service, method: "POST", url: "/from-html", payload: { html: "<p>x</p>" } });
 
@@ -183,10 +184,10 @@ describe("rendering", () => {
   });
 
   test("?response=json answers with base64 and metadata", async () => {
-    const res = await render({ html: html("<title>Doc title</title><p>JSON form</p>"), filename: "x.pdf" }, "PRO", "?response=json");
-    expect(res.statusCode).toBe(200);
-    const { status, data } = res.json();
-    expect(status).toBe("success");
+    const res = await ask({ html: html("<title>Doc title</title><p>JSON form</p>"), filename: "x.pdf" }, "PRO", "?response=json");
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe("success");
+    const { data } = res;
     expect(data).toMatchObject({
       filename: "x.pdf",
       content_type: "application/pdf",
@@ -211,14 +212,14 @@ describe("rendering", () => {
 
 describe("accessibility (pdf_ua)", () => {
   test("pdf_ua gives a tagged PDF with language, title, outline and DisplayDocTitle", async () => {
-    const res = await render(
+    const res = await ask(
       { html: html("<h1>Annual report</h1><h2>Revenue</h2><p>Text</p>"), pdf_ua: true, title: "Annual report 2026", lang: "de" },
       "PRO",
       "?response=json",
     );
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ tagged: true, title: "Annual report 2026", lang: "de" });
-    const pdf = Buffer.from(res.json().data.content_base64, "base64");
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ tagged: true, title: "Annual report 2026", lang: "de" });
+    const pdf = Buffer.from(res.data.content_base64, "base64");
     const info = pdfInfo(pdf);
     expect(info.tagged).toBe(true);
     expect(info.title).toBe("Annual report 2026");
@@ -230,12 +231,12 @@ describe("accessibility (pdf_ua)", () => {
   });
 
   test("the document's own lang and title are kept when the request names none", async () => {
-    const res = await render(
+    const res = await ask(
       { html: '<html lang="fr"><head><title>Rapport</title></head><body><h1>Bonjour</h1></body></html>', pdf_ua: true },
       "PRO",
       "?response=json",
     );
-    expect(res.json().data).toMatchObject({ tagged: true, title: "Rapport", lang: "fr" });
+    expect(res.data).toMatchObject({ tagged: true, title: "Rapport", lang: "fr" });
   });
 });
 
@@ -254,20 +255,20 @@ describe("scripts and network lockdown", () => {
   });
 
   test("a cloud metadata address in an <img> is never requested", async () => {
-    const res = await render({ html: html('<img src="http://169.254.169.254/latest/meta-data/"><p>After</p>') }, "PRO", "?response=json");
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data.blocked_requests).toEqual([
+    const res = await ask({ html: html('<img src="http://169.254.169.254/latest/meta-data/"><p>After</p>') }, "PRO", "?response=json");
+    expect(res.status).toBe(200);
+    expect(res.data.blocked_requests).toEqual([
       { url: "http://169.254.169.254/latest/meta-data/", reason: "http://169.254.169.254 is not in allowed_origins" },
     ]);
   });
 
   test("the metadata address stays refused even when listed in allowed_origins", async () => {
-    const res = await render(
+    const res = await ask(
       { html: html('<img src="http://169.254.169.254/latest/meta-data/">'), allowed_origins: ["http://169.254.169.254"] },
       "PRO",
       "?response=json",
     );
-    const [blocked] = res.json().data.blocked_requests;
+    const [blocked] = res.data.blocked_requests;
     expect(blocked.url).toBe("http://169.254.169.254/latest/meta-data/");
     expect(blocked.reason).toMatch(/private, loopback, link-local or metadata/);
   });
@@ -276,24 +277,24 @@ describe("scripts and network lockdown", () => {
     const image = `<img src="${site.origin}/pixel.png">`;
     await render({ html: html(image) });
     expect(site.hits.get("/pixel.png")).toBeUndefined();
-    const res = await render({ html: html(image), allowed_origins: [`${site.origin}/`] }, "PRO", "?response=json");
-    expect(res.json().data.blocked_requests).toEqual([]);
+    const res = await ask({ html: html(image), allowed_origins: [`${site.origin}/`] }, "PRO", "?response=json");
+    expect(res.data.blocked_requests).toEqual([]);
     expect(site.hits.get("/pixel.png")).toBe(1);
   });
 
   test("file: URLs are refused", async () => {
-    const res = await render(
+    const res = await ask(
       { html: html('<iframe src="file:///etc/passwd"></iframe><link rel="stylesheet" href="file:///etc/hostname">') },
       "PRO",
       "?response=json",
     );
-    const pdf = Buffer.from(res.json().data.content_base64, "base64");
+    const pdf = Buffer.from(res.data.content_base64, "base64");
     expect(pageTexts(pdf)[0]).not.toContain("root:");
   });
 
   test("data: URLs load", async () => {
-    const res = await render({ html: html('<iframe src="data:text/html,<p>FromDataUrl</p>" style="border:0"></iframe>') }, "PRO", "?response=json");
-    expect(res.json().data.blocked_requests).toEqual([]);
-    expect(pageTexts(Buffer.from(res.json().data.content_base64, "base64"))[0]).toContain("FromDataUrl");
+    const res = await ask({ html: html('<iframe src="data:text/html,<p>FromDataUrl</p>" style="border:0"></iframe>') }, "PRO", "?response=json");
+    expect(res.data.blocked_requests).toEqual([]);
+    expect(pageTexts(Buffer.from(res.data.content_base64, "base64"))[0]).toContain("FromDataUrl");
   });
 });

@@ -1,4 +1,6 @@
-import type { StartedService } from "@apiplat/testing";
+import { client, startService, type StartedService } from "@apiplat/testing";
+import { serviceUnderTest } from "@apiplat/testing/service-under-test";
+import service from "../../src/service.js";
 
 export interface OcrTestContext extends StartedService {
   headers: Record<string, string>;
@@ -11,6 +13,15 @@ export const TEST_SETTINGS = { poolSize: 1 };
 export async function withMegaKey(started: StartedService): Promise<OcrTestContext> {
   const { headers } = await started.subscribe("MEGA");
   return Object.assign(started, { headers });
+}
+
+/**
+ * The service for a file's tests (on TEST_SETTINGS and `env`), its caller on MEGA like withMegaKey's, and a typed client
+ * asking as that caller.
+ */
+export function ocrUnderTest(env: Record<string, string> = {}) {
+  const ocr = serviceUnderTest(() => startService(service, { env, settings: TEST_SETTINGS }), "MEGA");
+  return Object.assign(ocr, { api: () => client(ocr.started, ocr.caller.headers) });
 }
 
 /** A multipart/form-data body as a browser or curl would send it. */

@@ -93,6 +93,20 @@ describe("GET /search", () => {
     expect(body.data.facets.source).toContainEqual({ value: "huffpost", count: huffpostByLink.length });
   });
 
+  it("filters by several values of a list, newest first across them, counting as the file does", async () => {
+    const wanted = new Set(["SPORTS", "CRIME"]);
+    const expected = huffpostByLink.filter((r) => wanted.has(r.category)).length;
+    const first = await get("/search?sources=huffpost&category=sports,crime&limit=100");
+    expect(first.body.data.total_results).toBe(expected);
+    const second = await get(`/search?sources=huffpost&category=sports,crime&limit=100&cursor=${encodeURIComponent(first.body.data.next_cursor)}`);
+    const articles: { url: string; category: string; published_at: string }[] = [...first.body.data.articles, ...second.body.data.articles];
+    expect(articles).toHaveLength(Math.min(200, expected));
+    expect(new Set(articles.map((a) => a.url)).size).toBe(articles.length);
+    expect(articles.every((a) => a.category === "sports" || a.category === "crime")).toBe(true);
+    const dates = articles.map((a) => a.published_at);
+    expect(dates).toEqual([...dates].sort().reverse());
+  });
+
   it("excludes a word with -word", async () => {
     const all = await get("/search?q=trump&limit=1");
     const without = await get("/search?q=trump%20-biden&limit=100");

@@ -39,8 +39,8 @@ export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = as
       if (query.topic !== undefined && query.category !== undefined)
         throw errors.validation("topic", "give topic or category, not both (they are the same filter)");
       const page = pageOf(query);
-      await refuseUnknown(db, "country", "country", query.country);
-      await refuseUnknown(db, "sources", "source", query.sources);
+      await refuseUnknown(db, "country", "country", query.country, catalogue);
+      await refuseUnknown(db, "sources", "source", query.sources, catalogue);
       const text = await textOf(catalogue, query.q, query.language);
       const filters: ArticleFilters = {
         text,
@@ -79,8 +79,8 @@ export const articleRoutes: FastifyPluginAsyncTypebox<ArticleRoutesOptions> = as
         throw errors.validation("sources", "cannot be mixed with country or category (as in NewsAPI)");
       }
       const page = pageOf(query);
-      await refuseUnknown(db, "country", "country", query.country);
-      await refuseUnknown(db, "sources", "source", query.sources);
+      await refuseUnknown(db, "country", "country", query.country, catalogue);
+      await refuseUnknown(db, "sources", "source", query.sources, catalogue);
       const text = await textOf(catalogue, query.q, undefined);
       const scope: ArticleFilters = { categories: query.category, countries: query.country, sources: query.sources };
       const end = await newestPublishedOf(catalogue, scope);

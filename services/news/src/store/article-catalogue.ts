@@ -8,7 +8,17 @@
  */
 import { firstInOrder, memoryCatalogue, rankedSearch, type DateRange, type MemoryCatalogue, type Page, type TextQuery } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
-import { candidateRows, columnsOf, everyRowFacets, FacetCounter, filterPlan, keepsRow, matchesFilters, type ArticleFacets } from "./article-columns.js";
+import {
+  absentValues,
+  candidateRows,
+  columnsOf,
+  everyRowFacets,
+  FacetCounter,
+  filterPlan,
+  keepsRow,
+  matchesFilters,
+  type ArticleFacets,
+} from "./article-columns.js";
 import { ARTICLE_COLUMNS, type ArticleRecord } from "./articles.js";
 
 export type ArticleCatalogue = MemoryCatalogue<ArticleRecord>;
@@ -106,4 +116,9 @@ interface Ranked {
   /** The article's ordinal in the snapshot's rows. */
   at: number;
   rank: number;
+}
+
+/** Which of a filter's values no article of the snapshot has: a cheap first look before the database is asked. */
+export async function valuesNoArticleHas(catalogue: ArticleCatalogue, column: "country" | "category" | "source", values: readonly string[]): Promise<string[]> {
+  return absentValues(columnsOf((await catalogue.current()).rows), column, values);
 }

@@ -119,6 +119,11 @@ function accepted(dictionary: Dictionary, values: readonly string[] | null): Uin
   return accepts;
 }
 
+/** Which of `values` no row has in the column (exact values, as stored). */
+export function absentValues(columns: Columns, column: "country" | "category" | "source", values: readonly string[]): string[] {
+  return values.filter((value) => !columns[column].index.has(value));
+}
+
 /** Whether a list filter accepts every row's value (`language=en` of an English catalogue): then it tests nothing. */
 function keepsEveryRow(dictionary: Dictionary, accepts: Uint8Array): boolean {
   return !dictionary.hasNull && accepts.every((accepted) => accepted === 1);

@@ -201,6 +201,8 @@ export function candidateRows(columns: Columns, plan: FilterPlan, sort: SortOrde
   const { runs, values } = narrowest;
   const slices = values.map((value) => runs.ordinals.subarray(runs.starts[value], runs.starts[value + 1]));
   if (slices.length === 1) return slices[0];
+  // Several values' rows are merged by sorting them: cheaper than walking every row only while they are few.
+  if (narrowest.count * Math.log2(narrowest.count) >= order.ordinals.length) return order.ordinals;
   const merged = new Int32Array(narrowest.count);
   let at = 0;
   for (const slice of slices) merged.set(slice, (at += slice.length) - slice.length);

@@ -60,6 +60,7 @@ export class Relay {
   private readonly publishing = new Set<Promise<void>>();
   private readonly capturing = new Set<Promise<unknown>>();
   private unannounced = new Map<string, CaptureEvent[]>();
+  private nextAnnouncement: Promise<void> | null = null;
 
   constructor(
     readonly deps: PlatformDeps,
@@ -112,24 +113,32 @@ export class Relay {
   /** Waits for captures and purge passes still running, then sends the live-stream announcements still queued. */
   async drain(): Promise<void> {
     await Promise.allSettled([...this.capturing]);
-    this.flushAnnouncements();
+    void this.flushAnnouncements();
     await Promise.allSettled([...this.publishing]);
   }
 
   /**
-   * Announces a capture to live streams without making the sender wait; a failure is only logged.
+   * Announces a capture to live streams; resolves once it is published (a failure is only logged). The sender is
+   * answered after that, so captures taken one after another, on any replica, reach every stream in that order.
    * Captures of one inbox made in the same turn of the event loop go out as one message.
    */
-  announce(inboxId: string, event: CaptureEvent): void {
+  announce(inboxId: string, event: CaptureEvent): Promise<void> {
     const queued = this.unannounced.get(inboxId);
-    if (queued) return void queued.push(event);
-    if (this.unannounced.size === 0) setImmediate(() => this.flushAnnouncements());
-    this.unannounced.set(inboxId, [event]);
+    if (queued) queued.push(event);
+    else this.unannounced.set(inboxId, [event]);
+    this.nextAnnouncement ??= new Promise((resolve) =>
+      setImmediate(() => {
+        this.nextAnnouncement = null;
+        resolve(this.flushAnnouncements());
+      }),
+    );
+    return this.nextAnnouncement;
   }
 
-  private flushAnnouncements(): void {
+  private flushAnnouncements(): Promise<void> {
     const batches = this.unannounced;
     this.unannounced = new Map();
+    const published: Promise<void>[] = [];
     for (const [inboxId, events] of batches) {
       const publishing = this.feed
         .publish(
@@ -139,7 +148,9 @@ export class Relay {
         .catch((error) => this.log.warn({ err: error, inbox_id: inboxId }, "publishing captures to live streams failed"))
         .finally(() => this.publishing.delete(publishing));
       this.publishing.add(publishing);
+      published.push(publishing);
     }
+    return Promise.all(published).then(() => undefined);
   }
 
   /** Small captures go in shared batches; a large body is written in parts on its own. */

@@ -240,7 +240,7 @@ async function capture(relay: Relay, maxBodyBytes: number, admission: Admission,
   const stored = await store(relay, capture, inbox, bytes);
   if (stored.seq === null) throw storageFull(inbox, bytes);
   const row = capturedRow(capture, stored.seq, stored, inbox);
-  relay.announce(inbox.id, { seq: stored.seq, capture: captureView(row), forwarding: deliveryView(row) });
+  await relay.announce(inbox.id, { seq: stored.seq, capture: captureView(row), forwarding: deliveryView(row) });
   return answer(reply, inbox, row, headers);
 }
 

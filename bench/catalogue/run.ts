@@ -186,7 +186,11 @@ async function drive(name: string, seconds: number): Promise<void> {
     let total = 0;
     if (benchSwitches.wrkAlone) {
       // Without the JavaScript driver's run before it, wrk warms the service up itself (not reported).
-      total = runWrk(base, { ...headers, ...scenario.headers }, scenario.paths, { connections: 20, seconds: 3 }).total;
+      total = (
+        await withCoreZeroIsolated(benchSwitches.isolate, async () =>
+          runWrk(base, { ...headers, ...scenario.headers }, scenario.paths, { connections: 20, seconds: 3 }),
+        )
+      ).total;
     } else {
       // A fresh scenario's one-caller sample takes paths from its end, which the load does not reach.
       const sequential = await sequentialLatency(base, { ...headers, ...scenario.headers }, scenario.fresh ? scenario.paths.slice(-100) : scenario.paths, 100);
@@ -200,10 +204,9 @@ async function drive(name: string, seconds: number): Promise<void> {
     if (!hasWrk) continue;
     // The same load from wrk; searches nobody asked before continue where autocannon's stopped.
     const wrkCpuBefore = cpuSeconds(server.pid);
-    const fromWrk = runWrk(base, { ...headers, ...scenario.headers }, scenario.fresh ? scenario.paths.slice(total) : scenario.paths, {
-      connections: 20,
-      seconds,
-    });
+    const fromWrk = await withCoreZeroIsolated(benchSwitches.isolate, async () =>
+      runWrk(base, { ...headers, ...scenario.headers }, scenario.fresh ? scenario.paths.slice(total) : scenario.paths, { connections: 20, seconds }),
+    );
     results.push({ scenario: scenario.name, ...fromWrk, ...cpuPerRequest(cpuSeconds(server.pid) - wrkCpuBefore, fromWrk.total) });
   }
   server.stop();

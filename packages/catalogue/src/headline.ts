@@ -42,20 +42,127 @@ const STOP_WORDS: Record<string, ReadonlySet<string>> = {
   ),
 };
 
-/** Which words of a text a tsquery marks: built once per query, asked of every word of the headlined texts. */
+/**
+ * The stems of one text-search configuration, numbered. A headlined text's words are read once, as their stems'
+ * numbers (see readForHeadlines), so that marking them for a query compares numbers: stemming each word again for
+ * every query was most of a page of results' cost. A word form is stemmed once for all texts. Bounded: a table takes
+ * new forms until it holds MAX_WORD_FORMS, then the next text read starts a new one (texts read under an older table
+ * keep it, and their readers read them again: see isCurrent).
+ */
+export class StemTable {
+  /** A word as a text spells it -> its stem's number, or -1 for a stop word of the configuration. */
+  private readonly forms = new Map<string, number>();
+  private readonly numbers = new Map<string, number>();
+  private readonly stems: string[] = [];
+
+  constructor(readonly config: string) {}
+
+  get full(): boolean {
+    return this.forms.size >= MAX_WORD_FORMS;
+  }
+
+  /** The number of a word's stem (lower-cased, stemmed as the configuration's dictionary does); -1 for a stop word. */
+  numberOfWord(word: string): number {
+    let number = this.forms.get(word);
+    if (number === undefined) {
+      const lower = word.toLowerCase();
+      number = STOP_WORDS[this.config]?.has(lower) ? -1 : this.numberOfStem(stemmerOf(this.config)(lower), true)!;
+      this.forms.set(word, number);
+    }
+    return number;
+  }
+
+  /** A stem's number; with `add`, a stem not met yet is given one, else it has none. */
+  numberOfStem(stem: string, add = false): number | undefined {
+    let number = this.numbers.get(stem);
+    if (number === undefined && add) {
+      number = this.stems.length;
+      this.stems.push(stem);
+      this.numbers.set(stem, number);
+    }
+    return number;
+  }
+
+  stem(number: number): string {
+    return this.stems[number];
+  }
+}
+
+/** Word forms one table numbers (a few tens of MB at most; the datasets' texts have about 150,000). */
+const MAX_WORD_FORMS = 300_000;
+const tables = new Map<string, StemTable>();
+
+function currentTable(config: string): StemTable {
+  let table = tables.get(config);
+  if (!table || table.full) tables.set(config, (table = new StemTable(config)));
+  return table;
+}
+
+/** A text's words as a headline reads them: where each is (as wordOffsets gives them) and its stem's number. */
+export interface HeadlineText {
+  text: string;
+  offsets: Int32Array;
+  /** Word i's stem number in `table`, -1 for a stop word. */
+  stems: Int32Array;
+  /** The words' indexes ordered by stem number, then position: a stem's words are one run of it. */
+  byStem: Int32Array;
+  table: StemTable;
+}
+
+/**
+ * A text read for headlines under a text-search configuration: its words (with `end`, those of text.slice(0, end),
+ * as wordOffsets gives them) and their stems. A text headlined often is read once and kept (while isCurrent): then a
+ * query's words are found in it by their stems, without visiting the others.
+ */
+export function readForHeadlines(text: string, config: string, end = text.length): HeadlineText {
+  const table = currentTable(config);
+  const offsets = wordOffsets(text, end);
+  const count = offsets.length / 2;
+  const stems = new Int32Array(count);
+  for (let w = 0; w < count; w++) stems[w] = table.numberOfWord(text.slice(offsets[2 * w], offsets[2 * w + 1]));
+  // Ordered as one number per word, stem * count + index (exact in a double): a typed array's sort has no callback.
+  const keys = new Float64Array(count);
+  for (let w = 0; w < count; w++) keys[w] = (stems[w] + 1) * count + w;
+  keys.sort();
+  const byStem = new Int32Array(count);
+  for (let i = 0; i < count; i++) byStem[i] = keys[i] % count;
+  return { text, offsets, stems, byStem, table };
+}
+
+/** Where the run of a stem's words starts in `byStem` (where it would, when the text has none). */
+function runOf(read: HeadlineText, stem: number): number {
+  let lo = 0;
+  let hi = read.byStem.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (read.stems[read.byStem[mid]] < stem) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Whether a text read earlier is still numbered in its configuration's current table (else it is read again). */
+export function isCurrent(read: HeadlineText): boolean {
+  return tables.get(read.table.config) === read.table;
+}
+
+/** Which words of a text a tsquery marks: built once per query, asked of every headlined text. */
 export interface WordMatcher {
-  /** The word's stem when the query marks it, else null. */
-  matchedStem(word: string, config: string): string | null;
   /**
-   * The first UTF-16 code units a matching word can start with (stemming keeps a word's first letter), so that most
-   * words are passed over without being lower-cased or stemmed: ASCII ones as flags by code, the others in a set.
+   * The numbers in `table` of the stems the query marks as they are. Asked again for each text: a stem the query names
+   * may have been numbered by the text read just before.
    */
-  readonly firstAscii: Uint8Array;
-  readonly firstOther: ReadonlySet<number>;
+  exactIn(table: StemTable): Int32Array;
+  /** Whether a stem of `table` starts with a prefix the query marks (`'cof':*`); null when it marks none. */
+  prefixedIn(table: StemTable): ((stem: number) => boolean) | null;
   /** True when the query marks nothing (only negated or no operands). */
   readonly empty: boolean;
 }
 
+/**
+ * A word matches an operand when its stem equals the operand's lexeme, or starts with it for a prefix operand.
+ * Negated operands are not marked.
+ */
 export function wordMatcher(tsquery: string): WordMatcher {
   const { root, terms } = parseTsquery(tsquery);
   const negated = new Set<number>();
@@ -71,43 +178,31 @@ export function wordMatcher(tsquery: string): WordMatcher {
   };
   visit(root, false);
   const marked = terms.filter((term) => !negated.has(term.operand) && term.lexeme !== "");
-  const exact = new Set(marked.filter((term) => !term.prefix).map((term) => term.lexeme));
+  const exact = [...new Set(marked.filter((term) => !term.prefix).map((term) => term.lexeme))];
   const prefixes = marked.filter((term) => term.prefix).map((term) => term.lexeme);
-  const firsts = marked.flatMap((term) => [term.lexeme, term.lexeme.toUpperCase()].map((form) => form.charCodeAt(0)));
-  const firstAscii = new Uint8Array(128);
-  for (const code of firsts) if (code < 128) firstAscii[code] = 1;
-  // Stemming is the dear part of matching a word, and a page of results says the same words again and again: each
-  // word is stemmed once per query. Past MATCHED_KEPT words (texts of words all different) the rest are stemmed anew.
-  const known = new Map<string, Map<string, string | null>>();
-  let kept = 0;
-  const match = (word: string, config: string): string | null => {
-    const lower = word.toLowerCase();
-    if (STOP_WORDS[config]?.has(lower)) return null;
-    const stem = stemmerOf(config)(lower);
-    return exact.has(stem) || prefixes.some((prefix) => stem.startsWith(prefix)) ? stem : null;
-  };
+  const prefixMatches = new WeakMap<StemTable, (stem: number) => boolean>();
   return {
     empty: marked.length === 0,
-    firstAscii,
-    firstOther: new Set(firsts.filter((code) => code >= 128)),
-    matchedStem(word, config) {
-      let ofConfig = known.get(config);
-      if (!ofConfig) known.set(config, (ofConfig = new Map()));
-      let stem = ofConfig.get(word);
-      if (stem === undefined) {
-        stem = match(word, config);
-        if (kept < MATCHED_KEPT) {
-          ofConfig.set(word, stem);
-          kept++;
-        }
+    exactIn: (table) => Int32Array.from(exact.flatMap((lexeme) => table.numberOfStem(lexeme) ?? [])),
+    prefixedIn(table) {
+      if (prefixes.length === 0) return null;
+      let prefixed = prefixMatches.get(table);
+      if (!prefixed) {
+        const known = new Map<number, boolean>();
+        prefixed = (stem) => {
+          let matches = known.get(stem);
+          if (matches === undefined) {
+            const text = table.stem(stem);
+            known.set(stem, (matches = prefixes.some((prefix) => text.startsWith(prefix))));
+          }
+          return matches;
+        };
+        prefixMatches.set(table, prefixed);
       }
-      return stem;
+      return prefixed;
     },
   };
 }
-
-/** Words whose match one query's matcher keeps (a few MB at most). */
-const MATCHED_KEPT = 50_000;
 
 /** ASCII letters and digits; beyond ASCII, a letter, mark or digit of any script. */
 const ASCII_WORD_CHAR = Uint8Array.from({ length: 128 }, (_, code) => (/[0-9A-Za-z]/.test(String.fromCharCode(code)) ? 1 : 0));
@@ -148,39 +243,41 @@ export function wordOffsets(text: string, end = text.length): Int32Array {
   return Int32Array.from(offsets);
 }
 
-/** A text's words (as wordOffsets gives them), which of them the query marks (ascending), and the marked ones' stems. */
+/** A text's words (as wordOffsets gives them), which of them the query marks (ascending), and the marked ones' stem numbers. */
 interface Words {
   offsets: Int32Array;
   count: number;
-  marks: number[];
-  stems: string[];
+  marks: Int32Array;
+  stems: Int32Array;
 }
 
-function markedWords(text: string, offsets: Int32Array, matcher: WordMatcher, config: string): Words {
-  const marks: number[] = [];
-  const stems: string[] = [];
-  const count = offsets.length / 2;
-  if (matcher.empty) return { offsets, count, marks, stems };
-  const { firstAscii, firstOther } = matcher;
-  for (let w = 0; w < count; w++) {
-    const start = offsets[2 * w];
-    const code = text.charCodeAt(start);
-    if (code < 128 ? firstAscii[code] === 0 : !firstOther.has(code)) continue;
-    const stem = matcher.matchedStem(text.slice(start, offsets[2 * w + 1]), config);
-    if (stem === null) continue;
-    marks.push(w);
-    stems.push(stem);
+/** The words the query marks, found by their stems' runs: a long page costs the same as a short one. */
+function markedWords(read: HeadlineText, matcher: WordMatcher): Words {
+  const { stems, byStem, offsets } = read;
+  const count = stems.length;
+  const found: number[] = [];
+  if (!matcher.empty) {
+    const exact = matcher.exactIn(read.table);
+    for (const stem of exact) for (let i = runOf(read, stem); i < count && stems[byStem[i]] === stem; i++) found.push(byStem[i]);
+    const prefixed = matcher.prefixedIn(read.table);
+    if (prefixed) {
+      for (let i = runOf(read, 0); i < count; ) {
+        const stem = stems[byStem[i]];
+        const marked = !exact.includes(stem) && prefixed(stem);
+        for (; i < count && stems[byStem[i]] === stem; i++) if (marked) found.push(byStem[i]);
+      }
+    }
   }
-  return { offsets, count, marks, stems };
+  const marks = Int32Array.from(found).sort();
+  return { offsets, count, marks, stems: marks.map((w) => stems[w]) };
 }
 
-/** Words first..last (inclusive) as the text has them, each marked word between the markers. */
-function render(text: string, words: Words, first: number, last: number, options: HeadlineOptions): string {
-  const { offsets } = words;
+/** A fragment's words as the text has them, each marked word between the markers. */
+function render({ text, offsets }: HeadlineText, marks: Int32Array, { first, last }: Fragment, options: HeadlineOptions): string {
   let out = text.slice(offsets[2 * first], offsets[2 * last + 1]);
   // Markers go in from the end, so the offsets before them still hold.
-  for (let k = words.marks.length - 1; k >= 0; k--) {
-    const mark = words.marks[k];
+  for (let k = marks.length - 1; k >= 0; k--) {
+    const mark = marks[k];
     if (mark < first || mark > last) continue;
     const start = offsets[2 * mark] - offsets[2 * first];
     const end = offsets[2 * mark + 1] - offsets[2 * first];
@@ -190,7 +287,7 @@ function render(text: string, words: Words, first: number, last: number, options
 }
 
 /** A fragment: words first..last (inclusive) of the text. */
-interface Fragment {
+export interface Fragment {
   first: number;
   last: number;
 }
@@ -223,7 +320,7 @@ function candidates(words: Words, maxWords: number): Candidates {
   const { marks, stems, count } = words;
   const n = marks.length;
   // Distinct stems in a window, counted by number: a stem is seen in window k when seenIn[its number] is k.
-  const numbers = new Map<string, number>();
+  const numbers = new Map<number, number>();
   const numbered = new Int32Array(n);
   for (let m = 0; m < n; m++) {
     let number = numbers.get(stems[m]);
@@ -277,17 +374,19 @@ function besideChosen(c: Candidates, k: number, chosen: Fragment[], count: numbe
   return around(c.clusterFirst[k], c.clusterLast[k], from, to, maxWords);
 }
 
+/** What chooses a headline's fragments (HeadlineOptions without how they are shown). */
+export type FragmentOptions = Pick<HeadlineOptions, "maxWords" | "minWords" | "maxFragments">;
+
 /**
- * The headline of `text` for the query: up to maxFragments fragments of at most maxWords words, those holding the
- * most distinct matched stems (then the most matches, then the earliest), each around its matches and beside, never
- * over, the fragments chosen before it, shown in the text's order between delimiters; or, with no match, the text's
- * first minWords words. A fragment runs from its first word to its last,
- * so punctuation before or after goes, as ts_headline's does.
+ * A headline's fragments for the query, in the text's order: up to maxFragments of at most maxWords words, those
+ * holding the most distinct matched stems (then the most matches, then the earliest), each around its matches and
+ * beside, never over, the fragments chosen before it; or, with no match, the text's first minWords words (none for
+ * a text without words). With the words the query marks (indexes, ascending), inside the fragments or not.
  */
-export function headline(text: string, matcher: WordMatcher, config: string, options: HeadlineOptions, offsets = wordOffsets(text)): string {
-  const words = markedWords(text, offsets, matcher, config);
-  if (words.count === 0) return "";
-  if (words.marks.length === 0) return render(text, words, 0, Math.min(words.count, options.minWords) - 1, options);
+export function headlineFragments(read: HeadlineText, matcher: WordMatcher, options: FragmentOptions): { fragments: Fragment[]; marks: Int32Array } {
+  const words = markedWords(read, matcher);
+  if (words.count === 0) return { fragments: [], marks: words.marks };
+  if (words.marks.length === 0) return { fragments: [{ first: 0, last: Math.min(words.count, options.minWords) - 1 }], marks: words.marks };
   const found = candidates(words, options.maxWords);
   const chosen: Fragment[] = [];
   // Each fragment is the best candidate that still fits beside those chosen (one that overlaps them never will):
@@ -305,8 +404,15 @@ export function headline(text: string, matcher: WordMatcher, config: string, opt
     if (!bestFragment) break;
     chosen.push(bestFragment);
   }
-  return chosen
-    .sort((a, b) => a.first - b.first)
-    .map((window) => render(text, words, window.first, window.last, options))
-    .join(options.delimiter);
+  return { fragments: chosen.sort((a, b) => a.first - b.first), marks: words.marks };
+}
+
+/**
+ * The headline of a text for the query (see headlineFragments), its fragments between delimiters and each marked
+ * word between the markers. A fragment runs from its first word to its last, so punctuation before or after goes,
+ * as ts_headline's does.
+ */
+export function headline(read: HeadlineText, matcher: WordMatcher, options: HeadlineOptions): string {
+  const { fragments, marks } = headlineFragments(read, matcher, options);
+  return fragments.map((fragment) => render(read, marks, fragment, options)).join(options.delimiter);
 }

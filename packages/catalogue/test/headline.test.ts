@@ -8,7 +8,7 @@ import path from "node:path";
 import { loadConfig } from "@apiplat/config";
 import { createTestPlatform, seededRandom, type TestPlatform } from "@apiplat/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { headline, wordMatcher, wordOffsets, type HeadlineOptions } from "../src/index.js";
+import { headline, isCurrent, readForHeadlines, wordMatcher, wordOffsets, type HeadlineOptions } from "../src/index.js";
 
 const OPTIONS: HeadlineOptions = { start: "<b>", stop: "</b>", maxWords: 30, minWords: 15, maxFragments: 2, delimiter: " … " };
 const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `w${from + i}`).join(" ");
@@ -16,15 +16,15 @@ const numbered = (from: number, to: number) => Array.from({ length: to - from + 
 describe("headline", () => {
   it("marks the words whose stem is the query's, and ends on a word", () => {
     const text = "Roasting coffee at home: the roaster heats green beans until they crack.";
-    expect(headline(text, wordMatcher("'roast' & 'bean'"), "english", OPTIONS)).toBe(
+    expect(headline(readForHeadlines(text, "english"), wordMatcher("'roast' & 'bean'"), OPTIONS)).toBe(
       "<b>Roasting</b> coffee at home: the roaster heats green <b>beans</b> until they crack",
     );
   });
 
   it("shows the first minWords words when nothing matches, and nothing for a text without words", () => {
     const text = `${numbered(1, 40)}.`;
-    expect(headline(text, wordMatcher("'coffe'"), "english", OPTIONS)).toBe(numbered(1, 15));
-    expect(headline(" … ", wordMatcher("'coffe'"), "english", OPTIONS)).toBe("");
+    expect(headline(readForHeadlines(text, "english"), wordMatcher("'coffe'"), OPTIONS)).toBe(numbered(1, 15));
+    expect(headline(readForHeadlines(" … ", "english"), wordMatcher("'coffe'"), OPTIONS)).toBe("");
   });
 
   it("keeps the two fragments with the most distinct matched words, in the text's order, at most maxWords each", () => {
@@ -35,7 +35,7 @@ describe("headline", () => {
     words[101] = "grinder";
     words[170] = "coffee";
     words[175] = "grinders";
-    const result = headline(words.join(" "), wordMatcher("'coffe' | 'grinder'"), "english", OPTIONS);
+    const result = headline(readForHeadlines(words.join(" "), "english"), wordMatcher("'coffe' | 'grinder'"), OPTIONS);
     const fragments = result.split(" … ");
     expect(fragments).toHaveLength(2);
     // Each fragment centres its matches in 30 words: 100-101 leave 28, 14 before; 170-175 leave 24, 12 before.
@@ -51,26 +51,28 @@ describe("headline", () => {
     words[40] = "coffee";
     words[41] = "grinders";
     const marked = words.map((word, i) => ([10, 40, 41].includes(i) ? `<b>${word}</b>` : word));
-    expect(headline(words.join(" "), wordMatcher("'coffe' & 'grinder'"), "english", OPTIONS)).toBe(
+    expect(headline(readForHeadlines(words.join(" "), "english"), wordMatcher("'coffe' & 'grinder'"), OPTIONS)).toBe(
       `${marked.slice(0, 20).join(" ")} … ${marked.slice(20).join(" ")}`,
     );
   });
 
   it("never lets fragments overlap, and keeps a fragment inside the text at its edges", () => {
     const text = `coffee ${numbered(1, 10)} coffee`;
-    expect(headline(text, wordMatcher("'coffe'"), "english", OPTIONS)).toBe(`<b>coffee</b> ${numbered(1, 10)} <b>coffee</b>`);
+    expect(headline(readForHeadlines(text, "english"), wordMatcher("'coffe'"), OPTIONS)).toBe(`<b>coffee</b> ${numbered(1, 10)} <b>coffee</b>`);
   });
 
   it("marks prefixes, not negated words, and does not stem under the simple configuration", () => {
     const text = "Coffee cofounders skip decaf while roasting";
-    expect(headline(text, wordMatcher("'cof':* & !'decaf'"), "english", OPTIONS)).toBe("<b>Coffee</b> <b>cofounders</b> skip decaf while roasting");
-    expect(headline(text, wordMatcher("'roast'"), "simple", OPTIONS)).toBe(text);
-    expect(headline(text, wordMatcher("'roasting'"), "simple", OPTIONS)).toBe("Coffee cofounders skip decaf while <b>roasting</b>");
-    expect(headline(text, wordMatcher("!'decaf'"), "english", OPTIONS)).toBe("Coffee cofounders skip decaf while roasting");
+    expect(headline(readForHeadlines(text, "english"), wordMatcher("'cof':* & !'decaf'"), OPTIONS)).toBe(
+      "<b>Coffee</b> <b>cofounders</b> skip decaf while roasting",
+    );
+    expect(headline(readForHeadlines(text, "simple"), wordMatcher("'roast'"), OPTIONS)).toBe(text);
+    expect(headline(readForHeadlines(text, "simple"), wordMatcher("'roasting'"), OPTIONS)).toBe("Coffee cofounders skip decaf while <b>roasting</b>");
+    expect(headline(readForHeadlines(text, "english"), wordMatcher("!'decaf'"), OPTIONS)).toBe("Coffee cofounders skip decaf while roasting");
   });
 
   it("does not mark an english stop word, though its stem is a query word ('heres' -> 'here')", () => {
-    expect(headline("Here's where the heres go", wordMatcher("'here'"), "english", OPTIONS)).toBe("Here's where the <b>heres</b> go");
+    expect(headline(readForHeadlines("Here's where the heres go", "english"), wordMatcher("'here'"), OPTIONS)).toBe("Here's where the <b>heres</b> go");
   });
 });
 
@@ -88,8 +90,22 @@ describe("wordOffsets up to an end", () => {
   it("makes a headline of only those words", () => {
     const text = `${numbered(1, 40)} coffee ${numbered(41, 60)}`;
     const end = text.indexOf("coffee") + "coffee".length;
-    expect(headline(text, wordMatcher("'coffe'"), "english", OPTIONS, wordOffsets(text, end))).toBe(`${numbered(12, 40)} <b>coffee</b>`);
-    expect(headline(text, wordMatcher("'coffe'"), "english", OPTIONS, wordOffsets(text, end - 1))).toBe(numbered(1, 15));
+    expect(headline(readForHeadlines(text, "english", end), wordMatcher("'coffe'"), OPTIONS)).toBe(`${numbered(12, 40)} <b>coffee</b>`);
+    expect(headline(readForHeadlines(text, "english", end - 1), wordMatcher("'coffe'"), OPTIONS)).toBe(numbered(1, 15));
+  });
+});
+
+describe("texts read for headlines", () => {
+  it("are read again once their configuration's stem table is full: 300,000 word forms, then a new table", () => {
+    const first = readForHeadlines("roast coffee beans", "simple");
+    expect(isCurrent(first)).toBe(true);
+    const many = Array.from({ length: 300_000 }, (_, i) => `f${i}`).join(" ");
+    const crowded = readForHeadlines(many, "simple");
+    expect(crowded.table).toBe(first.table);
+    const next = readForHeadlines("roast coffee beans", "simple");
+    expect(next.table).not.toBe(first.table);
+    expect([isCurrent(first), isCurrent(crowded), isCurrent(next)]).toEqual([false, false, true]);
+    expect(headline(next, wordMatcher("'coffee'"), OPTIONS)).toBe("roast <b>coffee</b> beans");
   });
 });
 
@@ -133,7 +149,7 @@ describe("headline marks the words PostgreSQL's ts_headline marks", () => {
          FROM websearch_to_tsquery('english', $1) AS q`,
         [query, text],
       );
-      const mine = headline(text, wordMatcher(rows[0].tsquery), "english", { ...OPTIONS, maxWords: 10_000, maxFragments: 1 });
+      const mine = headline(readForHeadlines(text, "english"), wordMatcher(rows[0].tsquery), { ...OPTIONS, maxWords: 10_000, maxFragments: 1 });
       expect(markedWords(mine), `${query} -> ${rows[0].tsquery} in: ${text}`).toEqual(markedWords(rows[0].marked));
       compared++;
     }

@@ -1,9 +1,10 @@
+import { wordMatcher } from "@apiplat/catalogue";
 import { describe, expect, it } from "vitest";
 import { canonicalUrl, displayedLink, htmlToText, isExplicit, parseDumpRow, wikipediaUrlOfDbpedia } from "../src/domain/pages.js";
 import { anyWordText } from "../src/domain/query.js";
 import { relatedQueries } from "../src/domain/related.js";
 import { isAllowed, parseRobots } from "../src/domain/robots.js";
-import { splitHighlights } from "../src/domain/snippets.js";
+import { snippetOf } from "../src/domain/snippets.js";
 
 describe("robots.txt", () => {
   const robots = parseRobots(
@@ -62,11 +63,15 @@ describe("queries, snippets and related searches", () => {
     expect(anyWordText("beer -lager")).toBeNull();
     expect(anyWordText("ale OR lager")).toBeNull();
   });
-  it("splits marked headlines into the snippet and its highlighted words", () => {
-    expect(splitHighlights("Keep \u0002beans\u0003 cold; \u0002Beans\u0003 and \u0002beans\u0003")).toEqual({
-      snippet: "Keep beans cold; Beans and beans",
-      snippet_highlighted_words: ["beans", "Beans"],
+  it("makes snippets of the text around the matched words, whitespace runs as one space, each highlighted word once", () => {
+    const page = { title: "Beans", body: "Keep beans\n cold; Beans and  beans", text_config: "english" };
+    expect(snippetOf(page, wordMatcher("'bean'"))).toEqual({ snippet: "Keep beans cold; Beans and beans", snippet_highlighted_words: ["beans", "Beans"] });
+    const far = { ...page, body: `beans ${"filler ".repeat(60)}roast beans and more beans.` };
+    expect(snippetOf(far, wordMatcher("'roast' | 'bean'"))).toEqual({
+      snippet: `beans ${"filler ".repeat(29).trim()} … ${"filler ".repeat(25)}roast beans and more beans`,
+      snippet_highlighted_words: ["beans", "roast"],
     });
+    expect(snippetOf({ ...page, body: "" }, wordMatcher("'cold'"))).toEqual({ snippet: "Beans", snippet_highlighted_words: [] });
   });
   it("suggests the phrases most results share, without the query's own words", () => {
     const texts = ["Moka pot on induction stove", "Cleaning a moka pot: induction stove tips", "Moka pot crema", "Crema from a moka pot on a gas stove"];

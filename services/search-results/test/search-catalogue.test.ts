@@ -108,6 +108,8 @@ describe("the in-memory index", () => {
     );
     await db.query("INSERT INTO ingest_runs (source, started_at, finished_at, status, changed_catalogue) VALUES ('test', now(), now(), 'succeeded', true)");
     const after = await searchWeb(catalogue, request, ranking);
-    expect(after.hits.map((h) => [h.url, h.marked])).toEqual([["https://example.org/zyzzyvas", "\u0002Zyzzyvas\u0003 are weevils"]]);
+    expect(after.hits.map((h) => [h.url, h.snippet])).toEqual([
+      ["https://example.org/zyzzyvas", { snippet: "Zyzzyvas are weevils", snippet_highlighted_words: ["Zyzzyvas"] }],
+    ]);
   });
 });

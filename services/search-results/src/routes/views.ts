@@ -1,5 +1,4 @@
 import { displayedLink, siteName } from "../domain/pages.js";
-import { splitHighlights } from "../domain/snippets.js";
 import type * as S from "../schemas.js";
 import type { ImageHit, NewsHit, WebHit } from "../store/search-catalogue.js";
 
@@ -11,7 +10,7 @@ export function organicResultView(hit: WebHit, position: number): S.OrganicResul
     title: hit.title,
     link: hit.url,
     displayed_link: displayedLink(hit.url),
-    ...splitHighlights(hit.marked ?? ""),
+    ...(hit.snippet ?? { snippet: "", snippet_highlighted_words: [] }),
     source: siteName(hit.dataset, hit.url),
     ...(hit.published_at ? { date: hit.published_at.toISOString() } : {}),
   };

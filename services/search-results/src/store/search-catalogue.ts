@@ -24,7 +24,7 @@ import {
 } from "@apiplat/catalogue";
 import type { Queryable } from "@apiplat/storage";
 import { anyWordText } from "../domain/query.js";
-import { markedSnippet } from "../domain/snippets.js";
+import { snippetOf, type Snippet } from "../domain/snippets.js";
 import type { ImageRow, NewsRow, WebPageRow } from "./index-writes.js";
 import { RARE_DOCUMENTS } from "./spelling.js";
 
@@ -90,8 +90,8 @@ export interface WebHit {
   url: string;
   title: string;
   published_at: Date | null;
-  /** The snippet with the matched words between the highlight markers; null past the requested page (related only). */
-  marked: string | null;
+  /** Null past the requested page (read for related searches only). */
+  snippet: Snippet | null;
   /** The title and the opening of the body, for related searches. */
   opening: string;
 }
@@ -157,12 +157,10 @@ export async function searchWeb(catalogue: SearchCatalogue, request: SearchReque
   // The any-word query is ranked only when the page reaches past the pages holding every word; the total needs only
   // its documents (ranking a frequent word on thousands of long pages is what costs).
   const anyDocs = anyQuery ? pages.documentsMatching(tsqueries.matched) : null;
-  let anyRanked: TextMatches | null = null;
-  const anyWordMatches = () => (anyRanked ??= pages.search(tsqueries.matched, RANK_NORMALIZATION));
   const page = webPage(
     snapshot.rows,
     {
-      matched: anyQuery ? anyWordMatches : () => allWords,
+      bestMatched: (docs, count) => pages.bestOf(tsqueries.matched, RANK_NORMALIZATION, docs, count),
       matchedDocs: () => anyDocs ?? allWords.docs,
       allWords,
       titles: titleMatches,
@@ -179,7 +177,7 @@ export async function searchWeb(catalogue: SearchCatalogue, request: SearchReque
       url: entry.url,
       title: entry.title,
       published_at: entry.published_at,
-      marked: index < request.limit ? markedSnippet(entry, matcher) : null,
+      snippet: index < request.limit ? snippetOf(entry, matcher) : null,
       opening: entry.opening,
     }),
   );
@@ -235,18 +233,23 @@ function keptMatches<Entry extends IndexedEntry>(
   return kept;
 }
 
-/** ts_rank_cd per document of a match set, for lookups by document. */
-function rankByDoc(matches: TextMatches): Map<number, number> {
-  const ranks = new Map<number, number>();
-  for (let i = 0; i < matches.docs.length; i++) ranks.set(matches.docs[i], matches.ranks[i]);
-  return ranks;
+/** The documents (ascending) of one table that pass the filters, but for those left out. */
+function keptDocs(
+  entries: readonly IndexedEntry[],
+  docs: Int32Array,
+  table: IndexedEntry["table"],
+  filters: Filters,
+  leftOut: ReadonlySet<number>,
+): Int32Array {
+  const keep = keeps(table, filters);
+  return docs.filter((doc) => !leftOut.has(doc) && keep(entries[doc]));
 }
 
 interface WebMatches {
-  /** What matches (the any-word query in any-word matching, else the query itself), ranked: asked for only when needed. */
-  matched: () => TextMatches;
-  /** The same documents, without their ranks (cheaper: a total needs only them). */
+  /** What matches (the any-word query in any-word matching, else the query itself), unranked. */
   matchedDocs: () => Int32Array;
+  /** At least the `count` best of these matched documents, ranked (see TextIndex.bestOf). */
+  bestMatched: (docs: Int32Array, count: number) => TextMatches;
   /** The query needing every word (the same as `matched` without any-word matching). */
   allWords: TextMatches;
   /** Pages whose title alone matches the every-word query. */
@@ -296,13 +299,12 @@ function webPage(entries: readonly IndexedEntry[], matches: WebMatches, filters:
       true,
     );
   }
-  const allRanks = rankByDoc(matches.allWords);
-  const matched = keptMatches<WebEntry>(entries, matches.matched(), "web_pages", filters);
-  const ranked = matched.map((r) => {
-    const all = allRanks.get(r.doc);
-    return boosted(r, all === undefined ? r.rank : ALL_WORDS_BOOST + all);
-  });
-  return pageOf(ranked, matched.length, false);
+  // Every page holding all the words, and among the others those that could make the page: ranking them all is
+  // what a frequent word would cost.
+  const partial = keptDocs(entries, matches.matchedDocs(), "web_pages", filters, new Set(matches.allWords.docs));
+  const best = keptMatches<WebEntry>(entries, matches.bestMatched(partial, window.offset + ranking.fetched), "web_pages", filters);
+  const ranked = [...allWords.map((r) => boosted(r, ALL_WORDS_BOOST + r.rank)), ...best.map((r) => boosted(r, r.rank))];
+  return pageOf(ranked, allWords.length + partial.length, false);
 
   function pageOf(ranked: Ranked<WebEntry>[], total: number, allWordsOnly: boolean): WebPage {
     const top = firstInOrder(ranked, byRankThenId, window.offset + ranking.fetched).slice(window.offset);

@@ -26,6 +26,8 @@ import {
   type CoverSum,
   positionsAsCovers,
   emptyCoverSum,
+  setCoverSum,
+  SINGLE_POSITION_COVER,
   DisjunctionCovers,
   isDisjunctionOfTerms,
   packPostings,
@@ -82,6 +84,8 @@ export class TextIndex {
    */
   private readonly packed: { docs: Int32Array; offsets: Int32Array; positions: Uint16Array; docStart: Int32Array; positionStart: Int32Array };
   private readonly opened = new Map<number, Posting>();
+  /** Per queried lexeme, each of its documents' summed weights (see bestOf). */
+  private readonly summed = new Map<number, Float64Array>();
   /** cnt_length: positions in the document (a lexeme without positions counts once). */
   private readonly lengths: Int32Array;
   /** Distinct lexemes in the document (tsvector size). */
@@ -149,25 +153,96 @@ export class TextIndex {
     this.checkWork(work.postings);
     const matched = this.matching(query.root, entries);
     const docs = matched.negated ? complement(matched.docs, this.size) : matched.docs;
+    this.checkRankingWork(query, entries, docs, work);
+    return { docs, ranks: this.ranks(query, entries, docs, normalization) };
+  }
+
+  /**
+   * At least the `count` best of `docs` (documents matching `tsquery`, ascending) by ts_rank_cd, ascending, with
+   * their ranks: those whose rank could reach the count-th best, so ties and near ties at the edge come too. A query
+   * of words joined by OR (ranked under a normalization without bit 4, which reads the covers' spacing) ranks only
+   * those: a document's rank for it follows from its words' weights alone (every position is a cover), summed per
+   * word once and kept, and those estimates, exact but for rounding, pass over the rest without merging their
+   * positions. Other queries rank every document. Refused as `search` would refuse ranking all of `docs`.
+   */
+  bestOf(tsquery: string, normalization: number, docs: Int32Array, count: number): TextMatches {
+    const query = parseTsquery(tsquery);
+    if (!query.root) return { docs: new Int32Array(0), ranks: new Float32Array(0) };
+    this.checkSupported(query.root, tsquery);
+    const entries = this.boundedEntries(query);
+    const work = this.workOf(entries);
+    this.checkWork(work.postings);
+    this.checkRankingWork(query, entries, docs, work);
+    const ranked =
+      count < docs.length && isDisjunctionOfTerms(query.root) && !(normalization & 4) ? this.likelyBest(entries, docs, normalization, count) : docs;
+    return { docs: ranked, ranks: this.ranks(query, entries, ranked, normalization) };
+  }
+
+  private checkRankingWork(query: ParsedQuery, entries: number[][], docs: Int32Array, work: { postings: number; lexemes: number; positions: number }): void {
     this.checkWork(work.postings + docs.length * work.lexemes + this.rankingWork(query, entries, docs, work.positions));
+  }
+
+  /** ts_rank_cd of each of `docs` (ascending, each matching the query). */
+  private ranks(query: ParsedQuery, entries: number[][], docs: Int32Array, normalization: number): Float32Array {
+    const root = query.root!;
     const ranks = new Float32Array(docs.length);
     const cursors = new PostingCursors(entries.map((ids) => ids.map((id) => this.posting(id))));
-    if (query.root.kind === "term" && entries[0].length === 1) {
+    if (root.kind === "term" && entries[0].length === 1) {
       const posting = this.posting(entries[0][0]);
       const sum = emptyCoverSum();
-      for (let k = 0; k < docs.length; k++)
-        ranks[k] = this.normalize(docs[k], positionsAsCovers(posting.positions, posting.offsets[k], posting.offsets[k + 1], sum), normalization);
-    } else if (isDisjunctionOfTerms(query.root)) {
+      // `docs` are some of the word's documents (all of them, but for bestOf): found along its posting.
+      for (let k = 0, d = 0; d < docs.length; k++) {
+        if (posting.docs[k] !== docs[d]) continue;
+        ranks[d] = this.normalize(docs[d], positionsAsCovers(posting.positions, posting.offsets[k], posting.offsets[k + 1], sum), normalization);
+        d++;
+      }
+    } else if (isDisjunctionOfTerms(root)) {
       const covers = new DisjunctionCovers(cursors, this.lexemes.length);
       for (let i = 0; i < docs.length; i++) ranks[i] = this.normalize(docs[i], covers.of(docs[i]), normalization);
-    } else if (!hasPhrase(query.root) && query.terms.length <= MASKED_OPERANDS) {
-      const covers = new MaskedCovers(query.root, cursors);
+    } else if (!hasPhrase(root) && query.terms.length <= MASKED_OPERANDS) {
+      const covers = new MaskedCovers(root, cursors);
       for (let i = 0; i < docs.length; i++) ranks[i] = this.normalize(docs[i], covers.of(docs[i]), normalization);
     } else {
       const window = new QueryWindow(query.terms.length);
       for (let i = 0; i < docs.length; i++) ranks[i] = this.normalize(docs[i], coverWeight(docPositions(docs[i], cursors), query, window), normalization);
     }
-    return { docs, ranks };
+    return ranks;
+  }
+
+  /**
+   * The documents of `docs` whose rank for a disjunction of the lexemes could reach the count-th best: its estimate
+   * (the sum of their words' single-position covers, normalized) at most a millionth under the count-th estimate.
+   * An estimate differs from the rank only by the order of the sum's additions and the float4 rounding, far less.
+   */
+  private likelyBest(entries: number[][], docs: Int32Array, normalization: number, count: number): Int32Array {
+    const sums = new Float64Array(docs.length);
+    for (const id of new Set(entries.flat())) {
+      const posting = this.posting(id);
+      const weights = this.weightSums(id);
+      for (let k = 0, d = 0; k < posting.docs.length && d < docs.length; ) {
+        if (posting.docs[k] < docs[d]) k++;
+        else if (posting.docs[k] > docs[d]) d++;
+        else sums[d++] += weights[k++];
+      }
+    }
+    const sum = emptyCoverSum();
+    const estimates = sums.map((wdoc, d) => this.normalize(docs[d], setCoverSum(sum, wdoc, 0, wdoc > 0 ? 1 : 0), normalization));
+    const threshold = Float64Array.from(estimates).sort()[docs.length - count];
+    const floor = threshold - Math.abs(threshold) * 1e-6;
+    return docs.filter((_, d) => estimates[d] >= floor);
+  }
+
+  /** Each document's sum of a lexeme's single-position covers (its positions' weights), computed once per lexeme. */
+  private weightSums(id: number): Float64Array {
+    let sums = this.summed.get(id);
+    if (!sums) {
+      const posting = this.posting(id);
+      sums = new Float64Array(posting.docs.length);
+      for (let k = 0; k < sums.length; k++)
+        for (let p = posting.offsets[k]; p < posting.offsets[k + 1]; p++) sums[k] += SINGLE_POSITION_COVER[posting.positions[p] >> 14];
+      this.summed.set(id, sums);
+    }
+    return sums;
   }
 
   /**

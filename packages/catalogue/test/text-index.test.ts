@@ -155,6 +155,37 @@ describe("TextIndex agrees with PostgreSQL", () => {
     expect(compared).toBeGreaterThan(100);
   }, 120_000);
 
+  it("finds the database's best of any documents for OR'ed words with bestOf, ranking only those that could be", async () => {
+    const next = seededRandom(7);
+    let compared = 0;
+    let pruned = 0;
+    for (const query of queries(150, 99)) {
+      const words = query.text.split(/\s+/).filter((w) => /^[\p{L}\p{N}]+$/u.test(w));
+      if (words.length < 1) continue;
+      const tsquery = await tsqueryText(db, { text: words.join(" OR ") });
+      const normalization = [33, 33, 0, 1, 2, 8, 16, 32, 4][compared % 9];
+      const every = index.documentsMatching(tsquery);
+      // Some of the matching documents (a filter's survivors), and a page's worth of them or fewer.
+      const docs = compared % 2 === 0 ? every : every.filter(() => next() < 0.6);
+      const count = [1, 10, 20][compared % 3];
+      const { rows } = await db.query<{ id: number; rank: number }>(
+        `SELECT id, ts_rank_cd(document, $1::tsquery, $2) AS rank FROM text_index_docs WHERE id = ANY($3::int[])
+         ORDER BY ts_rank_cd(document, $1::tsquery, $2) DESC, id LIMIT $4`,
+        [tsquery, normalization, Array.from(docs), count],
+      );
+      const best = index.bestOf(tsquery, normalization, docs, count);
+      const ranked = Array.from(best.docs, (id, i) => ({ id, rank: best.ranks[i] }));
+      const top = [...ranked].sort((a, b) => b.rank - a.rank || a.id - b.id).slice(0, count);
+      expect(top, `${tsquery} (normalization ${normalization}, ${docs.length} documents, best ${count})`).toEqual(
+        rows.map((r) => ({ id: r.id, rank: Math.fround(r.rank) })),
+      );
+      if (best.docs.length < docs.length) pruned++;
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(100);
+    expect(pruned).toBeGreaterThan(50);
+  }, 120_000);
+
   it("corrects misspelt words as pg_trgm does", async () => {
     await migrate(platform.deps.db, catalogueTables.namespace, catalogueTables.migrations);
     await refreshVocabulary(

@@ -181,9 +181,18 @@ export function wordMatcher(tsquery: string): WordMatcher {
   const exact = [...new Set(marked.filter((term) => !term.prefix).map((term) => term.lexeme))];
   const prefixes = marked.filter((term) => term.prefix).map((term) => term.lexeme);
   const prefixMatches = new WeakMap<StemTable, (stem: number) => boolean>();
+  // Once a table numbers every lexeme, its numbers stay.
+  const numbered = new WeakMap<StemTable, Int32Array>();
   return {
     empty: marked.length === 0,
-    exactIn: (table) => Int32Array.from(exact.flatMap((lexeme) => table.numberOfStem(lexeme) ?? [])),
+    exactIn(table) {
+      const known = numbered.get(table);
+      if (known) return known;
+      const numbers = exact.flatMap((lexeme) => table.numberOfStem(lexeme) ?? []);
+      const found = Int32Array.from(numbers);
+      if (numbers.length === exact.length) numbered.set(table, found);
+      return found;
+    },
     prefixedIn(table) {
       if (prefixes.length === 0) return null;
       let prefixed = prefixMatches.get(table);

@@ -84,6 +84,8 @@ export class TextIndex {
    */
   private readonly packed: { docs: Int32Array; offsets: Int32Array; positions: Uint16Array; docStart: Int32Array; positionStart: Int32Array };
   private readonly opened = new Map<number, Posting>();
+  /** An array of the index's size for bestOf's sums, all zeros between searches. */
+  private scratch: Float64Array | undefined;
   /** Per queried lexeme, each of its documents' summed weights (see bestOf). */
   private readonly summed = new Map<number, Float64Array>();
   /** cnt_length: positions in the document (a lexeme without positions counts once). */
@@ -215,20 +217,23 @@ export class TextIndex {
    * An estimate differs from the rank only by the order of the sum's additions and the float4 rounding, far less.
    */
   private likelyBest(entries: number[][], docs: Int32Array, normalization: number, count: number): Int32Array {
-    const sums = new Float64Array(docs.length);
-    for (const id of new Set(entries.flat())) {
-      const posting = this.posting(id);
+    // Each lexeme's weights added by document into an array of the index's size, kept for the next search and read
+    // back for `docs` only (then zeroed): no merge of each posting with `docs`.
+    const summed = (this.scratch ??= new Float64Array(this.size));
+    const lexemes = new Set(entries.flat());
+    for (const id of lexemes) {
+      const postingDocs = this.posting(id).docs;
       const weights = this.weightSums(id);
-      for (let k = 0, d = 0; k < posting.docs.length && d < docs.length; ) {
-        if (posting.docs[k] < docs[d]) k++;
-        else if (posting.docs[k] > docs[d]) d++;
-        else sums[d++] += weights[k++];
-      }
+      for (let k = 0; k < postingDocs.length; k++) summed[postingDocs[k]] += weights[k];
     }
+    const estimates = new Float64Array(docs.length);
     const sum = emptyCoverSum();
-    const estimates = sums.map((wdoc, d) => this.normalize(docs[d], setCoverSum(sum, wdoc, 0, wdoc > 0 ? 1 : 0), normalization));
-    const threshold = Float64Array.from(estimates).sort()[docs.length - count];
-    const floor = threshold - Math.abs(threshold) * 1e-6;
+    for (let d = 0; d < docs.length; d++) {
+      const wdoc = summed[docs[d]];
+      estimates[d] = this.normalize(docs[d], setCoverSum(sum, wdoc, 0, wdoc > 0 ? 1 : 0), normalization);
+    }
+    for (const id of lexemes) for (const doc of this.posting(id).docs) summed[doc] = 0;
+    const floor = countThBest(estimates, count) * (1 - 1e-6);
     return docs.filter((_, d) => estimates[d] >= floor);
   }
 
@@ -411,4 +416,19 @@ export class TextIndex {
     if (normalization & 32) wdoc /= wdoc + 1;
     return Math.fround(wdoc);
   }
+}
+
+/** The count-th largest of `values` (1 <= count <= values.length; values >= 0): a sorted run of the best, not a sort of all. */
+function countThBest(values: Float64Array, count: number): number {
+  const best = new Float64Array(count); // descending; zeros until filled, below or equal to any value
+  for (const value of values) {
+    if (value <= best[count - 1]) continue;
+    let at = count - 1;
+    while (at > 0 && best[at - 1] < value) {
+      best[at] = best[at - 1];
+      at--;
+    }
+    best[at] = value;
+  }
+  return best[count - 1];
 }

@@ -30,10 +30,7 @@ function isUseful(word: string): boolean {
 
 /** Whether a text's phrases hold a single word of each of the stems. */
 function holdsAll(ids: Int32Array, stems: readonly number[]): boolean {
-  if (stems.length === 0) return true;
-  const held = new Set<number>();
-  for (const id of ids) if (!phrases.isPair[id]) held.add(phrases.firstStem[id]);
-  return stems.every((s) => held.has(s));
+  return stems.every((stem) => ids.some((id) => !phrases.isPair[id] && phrases.firstStem[id] === stem));
 }
 
 /** Crude English stemming for comparing with the query: "coffees" and "coffee" are the same word here. */
@@ -56,6 +53,7 @@ class Phrases {
   readonly firstStem: number[] = [];
   readonly secondStem: number[] = [];
   private readonly ofText = new Map<string, Int32Array>();
+  private counted = new Int32Array(1024);
 
   /** Each text's phrases (see `of`), all numbered in the same table. */
   ofAll(texts: readonly string[]): Int32Array[] {
@@ -81,6 +79,12 @@ class Phrases {
     ids = Int32Array.from([...pairs, ...singles]);
     this.ofText.set(text, ids);
     return ids;
+  }
+
+  /** An array of a count per phrase number, all zeros (its user zeroes what it counted). */
+  counts(): Int32Array {
+    if (this.counted.length < this.text.length) this.counted = new Int32Array(Math.max(this.text.length, 2 * this.counted.length));
+    return this.counted;
   }
 
   stemId(stem: string): number | undefined {
@@ -127,18 +131,23 @@ export function relatedQueries(query: string, texts: readonly string[], count = 
   // The words a text must hold: every useful word of the query (a word no text holds has no stem id: nothing co-occurs).
   const required = [...new Set(queryWords.filter(isUseful).map(stem))].map((s) => phrases.stemId(s));
   if (required.includes(undefined)) return [];
-  const spread = new Map<number, number>();
+  // How many texts hold each phrase, counted in an array by phrase number (zeroed again after).
+  const spread = phrases.counts();
+  const met: number[] = [];
   for (const ids of ofTexts) {
     if (!holdsAll(ids, required as number[])) continue;
     for (const id of ids) {
       if (queryStems.has(phrases.firstStem[id]) || queryStems.has(phrases.secondStem[id])) continue;
-      spread.set(id, (spread.get(id) ?? 0) + 1);
+      if (spread[id]++ === 0) met.push(id);
     }
   }
-  const ranked: number[] = [];
-  for (const [id, documents] of spread) if (documents >= 2) ranked.push(id);
-  ranked.sort(
-    (a, b) => spread.get(b)! - spread.get(a)! || Number(phrases.isPair[b]) - Number(phrases.isPair[a]) || phrases.text[a].localeCompare(phrases.text[b]),
+  const documents = new Map<number, number>();
+  for (const id of met) {
+    if (spread[id] >= 2) documents.set(id, spread[id]);
+    spread[id] = 0;
+  }
+  const ranked = [...documents.keys()].sort(
+    (a, b) => documents.get(b)! - documents.get(a)! || Number(phrases.isPair[b]) - Number(phrases.isPair[a]) || phrases.text[a].localeCompare(phrases.text[b]),
   );
   const chosen: string[] = [];
   for (const id of ranked) {

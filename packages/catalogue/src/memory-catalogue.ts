@@ -95,6 +95,9 @@ export function memoryCatalogue<Row>(db: Queryable, load: (db: Queryable) => Pro
 
 type Build = (filter: SqlFilter) => Record<string, string>;
 
+/** Compiled searches kept (a few MB at most). */
+const COMPILED_KEPT = 10_000;
+
 interface Compilation {
   build: Build;
   resolve(result: { version: string; tsqueries: Record<string, string> }): void;
@@ -115,7 +118,30 @@ class BatchedCompiler {
     private readonly largestBatch = 100,
   ) {}
 
-  compile<Name extends string>(build: (filter: SqlFilter) => Record<Name, string>): Promise<{ version: string; tsqueries: Record<Name, string> }> {
+  /**
+   * A search's tsqueries as compiled before, by their SQL and values (PostgreSQL's parser, dictionaries and stop words
+   * do not change while it runs): a search asked again still reads the version, but compiles nothing. The most
+   * recently used COMPILED_KEPT are kept.
+   */
+  private readonly compiled = new Map<string, Record<string, string>>();
+
+  async compile<Name extends string>(build: (filter: SqlFilter) => Record<Name, string>): Promise<{ version: string; tsqueries: Record<Name, string> }> {
+    const own = new SqlFilter();
+    const key = JSON.stringify([build(own), own.params]);
+    const known = this.compiled.get(key);
+    if (known) {
+      this.compiled.delete(key);
+      this.compiled.set(key, known);
+      const { version } = await this.enqueue(() => ({}));
+      return { version, tsqueries: known as Record<Name, string> };
+    }
+    const result = await this.enqueue(build);
+    if (this.compiled.size >= COMPILED_KEPT) this.compiled.delete(this.compiled.keys().next().value!);
+    this.compiled.set(key, result.tsqueries);
+    return result;
+  }
+
+  private enqueue<Name extends string>(build: (filter: SqlFilter) => Record<Name, string>): Promise<{ version: string; tsqueries: Record<Name, string> }> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ build, resolve: resolve as Compilation["resolve"], reject });
       if (!this.sending) {

@@ -1,7 +1,7 @@
 /**
  * memoryCatalogue's compilations: searches that arrive together share one statement, each still gets its own
- * tsqueries, one search whose values the database refuses fails alone, and a finished ingestion run is seen by the
- * next search.
+ * tsqueries, one search whose values the database refuses fails alone, a search asked again is not compiled again,
+ * and a finished ingestion run is seen by the next search.
  */
 import { migrate, type Queryable } from "@apiplat/storage";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
@@ -11,6 +11,7 @@ import { catalogueTables, memoryCatalogue, type MemoryCatalogue } from "../src/i
 let platform: TestPlatform;
 let db: Queryable;
 let statements = 0;
+let sent: string[] = [];
 let loads = 0;
 let catalogue: MemoryCatalogue<{ id: number }>;
 
@@ -20,6 +21,7 @@ beforeAll(async () => {
   const counting: Queryable = {
     query: (sql, params) => {
       statements++;
+      sent.push(sql);
       return platform.deps.db.query(sql, params);
     },
     exec: (sql) => platform.deps.db.exec(sql),
@@ -56,6 +58,17 @@ describe("memoryCatalogue's compilations", () => {
     const settled = await Promise.allSettled(asked);
     expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(settled.map((s) => (s.status === "fulfilled" ? s.value.tsqueries.words : null))).toEqual(["'espresso'", null, "'crema'"]);
+  });
+
+  it("compiles a search asked again from memory, and still reads the version for it", async () => {
+    const first = await compileWords("flat white -sugar");
+    sent = [];
+    const again = await Promise.all([compileWords("flat white -sugar"), compileWords("flat white -sugar")]);
+    expect(again.map((c) => c.tsqueries.words)).toEqual(["'flat' & 'white' & !'sugar'", "'flat' & 'white' & !'sugar'"]);
+    expect(again.map((c) => c.version)).toEqual([first.version, first.version]);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).not.toContain("websearch_to_tsquery");
+    expect(sent[0]).toContain("ingest_runs");
   });
 
   it("reads the rows again for the first search after a run finished, and only then", async () => {

@@ -103,12 +103,15 @@ export interface SearchCatalogue {
   entries: MemoryCatalogue<IndexedEntry>;
   /** The words typo correction may replace although known (held by few documents), as of the last rows read. */
   rareWords(): ReadonlySet<string> | null;
+  /** The look-alike suggested for each word asked of the database (null: none), since the last rows read. */
+  suggestions(): Map<string, string | null>;
 }
 
 const INDEXES = ["web_pages", "web_titles", "images", "news_articles"] as const;
 
 export function searchCatalogue(db: Queryable): SearchCatalogue {
   let rareWords: ReadonlySet<string> | null = null;
+  let suggestions = new Map<string, string | null>();
   const entries = memoryCatalogue<IndexedEntry>(db, async (db) => {
     const [web, images, news, rare] = await Promise.all([
       db.query<Omit<WebEntry, "table"> & { document: string | null; title_document: string | null }>(
@@ -134,9 +137,10 @@ export function searchCatalogue(db: Queryable): SearchCatalogue {
     for (const { document, ...image } of images.rows) add({ table: "images", ...image }, { images: document });
     for (const { document, ...article } of news.rows) add({ table: "news_articles", ...article }, { news_articles: document });
     rareWords = new Set(rare.rows.map((row) => row.term));
+    suggestions = new Map();
     return { rows, vectors };
   });
-  return { entries, rareWords: () => rareWords };
+  return { entries, rareWords: () => rareWords, suggestions: () => suggestions };
 }
 
 /** The first page also reads a few more results than it shows: their titles feed related searches. */

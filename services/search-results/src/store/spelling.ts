@@ -23,23 +23,30 @@ export async function correctedQuery(db: Queryable, q: string, catalogue?: Searc
 
 /**
  * The query with its rare words replaced by much more frequent look-alikes, or null when none is. With the catalogue,
- * the database is asked only when a word is rare: the words it holds in memory (as of its last reading) say so.
+ * the database is asked only when a word is rare (the words it holds in memory, as of its last reading, say so) and
+ * only once per word while those rows are held: the answers are kept with them.
  */
 export async function spellingSuggestion(db: Queryable, prepared: TextQuery, catalogue?: SearchCatalogue): Promise<string | null> {
   const words = [...new Set([...prepared.text.matchAll(WORD)].map((m) => m[0].toLowerCase()))].filter((w) => w.length >= 4 && w !== "or" && !isEnglishWord(w));
   if (words.length === 0) return null;
   const rareWords = catalogue?.rareWords();
   if (rareWords && !words.some((word) => rareWords.has(word))) return null;
-  const { rows } = await db.query<{ word: string; suggestion: string | null }>(
-    `SELECT v.term AS word,
-       (SELECT s.term FROM search_vocabulary s
-         WHERE s.term % v.term AND similarity(s.term, v.term) >= $2 AND s.documents >= v.documents * $3
-         ORDER BY similarity(s.term, v.term) DESC, s.documents DESC, s.term LIMIT 1) AS suggestion
-     FROM search_vocabulary v WHERE v.term = ANY($1::text[]) AND v.documents <= $4`,
-    [words, RARE_SIMILARITY, RARE_RATIO, RARE_DOCUMENTS],
-  );
+  const known = catalogue?.suggestions() ?? new Map<string, string | null>();
+  const asked = words.filter((word) => !known.has(word));
+  if (asked.length > 0) {
+    const { rows } = await db.query<{ word: string; suggestion: string | null }>(
+      `SELECT v.term AS word,
+         (SELECT s.term FROM search_vocabulary s
+           WHERE s.term % v.term AND similarity(s.term, v.term) >= $2 AND s.documents >= v.documents * $3
+           ORDER BY similarity(s.term, v.term) DESC, s.documents DESC, s.term LIMIT 1) AS suggestion
+       FROM search_vocabulary v WHERE v.term = ANY($1::text[]) AND v.documents <= $4`,
+      [asked, RARE_SIMILARITY, RARE_RATIO, RARE_DOCUMENTS],
+    );
+    for (const word of asked) known.set(word, rows.find((row) => row.word === word)?.suggestion ?? null);
+  }
   let text = prepared.text;
-  for (const { word, suggestion } of rows) {
+  for (const word of [...words].sort()) {
+    const suggestion = known.get(word);
     if (suggestion) text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${word}(?![\\p{L}\\p{N}])`, "giu"), suggestion);
   }
   if (text === prepared.text) return null;

@@ -65,7 +65,7 @@ describe("memoryCatalogue's compilations", () => {
     sent = [];
     const again = await Promise.all([compileWords("flat white -sugar"), compileWords("flat white -sugar")]);
     expect(again.map((c) => c.tsqueries.words)).toEqual(["'flat' & 'white' & !'sugar'", "'flat' & 'white' & !'sugar'"]);
-    expect(again.map((c) => c.version)).toEqual([first.version, first.version]);
+    expect(again.map((c) => c.snapshot.version)).toEqual([first.snapshot.version, first.snapshot.version]);
     expect(sent).toHaveLength(1);
     expect(sent[0]).not.toContain("websearch_to_tsquery");
     expect(sent[0]).toContain("ingest_runs");

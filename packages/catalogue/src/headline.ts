@@ -265,19 +265,25 @@ function markedWords(read: HeadlineText, matcher: WordMatcher): Words {
   const { stems, byStem, offsets } = read;
   const count = stems.length;
   const found: number[] = [];
+  let runs = 0;
   if (!matcher.empty) {
     const exact = matcher.exactIn(read.table);
-    for (const stem of exact) for (let i = runOf(read, stem); i < count && stems[byStem[i]] === stem; i++) found.push(byStem[i]);
+    for (const stem of exact) {
+      const before = found.length;
+      for (let i = runOf(read, stem); i < count && stems[byStem[i]] === stem; i++) found.push(byStem[i]);
+      if (found.length > before) runs++;
+    }
     const prefixed = matcher.prefixedIn(read.table);
     if (prefixed) {
       for (let i = runOf(read, 0); i < count; ) {
         const stem = stems[byStem[i]];
         const marked = !exact.includes(stem) && prefixed(stem);
+        if (marked) runs++;
         for (; i < count && stems[byStem[i]] === stem; i++) if (marked) found.push(byStem[i]);
       }
     }
   }
-  const marks = Int32Array.from(found).sort();
+  const marks = runs > 1 ? Int32Array.from(found).sort() : Int32Array.from(found); // one run is in the text's order
   return { offsets, count, marks, stems: marks.map((w) => stems[w]) };
 }
 

@@ -30,7 +30,12 @@ function isUseful(word: string): boolean {
 
 /** Whether a text's phrases hold a single word of each of the stems. */
 function holdsAll(ids: Int32Array, stems: readonly number[]): boolean {
-  return stems.every((stem) => ids.some((id) => !phrases.isPair[id] && phrases.firstStem[id] === stem));
+  for (const stem of stems) {
+    let held = false;
+    for (let i = 0; i < ids.length && !held; i++) held = phrases.firstStem[ids[i]] === stem && !phrases.isPair[ids[i]];
+    if (!held) return false;
+  }
+  return true;
 }
 
 /** Crude English stemming for comparing with the query: "coffees" and "coffee" are the same word here. */

@@ -4,6 +4,8 @@ import { headlineFragments, isCurrent, readForHeadlines, type FragmentOptions, t
 /** Up to two fragments of at most 30 words around the matched words; a body without them shows its first 15 words. */
 const SNIPPET: FragmentOptions = { maxWords: 30, minWords: 15, maxFragments: 2 };
 const FRAGMENT_DELIMITER = " … ";
+/** Whitespace other than single spaces: most fragments have none, and a test costs less than a replace. */
+const ODD_WHITESPACE = /[^\S ]| {2}/;
 
 /** What a page's snippet is made of: its body (its title when the body is empty), read in its text-search configuration. */
 interface SnippetSource {
@@ -41,7 +43,8 @@ export function snippetOf(page: SnippetSource, matcher: WordMatcher): Snippet {
       const word = text.slice(offsets[2 * marks[mark]], offsets[2 * marks[mark] + 1]);
       if (!highlighted.includes(word)) highlighted.push(word);
     }
-    return text.slice(offsets[2 * first], offsets[2 * last + 1]).replace(/\s+/g, " ");
+    const fragment = text.slice(offsets[2 * first], offsets[2 * last + 1]);
+    return ODD_WHITESPACE.test(fragment) ? fragment.replace(/\s+/g, " ") : fragment;
   });
   return { snippet: shown.join(FRAGMENT_DELIMITER), snippet_highlighted_words: highlighted };
 }

@@ -237,16 +237,22 @@ function keptMatches<Entry extends IndexedEntry>(
   return kept;
 }
 
-/** The documents (ascending) of one table that pass the filters, but for those left out. */
-function keptDocs(
-  entries: readonly IndexedEntry[],
-  docs: Int32Array,
-  table: IndexedEntry["table"],
-  filters: Filters,
-  leftOut: ReadonlySet<number>,
-): Int32Array {
-  const keep = keeps(table, filters);
-  return docs.filter((doc) => !leftOut.has(doc) && keep(entries[doc]));
+/** The documents (ascending) of one table's index that pass the filters, but for those left out (ascending too). */
+function keptDocs(entries: readonly IndexedEntry[], docs: Int32Array, table: IndexedEntry["table"], filters: Filters, leftOut: Int32Array): Int32Array {
+  const keep = keepsAll(filters) ? null : keeps(table, filters);
+  const kept = new Int32Array(docs.length);
+  let count = 0;
+  for (let d = 0, l = 0; d < docs.length; d++) {
+    while (l < leftOut.length && leftOut[l] < docs[d]) l++;
+    if (leftOut[l] === docs[d] || (keep && !keep(entries[docs[d]]))) continue;
+    kept[count++] = docs[d];
+  }
+  return kept.subarray(0, count);
+}
+
+/** Whether the filters keep every document of a table's index (an index holds its own table's documents only). */
+function keepsAll(filters: Filters): boolean {
+  return !filters.language && !filters.safe;
 }
 
 interface WebMatches {
@@ -305,7 +311,7 @@ function webPage(entries: readonly IndexedEntry[], matches: WebMatches, filters:
   }
   // Every page holding all the words, and among the others those that could make the page: ranking them all is
   // what a frequent word would cost.
-  const partial = keptDocs(entries, matches.matchedDocs(), "web_pages", filters, new Set(matches.allWords.docs));
+  const partial = keptDocs(entries, matches.matchedDocs(), "web_pages", filters, matches.allWords.docs);
   const best = keptMatches<WebEntry>(entries, matches.bestMatched(partial, window.offset + ranking.fetched), "web_pages", filters);
   const ranked = [...allWords.map((r) => boosted(r, ALL_WORDS_BOOST + r.rank)), ...best.map((r) => boosted(r, r.rank))];
   return pageOf(ranked, allWords.length + partial.length, false);
@@ -318,6 +324,7 @@ function webPage(entries: readonly IndexedEntry[], matches: WebMatches, filters:
 
 /** How many of these documents of one table pass the filters. */
 function countKept(entries: readonly IndexedEntry[], docs: Int32Array, table: IndexedEntry["table"], filters: Filters): number {
+  if (keepsAll(filters)) return docs.length;
   const keep = keeps(table, filters);
   let count = 0;
   for (const doc of docs) if (keep(entries[doc])) count++;

@@ -220,19 +220,20 @@ function keeps<Entry extends IndexedEntry>(table: Entry["table"], filters: Filte
   return (entry): entry is Entry => entry.table === table && languageOk(entry) && !(filters.safe && entry.explicit);
 }
 
-/** The matches of one table that pass the filters, with their ts_rank_cd. */
+/** The matches of one table that pass the filters, with their ts_rank_cd (as `ranked` makes it of a document's). */
 function keptMatches<Entry extends IndexedEntry>(
   entries: readonly IndexedEntry[],
   matches: TextMatches,
   table: Entry["table"],
   filters: Filters,
+  ranked?: (doc: number, rank: number) => number,
 ): Ranked<Entry>[] {
   const keep = keeps<Entry>(table, filters);
   const kept: Ranked<Entry>[] = [];
   for (let i = 0; i < matches.docs.length; i++) {
     const doc = matches.docs[i];
     const entry = entries[doc];
-    if (keep(entry)) kept.push({ doc, entry, rank: matches.ranks[i] });
+    if (keep(entry)) kept.push({ doc, entry, rank: ranked ? ranked(doc, matches.ranks[i]) : matches.ranks[i] });
   }
   return kept;
 }
@@ -293,28 +294,23 @@ interface WebPage {
 function webPage(entries: readonly IndexedEntry[], matches: WebMatches, filters: Filters, ranking: WebRanking, window: Window): WebPage {
   const boost = Math.fround(ranking.titleBoost);
   const inTitle = new Set(matches.titles.docs);
-  const boosted = ({ doc, entry }: Ranked<WebEntry>, rank: number) => ({ doc, entry, rank: rank + (inTitle.has(doc) ? boost : 0) });
-  const allWords = keptMatches<WebEntry>(entries, matches.allWords, "web_pages", filters);
-  if (!ranking.anyWord)
-    return pageOf(
-      allWords.map((r) => boosted(r, r.rank)),
-      allWords.length,
-      false,
-    );
-  if (window.offset + ranking.fetched <= allWords.length) {
+  // Added in the order the ranks were always summed (rank, then ALL_WORDS_BOOST, then the title's): float8 sums in
+  // another order round differently, and near ties would move.
+  const boosted = (doc: number, rank: number) => rank + (inTitle.has(doc) ? boost : 0);
+  if (!ranking.anyWord) {
+    const allWords = keptMatches<WebEntry>(entries, matches.allWords, "web_pages", filters, boosted);
+    return pageOf(allWords, allWords.length, false);
+  }
+  if (window.offset + ranking.fetched <= countKept(entries, matches.allWords.docs, "web_pages", filters)) {
     const total = countKept(entries, matches.matchedDocs(), "web_pages", filters);
-    return pageOf(
-      allWords.map((r) => boosted(r, r.rank)),
-      total,
-      true,
-    );
+    return pageOf(keptMatches<WebEntry>(entries, matches.allWords, "web_pages", filters, boosted), total, true);
   }
   // Every page holding all the words, and among the others those that could make the page: ranking them all is
   // what a frequent word would cost.
+  const allWords = keptMatches<WebEntry>(entries, matches.allWords, "web_pages", filters, (doc, rank) => boosted(doc, ALL_WORDS_BOOST + rank));
   const partial = keptDocs(entries, matches.matchedDocs(), "web_pages", filters, matches.allWords.docs);
-  const best = keptMatches<WebEntry>(entries, matches.bestMatched(partial, window.offset + ranking.fetched), "web_pages", filters);
-  const ranked = [...allWords.map((r) => boosted(r, ALL_WORDS_BOOST + r.rank)), ...best.map((r) => boosted(r, r.rank))];
-  return pageOf(ranked, allWords.length + partial.length, false);
+  const best = keptMatches<WebEntry>(entries, matches.bestMatched(partial, window.offset + ranking.fetched), "web_pages", filters, boosted);
+  return pageOf([...allWords, ...best], allWords.length + partial.length, false);
 
   function pageOf(ranked: Ranked<WebEntry>[], total: number, allWordsOnly: boolean): WebPage {
     const top = firstInOrder(ranked, byRankThenId, window.offset + ranking.fetched).slice(window.offset);

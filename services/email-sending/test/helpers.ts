@@ -79,6 +79,8 @@ export class CaptureServer {
         });
       },
     });
+    // A sender killed mid-transaction resets its connection; smtp-server emits that on the server.
+    this.server.on("error", () => {});
     await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", () => resolve()));
     this.port = (this.server.server.address() as AddressInfo).port;
   }

@@ -47,7 +47,13 @@ export class SmtpReceiver {
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(port, host, () => resolve());
+      server.listen(port, host, () => {
+        server.off("error", reject);
+        // smtp-server emits a connection's errors (a client that resets it, ECONNRESET) on the server: unheard, one
+        // such client would end the process. That connection is closed; the server serves on.
+        server.on("error", () => {});
+        resolve();
+      });
     });
     this.port = (server.server.address() as AddressInfo).port;
   }

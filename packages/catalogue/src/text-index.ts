@@ -147,13 +147,10 @@ export class TextIndex {
    * (its bit mask).
    */
   search(tsquery: string, normalization: number): TextMatches {
-    const query = parseTsquery(tsquery);
-    if (!query.root) return { docs: new Int32Array(0), ranks: new Float32Array(0) };
-    this.checkSupported(query.root, tsquery);
-    const entries = this.boundedEntries(query);
-    const work = this.workOf(entries);
-    this.checkWork(work.postings);
-    const matched = this.matching(query.root, entries);
+    const prepared = this.prepared(tsquery);
+    if (!prepared) return { docs: new Int32Array(0), ranks: new Float32Array(0) };
+    const { query, root, entries, work } = prepared;
+    const matched = this.matching(root, entries);
     const docs = matched.negated ? complement(matched.docs, this.size) : matched.docs;
     this.checkRankingWork(query, entries, docs, work);
     return { docs, ranks: this.ranks(query, entries, docs, normalization) };
@@ -168,16 +165,23 @@ export class TextIndex {
    * positions. Other queries rank every document. Refused as `search` would refuse ranking all of `docs`.
    */
   bestOf(tsquery: string, normalization: number, docs: Int32Array, count: number): TextMatches {
+    const prepared = this.prepared(tsquery);
+    if (!prepared) return { docs: new Int32Array(0), ranks: new Float32Array(0) };
+    const { query, root, entries, work } = prepared;
+    this.checkRankingWork(query, entries, docs, work);
+    const ranked = count < docs.length && isDisjunctionOfTerms(root) && !(normalization & 4) ? this.likelyBest(entries, docs, normalization, count) : docs;
+    return { docs: ranked, ranks: this.ranks(query, entries, ranked, normalization) };
+  }
+
+  /** The parsed query, its operands' lexeme ids and its work's sizes, refused past the postings' bound; null for an empty query. */
+  private prepared(tsquery: string) {
     const query = parseTsquery(tsquery);
-    if (!query.root) return { docs: new Int32Array(0), ranks: new Float32Array(0) };
+    if (!query.root) return null;
     this.checkSupported(query.root, tsquery);
     const entries = this.boundedEntries(query);
     const work = this.workOf(entries);
     this.checkWork(work.postings);
-    this.checkRankingWork(query, entries, docs, work);
-    const ranked =
-      count < docs.length && isDisjunctionOfTerms(query.root) && !(normalization & 4) ? this.likelyBest(entries, docs, normalization, count) : docs;
-    return { docs: ranked, ranks: this.ranks(query, entries, ranked, normalization) };
+    return { query, root: query.root, entries, work };
   }
 
   private checkRankingWork(query: ParsedQuery, entries: number[][], docs: Int32Array, work: { postings: number; lexemes: number; positions: number }): void {

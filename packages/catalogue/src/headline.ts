@@ -264,28 +264,43 @@ interface Words {
 function markedWords(read: HeadlineText, matcher: WordMatcher): Words {
   const { stems, byStem, offsets } = read;
   const count = stems.length;
-  const found: number[] = [];
-  let runs = 0;
-  if (!matcher.empty) {
-    const exact = matcher.exactIn(read.table);
-    for (const stem of exact) {
-      const before = found.length;
-      for (let i = runOf(read, stem); i < count && stems[byStem[i]] === stem; i++) found.push(byStem[i]);
-      if (found.length > before) runs++;
-    }
-    const prefixed = matcher.prefixedIn(read.table);
-    if (prefixed) {
-      for (let i = runOf(read, 0); i < count; ) {
-        const stem = stems[byStem[i]];
-        const marked = !exact.includes(stem) && prefixed(stem);
-        if (marked) runs++;
-        for (; i < count && stems[byStem[i]] === stem; i++) if (marked) found.push(byStem[i]);
-      }
+  if (matcher.empty) return { offsets, count, marks: NO_WORDS, stems: NO_WORDS };
+  const exact = matcher.exactIn(read.table);
+  const prefixed = matcher.prefixedIn(read.table);
+  // Each stem's words are a run of byStem, in the text's order: copied run by run, sorted when more than one matched.
+  const runs: number[] = [];
+  let total = 0;
+  const addRun = (start: number, end: number) => {
+    if (end === start) return;
+    runs.push(start, end);
+    total += end - start;
+  };
+  for (const stem of exact) {
+    const start = runOf(read, stem);
+    let end = start;
+    while (end < count && stems[byStem[end]] === stem) end++;
+    addRun(start, end);
+  }
+  if (prefixed) {
+    for (let i = runOf(read, 0); i < count; ) {
+      const stem = stems[byStem[i]];
+      const start = i;
+      while (i < count && stems[byStem[i]] === stem) i++;
+      if (!exact.includes(stem) && prefixed(stem)) addRun(start, i);
     }
   }
-  const marks = runs > 1 ? Int32Array.from(found).sort() : Int32Array.from(found); // one run is in the text's order
-  return { offsets, count, marks, stems: marks.map((w) => stems[w]) };
+  const marks = new Int32Array(total);
+  for (let r = 0, at = 0; r < runs.length; r += 2) {
+    marks.set(byStem.subarray(runs[r], runs[r + 1]), at);
+    at += runs[r + 1] - runs[r];
+  }
+  if (runs.length > 2) marks.sort();
+  const markStems = new Int32Array(total);
+  for (let m = 0; m < total; m++) markStems[m] = stems[marks[m]];
+  return { offsets, count, marks, stems: markStems };
 }
+
+const NO_WORDS = new Int32Array(0);
 
 /** A fragment's words as the text has them, each marked word between the markers. */
 function render({ text, offsets }: HeadlineText, marks: Int32Array, { first, last }: Fragment, options: HeadlineOptions): string {
@@ -334,18 +349,12 @@ interface Candidates {
 function candidates(words: Words, maxWords: number): Candidates {
   const { marks, stems, count } = words;
   const n = marks.length;
+  const { numbered, distinctStems } = numberedStems(stems);
   // Distinct stems in a window, counted by number: a stem is seen in window k when seenIn[its number] is k.
-  const numbers = new Map<number, number>();
-  const numbered = new Int32Array(n);
-  for (let m = 0; m < n; m++) {
-    let number = numbers.get(stems[m]);
-    if (number === undefined) numbers.set(stems[m], (number = numbers.size));
-    numbered[m] = number;
-  }
-  const seenIn = new Int32Array(numbers.size).fill(-1);
+  const seenIn = new Int32Array(distinctStems).fill(-1);
   const found: Candidates = {
     count: n,
-    clusterFirst: Int32Array.from(marks),
+    clusterFirst: marks.slice(),
     clusterLast: new Int32Array(n),
     first: new Int32Array(n),
     distinct: new Int32Array(n),
@@ -357,11 +366,13 @@ function candidates(words: Words, maxWords: number): Candidates {
     if (j < k) j = k;
     while (j + 1 < n && marks[j + 1] - marks[k] < maxWords) j++;
     found.clusterLast[k] = marks[j];
-    const window = around(marks[k], marks[j], 0, count - 1, maxWords);
-    found.first[k] = window.first;
+    const spare = maxWords - (marks[j] - marks[k] + 1);
+    const last = Math.min(count - 1, Math.max(0, marks[k] - Math.floor(spare / 2)) + maxWords - 1);
+    const first = Math.max(0, last - maxWords + 1); // as around() places it within the whole text
+    found.first[k] = first;
     // The marks inside the window are a run of `marks`, which ascend.
-    const from = lowerBound(marks, window.first);
-    const to = lowerBound(marks, window.last + 1);
+    const from = lowerBound(marks, first);
+    const to = lowerBound(marks, last + 1);
     for (let m = from; m < to; m++) {
       if (seenIn[numbered[m]] === k) continue;
       seenIn[numbered[m]] = k;
@@ -370,6 +381,24 @@ function candidates(words: Words, maxWords: number): Candidates {
     found.marks[k] = to - from;
   }
   return found;
+}
+
+/** Each mark's stem renumbered 0, 1, ... in order of first appearance; a query marks few stems, so a short list finds them. */
+function numberedStems(stems: Int32Array): { numbered: Int32Array; distinctStems: number } {
+  const numbered = new Int32Array(stems.length);
+  const seen: number[] = [];
+  let byStem: Map<number, number> | null = null;
+  for (let m = 0; m < stems.length; m++) {
+    let number = byStem ? byStem.get(stems[m]) : seen.indexOf(stems[m]);
+    if (number === undefined || number < 0) {
+      number = seen.length;
+      seen.push(stems[m]);
+      if (byStem) byStem.set(stems[m], number);
+      else if (seen.length > 16) byStem = new Map(seen.map((stem, i) => [stem, i]));
+    }
+    numbered[m] = number;
+  }
+  return { numbered, distinctStems: seen.length };
 }
 
 /** Whether candidate a is better than b: more distinct stems, then more marks, then earlier (then the earlier mark). */

@@ -87,4 +87,12 @@ describe("queries, snippets and related searches", () => {
     expect(relatedQueries("eiffel tower height", texts)).toEqual(["eiffel tower height metres"]);
     expect(relatedQueries("beer -lager", ["Beer foam and head", "Beer foam, lager aside"])).toEqual(["beer foam"]);
   });
+  it("keeps the order past the phrases it sorts first when those do not fill the list", () => {
+    // 15 pairs, then their 30 words (each inside a chosen pair, so skipped), then the standalone words, all in two texts.
+    const n = (i: number) => String(i).padStart(2, "0");
+    const pairs = Array.from({ length: 15 }, (_, i) => `aa${n(i)} bb${n(i)}`);
+    const singles = Array.from({ length: 6 }, (_, i) => `zz${n(i)}`);
+    const text = ["qqq", ...pairs, ...singles].join(" the ");
+    expect(relatedQueries("qqq", [text, text], 20)).toEqual([...pairs, ...singles.slice(0, 5)].map((phrase) => `qqq ${phrase}`));
+  });
 });

@@ -122,6 +122,21 @@ class Phrases {
 }
 
 const KEPT_TEXTS = 20_000;
+/** How many phrases are put in order before any is chosen (all of them when these do not fill the list). */
+const FIRST_SORTED = 32;
+
+/** The first `count` of `items` in `order`, kept in a short sorted list: a search meets hundreds of phrases. */
+function firstInOrder(items: readonly number[], order: (a: number, b: number) => number, count: number): number[] {
+  const top: number[] = [];
+  for (const item of items) {
+    if (top.length === count && order(item, top[count - 1]) >= 0) continue;
+    let at = top.length;
+    while (at > 0 && order(item, top[at - 1]) < 0) at--;
+    top.splice(at, 0, item);
+    if (top.length > count) top.pop();
+  }
+  return top;
+}
 const phrases = new Phrases();
 
 /**
@@ -146,22 +161,21 @@ export function relatedQueries(query: string, texts: readonly string[], count = 
       if (spread[id]++ === 0) met.push(id);
     }
   }
-  const documents = new Map<number, number>();
-  for (const id of met) {
-    if (spread[id] >= 2) documents.set(id, spread[id]);
-    spread[id] = 0;
-  }
-  const ranked = [...documents.keys()].sort(
-    (a, b) => documents.get(b)! - documents.get(a)! || Number(phrases.isPair[b]) - Number(phrases.isPair[a]) || phrases.text[a].localeCompare(phrases.text[b]),
-  );
+  const widespread = met.filter((id) => spread[id] >= 2);
+  const order = (a: number, b: number) =>
+    spread[b] - spread[a] || Number(phrases.isPair[b]) - Number(phrases.isPair[a]) || phrases.text[a].localeCompare(phrases.text[b]);
   const chosen: string[] = [];
-  for (const id of ranked) {
+  // The first few in order usually fill the list: the rest are sorted only when they do not.
+  let ranked = firstInOrder(widespread, order, FIRST_SORTED);
+  for (let at = 0; at < widespread.length && chosen.length < count; at++) {
+    if (at === ranked.length) ranked = widespread.sort(order);
+    const id = ranked[at];
     const phrase = phrases.text[id];
     // A single word already inside a chosen pair adds nothing.
     if (!phrases.isPair[id] && chosen.some((c) => c.split(" ").includes(phrase))) continue;
     chosen.push(phrase);
-    if (chosen.length === count) break;
   }
+  for (const id of met) spread[id] = 0;
   const base = queryWords.join(" ");
   return chosen.map((phrase) => (base ? `${base} ${phrase}` : phrase));
 }

@@ -1,4 +1,3 @@
-import { displayedLink, siteName } from "../domain/pages.js";
 import type * as S from "../schemas.js";
 import type { ImageHit, NewsHit, WebHit } from "../store/search-catalogue.js";
 
@@ -9,9 +8,9 @@ export function organicResultView(hit: WebHit, position: number): S.OrganicResul
     position,
     title: hit.title,
     link: hit.url,
-    displayed_link: displayedLink(hit.url),
+    displayed_link: hit.displayed_link,
     ...(hit.snippet ?? { snippet: "", snippet_highlighted_words: [] }),
-    source: siteName(hit.dataset, hit.url),
+    source: hit.source,
     ...(hit.published_at ? { date: hit.published_at.toISOString() } : {}),
   };
 }

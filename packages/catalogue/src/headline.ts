@@ -12,7 +12,6 @@
  * "well-known" two, as PostgreSQL's parser splits them.
  */
 import { stemmerOf } from "@apiplat/stemming";
-import { lowerBound } from "./sorted-sets.js";
 import { parseTsquery } from "./text-query.js";
 
 export interface HeadlineOptions {
@@ -267,37 +266,46 @@ function markedWords(read: HeadlineText, matcher: WordMatcher): Words {
   if (matcher.empty) return { offsets, count, marks: NO_WORDS, stems: NO_WORDS };
   const exact = matcher.exactIn(read.table);
   const prefixed = matcher.prefixedIn(read.table);
-  // Each stem's words are a run of byStem, in the text's order: copied run by run, sorted when more than one matched.
+  // Each stem's words are a run of byStem, in the text's order (start and end pairs here).
   const runs: number[] = [];
-  let total = 0;
-  const addRun = (start: number, end: number) => {
-    if (end === start) return;
-    runs.push(start, end);
-    total += end - start;
-  };
   for (const stem of exact) {
     const start = runOf(read, stem);
     let end = start;
     while (end < count && stems[byStem[end]] === stem) end++;
-    addRun(start, end);
+    if (end > start) runs.push(start, end);
   }
   if (prefixed) {
     for (let i = runOf(read, 0); i < count; ) {
       const stem = stems[byStem[i]];
       const start = i;
       while (i < count && stems[byStem[i]] === stem) i++;
-      if (!exact.includes(stem) && prefixed(stem)) addRun(start, i);
+      if (!exact.includes(stem) && prefixed(stem)) runs.push(start, i);
     }
   }
-  const marks = new Int32Array(total);
-  for (let r = 0, at = 0; r < runs.length; r += 2) {
-    marks.set(byStem.subarray(runs[r], runs[r + 1]), at);
-    at += runs[r + 1] - runs[r];
-  }
-  if (runs.length > 2) marks.sort();
-  const markStems = new Int32Array(total);
-  for (let m = 0; m < total; m++) markStems[m] = stems[marks[m]];
+  const marks = mergedRuns(byStem, runs);
+  const markStems = new Int32Array(marks.length);
+  for (let m = 0; m < marks.length; m++) markStems[m] = stems[marks[m]];
   return { offsets, count, marks, stems: markStems };
+}
+
+/** The ascending runs of `values` (start and end pairs) merged into one ascending array: a query marks few stems. */
+function mergedRuns(values: Int32Array, runs: number[]): Int32Array {
+  let total = 0;
+  for (let r = 0; r < runs.length; r += 2) total += runs[r + 1] - runs[r];
+  const merged = new Int32Array(total);
+  if (runs.length === 2 || runs.length > 16) {
+    for (let r = 0, at = 0; r < runs.length; at += runs[r + 1] - runs[r], r += 2) merged.set(values.subarray(runs[r], runs[r + 1]), at);
+    return runs.length === 2 ? merged : merged.sort();
+  }
+  const next = runs.filter((_, i) => i % 2 === 0);
+  for (let at = 0; at < total; at++) {
+    let best = -1;
+    for (let r = 0; r < next.length; r++) {
+      if (next[r] < runs[2 * r + 1] && (best < 0 || values[next[r]] < values[next[best]])) best = r;
+    }
+    merged[at] = values[next[best]++];
+  }
+  return merged;
 }
 
 const NO_WORDS = new Int32Array(0);
@@ -350,8 +358,6 @@ function candidates(words: Words, maxWords: number): Candidates {
   const { marks, stems, count } = words;
   const n = marks.length;
   const { numbered, distinctStems } = numberedStems(stems);
-  // Distinct stems in a window, counted by number: a stem is seen in window k when seenIn[its number] is k.
-  const seenIn = new Int32Array(distinctStems).fill(-1);
   const found: Candidates = {
     count: n,
     clusterFirst: marks.slice(),
@@ -360,6 +366,12 @@ function candidates(words: Words, maxWords: number): Candidates {
     distinct: new Int32Array(n),
     marks: new Int32Array(n),
   };
+  // The marks inside a window are a run of `marks` (which ascend), marks[from..to), and windows only move forward
+  // with k: the run is walked along, each stem's marks in it counted as they enter and leave.
+  const held = new Int32Array(distinctStems);
+  let distinct = 0;
+  let from = 0;
+  let to = 0;
   let j = 0;
   for (let k = 0; k < n; k++) {
     // The cluster's last mark only moves forward with k.
@@ -370,14 +382,9 @@ function candidates(words: Words, maxWords: number): Candidates {
     const last = Math.min(count - 1, Math.max(0, marks[k] - Math.floor(spare / 2)) + maxWords - 1);
     const first = Math.max(0, last - maxWords + 1); // as around() places it within the whole text
     found.first[k] = first;
-    // The marks inside the window are a run of `marks`, which ascend.
-    const from = lowerBound(marks, first);
-    const to = lowerBound(marks, last + 1);
-    for (let m = from; m < to; m++) {
-      if (seenIn[numbered[m]] === k) continue;
-      seenIn[numbered[m]] = k;
-      found.distinct[k]++;
-    }
+    for (; to < n && marks[to] <= last; to++) if (held[numbered[to]]++ === 0) distinct++;
+    for (; from < to && marks[from] < first; from++) if (--held[numbered[from]] === 0) distinct--;
+    found.distinct[k] = distinct;
     found.marks[k] = to - from;
   }
   return found;

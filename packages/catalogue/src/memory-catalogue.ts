@@ -243,3 +243,40 @@ export function firstInOrder<T>(items: T[], order: (a: T, b: T) => number, count
   }
   return top;
 }
+
+/**
+ * The first `count` items in `order` (as firstInOrder gives them) of items offered one at a time, for a caller that
+ * can ask whether an item would enter before it makes it: a broad query matches thousands of documents, and an object
+ * for each was most of what a search allocated. A short sorted array while count is small; past that, every item is
+ * kept and sorted once.
+ */
+export class BestInOrder<T> {
+  private readonly items: T[] = [];
+  private readonly keepsAll: boolean;
+
+  constructor(
+    private readonly count: number,
+    private readonly order: (a: T, b: T) => number,
+  ) {
+    this.keepsAll = count > 200;
+  }
+
+  /** Whether an item ordered as `probe` is would be among the first (so far). */
+  wouldEnter(probe: T): boolean {
+    return this.keepsAll || this.items.length < this.count || this.order(probe, this.items[this.count - 1]) < 0;
+  }
+
+  add(item: T): void {
+    if (!this.wouldEnter(item)) return;
+    if (this.keepsAll) return void this.items.push(item);
+    let at = this.items.length;
+    while (at > 0 && this.order(item, this.items[at - 1]) < 0) at--;
+    this.items.splice(at, 0, item);
+    if (this.items.length > this.count) this.items.pop();
+  }
+
+  /** The first `count` of the items added, in order. */
+  best(): T[] {
+    return this.keepsAll ? this.items.sort(this.order).slice(0, this.count) : this.items;
+  }
+}

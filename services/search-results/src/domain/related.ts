@@ -5,6 +5,7 @@
  * says nothing of what goes with the query: "eiffel tower height" must not borrow "beer" from pages about a beer's
  * height.
  */
+import { firstInOrder } from "@apiplat/catalogue";
 
 const STOP_WORDS = new Set(
   (
@@ -125,18 +126,6 @@ const KEPT_TEXTS = 20_000;
 /** How many phrases are put in order before any is chosen (all of them when these do not fill the list). */
 const FIRST_SORTED = 32;
 
-/** The first `count` of `items` in `order`, kept in a short sorted list: a search meets hundreds of phrases. */
-function firstInOrder(items: readonly number[], order: (a: number, b: number) => number, count: number): number[] {
-  const top: number[] = [];
-  for (const item of items) {
-    if (top.length === count && order(item, top[count - 1]) >= 0) continue;
-    let at = top.length;
-    while (at > 0 && order(item, top[at - 1]) < 0) at--;
-    top.splice(at, 0, item);
-    if (top.length > count) top.pop();
-  }
-  return top;
-}
 const phrases = new Phrases();
 
 /**
@@ -156,12 +145,10 @@ export function relatedQueries(query: string, texts: readonly string[], count = 
   const met: number[] = [];
   for (const ids of ofTexts) {
     if (!holdsAll(ids, required as number[])) continue;
-    for (const id of ids) {
-      if (queryStems.has(phrases.firstStem[id]) || queryStems.has(phrases.secondStem[id])) continue;
-      if (spread[id]++ === 0) met.push(id);
-    }
+    for (const id of ids) if (spread[id]++ === 0) met.push(id);
   }
-  const widespread = met.filter((id) => spread[id] >= 2);
+  // The query's own words are left out of the few phrases met twice, not checked for every phrase met.
+  const widespread = met.filter((id) => spread[id] >= 2 && !queryStems.has(phrases.firstStem[id]) && !queryStems.has(phrases.secondStem[id]));
   const order = (a: number, b: number) =>
     spread[b] - spread[a] || Number(phrases.isPair[b]) - Number(phrases.isPair[a]) || phrases.text[a].localeCompare(phrases.text[b]);
   const chosen: string[] = [];

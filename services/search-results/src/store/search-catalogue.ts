@@ -12,7 +12,7 @@
  */
 import {
   byteOrder,
-  firstInOrder,
+  BestInOrder,
   memoryCatalogue,
   RANK_NORMALIZATION,
   rankedSearch,
@@ -229,20 +229,29 @@ function keeps<Entry extends IndexedEntry>(table: Entry["table"], filters: Filte
   return (entry): entry is Entry => entry.table === table && languageOk(entry) && !(filters.safe && entry.explicit);
 }
 
-/** The matches of one table that pass the filters, with their ts_rank_cd (as `ranked` makes it of a document's). */
+/**
+ * Offers the matches of one table that pass the filters to `best`, with their ts_rank_cd (as `ranked` makes it of a
+ * document's); a match is made into a result only when it would be among the best. How many passed.
+ */
 function keptMatches<Entry extends IndexedEntry>(
   entries: readonly IndexedEntry[],
   matches: TextMatches,
   table: Entry["table"],
   filters: Filters,
+  best: BestInOrder<Ranked<Entry>>,
   ranked?: (doc: number, rank: number) => number,
-): Ranked<Entry>[] {
+): number {
   const keep = keeps<Entry>(table, filters);
-  const kept: Ranked<Entry>[] = [];
+  const probe = { doc: 0, entry: undefined as unknown as Entry, rank: 0 };
+  let kept = 0;
   for (let i = 0; i < matches.docs.length; i++) {
-    const doc = matches.docs[i];
-    const entry = entries[doc];
-    if (keep(entry)) kept.push({ doc, entry, rank: ranked ? ranked(doc, matches.ranks[i]) : matches.ranks[i] });
+    const entry = entries[matches.docs[i]];
+    if (!keep(entry)) continue;
+    kept++;
+    probe.doc = matches.docs[i];
+    probe.entry = entry;
+    probe.rank = ranked ? ranked(probe.doc, matches.ranks[i]) : matches.ranks[i];
+    if (best.wouldEnter(probe)) best.add({ ...probe });
   }
   return kept;
 }
@@ -306,25 +315,26 @@ function webPage(entries: readonly IndexedEntry[], matches: WebMatches, filters:
   // Added in the order the ranks were always summed (rank, then ALL_WORDS_BOOST, then the title's): float8 sums in
   // another order round differently, and near ties would move.
   const boosted = (doc: number, rank: number) => rank + (inTitle.has(doc) ? boost : 0);
-  if (!ranking.anyWord) {
-    const allWords = keptMatches<WebEntry>(entries, matches.allWords, "web_pages", filters, boosted);
-    return pageOf(allWords, allWords.length, false);
-  }
+  const best = new BestInOrder<Ranked<WebEntry>>(window.offset + ranking.fetched, byRankThenId);
+  const pageOf = (total: number, allWordsOnly: boolean): WebPage => ({
+    total,
+    entries: best
+      .best()
+      .slice(window.offset)
+      .map((r) => r.entry),
+    allWordsOnly,
+  });
+  if (!ranking.anyWord) return pageOf(keptMatches(entries, matches.allWords, "web_pages", filters, best, boosted), false);
   if (window.offset + ranking.fetched <= countKept(entries, matches.allWords.docs, "web_pages", filters)) {
-    const total = countKept(entries, matches.matchedDocs(), "web_pages", filters);
-    return pageOf(keptMatches<WebEntry>(entries, matches.allWords, "web_pages", filters, boosted), total, true);
+    keptMatches(entries, matches.allWords, "web_pages", filters, best, boosted);
+    return pageOf(countKept(entries, matches.matchedDocs(), "web_pages", filters), true);
   }
   // Every page holding all the words, and among the others those that could make the page: ranking them all is
   // what a frequent word would cost.
-  const allWords = keptMatches<WebEntry>(entries, matches.allWords, "web_pages", filters, (doc, rank) => boosted(doc, ALL_WORDS_BOOST + rank));
+  const allWords = keptMatches(entries, matches.allWords, "web_pages", filters, best, (doc, rank) => boosted(doc, ALL_WORDS_BOOST + rank));
   const partial = keptDocs(entries, matches.matchedDocs(), "web_pages", filters, matches.allWords.docs);
-  const best = keptMatches<WebEntry>(entries, matches.bestMatched(partial, window.offset + ranking.fetched), "web_pages", filters, boosted);
-  return pageOf([...allWords, ...best], allWords.length + partial.length, false);
-
-  function pageOf(ranked: Ranked<WebEntry>[], total: number, allWordsOnly: boolean): WebPage {
-    const top = firstInOrder(ranked, byRankThenId, window.offset + ranking.fetched).slice(window.offset);
-    return { total, entries: top.map((r) => r.entry), allWordsOnly };
-  }
+  keptMatches(entries, matches.bestMatched(partial, window.offset + ranking.fetched), "web_pages", filters, best, boosted);
+  return pageOf(allWords + partial.length, false);
 }
 
 /** How many of these documents of one table pass the filters. */
@@ -340,16 +350,28 @@ const byRankThenId = (a: Ranked<WebEntry | NewsEntry>, b: Ranked<WebEntry | News
 
 /** A page of images: ts_rank_cd (float4) descending, then id. */
 function imagePage(entries: readonly IndexedEntry[], matches: TextMatches, filters: Filters, window: Window): { total: number; entries: ImageEntry[] } {
-  const kept = keptMatches<ImageEntry>(entries, matches, "images", filters);
-  const top = firstInOrder(kept, (a, b) => b.rank - a.rank || a.entry.id - b.entry.id, window.offset + window.limit).slice(window.offset);
-  return { total: kept.length, entries: top.map((r) => r.entry) };
+  const best = new BestInOrder<Ranked<ImageEntry>>(window.offset + window.limit, (a, b) => b.rank - a.rank || a.entry.id - b.entry.id);
+  const total = keptMatches(entries, matches, "images", filters, best);
+  return {
+    total,
+    entries: best
+      .best()
+      .slice(window.offset)
+      .map((r) => r.entry),
+  };
 }
 
 /** A page of headlines: ts_rank_cd (float4) descending, then newest, then id. */
 function newsPage(entries: readonly IndexedEntry[], matches: TextMatches, filters: Filters, window: Window): { total: number; entries: NewsEntry[] } {
-  const kept = keptMatches<NewsEntry>(entries, matches, "news_articles", filters);
   const order = (a: Ranked<NewsEntry>, b: Ranked<NewsEntry>) =>
     b.rank - a.rank || b.entry.published_at.getTime() - a.entry.published_at.getTime() || byteOrder(a.entry.id, b.entry.id);
-  const top = firstInOrder(kept, order, window.offset + window.limit).slice(window.offset);
-  return { total: kept.length, entries: top.map((r) => r.entry) };
+  const best = new BestInOrder<Ranked<NewsEntry>>(window.offset + window.limit, order);
+  const total = keptMatches(entries, matches, "news_articles", filters, best);
+  return {
+    total,
+    entries: best
+      .best()
+      .slice(window.offset)
+      .map((r) => r.entry),
+  };
 }

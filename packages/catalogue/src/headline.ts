@@ -97,14 +97,20 @@ function currentTable(config: string): StemTable {
   return table;
 }
 
-/** A text's words as a headline reads them: where each is (as wordOffsets gives them) and its stem's number. */
+/**
+ * A text's words as a headline reads them: where each is (as wordOffsets gives them), and by stem. A query's stems
+ * are looked up in a short directory of the text's stems (a few hundred; one array read per step), not among its
+ * words: a page's arrays are rarely in the processor's cache, and each read of them costs a miss.
+ */
 export interface HeadlineText {
   text: string;
   offsets: Int32Array;
-  /** Word i's stem number in `table`, -1 for a stop word. */
-  stems: Int32Array;
   /** The words' indexes ordered by stem number, then position: a stem's words are one run of it. */
   byStem: Int32Array;
+  /** The stems the text holds (their numbers in `table`, -1 for stop words), ascending. */
+  runStems: Int32Array;
+  /** Where each of runStems' runs starts in byStem, and then the end. */
+  runStarts: Int32Array;
   table: StemTable;
 }
 
@@ -117,27 +123,36 @@ export function readForHeadlines(text: string, config: string, end = text.length
   const table = currentTable(config);
   const offsets = wordOffsets(text, end);
   const count = offsets.length / 2;
-  const stems = new Int32Array(count);
-  for (let w = 0; w < count; w++) stems[w] = table.numberOfWord(text.slice(offsets[2 * w], offsets[2 * w + 1]));
-  // Ordered as one number per word, stem * count + index (exact in a double): a typed array's sort has no callback.
+  // Ordered as one number per word, (stem + 1) * count + index (exact in a double): a typed array's sort has no callback.
   const keys = new Float64Array(count);
-  for (let w = 0; w < count; w++) keys[w] = (stems[w] + 1) * count + w;
+  for (let w = 0; w < count; w++) keys[w] = (table.numberOfWord(text.slice(offsets[2 * w], offsets[2 * w + 1])) + 1) * count + w;
   keys.sort();
   const byStem = new Int32Array(count);
-  for (let i = 0; i < count; i++) byStem[i] = keys[i] % count;
-  return { text, offsets, stems, byStem, table };
+  const stems: number[] = [];
+  const starts: number[] = [];
+  for (let i = 0; i < count; i++) {
+    byStem[i] = keys[i] % count;
+    const stem = Math.floor(keys[i] / count) - 1;
+    if (stems.length === 0 || stems[stems.length - 1] !== stem) {
+      stems.push(stem);
+      starts.push(i);
+    }
+  }
+  starts.push(count);
+  return { text, offsets, byStem, runStems: new Int32Array(stems), runStarts: new Int32Array(starts), table };
 }
 
-/** Where the run of a stem's words starts in `byStem` (where it would, when the text has none). */
+/** Which of the text's runs holds the stem's words, or -1 when the text has none. */
 function runOf(read: HeadlineText, stem: number): number {
+  const { runStems } = read;
   let lo = 0;
-  let hi = read.byStem.length;
+  let hi = runStems.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (read.stems[read.byStem[mid]] < stem) lo = mid + 1;
+    if (runStems[mid] < stem) lo = mid + 1;
     else hi = mid;
   }
-  return lo;
+  return lo < runStems.length && runStems[lo] === stem ? lo : -1;
 }
 
 /** Whether a text read earlier is still numbered in its configuration's current table (else it is read again). */
@@ -261,51 +276,59 @@ interface Words {
 
 /** The words the query marks, found by their stems' runs: a long page costs the same as a short one. */
 function markedWords(read: HeadlineText, matcher: WordMatcher): Words {
-  const { stems, byStem, offsets } = read;
-  const count = stems.length;
+  const { byStem, offsets, runStems, runStarts } = read;
+  const count = byStem.length;
   if (matcher.empty) return { offsets, count, marks: NO_WORDS, stems: NO_WORDS };
   const exact = matcher.exactIn(read.table);
   const prefixed = matcher.prefixedIn(read.table);
-  // Each stem's words are a run of byStem, in the text's order (start and end pairs here).
+  // Each marked stem's words: a run of byStem, in the text's order (start, end and stem here).
   const runs: number[] = [];
   for (const stem of exact) {
-    const start = runOf(read, stem);
-    let end = start;
-    while (end < count && stems[byStem[end]] === stem) end++;
-    if (end > start) runs.push(start, end);
+    const run = runOf(read, stem);
+    if (run >= 0) runs.push(runStarts[run], runStarts[run + 1], stem);
   }
   if (prefixed) {
-    for (let i = runOf(read, 0); i < count; ) {
-      const stem = stems[byStem[i]];
-      const start = i;
-      while (i < count && stems[byStem[i]] === stem) i++;
-      if (!exact.includes(stem) && prefixed(stem)) runs.push(start, i);
+    for (let run = 0; run < runStems.length; run++) {
+      const stem = runStems[run];
+      if (stem >= 0 && !exact.includes(stem) && prefixed(stem)) runs.push(runStarts[run], runStarts[run + 1], stem);
     }
   }
-  const marks = mergedRuns(byStem, runs);
-  const markStems = new Int32Array(marks.length);
-  for (let m = 0; m < marks.length; m++) markStems[m] = stems[marks[m]];
-  return { offsets, count, marks, stems: markStems };
+  return { offsets, count, ...mergedRuns(byStem, runs) };
 }
 
-/** The ascending runs of `values` (start and end pairs) merged into one ascending array: a query marks few stems. */
-function mergedRuns(values: Int32Array, runs: number[]): Int32Array {
+/** The words of the runs of `byStem` (start, end and stem triples) in the text's order, and each one's stem. */
+function mergedRuns(byStem: Int32Array, runs: number[]): { marks: Int32Array; stems: Int32Array } {
   let total = 0;
-  for (let r = 0; r < runs.length; r += 2) total += runs[r + 1] - runs[r];
-  const merged = new Int32Array(total);
-  if (runs.length === 2 || runs.length > 16) {
-    for (let r = 0, at = 0; r < runs.length; at += runs[r + 1] - runs[r], r += 2) merged.set(values.subarray(runs[r], runs[r + 1]), at);
-    return runs.length === 2 ? merged : merged.sort();
-  }
-  const next = runs.filter((_, i) => i % 2 === 0);
-  for (let at = 0; at < total; at++) {
-    let best = -1;
-    for (let r = 0; r < next.length; r++) {
-      if (next[r] < runs[2 * r + 1] && (best < 0 || values[next[r]] < values[next[best]])) best = r;
+  for (let r = 0; r < runs.length; r += 3) total += runs[r + 1] - runs[r];
+  const marks = new Int32Array(total);
+  const stems = new Int32Array(total);
+  if (runs.length === 3) {
+    marks.set(byStem.subarray(runs[0], runs[1]));
+    stems.fill(runs[2]);
+  } else if (runs.length <= 3 * 16) {
+    // A query marks few stems: their runs are merged, taking the earliest next word of any.
+    const next = runs.filter((_, i) => i % 3 === 0);
+    for (let at = 0; at < total; at++) {
+      let best = -1;
+      for (let r = 0; r < next.length; r++) {
+        if (next[r] < runs[3 * r + 1] && (best < 0 || byStem[next[r]] < byStem[next[best]])) best = r;
+      }
+      marks[at] = byStem[next[best]++];
+      stems[at] = runs[3 * best + 2];
     }
-    merged[at] = values[next[best]++];
+  } else {
+    // Prefixes that stand for many stems: sorted, each word's stem noted first.
+    const stemOf = new Map<number, number>();
+    for (let r = 0, at = 0; r < runs.length; r += 3) {
+      for (let i = runs[r]; i < runs[r + 1]; i++, at++) {
+        marks[at] = byStem[i];
+        stemOf.set(byStem[i], runs[r + 2]);
+      }
+    }
+    marks.sort();
+    for (let m = 0; m < total; m++) stems[m] = stemOf.get(marks[m])!;
   }
-  return merged;
+  return { marks, stems };
 }
 
 const NO_WORDS = new Int32Array(0);

@@ -316,14 +316,7 @@ function webPage(entries: readonly IndexedEntry[], matches: WebMatches, filters:
   // another order round differently, and near ties would move.
   const boosted = (doc: number, rank: number) => rank + (inTitle.has(doc) ? boost : 0);
   const best = new BestInOrder<Ranked<WebEntry>>(window.offset + ranking.fetched, byRankThenId);
-  const pageOf = (total: number, allWordsOnly: boolean): WebPage => ({
-    total,
-    entries: best
-      .best()
-      .slice(window.offset)
-      .map((r) => r.entry),
-    allWordsOnly,
-  });
+  const pageOf = (total: number, allWordsOnly: boolean): WebPage => ({ total, entries: pageEntries(best, window.offset), allWordsOnly });
   if (!ranking.anyWord) return pageOf(keptMatches(entries, matches.allWords, "web_pages", filters, best, boosted), false);
   if (window.offset + ranking.fetched <= countKept(entries, matches.allWords.docs, "web_pages", filters)) {
     keptMatches(entries, matches.allWords, "web_pages", filters, best, boosted);
@@ -350,28 +343,39 @@ const byRankThenId = (a: Ranked<WebEntry | NewsEntry>, b: Ranked<WebEntry | News
 
 /** A page of images: ts_rank_cd (float4) descending, then id. */
 function imagePage(entries: readonly IndexedEntry[], matches: TextMatches, filters: Filters, window: Window): { total: number; entries: ImageEntry[] } {
-  const best = new BestInOrder<Ranked<ImageEntry>>(window.offset + window.limit, (a, b) => b.rank - a.rank || a.entry.id - b.entry.id);
-  const total = keptMatches(entries, matches, "images", filters, best);
-  return {
-    total,
-    entries: best
-      .best()
-      .slice(window.offset)
-      .map((r) => r.entry),
-  };
+  return tablePage<ImageEntry>(entries, matches, "images", filters, window, (a, b) => b.rank - a.rank || a.entry.id - b.entry.id);
 }
 
 /** A page of headlines: ts_rank_cd (float4) descending, then newest, then id. */
 function newsPage(entries: readonly IndexedEntry[], matches: TextMatches, filters: Filters, window: Window): { total: number; entries: NewsEntry[] } {
-  const order = (a: Ranked<NewsEntry>, b: Ranked<NewsEntry>) =>
-    b.rank - a.rank || b.entry.published_at.getTime() - a.entry.published_at.getTime() || byteOrder(a.entry.id, b.entry.id);
-  const best = new BestInOrder<Ranked<NewsEntry>>(window.offset + window.limit, order);
-  const total = keptMatches(entries, matches, "news_articles", filters, best);
-  return {
-    total,
-    entries: best
-      .best()
-      .slice(window.offset)
-      .map((r) => r.entry),
-  };
+  return tablePage<NewsEntry>(
+    entries,
+    matches,
+    "news_articles",
+    filters,
+    window,
+    (a, b) => b.rank - a.rank || b.entry.published_at.getTime() - a.entry.published_at.getTime() || byteOrder(a.entry.id, b.entry.id),
+  );
+}
+
+/** A page of one table's matches that pass the filters, in `order`, and how many passed. */
+function tablePage<Entry extends IndexedEntry>(
+  entries: readonly IndexedEntry[],
+  matches: TextMatches,
+  table: Entry["table"],
+  filters: Filters,
+  window: Window,
+  order: (a: Ranked<Entry>, b: Ranked<Entry>) => number,
+): { total: number; entries: Entry[] } {
+  const best = new BestInOrder<Ranked<Entry>>(window.offset + window.limit, order);
+  const total = keptMatches(entries, matches, table, filters, best);
+  return { total, entries: pageEntries(best, window.offset) };
+}
+
+/** The entries of the best results from `offset` on. */
+function pageEntries<Entry>(best: BestInOrder<Ranked<Entry>>, offset: number): Entry[] {
+  return best
+    .best()
+    .slice(offset)
+    .map((r) => r.entry);
 }

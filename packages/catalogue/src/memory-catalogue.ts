@@ -226,13 +226,16 @@ export function byteOrder(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** Past this many, the first items in order are found by one sort of them all rather than kept in a short sorted array. */
+const SORTED_PAST = 200;
+
 /**
  * The first `count` items in `order` (a page's worth, offset included): kept in a short sorted array while it is
  * short, so a page of ten from thousands of matches costs no full sort; a full sort when the page reaches deep.
  * Sorts `items` in place in that case.
  */
 export function firstInOrder<T>(items: T[], order: (a: T, b: T) => number, count: number): T[] {
-  if (count > 200 || count >= items.length / 4) return items.sort(order).slice(0, count);
+  if (count > SORTED_PAST || count >= items.length / 4) return items.sort(order).slice(0, count);
   const top: T[] = [];
   for (const item of items) {
     if (top.length === count && order(item, top[count - 1]) >= 0) continue;
@@ -258,10 +261,10 @@ export class BestInOrder<T> {
     private readonly count: number,
     private readonly order: (a: T, b: T) => number,
   ) {
-    this.keepsAll = count > 200;
+    this.keepsAll = count > SORTED_PAST;
   }
 
-  /** Whether an item ordered as `probe` is would be among the first (so far). */
+  /** Whether an item placed where `probe` is in the order would be among the first `count` (so far). */
   wouldEnter(probe: T): boolean {
     return this.keepsAll || this.items.length < this.count || this.order(probe, this.items[this.count - 1]) < 0;
   }

@@ -248,8 +248,8 @@ export function firstInOrder<T>(items: T[], order: (a: T, b: T) => number, count
 }
 
 /**
- * The first `count` items in `order` (as firstInOrder gives them) of items offered one at a time, for a caller that
- * can ask whether an item would enter before it makes it: a broad query matches thousands of documents, and an object
+ * The first `count` items in `order` (as firstInOrder gives them) of items offered one at a time, each made only when
+ * it enters: a broad query matches thousands of documents, and an object
  * for each was most of what a search allocated. A short sorted array while count is small; past that, every item is
  * kept and sorted once.
  */
@@ -264,21 +264,18 @@ export class BestInOrder<T> {
     this.keepsAll = count > SORTED_PAST;
   }
 
-  /** Whether an item placed where `probe` is in the order would be among the first `count` (so far). */
-  wouldEnter(probe: T): boolean {
-    return this.keepsAll || this.items.length < this.count || this.order(probe, this.items[this.count - 1]) < 0;
-  }
-
-  add(item: T): void {
-    if (!this.wouldEnter(item)) return;
-    if (this.keepsAll) return void this.items.push(item);
+  /** Adds the item `probe` stands for, made by `make` only when it is among the first `count` so far. */
+  offer(probe: T, make: (probe: T) => T): void {
+    if (this.keepsAll) return void this.items.push(make(probe));
+    if (this.items.length === this.count && this.order(probe, this.items[this.count - 1]) >= 0) return;
+    const item = make(probe);
     let at = this.items.length;
     while (at > 0 && this.order(item, this.items[at - 1]) < 0) at--;
     this.items.splice(at, 0, item);
     if (this.items.length > this.count) this.items.pop();
   }
 
-  /** The first `count` of the items added, in order. */
+  /** The first `count` of the items offered, in order. */
   best(): T[] {
     return this.keepsAll ? this.items.sort(this.order).slice(0, this.count) : this.items;
   }

@@ -251,9 +251,14 @@ function keptMatches<Entry extends IndexedEntry>(
     probe.doc = matches.docs[i];
     probe.entry = entry;
     probe.rank = ranked ? ranked(probe.doc, matches.ranks[i]) : matches.ranks[i];
-    if (best.wouldEnter(probe)) best.add({ ...probe });
+    best.offer(probe, copyRanked);
   }
   return kept;
+}
+
+/** A copy of the probe keptMatches reuses: the result it stands for. */
+function copyRanked<Entry>(probe: Ranked<Entry>): Ranked<Entry> {
+  return { doc: probe.doc, entry: probe.entry, rank: probe.rank };
 }
 
 /** The documents (ascending) of one table's index that pass the filters, but for those left out (ascending too). */

@@ -178,6 +178,7 @@ export class InboundListener {
       },
       maxBytes: INBOUND_MAX_BYTES,
       tooLarge: "552 5.3.4 report too large",
+      onConnectionError: (error) => log.debug({ err: error }, "an inbound SMTP connection failed; it is closed"),
       receive: async (raw, session) => {
         try {
           await applier.apply(

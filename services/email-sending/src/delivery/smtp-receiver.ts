@@ -14,6 +14,8 @@ export interface SmtpReceiverOptions {
   tooLarge: string;
   /** Takes a whole message: resolves with the reply's text (or the server's default), rejects with an smtpReply. */
   receive: (raw: Buffer, session: SMTPServerSession) => Promise<string | undefined>;
+  /** Told of a connection's failure (a client that reset it); that connection is closed and the server serves on. */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** An SMTP server on one address that hands each whole message within its size limit to `receive`. */
@@ -50,8 +52,8 @@ export class SmtpReceiver {
       server.listen(port, host, () => {
         server.off("error", reject);
         // smtp-server emits a connection's errors (a client that resets it, ECONNRESET) on the server: unheard, one
-        // such client would end the process. That connection is closed; the server serves on.
-        server.on("error", () => {});
+        // such client would end the process.
+        server.on("error", (error: Error) => this.options.onConnectionError?.(error));
         resolve();
       });
     });

@@ -271,6 +271,7 @@ interface Words {
   offsets: Int32Array;
   count: number;
   marks: Int32Array;
+  /** The first marks.length of them (a scratch array, see scratchFor). */
   stems: Int32Array;
 }
 
@@ -301,10 +302,10 @@ function mergedRuns(byStem: Int32Array, runs: number[]): { marks: Int32Array; st
   let total = 0;
   for (let r = 0; r < runs.length; r += 3) total += runs[r + 1] - runs[r];
   const marks = new Int32Array(total);
-  const stems = new Int32Array(total);
+  const { stems } = scratchFor(total);
   if (runs.length === 3) {
     marks.set(byStem.subarray(runs[0], runs[1]));
-    stems.fill(runs[2]);
+    stems.fill(runs[2], 0, total);
   } else if (runs.length <= 3 * 16) {
     // A query marks few stems: their runs are merged, taking the earliest next word of any.
     const next = runs.filter((_, i) => i % 3 === 0);
@@ -380,18 +381,14 @@ interface Candidates {
 function candidates(words: Words, maxWords: number): Candidates {
   const { marks, stems, count } = words;
   const n = marks.length;
-  const { numbered, distinctStems } = numberedStems(stems);
-  const found: Candidates = {
-    count: n,
-    clusterFirst: marks.slice(),
-    clusterLast: new Int32Array(n),
-    first: new Int32Array(n),
-    distinct: new Int32Array(n),
-    marks: new Int32Array(n),
-  };
+  const work = scratchFor(n);
+  const { numbered } = work;
+  const distinctStems = numberStems(stems, n, numbered);
+  const found: Candidates = { count: n, clusterFirst: marks, clusterLast: work.clusterLast, first: work.first, distinct: work.distinct, marks: work.marks };
   // The marks inside a window are a run of `marks` (which ascend), marks[from..to), and windows only move forward
   // with k: the run is walked along, each stem's marks in it counted as they enter and leave.
-  const held = new Int32Array(distinctStems);
+  const held = work.held;
+  held.fill(0, 0, distinctStems);
   let distinct = 0;
   let from = 0;
   let to = 0;
@@ -413,12 +410,14 @@ function candidates(words: Words, maxWords: number): Candidates {
   return found;
 }
 
-/** Each mark's stem renumbered 0, 1, ... in order of first appearance; a query marks few stems, so a short list finds them. */
-function numberedStems(stems: Int32Array): { numbered: Int32Array; distinctStems: number } {
-  const numbered = new Int32Array(stems.length);
+/**
+ * Each of the first `count` marks' stem renumbered 0, 1, ... in order of first appearance, into `numbered`; how many
+ * distinct stems. A query marks few stems, so a short list finds them.
+ */
+function numberStems(stems: Int32Array, count: number, numbered: Int32Array): number {
   const seen: number[] = [];
   let byStem: Map<number, number> | null = null;
-  for (let m = 0; m < stems.length; m++) {
+  for (let m = 0; m < count; m++) {
     let number = byStem ? byStem.get(stems[m]) : seen.indexOf(stems[m]);
     if (number === undefined || number < 0) {
       number = seen.length;
@@ -428,7 +427,34 @@ function numberedStems(stems: Int32Array): { numbered: Int32Array; distinctStems
     }
     numbered[m] = number;
   }
-  return { numbered, distinctStems: seen.length };
+  return seen.length;
+}
+
+/** The arrays a headline's marks are weighed in: each as long as the marks (`held` too, counting distinct stems). */
+interface HeadlineScratch {
+  stems: Int32Array;
+  numbered: Int32Array;
+  held: Int32Array;
+  clusterLast: Int32Array;
+  first: Int32Array;
+  distinct: Int32Array;
+  marks: Int32Array;
+}
+
+let scratch: HeadlineScratch | null = null;
+
+/**
+ * The arrays a headline is worked out in, at least `size` long: kept from one headline to the next, which are made
+ * one at a time (synchronously), and grown when a text needs more. A search's ten snippets each allocating seven of
+ * them (outside V8's heap past 16 numbers, a microsecond or more each) cost more than choosing the fragments.
+ */
+function scratchFor(size: number): HeadlineScratch {
+  if (!scratch || scratch.stems.length < size) {
+    const length = Math.max(size, 2 * (scratch?.stems.length ?? 128));
+    const array = () => new Int32Array(length);
+    scratch = { stems: array(), numbered: array(), held: array(), clusterLast: array(), first: array(), distinct: array(), marks: array() };
+  }
+  return scratch;
 }
 
 /** Whether candidate a is better than b: more distinct stems, then more marks, then earlier (then the earlier mark). */

@@ -29,22 +29,37 @@ export function evaluatorOf(node: QueryNode): Evaluator {
 }
 
 /**
+ * The typed arrays every MaskedCovers works in, grown as needed and kept: a search ranks with a few of them, one after
+ * the other (ranking is synchronous, a document at a time), and allocating seven arrays outside the heap for each
+ * cost 1 % of a search.
+ */
+const scratch = {
+  encoded: new Int32Array(64),
+  entries: new Int32Array(64),
+  masks: new Int32Array(64),
+  sliceAt: new Int32Array(16),
+  sliceEnd: new Int32Array(16),
+  sliceEntry: new Int32Array(16),
+  sliceBit: new Int32Array(16),
+};
+
+/**
  * calc_rank_cd for queries without phrases, in typed arrays: a document's query positions merged from each
  * operand's sorted positions (by position, weight, lexeme; one entry per position and lexeme with the operands it
  * serves as a bit mask), then its covers, scanning with the mask of the operands seen.
  */
 export class MaskedCovers {
   private readonly evaluate: Evaluator;
-  private encoded = new Int32Array(64);
-  private entries = new Int32Array(64);
-  private masks = new Int32Array(64);
+  private encoded = scratch.encoded;
+  private entries = scratch.entries;
+  private masks = scratch.masks;
   // The document's slices (one per operand and lexeme present), in parallel arrays reused for every document: a
   // search ranks thousands, and an object per slice was garbage that V8 came to allocate in the old generation.
   private slicePositions: Uint16Array[] = [];
-  private sliceAt = new Int32Array(16);
-  private sliceEnd = new Int32Array(16);
-  private sliceEntry = new Int32Array(16);
-  private sliceBit = new Int32Array(16);
+  private sliceAt = scratch.sliceAt;
+  private sliceEnd = scratch.sliceEnd;
+  private sliceEntry = scratch.sliceEntry;
+  private sliceBit = scratch.sliceBit;
   private sliceCount = 0;
   private sliceTotal = 0;
   private readonly addSlice = (operand: number, posting: Posting, k: number): void => {
@@ -128,9 +143,9 @@ export class MaskedCovers {
     const total = this.sliceTotal;
     if (total > this.encoded.length) {
       const size = Math.max(total, this.encoded.length * 2);
-      this.encoded = new Int32Array(size);
-      this.entries = new Int32Array(size);
-      this.masks = new Int32Array(size);
+      scratch.encoded = this.encoded = new Int32Array(size);
+      scratch.entries = this.entries = new Int32Array(size);
+      scratch.masks = this.masks = new Int32Array(size);
     }
     const { slicePositions, sliceAt, sliceEnd, sliceEntry, sliceBit, sliceCount } = this;
     let n = 0;
@@ -160,9 +175,9 @@ export class MaskedCovers {
   }
 
   private growSlices(): void {
-    this.sliceAt = grown(this.sliceAt);
-    this.sliceEnd = grown(this.sliceEnd);
-    this.sliceEntry = grown(this.sliceEntry);
-    this.sliceBit = grown(this.sliceBit);
+    scratch.sliceAt = this.sliceAt = grown(this.sliceAt);
+    scratch.sliceEnd = this.sliceEnd = grown(this.sliceEnd);
+    scratch.sliceEntry = this.sliceEntry = grown(this.sliceEntry);
+    scratch.sliceBit = this.sliceBit = grown(this.sliceBit);
   }
 }

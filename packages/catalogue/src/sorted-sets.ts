@@ -43,8 +43,13 @@ export function union(a: Int32Array, b: Int32Array): Int32Array {
   return out.subarray(0, n);
 }
 
-/** The union of sorted lists: merged pairwise when few, else marked in a bitmap (linear in their sizes, whatever their number). */
+/**
+ * The union of sorted lists: merged pairwise when few, else marked in a bitmap (linear in their sizes, whatever their
+ * number). One list is its own union, returned as it is (lists and sets are never written once made): a word of one
+ * lexeme, most of a query's, was copied from its posting before.
+ */
 export function unionAll(lists: Int32Array[]): Int32Array {
+  if (lists.length === 1) return lists[0];
   if (lists.length <= 2) return lists.reduce((all, list) => union(all, list), new Int32Array(0));
   let largest = 0;
   let total = 0;

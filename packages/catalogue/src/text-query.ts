@@ -76,82 +76,111 @@ export type QueryNode =
   | { kind: "and" | "or"; left: QueryNode; right: QueryNode }
   | { kind: "phrase"; distance: number; left: QueryNode; right: QueryNode };
 
+/** A parsed tsquery, shared by every search of the same text (see parseTsquery): read, never changed. */
 export interface ParsedQuery {
   /** Null for the empty query (only stop words), which matches nothing. */
-  root: QueryNode | null;
+  readonly root: QueryNode | null;
   /** The operands in the order of the text (`operand` indexes this). */
-  terms: Extract<QueryNode, { kind: "term" }>[];
+  readonly terms: readonly Extract<QueryNode, { kind: "term" }>[];
 }
+
+/** Parsed tsqueries by their text: a search reads each of its tsqueries in two or three indexes, and parsing is pure. */
+const parsed = new Map<string, ParsedQuery>();
+const PARSED_KEPT = 256;
 
 /** Reads `tsquery::text` (the operators' precedence: `!`, then `<->`, then `&`, then `|`; left-associative). */
 export function parseTsquery(text: string): ParsedQuery {
-  const terms: ParsedQuery["terms"] = [];
-  let i = 0;
-  const skip = () => {
-    while (text[i] === " ") i++;
-  };
-  const operand = (): QueryNode => {
-    skip();
-    if (text[i] === "!") {
-      i++;
-      return { kind: "not", child: operand() };
+  let query = parsed.get(text);
+  if (!query) {
+    query = new TsqueryReader(text).read();
+    if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+    parsed.set(text, query);
+  }
+  return query;
+}
+
+/** A recursive-descent reader over one tsquery's text (methods rather than closures: closures made per query cost more). */
+class TsqueryReader {
+  private readonly terms: Extract<QueryNode, { kind: "term" }>[] = [];
+  private i = 0;
+
+  constructor(private readonly text: string) {}
+
+  read(): ParsedQuery {
+    const { text, terms } = this;
+    this.skip();
+    if (this.i >= text.length) return { root: null, terms };
+    const root = this.or();
+    this.skip();
+    if (this.i < text.length) throw new Error(`unexpected ${text.slice(this.i, this.i + 10)} in tsquery ${text}`);
+    return { root, terms };
+  }
+
+  private skip(): void {
+    while (this.text[this.i] === " ") this.i++;
+  }
+
+  private operand(): QueryNode {
+    const { text } = this;
+    this.skip();
+    if (text[this.i] === "!") {
+      this.i++;
+      return { kind: "not", child: this.operand() };
     }
-    if (text[i] === "(") {
-      i++;
-      const inner = or();
-      skip();
-      if (text[i] !== ")") throw new Error(`expected ) at ${i} in tsquery ${text}`);
-      i++;
+    if (text[this.i] === "(") {
+      this.i++;
+      const inner = this.or();
+      this.skip();
+      if (text[this.i] !== ")") throw new Error(`expected ) at ${this.i} in tsquery ${text}`);
+      this.i++;
       return inner;
     }
-    const { value, end } = readQuoted(text, i);
-    i = end;
+    const { value, end } = readQuoted(text, this.i);
+    this.i = end;
     let prefix = false;
     let weights = 0;
-    if (text[i] === ":") {
-      i++;
-      while (/[*ABCD]/.test(text[i] ?? "")) {
-        if (text[i] === "*") prefix = true;
-        else weights |= 1 << WEIGHT_CLASS[text[i]];
-        i++;
+    if (text[this.i] === ":") {
+      this.i++;
+      while (/[*ABCD]/.test(text[this.i] ?? "")) {
+        if (text[this.i] === "*") prefix = true;
+        else weights |= 1 << WEIGHT_CLASS[text[this.i]];
+        this.i++;
       }
     }
-    const term = { kind: "term" as const, lexeme: value, prefix, weights, operand: terms.length };
-    terms.push(term);
+    const term = { kind: "term" as const, lexeme: value, prefix, weights, operand: this.terms.length };
+    this.terms.push(term);
     return term;
-  };
-  const phrase = (): QueryNode => {
-    let left = operand();
+  }
+
+  private phrase(): QueryNode {
+    let left = this.operand();
     for (;;) {
-      skip();
-      const match = /^<(-|\d+)>/.exec(text.slice(i, i + 8));
+      this.skip();
+      if (this.text[this.i] !== "<") return left;
+      const match = /^<(-|\d+)>/.exec(this.text.slice(this.i, this.i + 8));
       if (!match) return left;
-      i += match[0].length;
-      left = { kind: "phrase", distance: match[1] === "-" ? 1 : Number(match[1]), left, right: operand() };
+      this.i += match[0].length;
+      left = { kind: "phrase", distance: match[1] === "-" ? 1 : Number(match[1]), left, right: this.operand() };
     }
-  };
-  const and = (): QueryNode => {
-    let left = phrase();
+  }
+
+  private and(): QueryNode {
+    let left = this.phrase();
     for (;;) {
-      skip();
-      if (text[i] !== "&") return left;
-      i++;
-      left = { kind: "and", left, right: phrase() };
+      this.skip();
+      if (this.text[this.i] !== "&") return left;
+      this.i++;
+      left = { kind: "and", left, right: this.phrase() };
     }
-  };
-  const or = (): QueryNode => {
-    let left = and();
+  }
+
+  private or(): QueryNode {
+    let left = this.and();
     for (;;) {
-      skip();
-      if (text[i] !== "|") return left;
-      i++;
-      left = { kind: "or", left, right: and() };
+      this.skip();
+      if (this.text[this.i] !== "|") return left;
+      this.i++;
+      left = { kind: "or", left, right: this.and() };
     }
-  };
-  skip();
-  if (i >= text.length) return { root: null, terms };
-  const root = or();
-  skip();
-  if (i < text.length) throw new Error(`unexpected ${text.slice(i, i + 10)} in tsquery ${text}`);
-  return { root, terms };
+  }
 }

@@ -230,15 +230,20 @@ export class TextIndex {
       const weights = this.weightSums(id);
       for (let k = 0; k < postingDocs.length; k++) summed[postingDocs[k]] += weights[k];
     }
-    const estimates = new Float64Array(docs.length);
+    // The estimates go back into `summed`, each at its document (no array of them is allocated per search).
     const sum = emptyCoverSum();
     for (let d = 0; d < docs.length; d++) {
       const wdoc = summed[docs[d]];
-      estimates[d] = this.normalize(docs[d], setCoverSum(sum, wdoc, 0, wdoc > 0 ? 1 : 0), normalization);
+      summed[docs[d]] = this.normalize(docs[d], setCoverSum(sum, wdoc, 0, wdoc > 0 ? 1 : 0), normalization);
     }
+    const floor = countThBest(summed, docs, count) * (1 - 1e-6);
+    let kept = 0;
+    for (let d = 0; d < docs.length; d++) if (summed[docs[d]] >= floor) kept++;
+    const best = new Int32Array(kept);
+    for (let d = 0, k = 0; d < docs.length; d++) if (summed[docs[d]] >= floor) best[k++] = docs[d];
     for (const id of lexemes) for (const doc of this.posting(id).docs) summed[doc] = 0;
-    const floor = countThBest(estimates, count) * (1 - 1e-6);
-    return docs.filter((_, d) => estimates[d] >= floor);
+    for (let d = 0; d < docs.length; d++) summed[docs[d]] = 0;
+    return best;
   }
 
   /** Each document's sum of a lexeme's single-position covers (its positions' weights), computed once per lexeme. */
@@ -422,10 +427,19 @@ export class TextIndex {
   }
 }
 
-/** The count-th largest of `values` (1 <= count <= values.length; values >= 0): a sorted run of the best, not a sort of all. */
-function countThBest(values: Float64Array, count: number): number {
-  const best = new Float64Array(count); // descending; zeros until filled, below or equal to any value
-  for (const value of values) {
+/** A sorted run of the best values, kept from one search to the next (grown when a search asks for more). */
+let bestRun = new Float64Array(128);
+
+/**
+ * The count-th largest of the values at `docs` (1 <= count <= docs.length; values >= 0): a sorted run of the best,
+ * not a sort of all.
+ */
+function countThBest(values: Float64Array, docs: Int32Array, count: number): number {
+  if (bestRun.length < count) bestRun = new Float64Array(Math.max(count, 2 * bestRun.length));
+  const best = bestRun; // descending; zeros until filled, below or equal to any value
+  best.fill(0, 0, count);
+  for (let d = 0; d < docs.length; d++) {
+    const value = values[docs[d]];
     if (value <= best[count - 1]) continue;
     let at = count - 1;
     while (at > 0 && best[at - 1] < value) {

@@ -4,9 +4,11 @@ import { headlineFragments, isCurrent, readForHeadlines, type FragmentOptions, t
 /** Up to two fragments of at most 30 words around the matched words; a body without them shows its first 15 words. */
 const SNIPPET: FragmentOptions = { maxWords: 30, minWords: 15, maxFragments: 2 };
 const FRAGMENT_DELIMITER = " … ";
-/** Whitespace other than single spaces: most fragments have none, and a test costs less than a replace. */
-const ODD_WHITESPACE = /[^\S ]| {2}/;
+const WHITESPACE = /\s/;
 const SPACE = 32;
+/** The ASCII whitespace other than the space: tab, line feed, vertical tab, form feed, carriage return. */
+const TAB = 9;
+const CARRIAGE_RETURN = 13;
 
 /** What a page's snippet is made of: its body (its title when the body is empty), read in its text-search configuration. */
 interface SnippetSource {
@@ -51,16 +53,20 @@ export function snippetOf(page: SnippetSource, matcher: WordMatcher): Snippet {
 }
 
 /**
- * Whether the text from word `first` to word `last` holds whitespace other than single spaces. Words hold none, so
- * only the gaps between them are read, most of them a single space: scanning every character of every fragment with
- * the pattern cost 2 % of a search.
+ * Whether the text from word `first` to word `last` holds whitespace other than single spaces (a tab, a line
+ * break, another Unicode space, two spaces in a row): most fragments have none, and a test costs less than a replace.
+ * Words hold no whitespace, so only the gaps between them are read, a character or two each: scanning every character
+ * of every fragment with a pattern cost 2 % of a search.
  */
 function hasOddWhitespace({ text, offsets }: HeadlineText, first: number, last: number): boolean {
   for (let word = first; word < last; word++) {
-    const start = offsets[2 * word + 1];
     const end = offsets[2 * word + 2];
-    if (end - start === 1 && text.charCodeAt(start) === SPACE) continue;
-    if (ODD_WHITESPACE.test(text.slice(start, end))) return true;
+    for (let i = offsets[2 * word + 1]; i < end; i++) {
+      const code = text.charCodeAt(i);
+      if (code === SPACE ? i + 1 < end && text.charCodeAt(i + 1) === SPACE : code < 128 ? code >= TAB && code <= CARRIAGE_RETURN : WHITESPACE.test(text[i])) {
+        return true;
+      }
+    }
   }
   return false;
 }

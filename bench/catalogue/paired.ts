@@ -13,6 +13,7 @@
  */
 import { resolve } from "node:path";
 import { startBenchServer } from "../lib/closed-loop.js";
+import { median } from "../lib/compare.js";
 import { withCoreZeroIsolated } from "../lib/cores.js";
 import { cpuSeconds } from "../lib/proc-cpu.js";
 import { hasWrk, runWrk } from "../lib/wrk.js";
@@ -47,8 +48,6 @@ async function turn(server: Served, headers: Record<string, string> | undefined,
 
 /** The paths of a scenario of fresh searches that the warm-up takes (a scenario of a few paths sends them all). */
 const WARM_UP_PATHS = 2000;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main(): Promise<void> {
   const [baselineTree, secondsArg, roundsArg] = process.argv.slice(2);

@@ -249,9 +249,8 @@ export function firstInOrder<T>(items: T[], order: (a: T, b: T) => number, count
 
 /**
  * The first `count` items in `order` (as firstInOrder gives them) of items offered one at a time, each made only when
- * it enters: a broad query matches thousands of documents, and an object
- * for each was most of what a search allocated. A short sorted array while count is small; past that, every item is
- * kept and sorted once.
+ * it enters: a broad query matches thousands of documents, and an object for each was most of what a search
+ * allocated. A short sorted array while count is small; past that, every item is kept and sorted once.
  */
 export class BestInOrder<T> {
   private readonly items: T[] = [];

@@ -11,6 +11,7 @@
  * answered by the answer cache) and with `Cache-Control: no-cache` (every search asked of the database). With BENCH_ISOLATE=1 (root), PostgreSQL, Redis
  * and this process move off core 0 during the load. BENCH_ONLY=<text> runs only the scenarios whose name contains it;
  * BENCH_PROFILE=<folder> writes the service's CPU profile there (node --cpu-prof); BENCH_DRIVER=wrk drives with wrk alone.
+ * `machine` records how fast core 0 was just before and after the scenarios (bench/lib/machine-probe.ts).
  */
 import type { ServiceIngestion } from "@apiplat/catalogue";
 import { buildService, type ServiceManifest } from "@apiplat/service-kit";
@@ -19,6 +20,7 @@ import { benchSwitches, startBenchServer } from "../lib/closed-loop.js";
 import { withCoreZeroIsolated } from "../lib/cores.js";
 import { cpuSeconds } from "../lib/proc-cpu.js";
 import { runScenarios } from "../lib/scenarios.js";
+import { machineProbe } from "../lib/machine-probe.js";
 import { hasWrk, runWrk } from "../lib/wrk.js";
 import { SCENARIOS } from "./scenarios.js";
 
@@ -61,6 +63,9 @@ async function drive(name: string, seconds: number): Promise<void> {
       if (response.status !== 200) throw new Error(`warm-up ${path}: ${response.status} ${await response.text()}`);
     }
   const results = [];
+  // Probed with PostgreSQL and Redis off core 0 too (under BENCH_ISOLATE), as the load is.
+  const probeCoreZero = () => withCoreZeroIsolated(benchSwitches.isolate, async () => machineProbe());
+  const machineBefore = await probeCoreZero();
   const { only } = benchSwitches;
   for (const scenario of SCENARIOS[name].filter((s) => !only || s.name.includes(only))) {
     let total = 0;
@@ -89,8 +94,10 @@ async function drive(name: string, seconds: number): Promise<void> {
     );
     results.push({ scenario: scenario.name, ...fromWrk, ...cpuPerRequest(cpuSeconds(server.pid) - wrkCpuBefore, fromWrk.total) });
   }
+  const machineAfter = await probeCoreZero();
   server.stop();
-  console.log(JSON.stringify({ service: name, database: "PostgreSQL 15", when: new Date().toISOString(), ingestion, results }, null, 2));
+  const machine = { before: machineBefore, after: machineAfter };
+  console.log(JSON.stringify({ service: name, database: "PostgreSQL 15", when: new Date().toISOString(), machine, ingestion, results }, null, 2));
 }
 
 const args = process.argv.slice(2);

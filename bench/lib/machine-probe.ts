@@ -1,0 +1,71 @@
+/**
+ * How fast the measured core is at the moment, for a benchmark's record: the development machine is a 2-vCPU microVM
+ * whose speed drifts, and the same search costs twice the CPU in one half hour as in another. A catalogue search reads
+ * memory all over a large heap (indexes, pages, phrase tables), so its cost follows how long a read that misses the
+ * core's own caches takes more than how fast the core computes. Here a read through 4 MB, which the processor's 32 MB
+ * third-level cache would hold on a machine of its own, took 115 to 270 ns within minutes: the cache is shared.
+ *
+ *   node --import tsx bench/lib/machine-probe.ts   # prints {"compute_ms":..,"memory_read_ns":{"4 MB":..,"64 MB":..}}
+ *
+ * machineProbe() runs it on core 0 (where the benchmarks pin their server) and returns what it printed.
+ */
+import { spawnSync } from "node:child_process";
+import { onCoreZero } from "./cores.js";
+
+export interface MachineProbe {
+  /** The best of five runs of a fixed computation that fits in the first-level cache (a sort of 16,384 numbers, repeated). */
+  compute_ms: number;
+  /** Nanoseconds per read of a chain of dependent reads in random order through arrays of these sizes. */
+  memory_read_ns: Record<string, number>;
+}
+
+const MEMORY_SIZES_MB = [4, 64];
+const READS = 2_000_000;
+
+function computeMs(): number {
+  let best = Infinity;
+  const numbers = new Float64Array(16_384);
+  for (let run = 0; run < 5; run++) {
+    const started = performance.now();
+    for (let repeat = 0; repeat < 20; repeat++) {
+      let seed = 12_345 + repeat;
+      for (let i = 0; i < numbers.length; i++) numbers[i] = seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      numbers.sort();
+    }
+    best = Math.min(best, performance.now() - started);
+  }
+  return Math.round(best * 10) / 10;
+}
+
+/** One cycle through every slot of an array of `megabytes`, in a random order, each read depending on the last. */
+function memoryReadNs(megabytes: number): number {
+  const slots = (megabytes * 1024 * 1024) / 4;
+  const order = new Int32Array(slots);
+  for (let i = 0; i < slots; i++) order[i] = i;
+  let seed = 7;
+  for (let i = slots - 1; i > 0; i--) {
+    seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+    const j = seed % (i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const next = new Int32Array(slots);
+  for (let i = 0; i < slots; i++) next[order[i]] = order[(i + 1) % slots];
+  let at = 0;
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < READS; i++) at = next[at];
+  const ns = Number(process.hrtime.bigint() - started) / READS;
+  return at < 0 ? -1 : Math.round(ns * 10) / 10;
+}
+
+export function probe(): MachineProbe {
+  return { compute_ms: computeMs(), memory_read_ns: Object.fromEntries(MEMORY_SIZES_MB.map((mb) => [`${mb} MB`, memoryReadNs(mb)])) };
+}
+
+/** The probe, run on core 0 in a process of its own; null when it could not run. */
+export function machineProbe(): MachineProbe | null {
+  const command = onCoreZero([process.execPath, "--import", "tsx", import.meta.filename]);
+  const run = spawnSync(command[0], command.slice(1), { encoding: "utf8" });
+  return run.status === 0 ? (JSON.parse(run.stdout) as MachineProbe) : null;
+}
+
+if (process.argv[1] === import.meta.filename) console.log(JSON.stringify(probe()));

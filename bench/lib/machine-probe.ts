@@ -1,9 +1,9 @@
 /**
  * How fast the measured core is at the moment, for a benchmark's record: the development machine is a 2-vCPU microVM
- * whose speed drifts, and the same search costs twice the CPU in one half hour as in another. A catalogue search reads
- * memory all over a large heap (indexes, pages, phrase tables), so its cost follows how long a read that misses the
- * core's own caches takes more than how fast the core computes. Here a read through 4 MB, which the processor's 32 MB
- * third-level cache would hold on a machine of its own, took 115 to 270 ns within minutes: the cache is shared.
+ * whose speed drifts, and the same search has cost twice the CPU in one half hour as in another. The probe times a
+ * computation that fits in the core's own second-level cache and chains of dependent reads through 4 and 64 MB (a 4 MB chain
+ * measured 20 to 315 ns a read here within minutes: the processor's third-level cache is shared). It records the
+ * machine's state around a run; it does not predict the run (see docs/PERFORMANCE.md, 2026-11-30).
  *
  *   node --import tsx bench/lib/machine-probe.ts   # prints {"compute_ms":..,"memory_read_ns":{"4 MB":..,"64 MB":..}}
  *
@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { onCoreZero } from "./cores.js";
 
 export interface MachineProbe {
-  /** The best of five runs of a fixed computation that fits in the first-level cache (a sort of 16,384 numbers, repeated). */
+  /** The best of five runs of a fixed computation that fits in the core's own second-level cache (a sort of 16,384 numbers, repeated). */
   compute_ms: number;
   /** Nanoseconds per read of a chain of dependent reads in random order through arrays of these sizes. */
   memory_read_ns: Record<string, number>;

@@ -1,4 +1,4 @@
-/** Ascending lists of document ordinals as sets: search, union, intersection, difference and complement. */
+/** Ascending lists of document ordinals as sets: search, union, intersection and difference. */
 export function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -93,13 +93,7 @@ export function subtract(a: Int32Array, b: Int32Array): Int32Array {
   return out.subarray(0, n);
 }
 
-export function complement(docs: Int32Array, size: number): Int32Array {
-  const all = new Int32Array(size);
-  for (let i = 0; i < size; i++) all[i] = i;
-  return subtract(all, docs);
-}
-
-/** AND and OR of sets that may be complements (NOT x is "every document but x"). */
+/** AND and OR of sets that may be negated (NOT x is "every document of the index but x"). */
 export function combine(kind: "and" | "or", a: { docs: Int32Array; negated: boolean }, b: { docs: Int32Array; negated: boolean }) {
   if (kind === "and") {
     if (!a.negated && !b.negated) return { docs: intersect(a.docs, b.docs), negated: false };

@@ -41,7 +41,7 @@ import {
   phraseMatch,
 } from "./cover-rank.js";
 import { MaskedCovers } from "./masked-covers.js";
-import { byCodeUnits, lowerBound, indexOf, unionAll, intersect, complement, combine } from "./sorted-sets.js";
+import { byCodeUnits, lowerBound, indexOf, unionAll, intersect, subtract, combine } from "./sorted-sets.js";
 import { INDEX_BOUNDS, queryRefused, type IndexBounds } from "./query-bounds.js";
 
 export interface TextMatches {
@@ -92,9 +92,15 @@ export class TextIndex {
   private readonly lengths: Int32Array;
   /** Distinct lexemes in the document (tsvector size). */
   private readonly entryCounts: Int32Array;
+  /**
+   * The documents that have a vector here, empty ones included (ascending): what a negation is taken from. A NULL
+   * tsvector matches nothing in PostgreSQL, not even `!word`, and a catalogue of several tables gives each index the
+   * other tables' documents as NULLs: so every document a search returns belongs to the index's own rows.
+   */
+  private readonly members: Int32Array;
   private readonly anyWithoutPositions: boolean;
 
-  /** `vectors[i]` is document i's `tsvector::text` (null or "" for a document without text). */
+  /** `vectors[i]` is document i's `tsvector::text`: "" for an empty one, null for none (a NULL, which no query matches). */
   constructor(
     vectors: readonly (string | null)[],
     private readonly bounds: IndexBounds = INDEX_BOUNDS,
@@ -104,7 +110,10 @@ export class TextIndex {
     this.entryCounts = new Int32Array(vectors.length);
     const building = new Map<string, { docs: number[]; offsets: number[]; positions: number[] }>();
     let withoutPositions = false;
+    const members: number[] = [];
     vectors.forEach((text, doc) => {
+      if (text === null || text === undefined) return;
+      members.push(doc);
       if (!text) return;
       const entries = parseTsvector(text);
       this.entryCounts[doc] = entries.length;
@@ -120,6 +129,7 @@ export class TextIndex {
       }
       this.lengths[doc] = length;
     });
+    this.members = Int32Array.from(members);
     this.anyWithoutPositions = withoutPositions;
     this.lexemes = [...building.keys()].sort(byCodeUnits);
     this.packed = packPostings(this.lexemes.map((lexeme) => building.get(lexeme)!));
@@ -151,7 +161,7 @@ export class TextIndex {
     if (!prepared) return { docs: new Int32Array(0), ranks: new Float32Array(0) };
     const { query, root, entries, work } = prepared;
     const matched = this.matching(root, entries);
-    const docs = matched.negated ? complement(matched.docs, this.size) : matched.docs;
+    const docs = matched.negated ? subtract(this.members, matched.docs) : matched.docs;
     this.checkRankingWork(query, entries, docs, work);
     return { docs, ranks: this.ranks(query, entries, docs, normalization) };
   }
@@ -269,7 +279,7 @@ export class TextIndex {
     const entries = this.boundedEntries(query);
     this.checkWork(this.workOf(entries).postings);
     const matched = this.matching(query.root, entries);
-    return matched.negated ? complement(matched.docs, this.size) : matched.docs;
+    return matched.negated ? subtract(this.members, matched.docs) : matched.docs;
   }
 
   private checkSupported(root: QueryNode, tsquery: string): void {

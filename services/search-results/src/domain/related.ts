@@ -29,11 +29,11 @@ function isUseful(word: string): boolean {
   return word.length >= 3 && !STOP_WORDS.has(word) && !/^\d+$/.test(word);
 }
 
-/** Whether a text's phrases hold a single word of each of the stems. */
-function holdsAll(ids: Int32Array, stems: readonly number[]): boolean {
+/** Whether a text's phrases (see Phrases.of) hold a single word of each of the stems. */
+function holdsAll(text: Int32Array, stems: readonly number[]): boolean {
   for (const stem of stems) {
     let held = false;
-    for (let i = 0; i < ids.length && !held; i++) held = phrases.firstStem[ids[i]] === stem && !phrases.isPair[ids[i]];
+    for (let i = 1; i < text.length && !held; i += 2) held = text[i] === stem;
     if (!held) return false;
   }
   return true;
@@ -59,7 +59,6 @@ class Phrases {
   readonly firstStem: number[] = [];
   readonly secondStem: number[] = [];
   private readonly ofText = new Map<string, Int32Array>();
-  private counted = new Int32Array(1024);
 
   /** Each text's phrases (see `of`), all numbered in the same table. */
   ofAll(texts: readonly string[]): Int32Array[] {
@@ -68,10 +67,14 @@ class Phrases {
     return texts.map((text) => this.of(text));
   }
 
-  /** The numbers of the phrases of a text: adjacent pairs of useful words (long enough, not stop words, not numbers), then useful words. */
+  /**
+   * The phrases of a text: adjacent pairs of useful words (long enough, not stop words, not numbers), then useful
+   * words, each as its number and, for a single word, its stem's number (-1 for a pair), side by side: what a search
+   * reads of them, in one array of the text's own rather than in tables as long as every phrase met.
+   */
   private of(text: string): Int32Array {
-    let ids = this.ofText.get(text);
-    if (ids) return ids;
+    let phrases = this.ofText.get(text);
+    if (phrases) return phrases;
     const list = words(text).map((word) => ({ word, stem: stem(word), useful: isUseful(word) }));
     const pairs = new Set<number>();
     const singles = new Set<number>();
@@ -82,15 +85,12 @@ class Phrases {
       const next = list[i + 1];
       if (next?.useful) pairs.add(this.idOf(`${word} ${next.word}`, [stem, next.stem]));
     }
-    ids = Int32Array.from([...pairs, ...singles]);
-    this.ofText.set(text, ids);
-    return ids;
-  }
-
-  /** An array of a count per phrase number, all zeros (its user zeroes what it counted). */
-  counts(): Int32Array {
-    if (this.counted.length < this.text.length) this.counted = new Int32Array(Math.max(this.text.length, 2 * this.counted.length));
-    return this.counted;
+    phrases = new Int32Array(2 * (pairs.size + singles.size));
+    let at = 0;
+    for (const id of pairs) [phrases[at++], phrases[at++]] = [id, -1];
+    for (const id of singles) [phrases[at++], phrases[at++]] = [id, this.firstStem[id]];
+    this.ofText.set(text, phrases);
+    return phrases;
   }
 
   stemId(stem: string): number | undefined {
@@ -129,6 +129,65 @@ const FIRST_SORTED = 32;
 const phrases = new Phrases();
 
 /**
+ * How many texts of one search hold each phrase: a table by phrase number (open addressing) sized for one search's
+ * phrases, a few thousand, so that it stays in the processor's cache. An array indexed by phrase number grew with
+ * every phrase met (hundreds of thousands over a run of distinct searches), and each count read a line of it from
+ * memory.
+ */
+class PhraseCounts {
+  private numbers = new Int32Array(8192).fill(-1);
+  private counts = new Int32Array(8192);
+  /** The slots in use, in the order their phrases were first met. */
+  readonly met: number[] = [];
+
+  /** Room for this many more phrases, the table at most half full. */
+  reserve(phrases: number): void {
+    let size = this.numbers.length;
+    while (2 * (this.met.length + phrases) > size) size *= 2;
+    if (size === this.numbers.length) return;
+    const [numbers, counts] = [this.numbers, this.counts];
+    this.numbers = new Int32Array(size).fill(-1);
+    this.counts = new Int32Array(size);
+    const met = this.met.splice(0);
+    for (const slot of met) this.counts[this.slotOf(numbers[slot])] = counts[slot];
+  }
+
+  add(phrase: number): void {
+    this.counts[this.slotOf(phrase)]++;
+  }
+
+  phrase(slot: number): number {
+    return this.numbers[slot];
+  }
+
+  count(slot: number): number {
+    return this.counts[slot];
+  }
+
+  clear(): void {
+    for (const slot of this.met) {
+      this.numbers[slot] = -1;
+      this.counts[slot] = 0;
+    }
+    this.met.length = 0;
+  }
+
+  /** The phrase's slot, taken for it when it has none (phrase numbers are dense: their low bits spread them). */
+  private slotOf(phrase: number): number {
+    const mask = this.numbers.length - 1;
+    let slot = phrase & mask;
+    while (this.numbers[slot] !== phrase && this.numbers[slot] !== -1) slot = (slot + 1) & mask;
+    if (this.numbers[slot] === -1) {
+      this.numbers[slot] = phrase;
+      this.met.push(slot);
+    }
+    return slot;
+  }
+}
+
+const spread = new PhraseCounts();
+
+/**
  * Up to `count` related queries for `query` from the texts of its best results: phrases found in at least two of the
  * texts, most widespread first (pairs before single words at equal spread), ties in alphabetical order.
  */
@@ -140,29 +199,33 @@ export function relatedQueries(query: string, texts: readonly string[], count = 
   // The words a text must hold: every useful word of the query (a word no text holds has no stem id: nothing co-occurs).
   const required = [...new Set(queryWords.filter(isUseful).map(stem))].map((s) => phrases.stemId(s));
   if (required.includes(undefined)) return [];
-  // How many texts hold each phrase, counted in an array by phrase number (zeroed again after).
-  const spread = phrases.counts();
-  const met: number[] = [];
-  for (const ids of ofTexts) {
-    if (!holdsAll(ids, required as number[])) continue;
-    for (const id of ids) if (spread[id]++ === 0) met.push(id);
+  // How many texts hold each phrase.
+  spread.reserve(ofTexts.reduce((sum, text) => sum + text.length / 2, 0));
+  for (const text of ofTexts) {
+    if (!holdsAll(text, required as number[])) continue;
+    for (let i = 0; i < text.length; i += 2) spread.add(text[i]);
   }
   // The query's own words are left out of the few phrases met twice, not checked for every phrase met.
-  const widespread = met.filter((id) => spread[id] >= 2 && !queryStems.has(phrases.firstStem[id]) && !queryStems.has(phrases.secondStem[id]));
+  const widespread = spread.met.filter((slot) => {
+    const id = spread.phrase(slot);
+    return spread.count(slot) >= 2 && !queryStems.has(phrases.firstStem[id]) && !queryStems.has(phrases.secondStem[id]);
+  });
   const order = (a: number, b: number) =>
-    spread[b] - spread[a] || Number(phrases.isPair[b]) - Number(phrases.isPair[a]) || phrases.text[a].localeCompare(phrases.text[b]);
+    spread.count(b) - spread.count(a) ||
+    Number(phrases.isPair[spread.phrase(b)]) - Number(phrases.isPair[spread.phrase(a)]) ||
+    phrases.text[spread.phrase(a)].localeCompare(phrases.text[spread.phrase(b)]);
   const chosen: string[] = [];
   // The first few in order usually fill the list: the rest are sorted only when they do not.
   let ranked = firstInOrder(widespread, order, FIRST_SORTED);
   for (let at = 0; at < widespread.length && chosen.length < count; at++) {
     if (at === ranked.length) ranked = widespread.sort(order);
-    const id = ranked[at];
+    const id = spread.phrase(ranked[at]);
     const phrase = phrases.text[id];
     // A single word already inside a chosen pair adds nothing.
     if (!phrases.isPair[id] && chosen.some((c) => c.split(" ").includes(phrase))) continue;
     chosen.push(phrase);
   }
-  for (const id of met) spread[id] = 0;
+  spread.clear();
   const base = queryWords.join(" ");
   return chosen.map((phrase) => (base ? `${base} ${phrase}` : phrase));
 }

@@ -73,8 +73,8 @@ class Phrases {
    * reads of them, in one array of the text's own rather than in tables as long as every phrase met.
    */
   private of(text: string): Int32Array {
-    let phrases = this.ofText.get(text);
-    if (phrases) return phrases;
+    let held = this.ofText.get(text);
+    if (held) return held;
     const list = words(text).map((word) => ({ word, stem: stem(word), useful: isUseful(word) }));
     const pairs = new Set<number>();
     const singles = new Set<number>();
@@ -85,12 +85,12 @@ class Phrases {
       const next = list[i + 1];
       if (next?.useful) pairs.add(this.idOf(`${word} ${next.word}`, [stem, next.stem]));
     }
-    phrases = new Int32Array(2 * (pairs.size + singles.size));
+    held = new Int32Array(2 * (pairs.size + singles.size));
     let at = 0;
-    for (const id of pairs) [phrases[at++], phrases[at++]] = [id, -1];
-    for (const id of singles) [phrases[at++], phrases[at++]] = [id, this.firstStem[id]];
-    this.ofText.set(text, phrases);
-    return phrases;
+    for (const id of pairs) [held[at++], held[at++]] = [id, -1];
+    for (const id of singles) [held[at++], held[at++]] = [id, this.firstStem[id]];
+    this.ofText.set(text, held);
+    return held;
   }
 
   stemId(stem: string): number | undefined {

@@ -29,7 +29,7 @@ function computeMs(): number {
     const started = performance.now();
     for (let repeat = 0; repeat < 20; repeat++) {
       let seed = 12_345 + repeat;
-      for (let i = 0; i < numbers.length; i++) numbers[i] = seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      for (let i = 0; i < numbers.length; i++) numbers[i] = seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
       numbers.sort();
     }
     best = Math.min(best, performance.now() - started);
@@ -44,7 +44,7 @@ function memoryReadNs(megabytes: number): number {
   for (let i = 0; i < slots; i++) order[i] = i;
   let seed = 7;
   for (let i = slots - 1; i > 0; i--) {
-    seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+    seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
     const j = seed % (i + 1);
     [order[i], order[j]] = [order[j], order[i]];
   }

@@ -140,16 +140,14 @@ class PhraseCounts {
   /** The slots in use, in the order their phrases were first met. */
   readonly met: number[] = [];
 
-  /** Room for this many more phrases, the table at most half full. */
-  reserve(phrases: number): void {
+  /** Empty, with room for this many phrases (the table at most half full). */
+  reset(phrases: number): void {
+    this.clear();
     let size = this.numbers.length;
-    while (2 * (this.met.length + phrases) > size) size *= 2;
+    while (2 * phrases > size) size *= 2;
     if (size === this.numbers.length) return;
-    const [numbers, counts] = [this.numbers, this.counts];
     this.numbers = new Int32Array(size).fill(-1);
     this.counts = new Int32Array(size);
-    const met = this.met.splice(0);
-    for (const slot of met) this.counts[this.slotOf(numbers[slot])] = counts[slot];
   }
 
   add(phrase: number): void {
@@ -164,7 +162,7 @@ class PhraseCounts {
     return this.counts[slot];
   }
 
-  clear(): void {
+  private clear(): void {
     for (const slot of this.met) {
       this.numbers[slot] = -1;
       this.counts[slot] = 0;
@@ -200,7 +198,7 @@ export function relatedQueries(query: string, texts: readonly string[], count = 
   const required = [...new Set(queryWords.filter(isUseful).map(stem))].map((s) => phrases.stemId(s));
   if (required.includes(undefined)) return [];
   // How many texts hold each phrase.
-  spread.reserve(ofTexts.reduce((sum, text) => sum + text.length / 2, 0));
+  spread.reset(ofTexts.reduce((sum, text) => sum + text.length / 2, 0));
   for (const text of ofTexts) {
     if (!holdsAll(text, required as number[])) continue;
     for (let i = 0; i < text.length; i += 2) spread.add(text[i]);
@@ -225,7 +223,6 @@ export function relatedQueries(query: string, texts: readonly string[], count = 
     if (!phrases.isPair[id] && chosen.some((c) => c.split(" ").includes(phrase))) continue;
     chosen.push(phrase);
   }
-  spread.clear();
   const base = queryWords.join(" ");
   return chosen.map((phrase) => (base ? `${base} ${phrase}` : phrase));
 }

@@ -10,6 +10,7 @@
  * machineProbe() runs it on core 0 (where the benchmarks pin their server) and returns what it printed.
  */
 import { spawnSync } from "node:child_process";
+import { seededRandom } from "@apiplat/testing";
 import { onCoreZero } from "./cores.js";
 
 export interface MachineProbe {
@@ -28,8 +29,8 @@ function computeMs(): number {
   for (let run = 0; run < 5; run++) {
     const started = performance.now();
     for (let repeat = 0; repeat < 20; repeat++) {
-      let seed = 12_345 + repeat;
-      for (let i = 0; i < numbers.length; i++) numbers[i] = seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
+      const random = seededRandom(repeat);
+      for (let i = 0; i < numbers.length; i++) numbers[i] = random();
       numbers.sort();
     }
     best = Math.min(best, performance.now() - started);
@@ -42,10 +43,9 @@ function memoryReadNs(megabytes: number): number {
   const slots = (megabytes * 1024 * 1024) / 4;
   const order = new Int32Array(slots);
   for (let i = 0; i < slots; i++) order[i] = i;
-  let seed = 7;
+  const random = seededRandom(7);
   for (let i = slots - 1; i > 0; i--) {
-    seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
-    const j = seed % (i + 1);
+    const j = Math.floor(random() * (i + 1));
     [order[i], order[j]] = [order[j], order[i]];
   }
   const next = new Int32Array(slots);
@@ -54,6 +54,7 @@ function memoryReadNs(megabytes: number): number {
   const started = process.hrtime.bigint();
   for (let i = 0; i < READS; i++) at = next[at];
   const ns = Number(process.hrtime.bigint() - started) / READS;
+  // Reading `at` keeps the chain from being optimized away.
   return at < 0 ? -1 : Math.round(ns * 10) / 10;
 }
 

@@ -221,9 +221,12 @@ const ALL_WORDS_BOOST = 1;
 
 /**
  * The filters beyond the text match: a web page's language equals the one asked for (NULL never does); images and
- * headlines are all English; safe search leaves out explicit documents.
+ * headlines are all English; safe search leaves out explicit documents. Null when nothing is filtered: an index holds
+ * its own table's documents only, so none of their rows needs reading (each is an object elsewhere in the heap, a
+ * cache miss per match, and a broad query matches hundreds).
  */
-function keeps<Entry extends IndexedEntry>(table: Entry["table"], filters: Filters): (entry: IndexedEntry) => entry is Entry {
+function keeps<Entry extends IndexedEntry>(table: Entry["table"], filters: Filters): ((entry: IndexedEntry) => entry is Entry) | null {
+  if (!filters.language && !filters.safe) return null;
   const language = filters.language || null;
   const languageOk = (entry: IndexedEntry) => language === null || (entry.table === "web_pages" ? entry.language === language : language === "en");
   return (entry): entry is Entry => entry.table === table && languageOk(entry) && !(filters.safe && entry.explicit);
@@ -241,9 +244,8 @@ function keptMatches<Entry extends IndexedEntry>(
   best: BestInOrder<Ranked<Entry>>,
   ranked?: (doc: number, rank: number) => number,
 ): number {
-  // Without filters no entry is read here: each is an object elsewhere in the heap, a cache miss per match, and a
-  // broad query matches hundreds. The order reads an entry's id only to break a tie.
-  const keep = keepsAll(filters) ? null : keeps<Entry>(table, filters);
+  // The order reads an entry's id only to break a tie.
+  const keep = keeps<Entry>(table, filters);
   const probe = { doc: 0, entry: undefined as unknown as Entry, rank: 0 };
   let kept = 0;
   for (let i = 0; i < matches.docs.length; i++) {
@@ -265,7 +267,7 @@ function copyRanked<Entry>(probe: Ranked<Entry>): Ranked<Entry> {
 
 /** The documents (ascending) of one table's index that pass the filters, but for those left out (ascending too). */
 function keptDocs(entries: readonly IndexedEntry[], docs: Int32Array, table: IndexedEntry["table"], filters: Filters, leftOut: Int32Array): Int32Array {
-  const keep = keepsAll(filters) ? null : keeps(table, filters);
+  const keep = keeps(table, filters);
   const kept = new Int32Array(docs.length);
   let count = 0;
   for (let d = 0, l = 0; d < docs.length; d++) {
@@ -274,11 +276,6 @@ function keptDocs(entries: readonly IndexedEntry[], docs: Int32Array, table: Ind
     kept[count++] = docs[d];
   }
   return kept.subarray(0, count);
-}
-
-/** Whether the filters keep every document of a table's index (an index holds its own table's documents only). */
-function keepsAll(filters: Filters): boolean {
-  return !filters.language && !filters.safe;
 }
 
 interface WebMatches {
@@ -339,8 +336,8 @@ function webPage(entries: readonly IndexedEntry[], matches: WebMatches, filters:
 
 /** How many of these documents of one table pass the filters. */
 function countKept(entries: readonly IndexedEntry[], docs: Int32Array, table: IndexedEntry["table"], filters: Filters): number {
-  if (keepsAll(filters)) return docs.length;
   const keep = keeps(table, filters);
+  if (!keep) return docs.length;
   let count = 0;
   for (const doc of docs) if (keep(entries[doc])) count++;
   return count;

@@ -54,6 +54,7 @@ const rateKey = (usage: UsageKey) => `rate:${usage.accountId}:${usage.service}`;
 export class Admissions {
   private readonly denied = new DenyCache();
   private readonly exhausted = new Map<string, number>();
+  private readonly seeding = new Map<string, Promise<number>>();
   private fallback: KeyValueStore = createMemoryStore();
   private degraded = false;
   private lastWarning = 0;
@@ -144,11 +145,25 @@ export class Admissions {
     let { admission, store } = await this.onStore(admit);
     if (admission.outcome === "needs_seed") {
       // The store lost the month (a Redis restart): what reached PostgreSQL, which is all of it but the last drain's.
-      const seed = await recordedInMonth(this.options.db, usage.month, usage.accountId, usage.service);
+      const seed = await this.recorded(admit.quotaKey, usage);
       ({ admission, store } = await this.onStore({ ...admit, seed }));
     }
     if (admission.outcome === "needs_seed") throw errors.unavailable("The request counter is unavailable; retry shortly.");
     return { admission, store };
+  }
+
+  /**
+   * What PostgreSQL recorded for a counter the store lost, asked once for the requests that find it lost together: a
+   * burst after a Redis restart (or at a process's first requests without Redis) would otherwise queue one query per
+   * request for the pool's few connections, and time out behind a busy event loop.
+   */
+  private recorded(key: string, usage: UsageKey): Promise<number> {
+    let pending = this.seeding.get(key);
+    if (!pending) {
+      pending = recordedInMonth(this.options.db, usage.month, usage.accountId, usage.service).finally(() => this.seeding.delete(key));
+      this.seeding.set(key, pending);
+    }
+    return pending;
   }
 
   private async onStore(admit: AdmitRequest): Promise<{ admission: Admission; store: KeyValueStore }> {

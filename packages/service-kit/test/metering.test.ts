@@ -98,6 +98,34 @@ describe("monthly quota", () => {
     expect(res.headers["x-ratelimit-requests-remaining"]).toBe("39");
   });
 
+  it("asks PostgreSQL once for a lost counter when a burst finds it lost, and counts the whole burst on top", async () => {
+    const sub = await platform.subscribe("text-toolkit", "PRO");
+    await platform.deps.db.query(
+      "INSERT INTO usage_counts (month, account_id, key_id, service, endpoint, requests) VALUES ('2026-11', $1, $2, 'text-toolkit', 'GET /ping', 9950)",
+      [sub.accountId, sub.keyId],
+    );
+    const seeds: string[] = [];
+    const db = platform.deps.db;
+    const counting: typeof db = Object.create(db, {
+      query: {
+        value: (sql: string, params?: unknown[]) => {
+          if (sql.includes("FROM usage_counts WHERE month")) seeds.push(String(params?.[1]));
+          return db.query(sql, params);
+        },
+      },
+    });
+    const burstApp = await buildProbeApp({ ...platform.deps, db: counting });
+    try {
+      const answers = await Promise.all(Array.from({ length: 40 }, () => burstApp.inject({ method: "GET", url: "/ping", headers: sub.headers })));
+      expect(answers.map((answer) => answer.statusCode)).toEqual(Array(40).fill(200));
+      expect(seeds).toEqual([sub.accountId]);
+      const remaining = answers.map((answer) => Number(answer.headers["x-ratelimit-requests-remaining"])).sort((x, y) => x - y);
+      expect(remaining).toEqual(Array.from({ length: 40 }, (_, i) => 10 + i));
+    } finally {
+      await burstApp.close();
+    }
+  });
+
   it("reports usage per service and endpoint", async () => {
     const sub = await platform.subscribe("text-toolkit", "ULTRA");
     for (let i = 0; i < 3; i++) await ping(sub);

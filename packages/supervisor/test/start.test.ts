@@ -92,6 +92,14 @@ async function startPlatform(only?: string[]): Promise<Start> {
   return { child, output: () => output, pids, databasePid };
 }
 
+/** What a service logged through the supervisor (its lines carry its name), for a failure's message. */
+const logLinesOf = (output: string, name: string) =>
+  output
+    .split("\n")
+    .filter((line) => line.includes(name))
+    .slice(-20)
+    .join("\n");
+
 const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
 const parentOf = (pid: number) =>
   Number(
@@ -245,7 +253,10 @@ describe("npm start", () => {
       }),
     );
     console.log(`heavy: ${Math.round(heavyMs)} ms; /health: ${JSON.stringify(Object.fromEntries(stats))}`);
-    expect(answers.filter((answer) => answer.status !== 200).map((answer) => JSON.stringify(answer.body))).toEqual([]);
+    expect(
+      answers.filter((answer) => answer.status !== 200).map((answer) => JSON.stringify(answer.body)),
+      `the summarization log said:\n${logLinesOf(start.output(), "summarization")}`,
+    ).toEqual([]);
     // The load was real: the summaries kept summarization working for seconds (7.3 s on a quiet machine), the time a
     // shared event loop would have made every other service's callers wait.
     expect(heavyMs).toBeGreaterThan(3_000);

@@ -15,7 +15,7 @@ import { resolve } from "node:path";
 import { startBenchServer } from "../lib/closed-loop.js";
 import { median } from "../lib/compare.js";
 import { withCoreZeroIsolated } from "../lib/cores.js";
-import { cpuSeconds } from "../lib/proc-cpu.js";
+import { cpuSeconds, untilQuiet } from "../lib/proc-cpu.js";
 import { hasWrk, runWrk } from "../lib/wrk.js";
 import { SCENARIOS } from "./scenarios.js";
 
@@ -64,6 +64,8 @@ async function main(): Promise<void> {
     const ratios = new Map<string, { rps: number[]; cpu: number[]; p99: number[] }>();
     // Warm-up: a few seconds of each scenario on each server (searches nobody asked before from a slice of their own).
     for (const server of [baseline, current]) for (const scenario of scenarios) await turn(server, scenario.headers, scenario.paths.slice(0, WARM_UP_PATHS), 3);
+    // What either server still does in the background after its warm-up (reading ahead) is not a round's.
+    for (const server of [baseline, current]) await untilQuiet(server.pid);
     for (let round = 0; round < rounds; round++) {
       for (const scenario of scenarios) {
         // Searches nobody asked before: each round takes a slice of its own (the warm-up's first 2,000 left out), the

@@ -33,6 +33,21 @@ export function cpuSeconds(pid: number): number {
   return parseStat(readFileSync(`/proc/${pid}/stat`, "utf8")).ownCpuSeconds;
 }
 
+/**
+ * Waits until a process has used less than `busyShare` of a core over `windowMs` (its work after start, such as a
+ * service reading ahead in the background, is done), or `timeoutMs` passed. Returns the milliseconds waited.
+ */
+export async function untilQuiet(pid: number, { busyShare = 0.1, windowMs = 500, timeoutMs = 60_000 } = {}): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const before = cpuSeconds(pid);
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const used = (cpuSeconds(pid) - before) * 1000;
+    const waited = performance.now() - started;
+    if (used < busyShare * windowMs || waited > timeoutMs) return Math.round(waited);
+  }
+}
+
 /** Every running process, by pid (a scan costs about 1 ms for 80 processes). */
 export function processTable(): Map<number, ProcessStat> {
   const table = new Map<number, ProcessStat>();

@@ -45,19 +45,26 @@ function stem(word: string): string {
 }
 
 /**
- * Every phrase met in the results' texts, numbered: its text, whether it is a pair of words, and its words' stems
- * (numbered too; -1 for a single word's second). What a text holds is kept as the numbers of its phrases, each once:
- * the best results of one search are often those of the next, and splitting and stemming their texts was most of the
- * cost of related searches. Numbers rather than objects: a page of results shows a few thousand phrases, and kept as
- * objects they were most of what the heap held and the collector marked. Forgotten wholesale past their bound.
+ * Every phrase met in the results' texts, numbered: its words (numbered too, each with its stem's number). What a
+ * text holds is kept as the numbers of its phrases, each once: the best results of one search are often those of the
+ * next, and splitting and stemming their texts was most of the cost of related searches. A word's text is held once,
+ * and a phrase only as numbers in typed arrays (its text is written when a search first compares or shows it): held
+ * as strings, with a string of its own for each word of each pair, the phrases of the datasets' 4,350 openings were
+ * some 110,000 objects more for every major collection to mark. Forgotten wholesale past their bound.
  */
 class Phrases {
-  private readonly ids = new Map<string, number>();
+  private readonly wordNumbers = new Map<string, number>();
+  private readonly wordText: string[] = [];
+  private readonly wordStem: number[] = [];
+  /** Each word's number as a phrase of its own, -1 until it is one. */
+  private readonly wordPhrase: number[] = [];
   private readonly stemIds = new Map<string, number>();
-  readonly text: string[] = [];
-  readonly isPair: boolean[] = [];
-  readonly firstStem: number[] = [];
-  readonly secondStem: number[] = [];
+  /** A phrase's first word, and its second (-1 for a single word). */
+  private first = new Int32Array(4096);
+  private second = new Int32Array(4096);
+  private count = 0;
+  private readonly shownTexts: (string | undefined)[] = [];
+  private readonly pairs = new PairNumbers();
   private readonly ofText = new Map<string, Int32Array>();
 
   /** Each text's phrases (see `of`), all numbered in the same table. */
@@ -65,6 +72,34 @@ class Phrases {
     // Forgetting renumbers: never between two texts of one search.
     if (this.ofText.size + texts.length > KEPT_TEXTS) this.forget();
     return texts.map((text) => this.of(text));
+  }
+
+  stemId(stem: string): number | undefined {
+    return this.stemIds.get(stem);
+  }
+
+  isPair(phrase: number): boolean {
+    return this.second[phrase] !== -1;
+  }
+
+  firstStem(phrase: number): number {
+    return this.wordStem[this.first[phrase]];
+  }
+
+  secondStem(phrase: number): number {
+    const second = this.second[phrase];
+    return second === -1 ? -1 : this.wordStem[second];
+  }
+
+  /** A phrase's text, written the first time a search compares or shows it, then kept with the phrase. */
+  text(phrase: number): string {
+    let text = this.shownTexts[phrase];
+    if (text === undefined) {
+      const [first, second] = [this.first[phrase], this.second[phrase]];
+      text = second === -1 ? this.wordText[first] : `${this.wordText[first]} ${this.wordText[second]}`;
+      this.shownTexts[phrase] = text;
+    }
+    return text;
   }
 
   /**
@@ -75,50 +110,120 @@ class Phrases {
   private of(text: string): Int32Array {
     let held = this.ofText.get(text);
     if (held) return held;
-    const list = words(text).map((word) => ({ word, stem: stem(word), useful: isUseful(word) }));
+    const list = words(text).map((word) => (isUseful(word) ? this.wordOf(word) : -1));
     const pairs = new Set<number>();
     const singles = new Set<number>();
     for (let i = 0; i < list.length; i++) {
-      const { word, stem, useful } = list[i];
-      if (!useful) continue;
-      singles.add(this.idOf(word, [stem]));
-      const next = list[i + 1];
-      if (next?.useful) pairs.add(this.idOf(`${word} ${next.word}`, [stem, next.stem]));
+      const word = list[i];
+      if (word === -1) continue;
+      singles.add(this.singleOf(word));
+      const next = list[i + 1] ?? -1;
+      if (next !== -1) pairs.add(this.pairOf(word, next));
     }
     held = new Int32Array(2 * (pairs.size + singles.size));
     let at = 0;
     for (const id of pairs) [held[at++], held[at++]] = [id, -1];
-    for (const id of singles) [held[at++], held[at++]] = [id, this.firstStem[id]];
+    for (const id of singles) [held[at++], held[at++]] = [id, this.firstStem(id)];
     this.ofText.set(text, held);
     return held;
   }
 
-  stemId(stem: string): number | undefined {
-    return this.stemIds.get(stem);
+  private wordOf(word: string): number {
+    let number = this.wordNumbers.get(word);
+    if (number !== undefined) return number;
+    number = this.wordText.length;
+    this.wordNumbers.set(word, number);
+    this.wordText.push(word);
+    const wordStem = stem(word);
+    let stemNumber = this.stemIds.get(wordStem);
+    if (stemNumber === undefined) this.stemIds.set(wordStem, (stemNumber = this.stemIds.size));
+    this.wordStem.push(stemNumber);
+    this.wordPhrase.push(-1);
+    return number;
   }
 
-  private idOf(phrase: string, stems: string[]): number {
-    let id = this.ids.get(phrase);
-    if (id !== undefined) return id;
-    id = this.text.length;
-    this.ids.set(phrase, id);
-    this.text.push(phrase);
-    this.isPair.push(stems.length === 2);
-    const [first, second] = stems.map((s) => {
-      let n = this.stemIds.get(s);
-      if (n === undefined) this.stemIds.set(s, (n = this.stemIds.size));
-      return n;
-    });
-    this.firstStem.push(first);
-    this.secondStem.push(second ?? -1);
-    return id;
+  private singleOf(word: number): number {
+    if (this.wordPhrase[word] === -1) this.wordPhrase[word] = this.added(word, -1);
+    return this.wordPhrase[word];
+  }
+
+  private pairOf(first: number, second: number): number {
+    return this.pairs.numberOf(first, second, () => this.added(first, second));
+  }
+
+  private added(first: number, second: number): number {
+    if (this.count === this.first.length) {
+      this.first = grown(this.first);
+      this.second = grown(this.second);
+    }
+    this.first[this.count] = first;
+    this.second[this.count] = second;
+    return this.count++;
   }
 
   private forget(): void {
     this.ofText.clear();
-    this.ids.clear();
+    this.wordNumbers.clear();
     this.stemIds.clear();
-    for (const list of [this.text, this.isPair, this.firstStem, this.secondStem]) list.length = 0;
+    this.pairs.clear();
+    for (const list of [this.wordText, this.wordStem, this.wordPhrase, this.shownTexts]) list.length = 0;
+    this.count = 0;
+  }
+}
+
+function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const larger = new Int32Array(2 * array.length);
+  larger.set(array);
+  return larger;
+}
+
+/** The numbers of two-word phrases by their words' numbers: open addressing over typed arrays, kept at most half full. */
+class PairNumbers {
+  private firsts = new Int32Array(8192).fill(-1);
+  private seconds = new Int32Array(8192);
+  private numbers = new Int32Array(8192);
+  private size = 0;
+
+  /** The pair's number; `add` numbers a pair met for the first time. */
+  numberOf(first: number, second: number, add: () => number): number {
+    let slot = this.slotOf(first, second);
+    if (this.firsts[slot] !== -1) return this.numbers[slot];
+    if (2 * (this.size + 1) > this.firsts.length) {
+      this.grow();
+      slot = this.slotOf(first, second);
+    }
+    this.firsts[slot] = first;
+    this.seconds[slot] = second;
+    this.numbers[slot] = add();
+    this.size++;
+    return this.numbers[slot];
+  }
+
+  clear(): void {
+    this.firsts.fill(-1);
+    this.size = 0;
+  }
+
+  /** The pair's slot, or the empty slot where it would go. */
+  private slotOf(first: number, second: number): number {
+    const mask = this.firsts.length - 1;
+    let slot = (Math.imul(first, 0x9e3779b1) ^ Math.imul(second, 0x85ebca6b)) & mask;
+    while (this.firsts[slot] !== -1 && (this.firsts[slot] !== first || this.seconds[slot] !== second)) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  private grow(): void {
+    const [firsts, seconds, numbers] = [this.firsts, this.seconds, this.numbers];
+    this.firsts = new Int32Array(2 * firsts.length).fill(-1);
+    this.seconds = new Int32Array(2 * firsts.length);
+    this.numbers = new Int32Array(2 * firsts.length);
+    for (let slot = 0; slot < firsts.length; slot++) {
+      if (firsts[slot] === -1) continue;
+      const to = this.slotOf(firsts[slot], seconds[slot]);
+      this.firsts[to] = firsts[slot];
+      this.seconds[to] = seconds[slot];
+      this.numbers[to] = numbers[slot];
+    }
   }
 }
 
@@ -206,21 +311,21 @@ export function relatedQueries(query: string, texts: readonly string[], count = 
   // The query's own words are left out of the few phrases met twice, not checked for every phrase met.
   const widespread = spread.met.filter((slot) => {
     const id = spread.phrase(slot);
-    return spread.count(slot) >= 2 && !queryStems.has(phrases.firstStem[id]) && !queryStems.has(phrases.secondStem[id]);
+    return spread.count(slot) >= 2 && !queryStems.has(phrases.firstStem(id)) && !queryStems.has(phrases.secondStem(id));
   });
   const order = (a: number, b: number) =>
     spread.count(b) - spread.count(a) ||
-    Number(phrases.isPair[spread.phrase(b)]) - Number(phrases.isPair[spread.phrase(a)]) ||
-    phrases.text[spread.phrase(a)].localeCompare(phrases.text[spread.phrase(b)]);
+    Number(phrases.isPair(spread.phrase(b))) - Number(phrases.isPair(spread.phrase(a))) ||
+    phrases.text(spread.phrase(a)).localeCompare(phrases.text(spread.phrase(b)));
   const chosen: string[] = [];
   // The first few in order usually fill the list: the rest are sorted only when they do not.
   let ranked = firstInOrder(widespread, order, FIRST_SORTED);
   for (let at = 0; at < widespread.length && chosen.length < count; at++) {
     if (at === ranked.length) ranked = widespread.sort(order);
     const id = spread.phrase(ranked[at]);
-    const phrase = phrases.text[id];
+    const phrase = phrases.text(id);
     // A single word already inside a chosen pair adds nothing.
-    if (!phrases.isPair[id] && chosen.some((c) => c.split(" ").includes(phrase))) continue;
+    if (!phrases.isPair(id) && chosen.some((c) => c.split(" ").includes(phrase))) continue;
     chosen.push(phrase);
   }
   const base = queryWords.join(" ");

@@ -67,6 +67,11 @@ class Phrases {
   private readonly pairs = new PairNumbers();
   private readonly ofText = new Map<string, Int32Array>();
 
+  /** How many texts' phrases are held. */
+  get heldTexts(): number {
+    return this.ofText.size;
+  }
+
   /** Each text's phrases (see `of`), all numbered in the same table. */
   ofAll(texts: readonly string[]): Int32Array[] {
     // Forgetting renumbers: never between two texts of one search.
@@ -289,6 +294,16 @@ class PhraseCounts {
 }
 
 const spread = new PhraseCounts();
+
+/**
+ * Reads a text's phrases ahead of the searches that will show it (see readForSnippets), while the table holds fewer
+ * than half the texts it keeps: false when it is that full (what searches read then keeps its room).
+ */
+export function readForRelated(text: string): boolean {
+  if (phrases.heldTexts >= KEPT_TEXTS / 2) return false;
+  phrases.ofAll([text]);
+  return true;
+}
 
 /**
  * Up to `count` related queries for `query` from the texts of its best results: phrases found in at least two of the

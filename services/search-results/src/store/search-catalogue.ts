@@ -25,7 +25,8 @@ import {
 import type { Queryable } from "@apiplat/storage";
 import { displayedLink, siteName } from "../domain/pages.js";
 import { anyWordText } from "../domain/query.js";
-import { snippetOf, type Snippet } from "../domain/snippets.js";
+import { readForRelated } from "../domain/related.js";
+import { readForSnippets, snippetOf, type Snippet } from "../domain/snippets.js";
 import type { ImageRow, NewsRow, WebPageRow } from "./index-writes.js";
 import { RARE_DOCUMENTS } from "./spelling.js";
 
@@ -117,7 +118,9 @@ const INDEXES = ["web_pages", "web_titles", "images", "news_articles"] as const;
 export function searchCatalogue(db: Queryable): SearchCatalogue {
   let rareWords: ReadonlySet<string> | null = null;
   let suggestions = new Map<string, string | null>();
+  let readings = 0;
   const entries = memoryCatalogue<IndexedEntry>(db, async (db) => {
+    const reading = ++readings;
     const [web, images, news, rare] = await Promise.all([
       db.query<Omit<WebEntry, "table" | "displayed_link" | "source"> & { document: string | null; title_document: string | null }>(
         `SELECT id, dataset, url, title, published_at, language, explicit, title || ' ' || left(body, 300) AS opening, body, text_config,
@@ -146,9 +149,45 @@ export function searchCatalogue(db: Queryable): SearchCatalogue {
     for (const { document, ...article } of news.rows) add({ table: "news_articles", ...article }, { news_articles: document });
     rareWords = new Set(rare.rows.map((row) => row.term));
     suggestions = new Map();
+    readAhead(
+      rows.filter((row): row is WebEntry => row.table === "web_pages"),
+      () => reading !== readings,
+    );
     return { rows, vectors };
   });
   return { entries, rareWords: () => rareWords, suggestions: () => suggestions };
+}
+
+/** At most this many pages are read ahead after a snapshot is read (the datasets hold 4,350); the rest as searches show them. */
+const READ_AHEAD_PAGES = 20_000;
+/** How long one slice of reading ahead holds the event loop before the requests that wait get their turn. */
+const READ_AHEAD_SLICE_MS = 2;
+
+/**
+ * Reads the pages of a snapshot for snippets and related searches in the background, in slices between requests,
+ * until done or `superseded` (a newer snapshot is being read). A search still reads a page it shows that was not read
+ * yet. Before this, the first searches to show a page paid for reading it: about a millisecond a page, 20 to 30 ms for
+ * a search whose results were all new, and a tail under load. The datasets' 4,350 pages take about a second of CPU.
+ */
+function readAhead(pages: readonly WebEntry[], superseded: () => boolean): void {
+  const end = Math.min(pages.length, READ_AHEAD_PAGES);
+  let next = 0;
+  let related = true;
+  const slice = () => {
+    if (superseded()) return;
+    const until = performance.now() + READ_AHEAD_SLICE_MS;
+    try {
+      for (; next < end && performance.now() < until; next++) {
+        readForSnippets(pages[next]);
+        related &&= readForRelated(pages[next].opening);
+      }
+    } catch {
+      // Not for the background to report: a search that shows the page reads it the same way and answers the error.
+      return;
+    }
+    if (next < end) setImmediate(slice);
+  };
+  setImmediate(slice);
 }
 
 /** The first page also reads a few more results than it shows: their titles feed related searches. */

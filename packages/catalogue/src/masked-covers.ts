@@ -1,6 +1,6 @@
 /** ts_rank_cd's covers for a query of up to MASKED_OPERANDS operands, with a bit mask of the operands present. */
 import { type QueryNode } from "./text-query.js";
-import { INVERSE_WEIGHTS, type Posting, type CoverSum, grown, PostingCursors } from "./cover-rank.js";
+import { INVERSE_WEIGHTS, type Posting, type CoverSum, emptyCoverSum, grown, PostingCursors } from "./cover-rank.js";
 
 export type Evaluator = (present: number) => boolean;
 
@@ -62,6 +62,8 @@ export class MaskedCovers {
   private sliceBit = scratch.sliceBit;
   private sliceCount = 0;
   private sliceTotal = 0;
+  /** Filled for each document in turn (see CoverRank): an object per ranked document was about 7 KB a search. */
+  private readonly sum = emptyCoverSum();
   private readonly addSlice = (operand: number, posting: Posting, k: number): void => {
     const s = this.sliceCount++;
     if (s === this.sliceAt.length) this.growSlices();
@@ -85,7 +87,9 @@ export class MaskedCovers {
   of(doc: number): CoverSum {
     const n = this.merge(doc);
     const { encoded, masks, evaluate } = this;
-    const sum: CoverSum = { wdoc: 0, sumDist: 0, extents: 0, any: n > 0 };
+    let wdoc = 0;
+    let sumDist = 0;
+    let extents = 0;
     let previousCentre = 0;
     let start = 0;
     while (start < n) {
@@ -126,12 +130,18 @@ export class MaskedCovers {
       for (let j = begin; j <= end; j++) inverseSum += INVERSE_WEIGHTS[encoded[j] >> 14];
       let noise = q - p - (end - begin);
       if (noise < 0) noise = Math.trunc((end - begin) / 2);
-      sum.wdoc += (end - begin + 1) / inverseSum / (1 + noise);
+      wdoc += (end - begin + 1) / inverseSum / (1 + noise);
       const centre = (q + p) / 2;
-      if (sum.extents > 0 && centre > previousCentre) sum.sumDist += 1 / (centre - previousCentre);
+      if (extents > 0 && centre > previousCentre) sumDist += 1 / (centre - previousCentre);
       previousCentre = centre;
-      sum.extents++;
+      extents++;
     }
+    const { sum } = this;
+    sum.wdoc = wdoc;
+    sum.sumDist = sumDist;
+    sum.extents = extents;
+    // Any position at all, even with no cover (not extents > 0, as setCoverSum has it).
+    sum.any = n > 0;
     return sum;
   }
 

@@ -25,3 +25,4 @@ export * from "./memory-catalogue.js";
 export * from "./ranked-search.js";
 export * from "./vocabulary.js";
 export * from "./trigrams.js";
+export { grown } from "./cover-rank.js";

@@ -5,7 +5,7 @@
  * says nothing of what goes with the query: "eiffel tower height" must not borrow "beer" from pages about a beer's
  * height.
  */
-import { firstInOrder } from "@apiplat/catalogue";
+import { firstInOrder, grown } from "@apiplat/catalogue";
 
 const STOP_WORDS = new Set(
   (
@@ -174,12 +174,6 @@ class Phrases {
     for (const list of [this.wordText, this.wordStem, this.wordPhrase, this.shownTexts]) list.length = 0;
     this.count = 0;
   }
-}
-
-function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const larger = new Int32Array(2 * array.length);
-  larger.set(array);
-  return larger;
 }
 
 /** The numbers of two-word phrases by their words' numbers: open addressing over typed arrays, kept at most half full. */

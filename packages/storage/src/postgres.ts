@@ -26,7 +26,7 @@ export function createPool(url: string, config: Omit<pg.PoolConfig, "connectionS
  * A statement on a client of the pool, taken and given back here rather than by `pool.query`: a connection the pool
  * opens for a statement keeps, for as long as it lives, the callbacks of the call that opened it (node-postgres's
  * connect listener holds them), and through `pool.query`'s callbacks that call's result. A catalogue's snapshot, read
- * on connections opened for it, stayed in memory beside the rows made from it (four results, some 100,000 objects,
+ * on connections opened for it, stayed in memory beside the rows made from it (four results, some 130,000 objects,
  * in a heap snapshot of search-results). Through `pool.connect` a connection keeps only the client it was opened for.
  */
 async function onPoolClient(pool: pg.Pool, sql: string, params?: unknown[]): Promise<pg.QueryResult> {

@@ -11,7 +11,7 @@
  * (`!'decaf'`) are not marked. Words are runs of letters, marks and digits, so "don't" is two words and
  * "well-known" two, as PostgreSQL's parser splits them.
  */
-import { stemmerOf } from "@apiplat/stemming";
+import { uncachedStemmerOf } from "@apiplat/stemming";
 import { parseTsquery } from "./text-query.js";
 
 export interface HeadlineOptions {
@@ -44,7 +44,8 @@ const STOP_WORDS: Record<string, ReadonlySet<string>> = {
 /**
  * The stems of one text-search configuration, numbered. A headlined text's words are read once, as their stems'
  * numbers (see readForHeadlines), so that marking them for a query compares numbers: stemming each word again for
- * every query was most of a page of results' cost. A word form is stemmed once for all texts. Bounded: a table takes
+ * every query was most of a page of results' cost. A word form is stemmed once for all texts (the table is its
+ * stemmer's cache, so the stemmer keeps none). Bounded: a table takes
  * new forms until it holds MAX_WORD_FORMS, then the next text read starts a new one (texts read under an older table
  * keep it, and their readers read them again: see isCurrent).
  */
@@ -65,7 +66,7 @@ export class StemTable {
     let number = this.forms.get(word);
     if (number === undefined) {
       const lower = word.toLowerCase();
-      number = STOP_WORDS[this.config]?.has(lower) ? -1 : this.numberOfStem(stemmerOf(this.config)(lower), true)!;
+      number = STOP_WORDS[this.config]?.has(lower) ? -1 : this.numberOfStem(uncachedStemmerOf(this.config)(lower), true)!;
       this.forms.set(word, number);
     }
     return number;

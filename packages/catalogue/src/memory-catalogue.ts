@@ -43,6 +43,8 @@ export interface MemoryCatalogue<Row> {
   ): Promise<{ snapshot: CatalogueSnapshot<Row>; tsqueries: Record<Name, string> }>;
   /** The current snapshot, for a search without text: one round trip for the version. */
   current(): Promise<CatalogueSnapshot<Row>>;
+  /** The vocabulary of the snapshot read last, without a round trip; null before the first is read. */
+  vocabulary(): Vocabulary | null;
 }
 
 /**
@@ -90,6 +92,7 @@ export function memoryCatalogue<Row>(db: Queryable, load: (db: Queryable) => Pro
     async current() {
       return (await this.compile(() => ({}))).snapshot;
     },
+    vocabulary: () => vocabulary,
   };
 }
 

@@ -39,6 +39,11 @@ export class Vocabulary {
     return this.documents.has(word);
   }
 
+  /** How many documents hold the word; undefined for a word the vocabulary does not hold. */
+  documentsOf(word: string): number | undefined {
+    return this.documents.get(word);
+  }
+
   /** Whether `closest` can answer for this word (else the database must). */
   canCorrect(word: string): boolean {
     return ASCII_WORD.test(word);

@@ -28,7 +28,6 @@ import { anyWordText } from "../domain/query.js";
 import { readForRelated } from "../domain/related.js";
 import { readForSnippets, snippetOf, type Snippet } from "../domain/snippets.js";
 import type { ImageRow, NewsRow, WebPageRow } from "./index-writes.js";
-import { RARE_DOCUMENTS } from "./spelling.js";
 
 export interface SearchRequest {
   query: TextQuery;
@@ -107,8 +106,6 @@ type Window = Pick<SearchRequest, "offset" | "limit">;
 
 export interface SearchCatalogue {
   entries: MemoryCatalogue<IndexedEntry>;
-  /** The words typo correction may replace although known (held by few documents), as of the last rows read. */
-  rareWords(): ReadonlySet<string> | null;
   /** The look-alike suggested for each word asked of the database (null: none), since the last rows read. */
   suggestions(): Map<string, string | null>;
 }
@@ -116,12 +113,11 @@ export interface SearchCatalogue {
 const INDEXES = ["web_pages", "web_titles", "images", "news_articles"] as const;
 
 export function searchCatalogue(db: Queryable): SearchCatalogue {
-  let rareWords: ReadonlySet<string> | null = null;
   let suggestions = new Map<string, string | null>();
   let readings = 0;
   const entries = memoryCatalogue<IndexedEntry>(db, async (db) => {
     const reading = ++readings;
-    const [web, images, news, rare] = await Promise.all([
+    const [web, images, news] = await Promise.all([
       db.query<Omit<WebEntry, "table" | "displayed_link" | "source"> & { document: string | null; title_document: string | null }>(
         `SELECT id, dataset, url, title, published_at, language, explicit, title || ' ' || left(body, 300) AS opening, body, text_config,
            document::text AS document, title_document::text AS title_document
@@ -133,7 +129,6 @@ export function searchCatalogue(db: Queryable): SearchCatalogue {
       db.query<Omit<NewsEntry, "table"> & { document: string | null }>(
         `SELECT id, url, title, snippet, source_name, published_at, explicit, document::text AS document FROM news_articles`,
       ),
-      db.query<{ term: string }>("SELECT term FROM search_vocabulary WHERE documents <= $1", [RARE_DOCUMENTS]),
     ]);
     const rows: IndexedEntry[] = [];
     const vectors = Object.fromEntries(INDEXES.map((name) => [name, [] as (string | null)[]])) as Record<(typeof INDEXES)[number], (string | null)[]>;
@@ -147,7 +142,6 @@ export function searchCatalogue(db: Queryable): SearchCatalogue {
     }
     for (const { document, ...image } of images.rows) add({ table: "images", ...image }, { images: document });
     for (const { document, ...article } of news.rows) add({ table: "news_articles", ...article }, { news_articles: document });
-    rareWords = new Set(rare.rows.map((row) => row.term));
     suggestions = new Map();
     readAhead(
       rows.filter((row): row is WebEntry => row.table === "web_pages"),
@@ -155,7 +149,7 @@ export function searchCatalogue(db: Queryable): SearchCatalogue {
     );
     return { rows, vectors };
   });
-  return { entries, rareWords: () => rareWords, suggestions: () => suggestions };
+  return { entries, suggestions: () => suggestions };
 }
 
 /** At most this many pages are read ahead after a snapshot is read (the datasets hold 4,350); the rest as searches show them. */

@@ -29,8 +29,8 @@ export async function correctedQuery(db: Queryable, q: string, catalogue?: Searc
 export async function spellingSuggestion(db: Queryable, prepared: TextQuery, catalogue?: SearchCatalogue): Promise<string | null> {
   const words = [...new Set([...prepared.text.matchAll(WORD)].map((m) => m[0].toLowerCase()))].filter((w) => w.length >= 4 && w !== "or" && !isEnglishWord(w));
   if (words.length === 0) return null;
-  const rareWords = catalogue?.rareWords();
-  if (rareWords && !words.some((word) => rareWords.has(word))) return null;
+  const vocabulary = catalogue?.entries.vocabulary();
+  if (vocabulary && !words.some((word) => (vocabulary.documentsOf(word) ?? Infinity) <= RARE_DOCUMENTS)) return null;
   const known = catalogue?.suggestions() ?? new Map<string, string | null>();
   const asked = words.filter((word) => !known.has(word));
   if (asked.length > 0) {

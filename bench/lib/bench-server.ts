@@ -7,7 +7,7 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { ServiceName } from "@apiplat/config";
-import type { ServiceApp } from "@apiplat/service-kit";
+import { setServiceRuntimeFlags, type ServiceApp } from "@apiplat/service-kit";
 import { createTestPlatform, type TestDeps } from "@apiplat/testing";
 
 export interface BenchServerOptions {
@@ -34,6 +34,7 @@ export async function serveForBenchmark(mode: string, options: BenchServerOption
     return;
   }
   // Per-second limits off so that one key can be driven at full speed; everything else as in production.
+  setServiceRuntimeFlags();
   const platform = await createTestPlatform({
     env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn", METERING_FLUSH_MS: "2000", RATE_LIMITS: "off" },
   });

@@ -6,12 +6,14 @@
  */
 import { runIngestions, type IngestionSource, type IngestRunSummary } from "@apiplat/catalogue";
 import { loadConfig } from "@apiplat/config";
-import { serviceDatabase, type ServiceApp, type ServiceManifest } from "@apiplat/service-kit";
+import { serviceDatabase, setServiceRuntimeFlags, type ServiceApp, type ServiceManifest } from "@apiplat/service-kit";
 import { createTestPlatform, type TestPlatform } from "@apiplat/testing";
 
 export const datasetsDir = loadConfig(process.env).datasetsDir;
 
+/** The platform of a benchmark's service process, which runs with a deployed service's V8 flags. */
 export function benchPlatform(): Promise<TestPlatform> {
+  setServiceRuntimeFlags();
   return createTestPlatform({ env: { RATE_LIMITS: "off", METERING_FLUSH_MS: "2000", LOG_LEVEL: "silent", DATASETS_DIR: datasetsDir } });
 }
 

@@ -6,6 +6,7 @@ export * from "./deps.js";
 export * from "./schemas.js";
 export * from "./create-app.js";
 export * from "./run.js";
+export * from "./runtime-flags.js";
 export * from "./define-service.js";
 export type { ReadinessCheck } from "./health.js";
 export { exposeMetric, type ExposedMetric } from "./metrics.js";

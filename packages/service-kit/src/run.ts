@@ -5,6 +5,7 @@ import type { PlatformDeps } from "./deps.js";
 import type { ServiceApp } from "./create-app.js";
 import { buildService, type ServiceManifest } from "./define-service.js";
 import { InstanceRegistry } from "./instances.js";
+import { setServiceRuntimeFlags } from "./runtime-flags.js";
 
 export interface OpenPlatform extends PlatformDeps {
   close(): Promise<void>;
@@ -68,6 +69,7 @@ export async function runService<S, I>(manifest: ServiceManifest<S, I>): Promise
 /** @deprecated the form from before manifests; every service moves to runService(manifest). */
 export async function runService(service: AppName, build: ServiceBuilder): Promise<void>;
 export async function runService<S, I>(target: ServiceManifest<S, I> | AppName, build?: ServiceBuilder): Promise<void> {
+  setServiceRuntimeFlags();
   const name = typeof target === "string" ? target : target.name;
   // Before the platform opens: its database and cache are traced only when tracing is on when they are made.
   const tracing = await startTracing(name);

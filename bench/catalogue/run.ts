@@ -11,14 +11,15 @@
  * answered by the answer cache) and with `Cache-Control: no-cache` (every search asked of the database). With BENCH_ISOLATE=1 (root), PostgreSQL, Redis
  * and this process move off core 0 during the load. BENCH_ONLY=<text> runs only the scenarios whose name contains it;
  * BENCH_PROFILE=<folder> writes the service's CPU profile there (node --cpu-prof); BENCH_DRIVER=wrk drives with wrk alone.
- * `machine` records how fast core 0 was just before and after the scenarios (bench/lib/machine-probe.ts).
+ * `machine` records how fast core 0 was just before and after the scenarios (bench/lib/machine-probe.ts), and each wrk
+ * result `core_zero`: the shares of core 0's time the hypervisor took (steal) and left idle during it.
  */
 import type { ServiceIngestion } from "@apiplat/catalogue";
 import { buildService, type ServiceManifest } from "@apiplat/service-kit";
 import { benchPlatform, ingestForBench, serveForBench } from "../lib/catalogue-bench.js";
 import { benchSwitches, startBenchServer } from "../lib/closed-loop.js";
 import { withCoreZeroIsolated } from "../lib/cores.js";
-import { cpuSeconds, untilQuiet } from "../lib/proc-cpu.js";
+import { coreZeroShares, coreZeroTicks, cpuSeconds, untilQuiet } from "../lib/proc-cpu.js";
 import { runScenarios } from "../lib/scenarios.js";
 import { machineProbe } from "../lib/machine-probe.js";
 import { hasWrk, runWrk } from "../lib/wrk.js";
@@ -91,10 +92,13 @@ async function drive(name: string, scenarios: Scenario[], seconds: number): Prom
     if (!hasWrk) continue;
     // The same load from wrk; searches nobody asked before continue where autocannon's stopped.
     const wrkCpuBefore = cpuSeconds(server.pid);
+    const coreBefore = coreZeroTicks();
     const fromWrk = await withCoreZeroIsolated(benchSwitches.isolate, async () =>
       runWrk(base, { ...headers, ...scenario.headers }, scenario.fresh ? scenario.paths.slice(total) : scenario.paths, { connections: 20, seconds }),
     );
-    results.push({ scenario: scenario.name, ...fromWrk, ...cpuPerRequest(cpuSeconds(server.pid) - wrkCpuBefore, fromWrk.total) });
+    // A run whose core was partly taken by the hypervisor (steal) measured a slower machine, not slower code.
+    const core_zero = coreZeroShares(coreBefore);
+    results.push({ scenario: scenario.name, ...fromWrk, ...cpuPerRequest(cpuSeconds(server.pid) - wrkCpuBefore, fromWrk.total), core_zero });
   }
   const machineAfter = await probeCoreZero();
   server.stop();

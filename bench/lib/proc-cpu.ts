@@ -83,3 +83,20 @@ export function programCpuSeconds(program: string): number {
   }
   return total;
 }
+
+/** Core 0's time so far from /proc/stat, in ticks: all of it, and what the hypervisor took from it (steal). */
+export function coreZeroTicks(): { total: number; stolen: number; idle: number } {
+  const line = readFileSync("/proc/stat", "utf8")
+    .split("\n")
+    .find((row) => row.startsWith("cpu0 "));
+  // user nice system idle iowait irq softirq steal (guest time is counted inside user already)
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line!.split(/\s+/).slice(1, 9).map(Number);
+  return { total: user + nice + system + idle + iowait + irq + softirq + steal, stolen: steal, idle: idle + iowait };
+}
+
+/** Shares of core 0's time between two readings: taken by the hypervisor (another machine ran), and left idle. */
+export function coreZeroShares(before: ReturnType<typeof coreZeroTicks>, after = coreZeroTicks()): { stolen: number; idle: number } {
+  const total = Math.max(1, after.total - before.total);
+  const share = (ticks: number) => Math.round((ticks / total) * 1000) / 1000;
+  return { stolen: share(after.stolen - before.stolen), idle: share(after.idle - before.idle) };
+}

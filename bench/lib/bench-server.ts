@@ -33,8 +33,8 @@ export async function serveForBenchmark(mode: string, options: BenchServerOption
     });
     return;
   }
-  // Per-second limits off so that one key can be driven at full speed; everything else as in production.
   setServiceRuntimeFlags();
+  // Per-second limits off so that one key can be driven at full speed; everything else as in production.
   const platform = await createTestPlatform({
     env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn", METERING_FLUSH_MS: "2000", RATE_LIMITS: "off" },
   });
